@@ -1,0 +1,128 @@
+"""Actions: one seat, one verb, one argument; read from and written as a record line.
+
+``Action.parse("0 play 5H")`` and ``str(action)`` round-trip. The argument is an
+int whose meaning depends on the verb: a card set (bitmask) for ``play``,
+``discard``, ``rob`` and ``call``; a bid value for ``bid`` and ``raise``; a suit
+index for ``trump``; 0 for ``pass`` and ``hold``.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import NamedTuple
+
+from .cards import SUITS, CardError, format_mask, mask_of, parse_card, parse_suit
+
+
+class Verb(Enum):
+    PASS = "pass"
+    BID = "bid"
+    HOLD = "hold"
+    RAISE = "raise"
+    TRUMP = "trump"
+    DISCARD = "discard"
+    ROB = "rob"
+    CALL = "call"
+    PLAY = "play"
+
+
+_VERBS = {v.value: v for v in Verb}
+
+# Bids above 30 that still need 30 to make: the value is what is won or lost.
+BID_30_FOR_60 = 60
+BID_60_FOR_120 = 120
+
+
+class ActionSyntaxError(ValueError):
+    """A text that is not an action at all (as opposed to an illegal one)."""
+
+
+def bid_text(value: int) -> str:
+    if value == BID_30_FOR_60:
+        return "30for60"
+    if value == BID_60_FOR_120:
+        return "60for120"
+    return str(value)
+
+
+def parse_bid(text: str) -> int:
+    t = text.strip().lower().replace(" ", "")
+    if t in ("30for60", "30-for-60"):
+        return BID_30_FOR_60
+    if t in ("60for120", "60-for-120"):
+        return BID_60_FOR_120
+    if t.isdigit():
+        return int(t)
+    raise ActionSyntaxError(f"not a bid: {text!r}")
+
+
+class Action(NamedTuple):
+    seat: int
+    verb: Verb
+    arg: int = 0
+
+    def __str__(self) -> str:
+        v = self.verb
+        head = f"{self.seat} {v.value}"
+        if v is Verb.PASS or v is Verb.HOLD:
+            return head
+        if v is Verb.BID or v is Verb.RAISE:
+            return f"{head} {bid_text(self.arg)}"
+        if v is Verb.TRUMP:
+            return f"{head} {SUITS[self.arg]}"
+        if v is Verb.CALL and self.arg == 0:
+            return f"{head} none"
+        if v is Verb.DISCARD and self.arg == 0:
+            return head
+        return f"{head} {format_mask(self.arg)}"
+
+    def __repr__(self) -> str:
+        return f"Action.parse({str(self)!r})"
+
+    @classmethod
+    def parse(cls, text: str) -> Action:
+        """Read a record line such as ``"3 bid 30for60"``; raises ActionSyntaxError."""
+        if not isinstance(text, str):
+            raise ActionSyntaxError(f"an action must be a string, not {type(text).__name__}")
+        parts = text.split()
+        if len(parts) < 2:
+            raise ActionSyntaxError(f"not an action: {text!r} (expected 'SEAT VERB ...')")
+        seat_text, verb_text, args = parts[0], parts[1].lower(), parts[2:]
+        if not seat_text.isdigit():
+            raise ActionSyntaxError(f"not an action: {text!r} (the seat must be a number)")
+        seat = int(seat_text)
+        verb = _VERBS.get(verb_text)
+        if verb is None:
+            raise ActionSyntaxError(
+                f"not an action: {text!r} (unknown verb {verb_text!r}; verbs: "
+                f"{', '.join(_VERBS)})")
+        try:
+            if verb is Verb.PASS or verb is Verb.HOLD:
+                if args:
+                    raise ActionSyntaxError(f"not an action: {text!r} ({verb.value} takes "
+                                            "nothing after it)")
+                return cls(seat, verb, 0)
+            if verb is Verb.BID or verb is Verb.RAISE:
+                if len(args) != 1:
+                    raise ActionSyntaxError(f"not an action: {text!r} (give one bid)")
+                return cls(seat, verb, parse_bid(args[0]))
+            if verb is Verb.TRUMP:
+                if len(args) != 1:
+                    raise ActionSyntaxError(f"not an action: {text!r} (give one suit)")
+                return cls(seat, verb, parse_suit(args[0]))
+            if verb is Verb.CALL:
+                if len(args) != 1:
+                    raise ActionSyntaxError(f"not an action: {text!r} (call one card or none)")
+                if args[0].lower() == "none":
+                    return cls(seat, verb, 0)
+                return cls(seat, verb, 1 << parse_card(args[0]))
+            cards = [parse_card(a) for a in args]
+            if len(set(cards)) != len(cards):
+                raise ActionSyntaxError(f"not an action: {text!r} (a card is named twice)")
+            if verb is Verb.PLAY and len(cards) != 1:
+                raise ActionSyntaxError(f"not an action: {text!r} (play one card)")
+            if verb is Verb.ROB and not cards:
+                raise ActionSyntaxError(f"not an action: {text!r} (rob needs a card)")
+            return cls(seat, verb, mask_of(cards))
+        except CardError as e:
+            raise ActionSyntaxError(f"not an action: {text!r} ({e})") from None

@@ -1,0 +1,864 @@
+"""The Forty-Fives family (Merrimack Valley, Nova Scotia, Auction 45, Call Your
+Partner) as one state machine driven by ``FortyFivesRules``.
+
+A hand goes: auction (or a turned-up trump and robbing), an optional raise,
+trump, the kitty, the draw, the dealer robbing the pack, calling a partner,
+five tricks, scoring. Cards are bitmasks; rank tables are precomputed per trump.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from itertools import combinations
+from typing import Any
+
+from .actions import BID_30_FOR_60, BID_60_FOR_120, Action, Verb, bid_text
+from .cards import (
+    ACE,
+    AH_BIT,
+    CARD_NAMES,
+    DIAMONDS,
+    FIVE,
+    HEARTS,
+    JACK,
+    SUIT_MASKS,
+    SUIT_NAMES,
+    SUITS,
+    card,
+    format_mask,
+    mask_names,
+)
+from .lazy import SubsetActions
+from .rules import FortyFivesRules
+from .state import Deal, DealError, GameState, Phase, Trick
+
+# ----- rank tables ------------------------------------------------------------------------
+
+TRUMPS = tuple(SUIT_MASKS[t] | AH_BIT for t in range(4))
+
+
+def _trump_order(t: int) -> list[int]:
+    """The trumps of suit ``t``, highest first."""
+    five, jack, ace = card(FIVE, t), card(JACK, t), card(ACE, t)
+    if t == HEARTS:
+        rest = [12 - i for i in range(1, 13)]  # K..2 by rank index
+        rest = [card(r, t) for r in rest if r not in (FIVE, JACK)]
+        return [five, jack, card(ACE, HEARTS), *rest]
+    if t == DIAMONDS:  # red: high to low
+        low = [card(r, t) for r in (11, 10, 8, 7, 6, 5, 4, 2, 1, 0)]  # K Q T 9 8 7 6 4 3 2
+    else:  # black: K Q then 2 upwards
+        low = [card(r, t) for r in (11, 10, 0, 1, 2, 4, 5, 6, 7, 8)]  # K Q 2 3 4 6 7 8 9 T
+    return [five, jack, card(ACE, HEARTS), ace, *low]
+
+
+def _off_order(s: int) -> list[int]:
+    """Cards of suit ``s`` when it is not trump, highest first (AH never included)."""
+    if s == HEARTS:
+        return [card(r, s) for r in range(11, -1, -1)]  # K..2
+    if s == DIAMONDS:
+        return [card(r, s) for r in range(11, -1, -1)] + [card(ACE, s)]  # K..2, A
+    return [card(r, s) for r in (11, 10, 9, 12, 0, 1, 2, 3, 4, 5, 6, 7, 8)]  # K Q J A 2..T
+
+
+TRUMP_ORDER = tuple(tuple(_trump_order(t)) for t in range(4))
+OFF_ORDER = tuple(tuple(_off_order(s)) for s in range(4))
+
+
+def _keys(t: int, led: int) -> tuple[int, ...]:
+    key = [0] * 52
+    order = TRUMP_ORDER[t]
+    for i, c in enumerate(order):
+        key[c] = 100 + len(order) - i
+    if led != t:
+        off = OFF_ORDER[led]
+        for i, c in enumerate(off):
+            key[c] = 1 + len(off) - i
+    return tuple(key)
+
+
+# KEY[trump][led suit][card]: a trick goes to the card with the largest key.
+KEY = tuple(tuple(_keys(t, s) for s in range(4)) for t in range(4))
+
+
+def _above(t: int) -> tuple[int, ...]:
+    out = [0] * 52
+    m = 0
+    for c in TRUMP_ORDER[t]:
+        out[c] = m
+        m |= 1 << c
+    return tuple(out)
+
+
+# ABOVE[trump][card]: the trumps that outrank trump ``card``.
+ABOVE = tuple(_above(t) for t in range(4))
+
+PRIVILEGED = {
+    "top3": tuple((1 << card(FIVE, t)) | (1 << card(JACK, t)) | AH_BIT for t in range(4)),
+    "five-only": tuple(1 << card(FIVE, t) for t in range(4)),
+    "none": (0, 0, 0, 0),
+}
+
+PLAY_ACTIONS = tuple(tuple(Action(s, Verb.PLAY, 1 << c) for c in range(52)) for s in range(6))
+PASS_ACTIONS = tuple(Action(s, Verb.PASS, 0) for s in range(6))
+HOLD_ACTIONS = tuple(Action(s, Verb.HOLD, 0) for s in range(6))
+
+
+def trick_winner_index(cards: Sequence[int], trump: int) -> int:
+    """Position in ``cards`` (in play order) of the card that wins the trick."""
+    led = cards[0]
+    ls = trump if (1 << led) & TRUMPS[trump] else led // 13
+    key = KEY[trump][ls]
+    best, bi = -1, 0
+    for i, c in enumerate(cards):
+        k = key[c]
+        if k > best:
+            best, bi = k, i
+    return bi
+
+
+def outranks(a: int, b: int, trump: int) -> bool:
+    """Whether trump ``a`` outranks trump ``b``."""
+    return bool(ABOVE[trump][b] >> a & 1)
+
+
+@lru_cache(maxsize=64)
+def bid_ladder(rules: FortyFivesRules) -> tuple[int, ...]:
+    ladder = list(range(rules.min_bid, 31, 5))
+    if rules.bid_30_for_60:
+        ladder.append(BID_30_FOR_60)
+    if rules.bid_60_for_120:
+        ladder.append(BID_60_FOR_120)
+    return tuple(ladder)
+
+
+def bid_need(bid: int) -> int:
+    """The points a bid must take: its value, or 30 for 30-for-60 and 60-for-120."""
+    return min(bid, 30)
+
+
+class FortyFivesState(GameState):
+    """A game of the Forty-Fives family in progress."""
+
+    game = "forty-fives"
+    rules: FortyFivesRules
+
+    # ----- dealing ----------------------------------------------------------------------
+
+    def deal_from_deck(self, deck: Sequence[int]) -> Deal:
+        n, k = self.n, self.rules.kitty
+        hands = tuple(tuple(deck[5 * i:5 * i + 5]) for i in range(n))
+        kitty = tuple(deck[5 * n:5 * n + k])
+        return Deal(hands, kitty, tuple(deck[5 * n + k:]))
+
+    def check_deal(self, deal: Deal) -> None:
+        deal.check(self.n, 5, self.rules.kitty, full_deck=True)
+
+    def _begin(self) -> None:
+        r = self.rules
+        self.kitty = sum(1 << c for c in self.deal.kitty)
+        self.stock = self.deal.stock
+        self.stock_pos = 0
+        self.trump = -1
+        self.bidder = -1
+        self.bid = 0
+        self.high = 0
+        self.high_bidder = -1
+        self.passed = 0
+        self.reopened = False
+        self.kitty_taken = False
+        self.went_on_kitty = False
+        self.went_on_top = False
+        self.discarded = [0] * self.n
+        self.has_discarded = [False] * self.n
+        self.pile = 0
+        self.faceup = 0
+        self.up_card = -1
+        self.robber = -1
+        self.robbed = False
+        self.rob_given = 0
+        self.pack_taken = 0
+        self.called = -1  # -1 not yet; 0 none; else a card bit
+        self.partner = -1
+        self.points = [0] * len(self.sides)
+        self.taken = [0] * self.n
+        self.bonus_card = -1
+        self.trick_no = 0
+        self.trick_leader = -1
+        self.on_green = (r.end == "must-bid-on-green" and sum(
+            1 for s in self.scores if s >= r.target - 30) >= 2)
+        if r.auction == "none":
+            self.up_card = self.stock[0]
+            self.stock_pos = 1
+            self.trump = self.up_card // 13
+            robber = -1
+            if r.robbing:
+                if self.up_card % 13 == ACE:
+                    robber = self.dealer
+                else:
+                    ace = card(ACE, self.trump)
+                    robber = next((s for s in range(self.n) if self.hands[s] >> ace & 1), -1)
+            self.robber = robber
+            if robber >= 0:
+                self.phase, self.turn = Phase.ROB, robber
+            else:
+                self._start_play()
+        else:
+            self.phase, self.turn = Phase.AUCTION, (self.dealer + 1) % self.n
+
+    # ----- the auction ------------------------------------------------------------------
+
+    def min_bid_for(self, seat: int) -> int:
+        r = self.rules
+        if r.min_bid_at_100 is not None and self.scores[self.side_of[seat]] >= 100:
+            return max(r.min_bid, r.min_bid_at_100)
+        return r.min_bid
+
+    def _dealer_bagged(self, seat: int) -> bool:
+        others = ((1 << self.n) - 1) & ~(1 << self.dealer)
+        return (self.rules.all_pass == "dealer-bagged" and seat == self.dealer
+                and self.high == 0 and self.passed == others)
+
+    def _may_hold(self, seat: int) -> bool:
+        return (self.rules.dealer_may_hold and seat == self.dealer and self.high > 0
+                and self.high_bidder != seat and self.high >= self.min_bid_for(seat))
+
+    def _auction_actions(self, s: int) -> list[Action]:
+        acts = [] if self._dealer_bagged(s) else [PASS_ACTIONS[s]]
+        lo = self.min_bid_for(s)
+        acts += [Action(s, Verb.BID, v) for v in bid_ladder(self.rules) if v > self.high
+                 and v >= lo]
+        if self._may_hold(s):
+            acts.append(HOLD_ACTIONS[s])
+        return acts
+
+    def _auction_reason(self, a: Action) -> str | None:
+        s, v = a.seat, a.verb
+        if v is Verb.PASS:
+            if self._dealer_bagged(s):
+                return f"everyone passed: the dealer is bagged and must bid at least " \
+                       f"{self.min_bid_for(s)}"
+            return None
+        if v is Verb.BID:
+            if a.arg not in bid_ladder(self.rules):
+                steps = ", ".join(bid_text(b) for b in bid_ladder(self.rules))
+                return f"{bid_text(a.arg)} is not a bid here (bids: {steps})"
+            if a.arg <= self.high:
+                return f"a bid must be higher than {bid_text(self.high)}"
+            lo = self.min_bid_for(s)
+            if a.arg < lo:
+                return f"your side is on 100 or more: bid at least {lo}"
+            return None
+        if v is Verb.HOLD:
+            if not self.rules.dealer_may_hold:
+                return "the dealer may not hold in these rules"
+            if s != self.dealer:
+                return "only the dealer may hold"
+            if self.high == 0:
+                return "there is no bid to hold"
+            if self.high_bidder == s:
+                return "you already hold the high bid"
+            if self._may_hold(s):
+                return None
+            return f"your side is on 100 or more: you may not take the bid at {self.high}"
+        return f"it is the auction: pass{', hold' if self._may_hold(s) else ''} or bid"
+
+    def _auction_apply(self, a: Action) -> None:
+        s, v = a.seat, a.verb
+        if v is Verb.PASS:
+            self.passed |= 1 << s
+        elif v is Verb.BID:
+            self.high, self.high_bidder = a.arg, s
+        else:
+            self.high_bidder = s
+        mode = self.rules.auction
+        if mode != "open" and not self.reopened:
+            if s != self.dealer:
+                self.turn = (s + 1) % self.n
+                return
+            others_in = ((1 << self.n) - 1) & ~self.passed & ~(1 << s)
+            if not (mode == "hold-reopens" and v is Verb.HOLD and others_in):
+                self._end_auction()
+                return
+            self.reopened = True
+        active = ((1 << self.n) - 1) & ~self.passed
+        if active == 0 or (self.high_bidder >= 0 and active == 1 << self.high_bidder):
+            self._end_auction()
+            return
+        nxt = (s + 1) % self.n
+        while active >> nxt & 1 == 0 or nxt == self.high_bidder:
+            nxt = (nxt + 1) % self.n
+        self.turn = nxt
+
+    def _end_auction(self) -> None:
+        if self.high == 0:
+            self.thrown_in = True
+            self.phase, self.turn = Phase.HAND_OVER, None
+            return
+        self.bidder, self.bid = self.high_bidder, self.high
+        if self.rules.winner_may_raise and self.bid < 30:
+            self.phase, self.turn = Phase.RAISE, self.bidder
+        else:
+            self._to_trump()
+
+    def _to_trump(self) -> None:
+        if self.rules.kitty_before_trump:
+            self._take_kitty()
+        self.phase, self.turn = Phase.TRUMP, self.bidder
+
+    def _take_kitty(self) -> None:
+        if not self.kitty_taken:
+            self.hands[self.bidder] |= self.kitty
+            self.kitty_taken = True
+
+    # ----- trump ------------------------------------------------------------------------
+
+    def _trump_suits(self) -> list[int]:
+        h = self.hands[self.bidder]
+        if self.rules.trump_needs_card or self.went_on_kitty:
+            return [t for t in range(4) if h & TRUMPS[t]]
+        return [0, 1, 2, 3]
+
+    def _may_go_on(self) -> bool:
+        r = self.rules
+        return (r.go_on_kitty and not self.went_on_kitty) or (
+            r.go_on_top_card and self.went_on_kitty and not self.went_on_top)
+
+    def _trump_actions(self, s: int) -> list[Action]:
+        acts = [Action(s, Verb.TRUMP, t) for t in self._trump_suits()]
+        if self._may_go_on():
+            acts.append(Action(s, Verb.DISCARD, self.hands[s]))
+        return acts
+
+    def _trump_reason(self, a: Action) -> str | None:
+        if a.verb is Verb.TRUMP:
+            if a.arg in self._trump_suits():
+                return None
+            what = "the cards you went on" if self.went_on_kitty else "your hand"
+            return f"you may name only a suit of which you hold a trump in {what} " \
+                   f"({SUIT_NAMES[a.arg]}: none)"
+        if a.verb is Verb.DISCARD and self._may_go_on():
+            if a.arg == self.hands[a.seat]:
+                return None
+            what = "the kitty" if self.went_on_kitty else "your whole hand"
+            return f"to go on the {'top card' if self.went_on_kitty else 'kitty'}, " \
+                   f"discard {what}: {format_mask(self.hands[a.seat])}"
+        return "name trump" + (" or go on the kitty" if self._may_go_on() else "")
+
+    def _trump_apply(self, a: Action) -> None:
+        b = a.seat
+        if a.verb is Verb.DISCARD:
+            self.pile |= a.arg
+            self.discarded[b] |= a.arg
+            if not self.went_on_kitty:
+                self.hands[b] = self.kitty
+                self.kitty_taken = self.went_on_kitty = True
+            else:
+                self.hands[b] = 1 << self.stock[self.stock_pos]
+                self.stock_pos += 1
+                self.went_on_top = True
+            return
+        self.trump = a.arg
+        self._take_kitty()
+        self.phase = Phase.DRAW
+        self.turn = (self.dealer + 1) % self.n
+
+    # ----- the draw ---------------------------------------------------------------------
+
+    def _discard_sizes(self, s: int) -> range:
+        """How many cards seat ``s`` may discard."""
+        have = self.hands[s].bit_count()
+        r = self.rules
+        keep = 0 if r.four_and_a_flip else min(r.keep_min, have)
+        return range(max(have - 5, 0), have - keep + 1)
+
+    def _draw_actions(self, s: int) -> Sequence[Action]:
+        return SubsetActions(s, Verb.DISCARD, _bits(self.hands[s]), self._discard_sizes(s))
+
+    def _draw_reason(self, a: Action) -> str | None:
+        if a.verb is not Verb.DISCARD:
+            return "it is the draw: discard (or 'discard' alone to keep every card)"
+        h = self.hands[a.seat]
+        if a.arg & ~h:
+            return f"you do not hold {format_mask(a.arg & ~h)}"
+        sizes = self._discard_sizes(a.seat)
+        k = a.arg.bit_count()
+        if k < sizes.start:
+            return f"you hold {h.bit_count()} cards: discard at least {sizes.start} to come " \
+                   f"down to five"
+        if k >= sizes.stop:
+            keep = h.bit_count() - (sizes.stop - 1)
+            return f"you must keep at least {keep} card{'s' if keep != 1 else ''}"
+        return None
+
+    def _draw_apply(self, a: Action) -> None:
+        s = a.seat
+        self.hands[s] &= ~a.arg
+        self.discarded[s] |= a.arg
+        self.has_discarded[s] = True
+        self.pile |= a.arg
+        if s != self.dealer:
+            self.turn = (s + 1) % self.n
+            return
+        self._replenish()
+        if self.rules.dealer_robs_pack and self.pile:
+            self.phase, self.turn = Phase.PACK, self.dealer
+        else:
+            self._after_draw()
+
+    def _replenish(self) -> None:
+        order = [(self.dealer + 1 + i) % self.n for i in range(self.n)]
+        empty = [self.hands[s] == 0 for s in range(self.n)]
+        rounds = (3, 5) if self.rules.replenish == "by-threes" else (5,)
+        stock, pos, flip = self.stock, self.stock_pos, self.rules.four_and_a_flip
+        for cap in rounds:
+            for s in order:
+                h = self.hands[s]
+                give = 5 - h.bit_count() if cap == 5 else min(3, 5 - h.bit_count())
+                for _ in range(give):
+                    c = stock[pos]
+                    pos += 1
+                    h |= 1 << c
+                    if flip and empty[s] and h.bit_count() == 5:
+                        self.faceup |= 1 << c
+                self.hands[s] = h
+        self.stock_pos = pos
+
+    def _pack_actions(self, s: int) -> list[Action]:
+        acts = [PASS_ACTIONS[s]]
+        hand, pile = _bits(self.hands[s]), _bits(self.pile)
+        for k in range(1, min(len(hand), len(pile)) + 1):
+            for give in combinations(hand, k):
+                g = sum(give)
+                for take in combinations(pile, k):
+                    acts.append(Action(s, Verb.ROB, g | sum(take)))
+        return acts
+
+    def _pack_reason(self, a: Action) -> str | None:
+        if a.verb is Verb.PASS:
+            return None
+        if a.verb is not Verb.ROB:
+            return "the dealer may rob the pack ('rob' the cards given and taken) or pass"
+        give, take = a.arg & self.hands[a.seat], a.arg & self.pile
+        if a.arg & ~(give | take):
+            return f"{format_mask(a.arg & ~(give | take))} is neither in your hand nor " \
+                   "among the discards"
+        if give.bit_count() != take.bit_count():
+            return f"take as many as you give: you give {give.bit_count()} " \
+                   f"({format_mask(give)}) and take {take.bit_count()} ({format_mask(take)})"
+        return None
+
+    def _pack_apply(self, a: Action) -> None:
+        if a.verb is Verb.ROB:
+            s = a.seat
+            give, take = a.arg & self.hands[s], a.arg & self.pile
+            self.hands[s] = (self.hands[s] & ~give) | take
+            self.pile = (self.pile & ~take) | give
+            self.pack_taken = take
+            self.discarded[s] |= give
+        self._after_draw()
+
+    def _after_draw(self) -> None:
+        if self.rules.call_partner:
+            self.phase, self.turn = Phase.CALL, self.bidder
+        else:
+            self._start_play()
+
+    # ----- robbing (traditional) --------------------------------------------------------
+
+    def _rob_actions(self, s: int) -> list[Action]:
+        return [PASS_ACTIONS[s]] + [Action(s, Verb.ROB, b) for b in _bits(self.hands[s])]
+
+    def _rob_reason(self, a: Action) -> str | None:
+        if a.verb is Verb.PASS:
+            return None
+        if a.verb is not Verb.ROB:
+            return f"you may rob {CARD_NAMES[self.up_card]} (give up one card) or pass"
+        if a.arg.bit_count() != 1:
+            return "give up exactly one card to rob"
+        if not a.arg & self.hands[a.seat]:
+            return f"you do not hold {format_mask(a.arg)}"
+        return None
+
+    def _rob_apply(self, a: Action) -> None:
+        if a.verb is Verb.ROB:
+            s = a.seat
+            self.hands[s] = (self.hands[s] & ~a.arg) | (1 << self.up_card)
+            self.rob_given = a.arg
+            self.robbed = True
+        self._start_play()
+
+    # ----- calling a partner ------------------------------------------------------------
+
+    def may_call(self, c: int) -> bool:
+        """Whether the bidder may call card ``c``: not a trump above all his trumps."""
+        t = self.trump
+        if not (1 << c) & TRUMPS[t]:
+            return True
+        mine = self.hands[self.bidder] & TRUMPS[t]
+        return bool(mine & (ABOVE[t][c] | 1 << c))
+
+    def _call_actions(self, s: int) -> list[Action]:
+        return [Action(s, Verb.CALL, 0)] + [Action(s, Verb.CALL, 1 << c) for c in range(52)
+                                            if self.may_call(c)]
+
+    def _call_reason(self, a: Action) -> str | None:
+        if a.verb is not Verb.CALL:
+            return "call a card for your partner, or 'call none' to go alone"
+        if a.arg and not self.may_call(a.arg.bit_length() - 1):
+            return f"you may not call {format_mask(a.arg)}: it outranks every trump you hold"
+        return None
+
+    def _call_apply(self, a: Action) -> None:
+        self.called = a.arg
+        self._start_play()
+
+    # ----- play -------------------------------------------------------------------------
+
+    def _start_play(self) -> None:
+        r = self.rules
+        if r.lead == "bidder":
+            leader = self.bidder
+        elif r.lead == "left-of-bidder":
+            leader = (self.bidder + 1) % self.n
+        else:
+            leader = (self.dealer + 1) % self.n
+        held = 0
+        for h in self.hands:
+            held |= h
+        trumps = held & TRUMPS[self.trump]
+        if r.bonus == "five-only":
+            five = card(FIVE, self.trump)
+            self.bonus_card = five if trumps >> five & 1 else -1
+        else:
+            self.bonus_card = next((c for c in TRUMP_ORDER[self.trump] if trumps >> c & 1), -1)
+        self._priv = PRIVILEGED[r.renege][self.trump]
+        self._tmask = TRUMPS[self.trump]
+        self._suit_or_trump = r.follow == "suit-or-trump"
+        self.phase, self.turn, self.trick_leader = Phase.PLAY, leader, leader
+
+    def legal_play_mask(self, s: int) -> int:
+        """The cards seat ``s`` may play to the trick in progress."""
+        hand = self.hands[s]
+        tc = self.trick_cards
+        if tc:
+            led = tc[0]
+            tm = self._tmask
+            if (1 << led) & tm:
+                mine = hand & tm
+                if led == 38 and self.rules.hearts_on_hearts:  # AH led: hearts on hearts
+                    if mine:
+                        hand = mine
+                    elif self.trump != HEARTS and hand & SUIT_MASKS[HEARTS]:
+                        hand &= SUIT_MASKS[HEARTS]
+                elif mine & ~(self._priv & ABOVE[self.trump][led]):
+                    hand = mine
+            elif self._suit_or_trump:
+                follow = hand & SUIT_MASKS[led // 13] & ~tm
+                if follow:
+                    hand = follow | (hand & tm)
+        c = self.called
+        if c > 0 and self.trick_no == 1 and hand & c:
+            hand = c
+        return hand
+
+    def _play_actions(self, s: int) -> list[Action]:
+        m = self.legal_play_mask(s)
+        acts = PLAY_ACTIONS[s]
+        out = []
+        while m:
+            low = m & -m
+            out.append(acts[low.bit_length() - 1])
+            m ^= low
+        return out
+
+    def _play_reason(self, a: Action) -> str | None:
+        if a.verb is not Verb.PLAY:
+            return "it is your turn to play a card"
+        s = a.seat
+        if not a.arg & self.hands[s]:
+            return f"you do not hold {format_mask(a.arg)}"
+        if a.arg & self.legal_play_mask(s):
+            return None
+        return self._follow_explanation(s)
+
+    def _follow_explanation(self, s: int) -> str:
+        hand, tc, t = self.hands[s], self.trick_cards, self.trump
+        tm = TRUMPS[t]
+        c = self.called
+        if c > 0 and self.trick_no == 1 and self.legal_play_mask(s) == c:
+            return f"{format_mask(c)} was called: it must be played in the second trick"
+        led = tc[0]
+        if (1 << led) & tm:
+            if led == 38 and self.rules.hearts_on_hearts:
+                if hand & tm:
+                    return f"hearts on hearts: AH was led, play a trump: you hold " \
+                           f"{format_mask(hand & tm)}"
+                return f"hearts on hearts: AH was led, play a heart: you hold " \
+                       f"{format_mask(hand & SUIT_MASKS[HEARTS])}"
+            return f"must play a trump: you hold {format_mask(hand & tm)}"
+        suit = SUIT_NAMES[led // 13]
+        return f"must follow {suit} or trump: you hold " \
+               f"{format_mask(hand & SUIT_MASKS[led // 13] & ~tm)}"
+
+    def _play_apply(self, a: Action) -> None:
+        s = a.seat
+        self.hands[s] ^= a.arg
+        tc = self.trick_cards
+        tc.append(a.arg.bit_length() - 1)
+        if len(tc) < self.n:
+            self.turn = (s + 1) % self.n
+            return
+        self._finish_trick()
+
+    def _finish_trick(self) -> None:
+        tc, leader, n = self.trick_cards, self.trick_leader, self.n
+        w = (leader + trick_winner_index(tc, self.trump)) % n
+        side = self.side_of[w]
+        pts = 10 if self.bonus_card in tc else 5
+        self.points[side] += pts
+        self.taken[w] += 1
+        self.tricks.append(Trick(leader, tuple(tc), w))
+        called = self.called
+        if called > 0 and self.trick_no < 2:
+            c = called.bit_length() - 1
+            if c in tc:
+                holder = (leader + tc.index(c)) % n
+                if holder != self.bidder:
+                    self.partner = holder
+        self.trick_cards = []
+        self.trick_no += 1
+        if self.rules.auction == "none":
+            self.scores[side] += pts
+            if self.scores[side] >= self.rules.target:
+                self._game_won(side)
+                self._close_hand()
+                return
+        if self.trick_no == 5:
+            self._score_hand()
+            return
+        self.turn = self.trick_leader = w
+
+    # ----- scoring ----------------------------------------------------------------------
+
+    def bidding_sides(self) -> tuple[int, ...]:
+        if self.bidder < 0:
+            return ()
+        b = self.side_of[self.bidder]
+        if self.partner >= 0 and self.side_of[self.partner] != b:
+            return (b, self.side_of[self.partner])
+        return (b,)
+
+    def hand_deltas(self) -> list[int]:
+        """What each side's score moves by for the hand just played (auction games)."""
+        r = self.rules
+        pts = self.points
+        bsides = self.bidding_sides()
+        took = sum(pts[x] for x in bsides)
+        bid = self.bid
+        if took >= bid_need(bid):
+            if bid in (BID_30_FOR_60, BID_60_FOR_120):
+                gain = bid
+            elif bid == 30 and r.made_30_scores_60:
+                gain = 60
+            elif r.bidder_scores == "taken":
+                gain = took
+            else:
+                gain = bid
+        else:
+            gain = -bid
+        out = []
+        for x in range(len(self.sides)):
+            if x in bsides:
+                out.append(gain)
+            elif r.lock_at is not None and self.start_scores[x] >= r.lock_at:
+                out.append(0)
+            else:
+                out.append(pts[x])
+        return out
+
+    def made(self) -> bool | None:
+        if self.bidder < 0 or self.trick_no < 5:
+            return None
+        return sum(self.points[x] for x in self.bidding_sides()) >= bid_need(self.bid)
+
+    def _score_hand(self) -> None:
+        r = self.rules
+        if r.auction == "none":
+            deltas = [0] * len(self.sides)
+            moved = [p != 0 for p in self.points]
+        else:
+            deltas = self.hand_deltas()
+            moved = [d != 0 for d in deltas]
+        for x, d in enumerate(deltas):
+            self.scores[x] += d
+            if r.forty_five_resets and moved[x] and self.scores[x] == 45:
+                self.scores[x] = 0
+        if r.auction != "none":
+            winner = self._going_out()
+            if winner is not None:
+                self._game_won(winner)
+        self._close_hand()
+
+    def _going_out(self) -> int | tuple[int, ...] | None:
+        r = self.rules
+        reached = [x for x, sc in enumerate(self.scores) if sc >= r.target]
+        bsides = self.bidding_sides()
+        if self.on_green:
+            reached = [x for x in reached if x in bsides]
+        if not reached:
+            return None
+        if r.call_partner:
+            if any(x in bsides for x in reached):
+                return tuple(sorted(s for x in bsides for s in self.sides[x]))
+            return self._highest(reached, as_tuple=True)
+        if len(reached) == 1:
+            return reached[0]
+        if bsides and bsides[0] in reached:
+            return bsides[0]
+        return self._highest(reached, as_tuple=False)
+
+    def _highest(self, reached: list[int], as_tuple: bool) -> int | tuple[int, ...] | None:
+        top = max(self.scores[x] for x in reached)
+        best = [x for x in reached if self.scores[x] == top]
+        if len(best) > 1:
+            return None  # a tie plays on
+        return (best[0],) if as_tuple else best[0]
+
+    def _close_hand(self) -> None:
+        self.phase = Phase.GAME_OVER if self.over else Phase.HAND_OVER
+        self.turn = None
+
+    # ----- dispatch ---------------------------------------------------------------------
+
+    def legal_actions(self) -> Sequence[Action]:
+        s = self.turn
+        if s is None:
+            return []
+        ph = self.phase
+        if ph is Phase.PLAY:
+            return self._play_actions(s)
+        if ph is Phase.AUCTION:
+            return self._auction_actions(s)
+        if ph is Phase.DRAW:
+            return self._draw_actions(s)
+        if ph is Phase.TRUMP:
+            return self._trump_actions(s)
+        if ph is Phase.RAISE:
+            return [PASS_ACTIONS[s], Action(s, Verb.RAISE, 30)]
+        if ph is Phase.ROB:
+            return self._rob_actions(s)
+        if ph is Phase.CALL:
+            return self._call_actions(s)
+        if ph is Phase.PACK:
+            return self._pack_actions(s)
+        return []  # pragma: no cover
+
+    def _reason(self, a: Action) -> str | None:
+        ph = self.phase
+        if ph is Phase.PLAY:
+            return self._play_reason(a)
+        if ph is Phase.AUCTION:
+            return self._auction_reason(a)
+        if ph is Phase.DRAW:
+            return self._draw_reason(a)
+        if ph is Phase.TRUMP:
+            return self._trump_reason(a)
+        if ph is Phase.RAISE:
+            if a.verb is Verb.PASS or (a.verb is Verb.RAISE and a.arg == 30):
+                return None
+            return "you may raise to 30 ('raise 30') or pass"
+        if ph is Phase.ROB:
+            return self._rob_reason(a)
+        if ph is Phase.CALL:
+            return self._call_reason(a)
+        if ph is Phase.PACK:
+            return self._pack_reason(a)
+        return "the hand is over"  # pragma: no cover
+
+    def apply(self, action: Action | str) -> None:
+        # The play phase is the hot path: check it without building the legal list.
+        if (self.phase is Phase.PLAY and type(action) is Action and action.seat == self.turn
+                and action.verb is Verb.PLAY
+                and action.arg & self.legal_play_mask(action.seat)
+                and action.arg.bit_count() == 1):
+            self.history.append(action)
+            self._play_apply(action)
+            return
+        super().apply(action)
+
+    def _apply(self, a: Action) -> None:
+        ph = self.phase
+        if ph is Phase.PLAY:
+            self._play_apply(a)
+        elif ph is Phase.AUCTION:
+            self._auction_apply(a)
+        elif ph is Phase.DRAW:
+            self._draw_apply(a)
+        elif ph is Phase.TRUMP:
+            self._trump_apply(a)
+        elif ph is Phase.RAISE:
+            if a.verb is Verb.RAISE:
+                self.bid = 30
+            self._to_trump()
+        elif ph is Phase.ROB:
+            self._rob_apply(a)
+        elif ph is Phase.CALL:
+            self._call_apply(a)
+        elif ph is Phase.PACK:
+            self._pack_apply(a)
+
+    # ----- views ------------------------------------------------------------------------
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        v = self._common_view(seat)
+        bidder_sees_kitty = seat is not None and seat == self.bidder and self.kitty_taken
+        dealer_saw_pack = (seat is not None and seat == self.dealer
+                           and self.rules.dealer_robs_pack
+                           and self.phase not in (Phase.AUCTION, Phase.RAISE, Phase.TRUMP,
+                                                  Phase.DRAW))
+        v.update({
+            "trump": SUITS[self.trump] if self.trump >= 0 else None,
+            "up_card": CARD_NAMES[self.up_card] if self.up_card >= 0 else None,
+            "bidder": self.bidder if self.bidder >= 0 else None,
+            "bid": bid_text(self.bid) if self.bid else None,
+            "high_bid": bid_text(self.high) if self.high else None,
+            "high_bidder": self.high_bidder if self.high_bidder >= 0 else None,
+            "kitty_size": self.rules.kitty,
+            "kitty": mask_names(self.kitty) if bidder_sees_kitty else None,
+            "discard_counts": [m.bit_count() for m in self.discarded],
+            "my_discards": mask_names(self.discarded[seat]) if seat is not None else [],
+            "pack": mask_names(self.pile) if dealer_saw_pack else None,
+            "face_up": mask_names(self.faceup),
+            "robbed": self.robbed,
+            "robber": self.robber if self.robbed else None,
+            "called": None if self.called < 0 else (
+                "none" if self.called == 0 else format_mask(self.called)),
+            "partner": self.partner if self.partner >= 0 else None,
+            "points": list(self.points),
+            "history": [self._public_action(a, seat) for a in self.history],
+        })
+        return v
+
+    def _public_action(self, a: Action, seat: int | None) -> str:
+        if a.seat == seat or a.verb not in (Verb.DISCARD, Verb.ROB):
+            return str(a)
+        if a.verb is Verb.DISCARD:
+            k = a.arg.bit_count()
+            return f"{a.seat} discard ({k} card{'s' if k != 1 else ''})"
+        if self.rules.auction == "none":
+            return f"{a.seat} rob {CARD_NAMES[self.up_card]}"
+        return f"{a.seat} rob the pack"
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+__all__ = ["ABOVE", "KEY", "TRUMPS", "TRUMP_ORDER", "DealError", "FortyFivesState",
+           "trick_winner_index"]

@@ -1,0 +1,200 @@
+"""Forty One, the Syrian partnership game, on the same engine as the Forty-Fives.
+
+13 cards each, hearts always trump, aces high, follow suit. Every player bids
+his own tricks; bids under ``min_total`` in all throw the hand in. A made bid
+scores its value (double from ``double_from``), a missed one loses it. A team
+wins when one player reaches ``target`` with his partner above zero.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from .actions import Action, Verb
+from .cards import CARD_NAMES, HEARTS, SUIT_MASKS, SUIT_NAMES, format_mask
+from .rules import FortyOneRules
+from .state import Deal, GameState, Phase, Trick
+
+
+def _keys(led: int) -> tuple[int, ...]:
+    key = [0] * 52
+    for c in range(52):
+        s, r = divmod(c, 13)
+        if s == HEARTS:
+            key[c] = 100 + r
+        elif s == led:
+            key[c] = 1 + r
+    return tuple(key)
+
+
+KEY = tuple(_keys(s) for s in range(4))
+PLAY_ACTIONS = tuple(tuple(Action(s, Verb.PLAY, 1 << c) for c in range(52)) for s in range(4))
+BID_ACTIONS = tuple(tuple(Action(s, Verb.BID, k) for k in range(1, 14)) for s in range(4))
+
+
+class FortyOneState(GameState):
+    """A game of Forty One in progress. Scores are per seat; partners sit opposite."""
+
+    game = "forty-one"
+    hand_size = 13
+    rules: FortyOneRules
+
+    def deal_from_deck(self, deck: Sequence[int]) -> Deal:
+        return Deal(tuple(tuple(deck[13 * i:13 * i + 13]) for i in range(4)))
+
+    def check_deal(self, deal: Deal) -> None:
+        if deal.kitty or deal.stock:
+            from .state import DealError
+
+            raise DealError("a Forty One deal has no kitty and no stock")
+        deal.check(4, 13, 0, full_deck=True)
+
+    def _begin(self) -> None:
+        self.bids: list[int | None] = [None] * 4
+        self.taken = [0] * 4
+        self.trick_no = 0
+        self.trump = HEARTS
+        self.phase, self.turn = Phase.AUCTION, (self.dealer + 1) % 4
+        self.trick_leader = -1
+
+    def bid_value(self, bid: int) -> int:
+        return 2 * bid if bid >= self.rules.double_from else bid
+
+    # ----- actions ----------------------------------------------------------------------
+
+    def legal_play_mask(self, s: int) -> int:
+        hand = self.hands[s]
+        if self.trick_cards:
+            follow = hand & SUIT_MASKS[self.trick_cards[0] // 13]
+            if follow:
+                return follow
+        return hand
+
+    def legal_actions(self) -> Sequence[Action]:
+        s = self.turn
+        if s is None:
+            return []
+        if self.phase is Phase.AUCTION:
+            return BID_ACTIONS[s]
+        m = self.legal_play_mask(s)
+        acts = PLAY_ACTIONS[s]
+        out = []
+        while m:
+            low = m & -m
+            out.append(acts[low.bit_length() - 1])
+            m ^= low
+        return out
+
+    def _reason(self, a: Action) -> str | None:
+        if self.phase is Phase.AUCTION:
+            if a.verb is not Verb.BID:
+                return "bid the number of tricks you will take (1 to 13); there is no pass"
+            if not 1 <= a.arg <= 13:
+                return f"a bid is 1 to 13 tricks, not {a.arg}"
+            return None
+        if a.verb is not Verb.PLAY:
+            return "it is your turn to play a card"
+        hand = self.hands[a.seat]
+        if not a.arg & hand:
+            return f"you do not hold {format_mask(a.arg)}"
+        if a.arg & self.legal_play_mask(a.seat):
+            return None
+        suit = self.trick_cards[0] // 13
+        return f"must follow {SUIT_NAMES[suit]}: you hold {format_mask(hand & SUIT_MASKS[suit])}"
+
+    def apply(self, action: Action | str) -> None:
+        if (self.phase is Phase.PLAY and type(action) is Action and action.seat == self.turn
+                and action.verb is Verb.PLAY and action.arg.bit_count() == 1
+                and action.arg & self.legal_play_mask(action.seat)):
+            self.history.append(action)
+            self._apply(action)
+            return
+        super().apply(action)
+
+    def _apply(self, a: Action) -> None:
+        s = a.seat
+        if self.phase is Phase.AUCTION:
+            self.bids[s] = a.arg
+            if s != self.dealer:
+                self.turn = (s + 1) % 4
+                return
+            if sum(b or 0 for b in self.bids) < self.rules.min_total:
+                self.thrown_in = True
+                self.phase, self.turn = Phase.HAND_OVER, None
+                return
+            self.phase = Phase.PLAY
+            self.turn = self.trick_leader = (self.dealer + 1) % 4
+            return
+        self.hands[s] ^= a.arg
+        tc = self.trick_cards
+        tc.append(a.arg.bit_length() - 1)
+        if len(tc) < 4:
+            self.turn = (s + 1) % 4
+            return
+        key = KEY[tc[0] // 13]
+        best = max(range(4), key=lambda i: key[tc[i]])
+        w = (self.trick_leader + best) % 4
+        self.taken[w] += 1
+        self.tricks.append(Trick(self.trick_leader, tuple(tc), w))
+        self.trick_cards = []
+        self.trick_no += 1
+        if self.trick_no == 13:
+            self._score_hand()
+        else:
+            self.turn = self.trick_leader = w
+
+    # ----- scoring ----------------------------------------------------------------------
+
+    def hand_deltas(self) -> list[int]:
+        out = []
+        for s in range(4):
+            bid = self.bids[s] or 0
+            v = self.bid_value(bid)
+            out.append(v if self.taken[s] >= bid else -v)
+        return out
+
+    def _score_hand(self) -> None:
+        for s, d in enumerate(self.hand_deltas()):
+            self.scores[s] += d
+        winner = self._winning_team()
+        if winner is not None:
+            self._game_won(winner)
+        self.phase = Phase.GAME_OVER if self.over else Phase.HAND_OVER
+        self.turn = None
+
+    def team_qualifies(self, team: tuple[int, int]) -> bool:
+        r, sc = self.rules, self.scores
+        a, b = team
+        return any(sc[p] >= r.target and (not r.partner_positive or sc[q] > 0)
+                   for p, q in ((a, b), (b, a)))
+
+    def _winning_team(self) -> tuple[int, ...] | None:
+        teams = [t for t in self.rules.teams if self.team_qualifies(t)]
+        if not teams:
+            return None
+        if len(teams) == 1:
+            return teams[0]
+        sc = self.scores
+        if self.rules.tie == "lower-partner":
+            measure = [min(sc[a], sc[b]) for a, b in teams]
+        else:
+            measure = [sc[a] + sc[b] for a, b in teams]
+        if measure[0] == measure[1]:
+            return None  # a tie plays on
+        return teams[0] if measure[0] > measure[1] else teams[1]
+
+    # ----- views ------------------------------------------------------------------------
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        v = self._common_view(seat)
+        v.update({
+            "trump": "H",
+            "bids": list(self.bids),
+            "taken": list(self.taken),
+            "history": [str(a) for a in self.history],
+        })
+        return v
+
+    def card_name(self, c: int) -> str:
+        return CARD_NAMES[c]

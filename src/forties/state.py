@@ -1,0 +1,402 @@
+"""What every trick-taking game of the project shares: deals, phases, the action
+cycle, scores across hands, the per-seat view, and exact JSON snapshots.
+
+A game (Forty-Fives, Forty One) subclasses ``GameState`` and supplies its
+phases: what is legal, why an action is not, and what an action does.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any, ClassVar
+
+from .actions import Action, ActionSyntaxError, Verb
+from .cards import CARD_NAMES, CardError, parse_card
+from .rules import Rules, RulesError, rules_from_json
+
+
+class Phase(Enum):
+    AUCTION = "auction"
+    RAISE = "raise"
+    TRUMP = "trump"
+    DRAW = "draw"
+    PACK = "rob-pack"
+    ROB = "rob"
+    CALL = "call"
+    PLAY = "play"
+    HAND_OVER = "hand-over"
+    GAME_OVER = "game-over"
+
+
+class IllegalActionError(ValueError):
+    """An action that is well formed but against the rules; ``reason`` says why."""
+
+    def __init__(self, action: Action, reason: str) -> None:
+        super().__init__(f"{action}: {reason}")
+        self.action = action
+        self.reason = reason
+
+
+class DealError(ValueError):
+    """A deal that cannot be played under the rules (wrong counts, a card twice...)."""
+
+
+class StateError(ValueError):
+    """A serialized state that cannot be read."""
+
+
+@dataclass(frozen=True)
+class Deal:
+    """The cards of one hand: each seat's hand, the kitty, and the stock (top first)."""
+
+    hands: tuple[tuple[int, ...], ...]
+    kitty: tuple[int, ...] = ()
+    stock: tuple[int, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"hands": [[CARD_NAMES[c] for c in h] for h in self.hands]}
+        if self.kitty or self.stock:
+            out["kitty"] = [CARD_NAMES[c] for c in self.kitty]
+            out["stock"] = [CARD_NAMES[c] for c in self.stock]
+        return out
+
+    @classmethod
+    def from_json(cls, obj: Any) -> Deal:
+        """Read a record's ``deal``; raises DealError on a malformed one."""
+        if not isinstance(obj, dict) or not isinstance(obj.get("hands"), list):
+            raise DealError("deal must be an object with \"hands\"")
+        extra = set(obj) - {"hands", "kitty", "stock"}
+        if extra:
+            raise DealError(f"deal: unknown key {sorted(extra)[0]!r}")
+
+        def cards(v: Any, where: str) -> tuple[int, ...]:
+            if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
+                raise DealError(f"deal {where} must be a list of cards")
+            try:
+                return tuple(parse_card(x) for x in v)
+            except CardError as e:
+                raise DealError(f"deal {where}: {e}") from None
+
+        hands = tuple(cards(h, f"hand {i}") for i, h in enumerate(obj["hands"]))
+        return cls(hands, cards(obj.get("kitty", []), "kitty"), cards(obj.get("stock", []), "stock"))
+
+    def check(self, players: int, hand_size: int, kitty: int, full_deck: bool) -> None:
+        """Raise DealError unless the counts fit the rules and every card is there once."""
+        if len(self.hands) != players:
+            raise DealError(f"deal has {len(self.hands)} hands for {players} players")
+        for i, h in enumerate(self.hands):
+            if len(h) != hand_size:
+                raise DealError(f"deal hand {i} has {len(h)} cards, not {hand_size}")
+        if len(self.kitty) != kitty:
+            raise DealError(f"deal kitty has {len(self.kitty)} cards, not {kitty}")
+        every = [c for h in self.hands for c in h] + list(self.kitty) + list(self.stock)
+        seen: set[int] = set()
+        for c in every:
+            if c in seen:
+                raise DealError(f"deal holds {CARD_NAMES[c]} twice")
+            seen.add(c)
+        if full_deck and len(seen) != 52:
+            missing = [CARD_NAMES[c] for c in range(52) if c not in seen]
+            raise DealError(f"deal is missing {len(missing)} cards ({', '.join(missing[:4])}"
+                            f"{'...' if len(missing) > 4 else ''})")
+
+
+def shuffled_deck(seed: int, hand_index: int) -> list[int]:
+    """The deck for hand ``hand_index`` of the game with ``seed``: same inputs, same order."""
+    deck = list(range(52))
+    random.Random(seed * 1_000_003 + hand_index).shuffle(deck)
+    return deck
+
+
+@dataclass(frozen=True)
+class Trick:
+    leader: int
+    cards: tuple[int, ...]
+    winner: int | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"leader": self.leader, "cards": [CARD_NAMES[c] for c in self.cards],
+                "winner": self.winner}
+
+
+class GameState:
+    """A game in progress: mutable, applied one action at a time, copied with ``clone``.
+
+    ``legal_actions()`` lists every legal action; ``apply(action)`` checks and
+    applies one (raising IllegalActionError with a player's reason);
+    ``view(seat)`` is everything that seat may know; ``to_json`` and
+    ``from_json`` snapshot it exactly.
+    """
+
+    game: ClassVar[str] = ""
+    hand_size: ClassVar[int] = 5
+
+    rules: Rules
+    n: int
+    sides: tuple[tuple[int, ...], ...]
+    side_of: tuple[int, ...]
+    seed: int | None
+    first_dealer: int
+    hand_index: int
+    dealer: int
+    scores: list[int]
+    start_scores: list[int]
+    games: list[int]
+    over: bool
+    winner: int | tuple[int, ...] | None
+    phase: Phase
+    turn: int | None
+    deal: Deal
+    hands: list[int]
+    history: list[Action]
+    tricks: list[Trick]
+    trick_leader: int
+    trick_cards: list[int]
+    thrown_in: bool
+
+    def __init__(self, rules: Rules, seed: int | None = None, first_dealer: int = 0,
+                 deal: Deal | None = None) -> None:
+        self.rules = rules
+        self.n = rules.players  # type: ignore[attr-defined]
+        if not 0 <= first_dealer < self.n:
+            raise DealError(f"first dealer {first_dealer} is not a seat (0..{self.n - 1})")
+        self.sides = rules.sides  # type: ignore[attr-defined]
+        side_of = [0] * self.n
+        for i, side in enumerate(self.sides):
+            for s in side:
+                side_of[s] = i
+        self.side_of = tuple(side_of)
+        self.seed = seed
+        self.first_dealer = first_dealer
+        self.hand_index = 0
+        self.dealer = first_dealer
+        self.scores = [0] * len(self.sides)
+        self.games = [0] * len(self.sides)
+        self.over = False
+        self.winner = None
+        self.new_game_due = False
+        self._start_hand(deal)
+
+    # ----- hands -----------------------------------------------------------------------
+
+    def deal_for(self, hand_index: int) -> Deal:
+        """The seeded deal of hand ``hand_index``."""
+        if self.seed is None:
+            raise DealError("this game has no seed: give the deal")
+        return self.deal_from_deck(shuffled_deck(self.seed, hand_index))
+
+    def deal_from_deck(self, deck: Sequence[int]) -> Deal:
+        raise NotImplementedError
+
+    def check_deal(self, deal: Deal) -> None:
+        raise NotImplementedError
+
+    def next_hand(self, deal: Deal | None = None) -> None:
+        """Deal the next hand (from the seed unless ``deal`` is given)."""
+        if self.phase is not Phase.HAND_OVER:
+            raise StateError("the hand is not over" if not self.over else "the game is over")
+        self.hand_index += 1
+        self.dealer = (self.dealer + 1) % self.n
+        if self.new_game_due:
+            self.scores = [0] * len(self.sides)
+            self.new_game_due = False
+        self._start_hand(deal)
+
+    def _start_hand(self, deal: Deal | None) -> None:
+        if deal is None:
+            deal = self.deal_for(self.hand_index)
+        else:
+            self.check_deal(deal)
+        self.deal = deal
+        self.start_scores = list(self.scores)
+        self.start_games = list(self.games)
+        self.hands = [sum(1 << c for c in h) for h in deal.hands]
+        self.history = []
+        self.tricks = []
+        self.trick_cards = []
+        self.thrown_in = False
+        self._begin()
+
+    def _begin(self) -> None:
+        raise NotImplementedError
+
+    # ----- the action cycle ------------------------------------------------------------
+
+    def legal_actions(self) -> Sequence[Action]:
+        raise NotImplementedError
+
+    def reason(self, action: Action) -> str | None:
+        """Why ``action`` is illegal now, in a player's words; None if it is legal."""
+        if self.over:
+            return "the game is over"
+        if self.turn is None:
+            return "the hand is over: a new deal is due"
+        if not 0 <= action.seat < self.n:
+            return f"there is no seat {action.seat} (seats are 0..{self.n - 1})"
+        if action.seat != self.turn:
+            return f"it is seat {self.turn}'s turn, not seat {action.seat}'s"
+        return self._reason(action)
+
+    def _reason(self, action: Action) -> str | None:
+        raise NotImplementedError
+
+    def apply(self, action: Action | str) -> None:
+        """Check and apply ``action``; raises IllegalActionError (or ActionSyntaxError)."""
+        if isinstance(action, str):
+            action = Action.parse(action)
+        why = self.reason(action)
+        if why is not None:
+            raise IllegalActionError(action, why)
+        self.history.append(action)
+        self._apply(action)
+
+    def _apply(self, action: Action) -> None:
+        raise NotImplementedError
+
+    def child(self, action: Action | str) -> GameState:
+        """A copy with ``action`` applied; this state is unchanged."""
+        c = self.clone()
+        c.apply(action)
+        return c
+
+    def clone(self) -> GameState:
+        c = object.__new__(type(self))
+        c.__dict__.update(self.__dict__)
+        for k, v in self.__dict__.items():
+            if type(v) is list:
+                c.__dict__[k] = list(v)
+        return c
+
+    @property
+    def hand_over(self) -> bool:
+        return self.phase is Phase.HAND_OVER or self.phase is Phase.GAME_OVER
+
+    def seat_side(self, seat: int) -> int:
+        return self.side_of[seat]
+
+    # ----- game end ---------------------------------------------------------------------
+
+    def _game_won(self, winner: int | tuple[int, ...]) -> None:
+        """Record a game won; in a match, start the next game or end the match."""
+        if getattr(self.rules, "match", "single") == "best-of-3":
+            first = winner if isinstance(winner, int) else self.side_of[winner[0]]
+            self.games[first] += 1
+            if self.games[first] < 2:
+                self.new_game_due = True
+                return
+        self.over = True
+        self.winner = winner
+
+    # ----- snapshots --------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        """An exact snapshot: rules, game position before this hand, the deal, the actions."""
+        out: dict[str, Any] = {
+            "format": "forties-state/1",
+            "game": self.game,
+            "rules": self.rules.to_json(),
+            "seed": self.seed,
+            "first_dealer": self.first_dealer,
+            "hand_index": self.hand_index,
+            "dealer": self.dealer,
+            "scores": self.start_scores,
+            "deal": self.deal.to_json(),
+            "actions": [str(a) for a in self.history],
+        }
+        if any(self.start_games):
+            out["games"] = self.start_games
+        return out
+
+    @classmethod
+    def from_json(cls, obj: Any) -> GameState:
+        """Rebuild a state written by ``to_json``; raises StateError."""
+        from .games import game_class
+
+        try:
+            if not isinstance(obj, dict) or obj.get("format") != "forties-state/1":
+                raise StateError("not a forties state (format forties-state/1)")
+            rules = rules_from_json(obj["rules"])
+            klass = game_class(rules)
+            state = object.__new__(klass)
+            GameState.__init__(state, rules, obj["seed"], obj["first_dealer"],
+                               Deal.from_json(obj["deal"]))
+            state.hand_index = int(obj["hand_index"])
+            state.dealer = int(obj["dealer"])
+            state.scores = [int(x) for x in obj["scores"]]
+            if "games" in obj:
+                state.games = [int(x) for x in obj["games"]]
+            state._start_hand(Deal.from_json(obj["deal"]))
+            for text in obj["actions"]:
+                state.apply(Action.parse(text))
+            return state
+        except StateError:
+            raise
+        except (KeyError, TypeError, ValueError, RulesError, DealError, ActionSyntaxError,
+                IllegalActionError) as e:
+            raise StateError(f"cannot read state: {e}") from None
+
+    # ----- views ------------------------------------------------------------------------
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """Everything ``seat`` may know now (None: a spectator), as plain JSON data.
+
+        This is the only way a game leaves the engine for a seat.
+        """
+        raise NotImplementedError
+
+    def _common_view(self, seat: int | None) -> dict[str, Any]:
+        me = seat is not None and seat == self.turn
+        return {
+            "game": self.game,
+            "rules": self.rules.to_json(),
+            "seat": seat,
+            "players": self.n,
+            "sides": [list(s) for s in self.sides],
+            "hand_index": self.hand_index,
+            "dealer": self.dealer,
+            "phase": self.phase.value,
+            "to_act": self.turn,
+            "scores": list(self.scores),
+            "games": list(self.games),
+            "over": self.over,
+            "winner": self._winner_json(),
+            "hand": [] if seat is None else [CARD_NAMES[c] for c in _cards(self.hands[seat])],
+            "tricks": [t.to_json() for t in self.tricks],
+            "trick": {"leader": self.trick_leader,
+                      "cards": [CARD_NAMES[c] for c in self.trick_cards]}
+            if self.phase is Phase.PLAY else None,
+            "legal": [str(a) for a in self.legal_actions()] if me else [],
+        }
+
+    def _winner_json(self) -> Any:
+        w = self.winner
+        return list(w) if isinstance(w, tuple) else w
+
+
+def _cards(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def parse_action(text: str) -> Action:
+    return Action.parse(text)
+
+
+__all__ = [
+    "Action",
+    "Deal",
+    "DealError",
+    "GameState",
+    "IllegalActionError",
+    "Phase",
+    "StateError",
+    "Trick",
+    "Verb",
+]
