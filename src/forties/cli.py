@@ -1,0 +1,192 @@
+"""The ``forties`` command line: demo games, rules, the referee and hand histories.
+
+Every user mistake (a bad record, an unknown preset or option) gets one line on
+standard error and a non-zero exit status, never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from pathlib import Path
+from typing import Any, NoReturn
+
+import click
+
+from . import __version__
+from .games import new_game
+from .record import Record, RecordError, Recorder, referee
+from .rules import PRESETS, Rules, RulesError, build_rules, describe, load_rules_file
+from .show import render
+
+
+def fail(message: str, status: int = 2) -> NoReturn:
+    click.echo(f"forties: {message}", err=True)
+    sys.exit(status)
+
+
+def parse_options(pairs: tuple[str, ...]) -> dict[str, str]:
+    out = {}
+    for p in pairs:
+        if "=" not in p:
+            fail(f"option {p!r}: write it as NAME=VALUE")
+        k, v = p.split("=", 1)
+        out[k.strip()] = v.strip()
+    return out
+
+
+def rules_from_cli(preset: str, options: tuple[str, ...], rules_file: str | None) -> Rules:
+    try:
+        if rules_file:
+            base = load_rules_file(rules_file)
+            merged: dict[str, Any] = {k: v for k, v in base.overrides}
+            merged.update(parse_options(options))
+            return build_rules(base.preset, merged)
+        return build_rules(preset, parse_options(options))
+    except RulesError as e:
+        fail(str(e))
+
+
+def read_record(path: str) -> Record:
+    try:
+        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+    except OSError as e:
+        fail(f"{path}: cannot read: {e.strerror}")
+    except UnicodeDecodeError:
+        fail(f"{path}: not a text file")
+    try:
+        return Record.loads(text)
+    except RecordError as e:
+        fail(f"{'<stdin>' if path == '-' else path}: {e}")
+
+
+preset_option = click.option(
+    "--preset", "-p", default="merrimack-valley", show_default=True,
+    help="Rules preset: " + ", ".join(PRESETS) + ".")
+option_option = click.option(
+    "--option", "-o", "options", multiple=True, metavar="NAME=VALUE",
+    help="Override one option of the preset (repeatable).")
+rules_file_option = click.option(
+    "--rules", "rules_file", type=click.Path(dir_okay=False), default=None,
+    help="House rules file (TOML or JSON): preset and [options].")
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="forties")
+def main() -> None:
+    """Forty-Fives and Forty One: rules, records, and a referee.
+
+    \b
+    Examples:
+      forties demo --preset auction-45 --seed 7
+      forties rules list
+      forties check game.json
+      forties show game.json
+    """
+
+
+@main.command()
+@preset_option
+@option_option
+@rules_file_option
+@click.option("--seed", type=int, default=None, help="Seed for the deals and the players.")
+@click.option("--save", type=click.Path(dir_okay=False), default=None,
+              help="Write the game record here.")
+@click.option("--max-hands", type=int, default=500, show_default=True,
+              help="Stop after this many hands.")
+def demo(preset: str, options: tuple[str, ...], rules_file: str | None, seed: int | None,
+         save: str | None, max_hands: int) -> None:
+    """Computer players play one full game; print its hand history.
+
+    \b
+    Examples:
+      forties demo
+      forties demo --preset nova-scotia --seed 3 --save game.json
+      forties demo -p merrimack-valley -o players=6
+    """
+    from .bots import play_out
+
+    rules = rules_from_cli(preset, options, rules_file)
+    if seed is None:
+        seed = random.SystemRandom().randrange(1 << 32)
+    state = new_game(rules, seed=seed)
+    names = ["North", "East", "South", "West"] if state.n == 4 else \
+        ["Ann", "Bob", "Cy", "Di", "Ed", "Flo"][:state.n]
+    rec = Recorder(state, names)
+    play_out(rec, random.Random(seed), max_hands=max_hands)
+    click.echo(render(rec.record), nl=False)
+    if save:
+        Path(save).write_text(rec.record.dumps(), encoding="utf-8")
+        click.echo(f"Record written to {save}")
+
+
+@main.group()
+def rules() -> None:
+    """List the presets, or show every option of one."""
+
+
+@rules.command("list")
+def rules_list() -> None:
+    """Print every preset with a one-line summary."""
+    width = max(len(n) for n in PRESETS)
+    for p in PRESETS.values():
+        alias = f" (also: {', '.join(p.aliases)})" if p.aliases else ""
+        click.echo(f"{p.name:<{width}}  {p.summary}{alias}")
+
+
+@rules.command("show")
+@click.argument("preset")
+@option_option
+@rules_file_option
+def rules_show(preset: str, options: tuple[str, ...], rules_file: str | None) -> None:
+    """Print every option of PRESET with its value and meaning.
+
+    \b
+    Examples:
+      forties rules show merrimack-valley
+      forties rules show auction-45 -o players=3
+    """
+    click.echo(describe(rules_from_cli(preset, options, rules_file)))
+
+
+@main.command()
+@click.argument("record", metavar="RECORD|-")
+def check(record: str) -> None:
+    """Replay a game record and print the referee's verdict as JSON.
+
+    Exit status 0: every action legal; 1: an illegal action (in "error");
+    2: not a game record at all (one line on standard error).
+
+    \b
+    Examples:
+      forties check game.json
+      cat game.json | forties check -
+    """
+    rec = read_record(record)
+    try:
+        verdict, status = referee(rec)
+    except RecordError as e:
+        fail(f"{'<stdin>' if record == '-' else record}: {e}")
+    click.echo(json.dumps(verdict))
+    sys.exit(status)
+
+
+@main.command()
+@click.argument("record", metavar="RECORD|-")
+def show(record: str) -> None:
+    """Print a readable hand history of a game record.
+
+    \b
+    Examples:
+      forties show game.json
+    """
+    rec = read_record(record)
+    try:
+        click.echo(render(rec), nl=False)
+    except RecordError as e:
+        fail(f"{'<stdin>' if record == '-' else record}: {e}")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,295 @@
+"""Game records (``forties-record/1``): read, write, replay, and the referee's verdict.
+
+A record holds the rules, the players, the first dealer, and for every hand its
+deal and its actions. Replaying it reproduces every card and every score;
+``referee`` turns a replay into the JSON verdict of ``forties check``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from .actions import Action, ActionSyntaxError, bid_text
+from .cards import CARD_NAMES, SUITS
+from .games import game_class
+from .rules import FORTY_FIVES, FORTY_ONE, Rules, RulesError, rules_from_json
+from .state import Deal, DealError, GameState, IllegalActionError, Phase
+
+FORMAT = "forties-record/1"
+OPTIONAL_KEYS = ("seed", "started", "times", "notes", "event")
+
+
+class RecordError(ValueError):
+    """A record that is not a game at all: says what is wrong and where."""
+
+
+@dataclass
+class HandRecord:
+    deal: Deal
+    actions: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"deal": self.deal.to_json(), "actions": list(self.actions)}
+
+
+@dataclass
+class Record:
+    rules: Rules
+    players: list[str]
+    first_dealer: int = 0
+    hands: list[HandRecord] = field(default_factory=list)
+    extras: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "format": FORMAT,
+            "game": self.rules.game,
+            "rules": self.rules.to_json(),
+            "players": list(self.players),
+            "first_dealer": self.first_dealer,
+            "hands": [h.to_json() for h in self.hands],
+        }
+        for k in OPTIONAL_KEYS:
+            if k in self.extras:
+                out[k] = self.extras[k]
+        return out
+
+    def dumps(self) -> str:
+        """The record as JSON text: one hand's deal and actions per line block."""
+        return json.dumps(self.to_json(), indent=1) + "\n"
+
+    @classmethod
+    def from_json(cls, obj: Any) -> Record:
+        """Read a parsed record; raises RecordError saying what and where."""
+        if not isinstance(obj, dict):
+            raise RecordError("a record must be a JSON object")
+        if obj.get("format") != FORMAT:
+            raise RecordError(f"format must be {FORMAT!r}, not {obj.get('format')!r}")
+        known = {"format", "game", "rules", "players", "first_dealer", "hands", *OPTIONAL_KEYS}
+        extra = sorted(set(obj) - known)
+        if extra:
+            raise RecordError(f"unknown key {extra[0]!r}")
+        if "rules" not in obj:
+            raise RecordError("missing key 'rules'")
+        try:
+            rules = rules_from_json(obj["rules"])
+        except RulesError as e:
+            raise RecordError(f"rules: {e}") from None
+        game = obj.get("game", rules.game)
+        if game not in (FORTY_FIVES, FORTY_ONE):
+            raise RecordError(f"game must be {FORTY_FIVES!r} or {FORTY_ONE!r}, not {game!r}")
+        if game != rules.game:
+            raise RecordError(f"game is {game!r} but preset {rules.preset!r} is {rules.game!r}")
+        n = rules.players  # type: ignore[attr-defined]
+        players = obj.get("players", [f"Seat {i}" for i in range(n)])
+        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+            raise RecordError("players must be a list of names")
+        if len(players) != n:
+            raise RecordError(f"players lists {len(players)} names for {n} seats")
+        first = obj.get("first_dealer", 0)
+        if type(first) is not int or not 0 <= first < n:
+            raise RecordError(f"first_dealer must be a seat from 0 to {n - 1}, not {first!r}")
+        hands_obj = obj.get("hands", [])
+        if not isinstance(hands_obj, list):
+            raise RecordError("hands must be a list")
+        hands = []
+        for i, h in enumerate(hands_obj):
+            if not isinstance(h, dict) or "deal" not in h:
+                raise RecordError(f"hand {i}: must be an object with \"deal\" and \"actions\"")
+            bad = sorted(set(h) - {"deal", "actions"})
+            if bad:
+                raise RecordError(f"hand {i}: unknown key {bad[0]!r}")
+            try:
+                deal = Deal.from_json(h["deal"])
+            except DealError as e:
+                raise RecordError(f"hand {i}: {e}") from None
+            acts = h.get("actions", [])
+            if not isinstance(acts, list) or not all(isinstance(a, str) for a in acts):
+                raise RecordError(f"hand {i}: actions must be a list of strings")
+            hands.append(HandRecord(deal, list(acts)))
+        extras = {k: obj[k] for k in OPTIONAL_KEYS if k in obj}
+        return cls(rules, players, first, hands, extras)
+
+    @classmethod
+    def loads(cls, text: str) -> Record:
+        try:
+            obj = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise RecordError(f"not JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
+        return cls.from_json(obj)
+
+
+class Recorder:
+    """A game and its record kept together: every action applied is written down."""
+
+    def __init__(self, state: GameState, players: list[str] | None = None,
+                 extras: dict[str, Any] | None = None) -> None:
+        self.state = state
+        names = players or [f"Seat {i}" for i in range(state.n)]
+        ex = dict(extras or {})
+        if state.seed is not None:
+            ex.setdefault("seed", state.seed)
+        self.record = Record(state.rules, names, state.first_dealer,
+                             [HandRecord(state.deal)], ex)
+
+    def apply(self, action: Action | str) -> None:
+        a = Action.parse(action) if isinstance(action, str) else action
+        self.state.apply(a)
+        self.record.hands[-1].actions.append(str(a))
+
+    def next_hand(self, deal: Deal | None = None) -> None:
+        self.state.next_hand(deal)
+        self.record.hands.append(HandRecord(self.state.deal))
+
+
+# ----- replay ------------------------------------------------------------------------------
+
+
+@dataclass
+class Step:
+    """One action of a replay: the state before it and the action itself."""
+
+    hand: int
+    index: int
+    action: Action
+    before: GameState
+
+
+class Replay:
+    """Replays a record hand by hand, checking every action."""
+
+    def __init__(self, record: Record) -> None:
+        self.record = record
+        self.state: GameState | None = None
+        self.summaries: list[dict[str, Any]] = []
+
+    def states(self) -> Iterator[tuple[int, GameState]]:
+        """Start each hand in turn; yields (hand index, state at the hand's start)."""
+        rec = self.record
+        for h, hand in enumerate(rec.hands):
+            try:
+                if self.state is None:
+                    self.state = game_class(rec.rules)(rec.rules, None, rec.first_dealer,
+                                                       hand.deal)
+                else:
+                    st = self.state
+                    if st.over:
+                        raise RecordError(f"hand {h} follows the end of the game")
+                    if st.phase is not Phase.HAND_OVER:
+                        raise RecordError(f"hand {h} starts before hand {h - 1} is finished")
+                    st.next_hand(hand.deal)
+            except DealError as e:
+                raise RecordError(f"hand {h}: {e}") from None
+            yield h, self.state
+
+    def run(self) -> GameState | None:
+        """Replay everything; raises RecordError or IllegalActionError (with position)."""
+        for h, st in self.states():
+            hand = self.record.hands[h]
+            for i, text in enumerate(hand.actions):
+                try:
+                    a = Action.parse(text)
+                except ActionSyntaxError as e:
+                    raise RecordError(f"hand {h}, action {i}: {e}") from None
+                why = st.reason(a)
+                if why is not None:
+                    raise PositionedIllegal(h, i, text, why, self)
+                st.apply(a)
+            self.summaries.append(hand_summary(st))
+        return self.state
+
+
+class PositionedIllegal(Exception):
+    def __init__(self, hand: int, index: int, text: str, reason: str, replay: Replay) -> None:
+        super().__init__(f"hand {hand}, action {index} ({text}): {reason}")
+        self.hand, self.index, self.text, self.reason, self.replay = (
+            hand, index, text, reason, replay)
+
+
+def hand_summary(st: GameState) -> dict[str, Any]:
+    """The referee's account of the current hand of ``st`` (finished or not)."""
+    tricks = [t.to_json() for t in st.tricks]
+    if st.trick_cards:
+        tricks.append({"leader": st.trick_leader,
+                       "cards": [CARD_NAMES[c] for c in st.trick_cards], "winner": None})
+    out: dict[str, Any] = {"dealer": st.dealer}
+    if st.game == FORTY_ONE:
+        out.update({"bidder": None, "bid": None, "trump": "H",
+                    "bids": list(st.bids)})  # type: ignore[attr-defined]
+        out["tricks"] = tricks
+        out["points"] = list(st.taken)  # type: ignore[attr-defined]
+    else:
+        bidder = st.bidder  # type: ignore[attr-defined]
+        bid = st.bid  # type: ignore[attr-defined]
+        trump = st.trump  # type: ignore[attr-defined]
+        out.update({
+            "bidder": bidder if bidder >= 0 else None,
+            "bid": bid_text(bid) if bid else None,
+            "trump": SUITS[trump] if trump >= 0 else None,
+        })
+        out["tricks"] = tricks
+        out["points"] = list(st.points)  # type: ignore[attr-defined]
+        if st.rules.call_partner:  # type: ignore[attr-defined]
+            called = st.called  # type: ignore[attr-defined]
+            out["called"] = None if called < 0 else (
+                "none" if called == 0 else CARD_NAMES[called.bit_length() - 1])
+            partner = st.partner  # type: ignore[attr-defined]
+            out["partner"] = partner if partner >= 0 else None
+    out["scores"] = list(st.scores)
+    return out
+
+
+def _winner(st: GameState) -> Any:
+    w = st.winner
+    return list(w) if isinstance(w, tuple) else w
+
+
+def _tail(st: GameState | None, record: Record) -> dict[str, Any]:
+    if st is None:
+        return {"scores": [0] * len(record.rules.sides),  # type: ignore[attr-defined]
+                "over": False, "winner": None, "to_act": None, "legal": []}
+    out: dict[str, Any] = {"scores": list(st.scores), "over": st.over, "winner": _winner(st)}
+    if st.over:
+        out.update({"to_act": None, "legal": None})
+    else:
+        out.update({"to_act": st.turn, "legal": [str(a) for a in st.legal_actions()]})
+    if record.rules.game == FORTY_FIVES and record.rules.match == "best-of-3":  # type: ignore[attr-defined]
+        out["games"] = list(st.games)
+    return out
+
+
+def referee(record: Record) -> tuple[dict[str, Any], int]:
+    """The verdict of ``forties check`` and its exit status (0 legal, 1 illegal).
+
+    Raises RecordError for a record that is not a game at all (exit status 2).
+    """
+    replay = Replay(record)
+    sides = [list(s) for s in record.rules.sides]  # type: ignore[attr-defined]
+    try:
+        st = replay.run()
+    except PositionedIllegal as e:
+        st = replay.state
+        assert st is not None
+        out: dict[str, Any] = {
+            "ok": False,
+            "error": {"hand": e.hand, "index": e.index, "action": e.text, "reason": e.reason},
+            "sides": sides,
+            "hands": [*replay.summaries, hand_summary(st)],
+        }
+        out.update(_tail(st, record))
+        return out, 1
+    out = {"ok": True, "sides": sides, "hands": replay.summaries}
+    out.update(_tail(st, record))
+    return out, 0
+
+
+def replay_record(record: Record) -> GameState | None:
+    """The state at the end of ``record``; raises RecordError or IllegalActionError."""
+    try:
+        return Replay(record).run()
+    except PositionedIllegal as e:
+        raise IllegalActionError(Action.parse(e.text), f"hand {e.hand}, action {e.index}: "
+                                 f"{e.reason}") from None

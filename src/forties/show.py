@@ -1,0 +1,142 @@
+"""A readable hand history of a record: who bid what, trump, each trick, points, scores."""
+
+from __future__ import annotations
+
+from .actions import Action, Verb, bid_text
+from .cards import CARD_NAMES, SUIT_NAMES, format_mask
+from .record import Record, Replay
+from .rules import PRESETS
+from .state import GameState, Phase
+
+
+def side_name(record: Record, side: tuple[int, ...]) -> str:
+    return " & ".join(record.players[s] for s in side)
+
+
+def _cards(cards: list[int] | tuple[int, ...]) -> str:
+    return " ".join(CARD_NAMES[c] for c in cards)
+
+
+def render(record: Record) -> str:
+    """The whole record as text; an illegal action ends it with a line saying why."""
+    rules = record.rules
+    sides: tuple[tuple[int, ...], ...] = rules.sides  # type: ignore[attr-defined]
+    out = [f"{PRESETS[rules.preset].summary.split(':')[0]} ({rules.preset})"]
+    if rules.overrides:
+        out.append("House rules: " + ", ".join(f"{k}={v}" for k, v in rules.overrides))
+    out.append("Sides: " + "  vs  ".join(side_name(record, s) for s in sides))
+    replay = Replay(record)
+    names = record.players
+    for h, st in replay.states():
+        hand = record.hands[h]
+        out.append("")
+        out.append(f"Hand {h + 1}, dealer {names[st.dealer]}")
+        for seat, cards in enumerate(hand.deal.hands):
+            out.append(f"  {names[seat]:<12} {_cards(cards)}")
+        if hand.deal.kitty:
+            out.append(f"  {'kitty':<12} {_cards(hand.deal.kitty)}")
+        up = getattr(st, "up_card", -1)
+        if up >= 0:
+            out.append(f"  Turned up {CARD_NAMES[up]}: {SUIT_NAMES[up // 13]} are trump")
+        auction: list[str] = []
+        for i, text in enumerate(hand.actions):
+            try:
+                a = Action.parse(text)
+                why = st.reason(a)
+            except ValueError as e:
+                out.append(f"  ! action {i} ({text}): {e}")
+                return "\n".join(out) + "\n"
+            if why is not None:
+                out.append(f"  ! action {i} ({text}) is illegal: {why}")
+                return "\n".join(out) + "\n"
+            line = _describe(st, a, names)
+            tricks_before = len(st.tricks)
+            phase_before = st.phase
+            st.apply(a)
+            if phase_before is Phase.AUCTION:
+                auction.append(line)
+                if st.phase is not Phase.AUCTION:
+                    out.append("  Auction: " + ", ".join(auction))
+                    auction = []
+                continue
+            if line:
+                out.append("  " + line)
+            if len(st.tricks) > tricks_before:
+                t = st.tricks[-1]
+                order = [names[(t.leader + k) % st.n] + " " + CARD_NAMES[c]
+                         for k, c in enumerate(t.cards)]
+                out.append(f"  Trick {len(st.tricks)}: {', '.join(order)}; "
+                           f"{names[t.winner or 0]} wins")
+        if auction:
+            out.append("  Auction so far: " + ", ".join(auction))
+        out.extend("  " + x for x in _hand_end(st, record))
+    if replay.state is not None and replay.state.over:
+        out.append("")
+        out.append(_game_end(replay.state, record))
+    return "\n".join(out) + "\n"
+
+
+def _describe(st: GameState, a: Action, names: list[str]) -> str:
+    who = names[a.seat]
+    v = a.verb
+    if v is Verb.BID:
+        return f"{who} {bid_text(a.arg)}"
+    if v is Verb.PASS:
+        if st.phase is Phase.RAISE:
+            return f"{who} keeps the bid"
+        if st.phase is Phase.ROB:
+            return f"{who} does not rob"
+        if st.phase is Phase.PACK:
+            return f"{who} does not rob the pack"
+        return f"{who} pass"
+    if v is Verb.HOLD:
+        return f"{who} holds"
+    if v is Verb.RAISE:
+        return f"{who} raises to {bid_text(a.arg)}"
+    if v is Verb.TRUMP:
+        return f"{who} names {SUIT_NAMES[a.arg]} trump"
+    if v is Verb.DISCARD:
+        if st.phase is Phase.TRUMP:
+            return f"{who} throws in {format_mask(a.arg)} and goes on the " + (
+                "top card" if getattr(st, "went_on_kitty", False) else "kitty")
+        k = a.arg.bit_count()
+        return f"{who} discards {k}" + (f": {format_mask(a.arg)}" if k else "")
+    if v is Verb.ROB:
+        return f"{who} robs: {format_mask(a.arg)}"
+    if v is Verb.CALL:
+        return f"{who} calls " + ("no partner" if a.arg == 0 else format_mask(a.arg))
+    return ""
+
+
+def _hand_end(st: GameState, record: Record) -> list[str]:
+    sides: tuple[tuple[int, ...], ...] = st.sides
+    if st.thrown_in:
+        return ["Thrown in: a new deal"]
+    if not st.hand_over:
+        return ["(hand in progress)"]
+    lines = []
+    if st.game == "forty-one":
+        bids = st.bids  # type: ignore[attr-defined]
+        taken = st.taken  # type: ignore[attr-defined]
+        lines.append("Bids/tricks: " + ", ".join(
+            f"{record.players[s]} {bids[s]}/{taken[s]}" for s in range(st.n)))
+    else:
+        pts = st.points  # type: ignore[attr-defined]
+        lines.append("Points: " + ", ".join(
+            f"{side_name(record, s)} {pts[i]}" for i, s in enumerate(sides)))
+        bidder = st.bidder  # type: ignore[attr-defined]
+        made = st.made()  # type: ignore[attr-defined]
+        if made is not None:
+            bid = bid_text(st.bid)  # type: ignore[attr-defined]
+            lines.append(f"{record.players[bidder]} bid {bid}: {'made' if made else 'set'}")
+    lines.append("Scores: " + ", ".join(
+        f"{side_name(record, s)} {st.scores[i]}" for i, s in enumerate(sides)))
+    return lines
+
+
+def _game_end(st: GameState, record: Record) -> str:
+    w = st.winner
+    if isinstance(w, tuple):
+        return "Game over: " + " & ".join(record.players[s] for s in w) + " win"
+    assert w is not None
+    return f"Game over: {side_name(record, st.sides[w])} win"
