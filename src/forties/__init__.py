@@ -3,7 +3,7 @@ game records and a referee."""
 
 from .actions import Action, ActionSyntaxError, Verb
 from .games import new_game
-from .record import Record, RecordError, Recorder, referee
+from .record import Record, Recorder, RecordError, referee
 from .rules import PRESETS, FortyFivesRules, FortyOneRules, Rules, RulesError, build_rules
 from .state import Deal, DealError, GameState, IllegalActionError, Phase, StateError
 

@@ -16,7 +16,7 @@ import click
 
 from . import __version__
 from .games import new_game
-from .record import Record, RecordError, Recorder, referee
+from .record import Record, Recorder, RecordError, referee
 from .rules import PRESETS, Rules, RulesError, build_rules, describe, load_rules_file
 from .show import render
 

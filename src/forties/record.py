@@ -83,7 +83,7 @@ class Record:
             raise RecordError(f"game must be {FORTY_FIVES!r} or {FORTY_ONE!r}, not {game!r}")
         if game != rules.game:
             raise RecordError(f"game is {game!r} but preset {rules.preset!r} is {rules.game!r}")
-        n = rules.players  # type: ignore[attr-defined]
+        n = rules.players
         players = obj.get("players", [f"Seat {i}" for i in range(n)])
         if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
             raise RecordError("players must be a list of names")

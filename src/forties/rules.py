@@ -69,7 +69,8 @@ OPTIONS: tuple[OptionSpec, ...] = (
                "a bid '60for120' ranks above 30for60: make 30 to score 120, else lose 120",
                "002"),
     OptionSpec("dealer_may_hold", (False, True),
-               "the dealer may take the bid at the current high without raising", "000 var 4, 6; 001"),
+               "the dealer may take the bid at the current high without raising",
+               "000 var 4, 6; 001"),
     OptionSpec("all_pass", ("dealer-bagged", "redeal"),
                "when nobody bids: the dealer must bid at least the minimum, or the hand is "
                "thrown in", "002"),
@@ -128,7 +129,8 @@ OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec("match", ("single", "best-of-3"), "one game, or the best two games of three",
                "001"),
     OptionSpec("call_partner", (False, True),
-               "5 players: the bidder calls a card whose holder is his partner for the hand", "001"),
+               "5 players: the bidder calls a card whose holder is his partner for the hand",
+               "001"),
     OptionSpec("target", None, "a player's score that wins, with a positive partner", "003",
                game=FORTY_ONE, int_range=(1, 10000)),
     OptionSpec("min_total", None, "the bids must total at least this, or the hand is thrown in",
@@ -181,7 +183,7 @@ class Rules:
 @dataclass(frozen=True)
 class FortyFivesRules(Rules):
     game = FORTY_FIVES
-    players: int = 4  # type: ignore[assignment]
+    players: int = 4
     teams: str = "pairs"
     kitty: int = 3
     auction: str = "single"
@@ -279,7 +281,7 @@ class Preset:
         else:
             players = vals.get("players", 4)
             if "teams" not in overrides:
-                vals["teams"] = _default_teams(self.name, players)  # type: ignore[arg-type]
+                vals["teams"] = _default_teams(self.name, players)
             if "keep_min" not in overrides:
                 vals["keep_min"] = _default_keep(vals)
             rules = FortyFivesRules(preset=self.name, **vals)  # type: ignore[arg-type]
@@ -384,7 +386,7 @@ def parse_value(spec: OptionSpec, raw: Any) -> Value:
         return int(value)
     for v in spec.values:
         if type(v) is type(value) and v == value:
-            return v  # type: ignore[no-any-return]
+            return v
     raise RulesError(f"option {spec.name}: {json.dumps(raw)} is not one of "
                      f"{spec.describe_values()}")
 

@@ -81,7 +81,8 @@ class Deal:
                 raise DealError(f"deal {where}: {e}") from None
 
         hands = tuple(cards(h, f"hand {i}") for i, h in enumerate(obj["hands"]))
-        return cls(hands, cards(obj.get("kitty", []), "kitty"), cards(obj.get("stock", []), "stock"))
+        kitty = cards(obj.get("kitty", []), "kitty")
+        return cls(hands, kitty, cards(obj.get("stock", []), "stock"))
 
     def check(self, players: int, hand_size: int, kitty: int, full_deck: bool) -> None:
         """Raise DealError unless the counts fit the rules and every card is there once."""
@@ -160,7 +161,7 @@ class GameState:
     def __init__(self, rules: Rules, seed: int | None = None, first_dealer: int = 0,
                  deal: Deal | None = None) -> None:
         self.rules = rules
-        self.n = rules.players  # type: ignore[attr-defined]
+        self.n = rules.players
         if not 0 <= first_dealer < self.n:
             raise DealError(f"first dealer {first_dealer} is not a seat (0..{self.n - 1})")
         self.sides = rules.sides  # type: ignore[attr-defined]
