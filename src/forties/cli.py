@@ -95,8 +95,10 @@ def main() -> None:
               help="Write the game record here.")
 @click.option("--max-hands", type=int, default=500, show_default=True,
               help="Stop after this many hands.")
+@click.option("--level", type=click.Choice(["basic", "random"]), default="basic",
+              show_default=True, help="How the computer players play.")
 def demo(preset: str, options: tuple[str, ...], rules_file: str | None, seed: int | None,
-         save: str | None, max_hands: int) -> None:
+         save: str | None, max_hands: int, level: str) -> None:
     """Computer players play one full game; print its hand history.
 
     \b
@@ -105,7 +107,7 @@ def demo(preset: str, options: tuple[str, ...], rules_file: str | None, seed: in
       forties demo --preset nova-scotia --seed 3 --save game.json
       forties demo -p merrimack-valley -o players=6
     """
-    from .bots import play_out
+    from .bots import make_bot, play_out
 
     rules = rules_from_cli(preset, options, rules_file)
     if seed is None:
@@ -114,7 +116,8 @@ def demo(preset: str, options: tuple[str, ...], rules_file: str | None, seed: in
     names = ["North", "East", "South", "West"] if state.n == 4 else \
         ["Ann", "Bob", "Cy", "Di", "Ed", "Flo"][:state.n]
     rec = Recorder(state, names)
-    play_out(rec, random.Random(seed), max_hands=max_hands)
+    rng = random.Random(seed)
+    play_out(rec, [make_bot(level, rng) for _ in range(state.n)], max_hands=max_hands)
     click.echo(render(rec.record), nl=False)
     if save:
         Path(save).write_text(rec.record.dumps(), encoding="utf-8")

@@ -1,13 +1,20 @@
-"""Computer players. They see a game only through the public API: the legal actions
-and the per-seat view."""
+"""Computer players. They see a game only through the public API: the per-seat view
+and the legal actions."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Any, Protocol
 
 from ..actions import Action
 from ..record import Recorder
+
+
+class Bot(Protocol):
+    name: str
+
+    def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Action: ...
 
 
 class RandomBot:
@@ -18,18 +25,30 @@ class RandomBot:
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
 
-    def choose(self, legal: Sequence[Action]) -> Action:
+    def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:
         return legal[self.rng.randrange(len(legal))]
 
 
-def play_out(rec: Recorder, rng: random.Random, max_hands: int = 500) -> None:
-    """Computer players play ``rec``'s game to its end (or ``max_hands`` hands)."""
-    bot = RandomBot(rng)
+def make_bot(level: str, rng: random.Random) -> Bot:
+    """A computer player of ``level``: random or basic."""
+    from .basic import BasicBot
+
+    if level == "random":
+        return RandomBot(rng)
+    if level == "basic":
+        return BasicBot()
+    raise ValueError(f"unknown level {level!r}: random, basic")
+
+
+def play_out(rec: Recorder, bots: Sequence[Bot], max_hands: int = 500) -> None:
+    """Computer players (one per seat) play ``rec``'s game to its end, or ``max_hands``."""
     st = rec.state
     hands = 1
     while True:
         while not st.hand_over:
-            rec.apply(bot.choose(st.legal_actions()))
+            seat = st.turn
+            assert seat is not None
+            rec.apply(bots[seat].choose(st.view(seat), st.legal_actions()))
         if st.over or hands >= max_hands:
             return
         rec.next_hand()

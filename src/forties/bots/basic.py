@@ -1,0 +1,229 @@
+"""``basic``: a rule-based player with the conventions of a sound club player.
+
+It sees only its seat's view and the legal actions. Forty-Fives: bid by hand
+strength (the 5 alone is worth 15, 5-J-AH about 25), keep trumps and AH in the
+draw, lead top trumps to draw them when it can, second hand low, third hand
+high, never trump a partner's winner, throw the cheapest card when it cannot
+win. Forty One: bid the tricks its high cards and hearts promise, win cheaply
+while the bid needs tricks, then keep out of the way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ..actions import Action, Verb
+from ..cards import HEARTS, SUIT_MASKS, parse_card
+from ..fortyfives import KEY, TRUMP_ORDER, TRUMPS
+from ..fortyone import KEY as KEY41
+
+# What a trump is worth in points by its place in the trump order (5, J, AH, A, K, Q...).
+TRUMP_WORTH = (9.0, 7.0, 6.0, 5.0, 4.0, 3.5, 3.0, 3.0, 2.5, 2.5, 2.5, 2.0, 2.0, 2.0)
+
+
+def _mask(names: Sequence[str]) -> int:
+    m = 0
+    for n in names:
+        m |= 1 << parse_card(n)
+    return m
+
+
+def _bits(m: int) -> list[int]:
+    out = []
+    while m:
+        low = m & -m
+        out.append(low.bit_length() - 1)
+        m ^= low
+    return out
+
+
+def strength(hand: int, trump: int) -> float:
+    """Points a hand is expected to take itself with ``trump``, before kitty and partner."""
+    pts = 0.0
+    for i, c in enumerate(TRUMP_ORDER[trump]):
+        if hand >> c & 1:
+            pts += TRUMP_WORTH[i]
+    for s in range(4):
+        if s == trump:
+            continue
+        king = 1 << (s * 13 + 11)
+        if hand & king and hand & SUIT_MASKS[s] & ~TRUMPS[trump] & ~king:
+            pts += 1.5
+    return pts
+
+
+def card_worth(c: int, trump: int) -> int:
+    """Higher for better cards: trumps above every off-suit card."""
+    return KEY[trump][c // 13][c]
+
+
+class BasicBot:
+    """A sound rule-based player for every preset of both games."""
+
+    name = "basic"
+
+    def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        if view["game"] == "forty-one":
+            return self._forty_one(view, legal)
+        phase = view["phase"]
+        seat = view["seat"]
+        hand = _mask(view["hand"])
+        if phase == "auction":
+            return self._bid(view, legal, hand)
+        if phase == "raise":
+            best = max(strength(hand, t) for t in range(4)) + self._help(view)
+            return next((a for a in legal if a.verb is Verb.RAISE and best >= 30), legal[0])
+        if phase == "trump":
+            trumps = [a for a in legal if a.verb is Verb.TRUMP]
+            return max(trumps, key=lambda a: strength(hand, a.arg))
+        trump = "CDHS".index(view["trump"])
+        if phase == "draw":
+            return self._discard(seat, hand, trump, legal)
+        if phase == "rob":
+            robs = [a for a in legal if a.verb is Verb.ROB]
+            return min(robs, key=lambda a: card_worth(a.arg.bit_length() - 1, trump))
+        if phase == "call":
+            for c in TRUMP_ORDER[trump]:
+                a = Action(seat, Verb.CALL, 1 << c)
+                if not hand >> c & 1 and a in legal:
+                    return a
+            return Action(seat, Verb.CALL, 0)
+        if phase == "play":
+            return self._play(view, legal, hand, trump)
+        return next((a for a in legal if a.verb is Verb.PASS), legal[0])
+
+    # ----- Forty-Fives --------------------------------------------------------------
+
+    def _help(self, view: dict[str, Any]) -> float:
+        """Points expected from the kitty, the draw and a partner."""
+        sides = view["sides"]
+        partnered = any(len(s) > 1 for s in sides)
+        return 2.0 + (2.0 if view.get("kitty_size") else 0.0) + (6.0 if partnered else 0.0)
+
+    def _bid(self, view: dict[str, Any], legal: Sequence[Action], hand: int) -> Action:
+        seat = view["seat"]
+        est = max(strength(hand, t) for t in range(4)) + self._help(view)
+        sides = view["sides"]
+        mine = next(i for i, s in enumerate(sides) if seat in s)
+        target = view["rules"].get("options", {}).get("target", 120)
+        theirs = [sc for i, sc in enumerate(view["scores"]) if i != mine]
+        if theirs and max(theirs) >= target - 30 > view["scores"][mine]:
+            est += 5  # they are on the green: buy the hand rather than let them go out
+        high_bidder = view.get("high_bidder")
+        if high_bidder is not None and high_bidder in sides[mine]:
+            est -= 10  # partner has it: overcall only with a much better hand
+        hold = next((a for a in legal if a.verb is Verb.HOLD), None)
+        high = int(view["high_bid"].split("for")[0]) if view.get("high_bid") else 0
+        if hold is not None and est >= high:
+            return hold
+        bids = sorted((a for a in legal if a.verb is Verb.BID), key=lambda a: a.arg)
+        affordable = [a for a in bids if min(a.arg, 30) <= est]
+        passes = [a for a in legal if a.verb is Verb.PASS]
+        if affordable:
+            return affordable[0]
+        return passes[0] if passes else bids[0]
+
+    def _discard(self, seat: int, hand: int, trump: int, legal: Sequence[Action]) -> Action:
+        trumps = hand & TRUMPS[trump]
+        keep = trumps
+        if trumps.bit_count() <= 2:
+            keep |= hand & sum(1 << (s * 13 + 11) for s in range(4) if s != trump)
+        order = sorted(_bits(hand), key=lambda c: (bool(keep >> c & 1), card_worth(c, trump)))
+        sizes = sorted({a.arg.bit_count() for a in legal}) if not hasattr(legal, "sizes") \
+            else list(legal.sizes)
+        want = (hand & ~keep).bit_count()
+        k = min(max(want, sizes[0]), sizes[-1])
+        return Action(seat, Verb.DISCARD, sum(1 << c for c in order[:k]))
+
+    def _play(self, view: dict[str, Any], legal: Sequence[Action], hand: int,
+              trump: int) -> Action:
+        seat = view["seat"]
+        trick = view["trick"]
+        cards = [parse_card(c) for c in trick["cards"]]
+        options = [a.arg.bit_length() - 1 for a in legal]
+        worth = KEY[trump]
+        played = 0
+        for t in view["tricks"]:
+            played |= _mask(t["cards"])
+        played |= _mask(trick["cards"])
+        out_trumps = [c for c in TRUMP_ORDER[trump] if not (played | hand) >> c & 1]
+        by_worth = sorted(options, key=lambda c: card_worth(c, trump))
+        if not cards:
+            my_trumps = [c for c in TRUMP_ORDER[trump] if hand >> c & 1]
+            top_out = out_trumps[0] if out_trumps else -1
+            bidding = view.get("bidder") is not None and any(
+                view["bidder"] in s and seat in s for s in view["sides"])
+            if my_trumps and (not out_trumps or TRUMP_ORDER[trump].index(my_trumps[0])
+                              < TRUMP_ORDER[trump].index(top_out)) and (
+                    bidding or len(my_trumps) >= 2):
+                return self._act(legal, my_trumps[0])
+            off = [c for c in by_worth if not TRUMPS[trump] >> c & 1]
+            kings = [c for c in off if c % 13 == 11]
+            return self._act(legal, kings[0] if kings else (off[0] if off else by_worth[0]))
+        led = cards[0]
+        ls = trump if TRUMPS[trump] >> led & 1 else led // 13
+        key = worth[ls]
+        best_i = max(range(len(cards)), key=lambda i: key[cards[i]])
+        leader = trick["leader"]
+        n = view["players"]
+        best_seat = (leader + best_i) % n
+        partner_wins = any(seat in s and best_seat in s for s in view["sides"])
+        last = len(cards) == n - 1
+        winners = sorted((c for c in options if key[c] > key[cards[best_i]]),
+                         key=lambda c: key[c])
+        cheapest = min(options, key=lambda c: (bool(TRUMPS[trump] >> c & 1),
+                                               card_worth(c, trump)))
+        if partner_wins and (last or not out_trumps or key[cards[best_i]] >= key[out_trumps[0]]):
+            return self._act(legal, cheapest)
+        if winners:
+            if len(cards) == 1 and not last and key[winners[0]] < 100:
+                return self._act(legal, cheapest)  # second hand low
+            return self._act(legal, winners[0] if last else winners[-1] if len(cards) >= 2
+                             else winners[0])
+        return self._act(legal, cheapest)
+
+    @staticmethod
+    def _act(legal: Sequence[Action], c: int) -> Action:
+        b = 1 << c
+        return next(a for a in legal if a.arg == b)
+
+    # ----- Forty One ----------------------------------------------------------------
+
+    def _forty_one(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:
+        hand = _mask(view["hand"])
+        if view["phase"] == "auction":
+            hearts = hand & SUIT_MASKS[HEARTS]
+            tricks = 0.0
+            for s in range(4):
+                suit = hand & SUIT_MASKS[s]
+                ranks = sorted((c % 13 for c in _bits(suit)), reverse=True)
+                if s == HEARTS:
+                    tricks += sum(1 for r in ranks if r >= 10) + max(0, len(ranks) - 4)
+                else:
+                    tricks += (1 if 12 in ranks else 0) + (0.5 if 11 in ranks and len(ranks) >= 2
+                                                           else 0)
+            del hearts
+            want = max(1, min(13, int(tricks + 0.5)))
+            return next(a for a in legal if a.arg == want)
+        seat = view["seat"]
+        need = (view["bids"][seat] or 0) - view["taken"][seat]
+        trick = view["trick"]
+        cards = [parse_card(c) for c in trick["cards"]]
+        options = [a.arg.bit_length() - 1 for a in legal]
+        low = min(options, key=lambda c: (c // 13 == HEARTS, c % 13))
+        if not cards:
+            if need > 0:
+                return self._act(legal, max(options, key=lambda c: (c % 13, c // 13 != HEARTS)))
+            return self._act(legal, low)
+        key = KEY41[cards[0] // 13]
+        best_i = max(range(len(cards)), key=lambda i: key[cards[i]])
+        best_seat = (trick["leader"] + best_i) % 4
+        if best_seat % 2 == seat % 2 or need <= 0:
+            return self._act(legal, low)
+        winners = sorted((c for c in options if key[c] > key[cards[best_i]]), key=lambda c: key[c])
+        if winners:
+            return self._act(legal, winners[0] if len(cards) == 3 else winners[-1])
+        return self._act(legal, low)
