@@ -191,5 +191,56 @@ def show(record: str) -> None:
         fail(f"{'<stdin>' if record == '-' else record}: {e}")
 
 
+@main.command()
+@click.argument("a", metavar="A")
+@click.argument("b", metavar="B")
+@preset_option
+@option_option
+@rules_file_option
+@click.option("--deals", type=int, default=200, show_default=True,
+              help="Deals, each played once per rotation of the teams (points per hand).")
+@click.option("--games", type=int, default=20, show_default=True,
+              help="Whole games, each played once per rotation (games won).")
+@click.option("--seed", type=int, default=1, show_default=True, help="Seed for deals and bots.")
+@click.option("--jobs", type=int, default=2, show_default=True, help="Worker processes.")
+@click.option("--out", type=click.Path(dir_okay=False), default=None,
+              help="Write the results as JSON here.")
+def arena(a: str, b: str, preset: str, options: tuple[str, ...], rules_file: str | None,
+          deals: int, games: int, seed: int, jobs: int, out: str | None) -> None:
+    """A duplicate match between two computer players A and B (random, basic, ...).
+
+    Every deal is played with the teams swapped, so both players hold the same
+    cards. Prints points per hand and games won for A, with 95% intervals.
+
+    \b
+    Examples:
+      forties arena basic random --deals 2000
+      forties arena basic random -p auction-45 --games 100 --out match.json
+    """
+    from .arena import run_match
+    from .bots import LEVELS
+
+    for level in (a, b):
+        if level not in LEVELS:
+            fail(f"unknown player {level!r}; players: {', '.join(LEVELS)}")
+    if deals < 0 or games < 0 or jobs < 1:
+        fail("--deals and --games must be 0 or more, --jobs at least 1")
+    rules = rules_from_cli(preset, options, rules_file)
+    teams = 2 if rules.game == "forty-one" else len(rules.sides)  # type: ignore[attr-defined]
+    with click.progressbar(length=deals + games, label=f"{a} vs {b}", file=sys.stderr) as bar:
+        result = run_match(rules, a, b, deals, games, seed=seed, jobs=jobs,
+                           progress=bar.update)
+    pph, gw = result.points_per_hand, result.games_won
+    click.echo(f"{rules.preset}: {a} vs {b}, {deals} deals and {games} games, "
+               f"each in {teams} rotations, seed {seed}")
+    click.echo(f"  points per hand for {a}: {pph.mean:+.2f}  (95%: {pph.low:+.2f} .. "
+               f"{pph.high:+.2f})")
+    if games:
+        click.echo(f"  games won by {a}: {gw.mean:.1%}  (95%: {gw.low:.1%} .. {gw.high:.1%})")
+    click.echo(f"  {result.seconds:.1f} s")
+    if out:
+        Path(out).write_text(json.dumps(result.to_json(), indent=1) + "\n", encoding="utf-8")
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -29,6 +29,9 @@ class RandomBot:
         return legal[self.rng.randrange(len(legal))]
 
 
+LEVELS = ("random", "basic")
+
+
 def make_bot(level: str, rng: random.Random) -> Bot:
     """A computer player of ``level``: random or basic."""
     from .basic import BasicBot

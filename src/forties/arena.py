@@ -1,0 +1,182 @@
+"""Duplicate matches between two computer players.
+
+Every deal is played once per rotation of the teams, so each player holds
+every set of cards once (as duplicate bridge does), and luck of the deal
+cancels. Hands are played from 0-0 for points per hand; whole games, with the
+same seeded deals in each rotation, count games won. Deterministic for a seed;
+uses every core given.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from .bots import Bot, make_bot
+from .games import new_game
+from .rules import FortyOneRules, Rules
+from .state import GameState
+
+
+def arena_teams(rules: Rules) -> tuple[tuple[int, ...], ...]:
+    """The teams that score together: Forty One's partnerships, else the scoring sides."""
+    if isinstance(rules, FortyOneRules):
+        return rules.teams
+    return rules.sides  # type: ignore[attr-defined,no-any-return]
+
+
+def team_total(state: GameState, team: tuple[int, ...], before: Sequence[int]) -> int:
+    """What ``team`` gained (its sides' score changes added up) since ``before``."""
+    sides = {state.side_of[s] for s in team}
+    return sum(state.scores[x] - before[x] for x in sides)
+
+
+def _bots_for(level_a: str, level_b: str, teams: tuple[tuple[int, ...], ...], rotation: int,
+              n: int, rng: random.Random) -> list[Bot]:
+    a_team = teams[rotation]
+    return [make_bot(level_a if s in a_team else level_b, rng) for s in range(n)]
+
+
+def _act(state: GameState, bot: Bot) -> None:
+    seat = state.turn
+    assert seat is not None
+    if getattr(bot, "needs_state", False):
+        state.apply(bot.choose_from_state(state))  # type: ignore[attr-defined]
+    else:
+        state.apply(bot.choose(state.view(seat), state.legal_actions()))
+
+
+def play_deal(rules: Rules, a: str, b: str, seed: int, deal_no: int) -> float:
+    """Player ``a``'s margin on one deal, averaged over the rotations of the teams.
+
+    The margin of a rotation is what ``a``'s team gained minus the mean of what
+    each other team gained, playing one hand from 0-0 on the deal.
+    """
+    teams = arena_teams(rules)
+    margins = []
+    for rot in range(len(teams)):
+        st = new_game(rules, seed=seed * 1_000_003 + deal_no,
+                      first_dealer=deal_no % rules.players)  # type: ignore[attr-defined]
+        rng = random.Random(seed * 7919 + deal_no * 31 + rot)
+        bots = _bots_for(a, b, teams, rot, st.n, rng)
+        before = list(st.scores)
+        while not st.hand_over:
+            _act(st, bots[st.turn])  # type: ignore[index]
+        gains = [team_total(st, t, before) for t in teams]
+        others = [g for i, g in enumerate(gains) if i != rot]
+        margins.append(gains[rot] - sum(others) / len(others))
+    return sum(margins) / len(margins)
+
+
+def play_game(rules: Rules, a: str, b: str, seed: int, game_no: int,
+              max_hands: int = 400) -> float:
+    """Games won by ``a`` on one seeded game played in every rotation (a fraction)."""
+    teams = arena_teams(rules)
+    wins = 0.0
+    for rot in range(len(teams)):
+        st = new_game(rules, seed=seed * 100_003 + game_no)
+        rng = random.Random(seed * 104_729 + game_no * 31 + rot)
+        bots = _bots_for(a, b, teams, rot, st.n, rng)
+        hands = 0
+        while not st.over and hands < max_hands:
+            while not st.hand_over:
+                _act(st, bots[st.turn])  # type: ignore[index]
+            hands += 1
+            if not st.over:
+                st.next_hand()
+        w = st.winner
+        seats = set(w) if isinstance(w, tuple) else set(st.sides[w]) if w is not None else set()
+        if seats and seats <= set(teams[rot]):
+            wins += 1
+    return wins / len(teams)
+
+
+@dataclass(frozen=True)
+class Interval:
+    mean: float
+    low: float
+    high: float
+
+
+def mean_interval(xs: Sequence[float]) -> Interval:
+    """The mean with a 95% normal interval."""
+    n = len(xs)
+    if n == 0:
+        return Interval(0.0, 0.0, 0.0)
+    m = sum(xs) / n
+    if n < 2:
+        return Interval(m, m, m)
+    var = sum((x - m) ** 2 for x in xs) / (n - 1)
+    h = 1.96 * math.sqrt(var / n)
+    return Interval(m, m - h, m + h)
+
+
+def wilson_interval(wins: float, n: int) -> Interval:
+    """A share of wins with its 95% Wilson interval (sound near 0% and 100%)."""
+    if n == 0:
+        return Interval(0.0, 0.0, 0.0)
+    z = 1.96
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return Interval(p, max(0.0, centre - half), min(1.0, centre + half))
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    preset: str
+    a: str
+    b: str
+    seed: int
+    deals: int
+    games: int
+    points_per_hand: Interval
+    games_won: Interval
+    seconds: float
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def _deal_job(args: tuple[Rules, str, str, int, int]) -> float:
+    return play_deal(*args)
+
+
+def _game_job(args: tuple[Rules, str, str, int, int]) -> float:
+    return play_game(*args)
+
+
+def run_match(rules: Rules, a: str, b: str, deals: int, games: int, seed: int = 1,
+              jobs: int = 2, progress: Callable[[int], None] | None = None) -> MatchResult:
+    """Play ``deals`` duplicate deals and ``games`` duplicate games between ``a`` and ``b``."""
+    start = time.perf_counter()
+    deal_args = [(rules, a, b, seed, i) for i in range(deals)]
+    game_args = [(rules, a, b, seed, i) for i in range(games)]
+
+    def run(fn: Callable[[Any], float], args: list[Any]) -> Iterator[float]:
+        if jobs <= 1:
+            for x in args:
+                yield fn(x)
+        else:
+            with ProcessPoolExecutor(max_workers=jobs) as pool:
+                yield from pool.map(fn, args, chunksize=max(1, len(args) // (jobs * 16) or 1))
+
+    margins: list[float] = []
+    for m in run(_deal_job, deal_args):
+        margins.append(m)
+        if progress:
+            progress(1)
+    won: list[float] = []
+    for w in run(_game_job, game_args):
+        won.append(w)
+        if progress:
+            progress(1)
+    rotations = len(arena_teams(rules))
+    return MatchResult(rules.preset, a, b, seed, deals, games, mean_interval(margins),
+                       wilson_interval(sum(won) * rotations, len(won) * rotations),
+                       round(time.perf_counter() - start, 2))
