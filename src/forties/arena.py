@@ -61,7 +61,7 @@ def play_deal(rules: Rules, a: str, b: str, seed: int, deal_no: int) -> float:
     margins = []
     for rot in range(len(teams)):
         st = new_game(rules, seed=seed * 1_000_003 + deal_no,
-                      first_dealer=deal_no % rules.players)  # type: ignore[attr-defined]
+                      first_dealer=deal_no % rules.players)
         rng = random.Random(seed * 7919 + deal_no * 31 + rot)
         bots = _bots_for(a, b, teams, rot, st.n, rng)
         before = list(st.scores)
