@@ -95,3 +95,20 @@ def plays_of(state: GameState) -> list[Action]:
     out += [Action((state.trick_leader + i) % state.n, Verb.PLAY, 1 << c)
             for i, c in enumerate(state.trick_cards)]
     return out
+
+
+def forty_fives_at_trump(rules: FortyFivesRules, *, deal: Deal, dealer: int, bidder: int,
+                         bid: int, scores: Sequence[int]) -> FortyFivesState:
+    """A hand of ``deal`` whose auction ``bidder`` has won at ``bid``: he names trump next.
+
+    For simulating a bid: what happens if this seat names this trump at this bid.
+    """
+    st = FortyFivesState(rules, seed=None, first_dealer=dealer, deal=deal)
+    st.scores = list(scores)
+    st.start_scores = list(scores)
+    st.on_green = (rules.end == "must-bid-on-green"
+                   and sum(1 for s in scores if s >= rules.target - 30) >= 2)
+    st.bidder = st.high_bidder = bidder
+    st.bid = st.high = bid
+    st._to_trump()
+    return st

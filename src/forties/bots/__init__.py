@@ -29,18 +29,21 @@ class RandomBot:
         return legal[self.rng.randrange(len(legal))]
 
 
-LEVELS = ("random", "basic")
+LEVELS = ("random", "basic", "expert")
 
 
 def make_bot(level: str, rng: random.Random) -> Bot:
     """A computer player of ``level``: random or basic."""
     from .basic import BasicBot
+    from .expert import ExpertBot
 
     if level == "random":
         return RandomBot(rng)
     if level == "basic":
         return BasicBot()
-    raise ValueError(f"unknown level {level!r}: random, basic")
+    if level == "expert":
+        return ExpertBot(rng)
+    raise ValueError(f"unknown level {level!r}: {', '.join(LEVELS)}")
 
 
 def play_out(rec: Recorder, bots: Sequence[Bot], max_hands: int = 500) -> None:

@@ -168,8 +168,9 @@ def _kept(view: dict[str, Any], s: int) -> int:
     counts = view.get("discard_counts") or []
     if not counts or view.get("up_card"):
         return 0
-    extra = view["kitty_size"] if view.get("bidder") == s else 0
-    return max(0, min(5, 5 + extra - counts[s]))
+    extra: int = view["kitty_size"] if view.get("bidder") == s else 0
+    kept: int = 5 + extra - counts[s]
+    return max(0, min(5, kept))
 
 
 def deal_world(k: Knowledge, rng: random.Random) -> list[int] | None:

@@ -1,0 +1,339 @@
+"""``expert``: a search player.
+
+In the play it imagines deals consistent with everything its seat has seen
+(``sampler``), plays each legal card in each of them, finishes the hand with
+the evaluator (the double-dummy solver when it is there, else quick playouts)
+and keeps the card with the best expected result for the hand and the game:
+making or setting the bid, the points, the lock at 100, going out. It bids,
+names trump, raises and discards the same way, by simulating the draw and the
+play for each choice. Forty One: it bids the tricks the simulation promises and
+plays by the same search.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..actions import Action, Verb, parse_bid
+from ..cards import parse_card, parse_suit
+from ..fortyfives import TRUMPS, FortyFivesState
+from ..fortyone import FortyOneState
+from ..rules import FortyFivesRules, FortyOneRules, rules_from_json
+from ..state import Deal, GameState, Phase
+from . import simulate as sim
+from .basic import BasicBot
+from .sampler import worlds
+
+Evaluator = Callable[[GameState], None]
+
+
+def playout_evaluator(st: GameState) -> None:
+    """Finish the hand in ``st`` (in place) with quick playouts."""
+    sim.playout(st)
+
+
+def _default_evaluator() -> Evaluator:
+    """The double-dummy solver when it is installed, else playouts."""
+    try:
+        from ..solver import finish_optimally  # type: ignore[attr-defined]
+    except ImportError:
+        return playout_evaluator
+    return finish_optimally  # type: ignore[no-any-return]
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A decision with the expected value (in points of this hand) of each option."""
+
+    action: Action
+    values: dict[Action, float]
+    samples: int
+
+
+class ExpertBot:
+    """Searches imagined deals; ``worlds`` sets its strength and its speed."""
+
+    name = "expert"
+
+    def __init__(self, rng: random.Random, worlds: int = 16,
+                 evaluator: Evaluator | None = None) -> None:
+        self.rng = rng
+        self.worlds = worlds
+        self.evaluate = evaluator or _default_evaluator()
+        self.basic = BasicBot()
+
+    def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:
+        return self.decide(view, legal).action
+
+    def decide(self, view: dict[str, Any], legal: Sequence[Action]) -> Choice:
+        """The action to take and what each considered option is worth."""
+        if len(legal) == 1:
+            return Choice(legal[0], {legal[0]: 0.0}, 0)
+        phase = view["phase"]
+        if view["game"] == "forty-one":
+            if phase == "auction":
+                return self._bid_forty_one(view, legal)
+            return self._play(view, legal)
+        if phase == "play":
+            return self._play(view, legal)
+        if phase in ("auction", "raise", "trump"):
+            return self._contract(view, legal)
+        if phase == "draw" and view.get("bidder") is not None:
+            return self._draw(view, legal)
+        a = self.basic.choose(view, legal)
+        return Choice(a, {a: 0.0}, 0)
+
+    # ----- the play -----------------------------------------------------------------
+
+    def _play(self, view: dict[str, Any], legal: Sequence[Action]) -> Choice:
+        seat = view["seat"]
+        ws = worlds(view, self.worlds, self.rng)
+        if not ws:
+            a = self.basic.choose(view, legal)
+            return Choice(a, {a: 0.0}, 0)
+        totals = dict.fromkeys(legal, 0.0)
+        for w in ws:
+            before = w.start_scores
+            for a in legal:
+                child = w.clone()
+                child.apply(a)
+                self.evaluate(child)
+                totals[a] += sim.hand_utility(child, seat, before)
+        values = {a: v / len(ws) for a, v in totals.items()}
+        best = max(legal, key=lambda a: (values[a], -legal.index(a)))
+        return Choice(best, values, len(ws))
+
+    # ----- bidding, raising, naming trump ----------------------------------------------
+
+    def _contract_outcomes(self, view: dict[str, Any], suits: Sequence[int],
+                           bid: int) -> dict[int, list[FortyFivesState]]:
+        """For each suit: finished imagined hands with this seat as bidder at ``bid``."""
+        rules = rules_from_json(view["rules"])
+        assert isinstance(rules, FortyFivesRules)
+        seat = view["seat"]
+        hand = 0
+        for c in view["hand"]:
+            hand |= 1 << parse_card(c)
+        kitty_known = view.get("kitty") or []
+        out: dict[int, list[FortyFivesState]] = {t: [] for t in suits}
+        for _ in range(self.worlds):
+            deal = self._deal_for_contract(rules, seat, hand, kitty_known)
+            for t in suits:
+                st = sim.simulate_contract(rules, deal, view["dealer"], seat, bid, t,
+                                           view["scores"])
+                if st is None:
+                    continue
+                self.evaluate(st)
+                out[t].append(st)
+        return out
+
+    def _deal_for_contract(self, rules: FortyFivesRules, seat: int, hand: int,
+                           kitty_known: Sequence[str]) -> Deal:
+        kitty = 0
+        for c in kitty_known:
+            kitty |= 1 << parse_card(c)
+        return sim.random_deal_with(rules, seat, hand & ~kitty, self.rng, kitty)
+
+    def _value(self, st: FortyFivesState, seat: int, bid: int) -> float:
+        """The utility of the finished hand ``st`` had the bid been ``bid``."""
+        saved = st.bid
+        st.bid = bid
+        deltas = st.hand_deltas()
+        st.bid = saved
+        mine = sim.team_of(st, seat)
+        others = [x for x in range(len(deltas)) if x not in mine]
+        u = sum(deltas[x] for x in mine) / len(mine) - (
+            sum(deltas[x] for x in others) / len(others) if others else 0.0)
+        target = st.rules.target
+        before = st.start_scores
+        if any(before[x] + deltas[x] >= target for x in mine):
+            u += sim.WIN_BONUS
+        elif any(before[x] + deltas[x] >= target for x in others):
+            u -= sim.WIN_BONUS
+        return u
+
+    def _contract(self, view: dict[str, Any], legal: Sequence[Action]) -> Choice:
+        seat = view["seat"]
+        phase = view["phase"]
+        hand = 0
+        for c in view["hand"]:
+            hand |= 1 << parse_card(c)
+        if phase == "trump":
+            named = [a for a in legal if a.verb is Verb.TRUMP]
+            bid = parse_bid(view["bid"])
+            outcomes = self._contract_outcomes(view, [a.arg for a in named], bid)
+            named_values = {a: _mean([self._value(st, seat, bid) for st in outcomes[a.arg]])
+                            for a in named}
+            best = max(named, key=lambda a: named_values[a])
+            return Choice(best, named_values, self.worlds)
+        suits = sim.suits_by_promise(hand)[:2]
+        low = min((a.arg for a in legal if a.verb in (Verb.BID, Verb.RAISE)), default=30)
+        outcomes = self._contract_outcomes(view, suits, min(low, 30))
+        best_suit = max(suits, key=lambda t: _mean([st.points[st.side_of[seat]]
+                                                    for st in outcomes[t]]))
+        finished = outcomes[best_suit]
+        values: dict[Action, float] = {}
+        high = parse_bid(view["high_bid"]) if view.get("high_bid") else 0
+        partner_high = view.get("high_bidder") is not None and any(
+            view["high_bidder"] in s and seat in s and view["high_bidder"] != seat
+            for s in view["sides"])
+        for a in legal:
+            if a.verb in (Verb.BID, Verb.RAISE):
+                values[a] = _mean([self._value(st, seat, a.arg) for st in finished])
+            elif a.verb is Verb.HOLD:
+                values[a] = _mean([self._value(st, seat, high) for st in finished])
+            elif phase == "raise":
+                values[a] = _mean([self._value(st, seat, parse_bid(view["bid"]))
+                                   for st in finished])
+            else:
+                values[a] = 8.0 if partner_high else 0.0
+        best = max(legal, key=lambda a: (values[a], -_stake(a)))
+        return Choice(best, values, len(finished))
+
+    # ----- the draw -----------------------------------------------------------------
+
+    def _draw(self, view: dict[str, Any], legal: Sequence[Action]) -> Choice:
+        seat = view["seat"]
+        rules = rules_from_json(view["rules"])
+        assert isinstance(rules, FortyFivesRules)
+        trump = parse_suit(view["trump"])
+        hand = 0
+        for c in view["hand"]:
+            hand |= 1 << parse_card(c)
+        candidates = _discard_candidates(seat, hand, trump, legal)
+        if len(candidates) == 1:
+            return Choice(candidates[0], {candidates[0]: 0.0}, 0)
+        totals = dict.fromkeys(candidates, 0.0)
+        done = 0
+        for _ in range(self.worlds):
+            world = _draw_world(view, rules, self.rng)
+            if world is None:
+                continue
+            done += 1
+            before = world.start_scores
+            for a in candidates:
+                st = world.clone()
+                assert isinstance(st, FortyFivesState)
+                st.apply(a)
+                sim.drive_to_play(st)
+                self.evaluate(st)
+                totals[a] += sim.hand_utility(st, seat, before)
+        if not done:
+            a = self.basic.choose(view, legal)
+            return Choice(a, {a: 0.0}, 0)
+        values = {a: v / done for a, v in totals.items()}
+        return Choice(max(candidates, key=lambda a: values[a]), values, done)
+
+    # ----- Forty One ----------------------------------------------------------------
+
+    def _bid_forty_one(self, view: dict[str, Any], legal: Sequence[Action]) -> Choice:
+        rules = rules_from_json(view["rules"])
+        assert isinstance(rules, FortyOneRules)
+        seat = view["seat"]
+        hand = 0
+        for c in view["hand"]:
+            hand |= 1 << parse_card(c)
+        tricks = []
+        rest = [c for c in range(52) if not hand >> c & 1]
+        for _ in range(self.worlds):
+            self.rng.shuffle(rest)
+            hands: list[tuple[int, ...]] = []
+            pos = 0
+            for s in range(4):
+                if s == seat:
+                    hands.append(tuple(sim.bits(hand)))
+                else:
+                    hands.append(tuple(rest[pos:pos + 13]))
+                    pos += 13
+            st = FortyOneState(rules, seed=None, first_dealer=view["dealer"],
+                               deal=Deal(tuple(hands)))
+            while st.phase is Phase.AUCTION:
+                t = st.turn
+                assert t is not None
+                st.apply(Action(t, Verb.BID, 4 if t != seat else 3))
+            self.evaluate(st)
+            tricks.append(st.taken[seat])
+        made_by = {b: sum(1 for t in tricks if t >= b) / len(tricks) for b in range(1, 14)}
+        so_far = sum(b or 0 for b in view["bids"])
+        last = view["dealer"] == seat
+        values: dict[Action, float] = {}
+        for a in legal:
+            v = 2 * a.arg if a.arg >= rules.double_from else a.arg
+            p = made_by[a.arg]
+            values[a] = p * v - (1 - p) * v
+            if last and so_far + a.arg < rules.min_total:
+                values[a] = 0.0  # thrown in
+        best = max(legal, key=lambda a: (values[a], -a.arg))
+        return Choice(best, values, len(tricks))
+
+
+def _mean(xs: Sequence[float]) -> float:
+    return sum(xs) / len(xs) if xs else float("-inf")
+
+
+def _stake(a: Action) -> int:
+    return a.arg if a.verb in (Verb.BID, Verb.RAISE) else 0
+
+
+def _discard_candidates(seat: int, hand: int, trump: int,
+                        legal: Sequence[Action]) -> list[Action]:
+    """A few sensible discards: throw non-trumps; also keep kings; also keep everything."""
+    tm = TRUMPS[trump]
+    kings = sum(1 << (s * 13 + 11) for s in range(4) if s != trump)
+    out: list[Action] = []
+    order = sorted(sim.bits(hand), key=lambda c: sim.worth(c, trump))
+    for keep in (hand & tm, hand & (tm | kings), hand):
+        throw = hand & ~keep
+        a = Action(seat, Verb.DISCARD, throw)
+        if a not in legal:
+            # too many or too few: adjust by worth, cheapest out first
+            k = throw.bit_count()
+            sizes = sorted({x.arg.bit_count() for x in legal}) if not hasattr(
+                legal, "sizes") else list(legal.sizes)
+            k = min(max(k, sizes[0]), sizes[-1])
+            a = Action(seat, Verb.DISCARD, sum(1 << c for c in order[:k]))
+        if a not in out:
+            out.append(a)
+    return out
+
+
+def _draw_world(view: dict[str, Any], rules: FortyFivesRules,
+                rng: random.Random) -> FortyFivesState | None:
+    """An imagined state at this seat's turn in the draw, consistent with its view."""
+    from ..position import forty_fives_at_trump
+
+    seat = view["seat"]
+    bidder = view["bidder"]
+    history = [h.split() for h in view["history"]]
+    named = next(i for i, h in enumerate(history) if h[1] == "trump")
+    if any(h[1] == "discard" for h in history[:named]):
+        return None  # the bidder went on the kitty: too rare to simulate
+    hand = 0
+    for c in view["hand"]:
+        hand |= 1 << parse_card(c)
+    kitty = 0
+    for c in view.get("kitty") or []:
+        kitty |= 1 << parse_card(c)
+    own = hand & ~kitty if seat == bidder else hand
+    if own.bit_count() != 5:
+        return None
+    deal = sim.random_deal_with(rules, seat, own, rng, kitty)
+    st = forty_fives_at_trump(rules, deal=deal, dealer=view["dealer"], bidder=bidder,
+                              bid=parse_bid(view["bid"]), scores=view["scores"])
+    st.apply(Action(bidder, Verb.TRUMP, parse_suit(view["trump"])))
+    counts = view["discard_counts"]
+    while st.turn != seat:
+        s = st.turn
+        assert s is not None
+        throw = sim.draw_discard(st, s)
+        want = counts[s]
+        if throw.arg.bit_count() != want:
+            cards = sorted(sim.bits(st.hands[s]), key=lambda c: sim.worth(c, st.trump))
+            throw = Action(s, Verb.DISCARD, sum(1 << c for c in cards[:want]))
+        if st.reason(throw) is not None:
+            return None
+        st.apply(throw)
+    return st

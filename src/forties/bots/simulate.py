@@ -1,0 +1,208 @@
+"""Simulation tools of the search players: what a hand is worth once its cards are fixed.
+
+The expert imagines worlds (complete deals consistent with its view) and asks
+here how each would play out. A world is a full-information game state built
+by the expert itself, so these functions may look at every card of it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from ..actions import Action, Verb
+from ..cards import FULL_DECK, SUIT_MASKS
+from ..fortyfives import KEY, TRUMP_ORDER, TRUMPS, FortyFivesState, bid_need
+from ..fortyone import KEY as KEY41
+from ..fortyone import FortyOneState
+from ..lazy import SubsetActions
+from ..position import forty_fives_at_trump
+from ..rules import FortyFivesRules
+from ..state import Deal, GameState, Phase
+
+WIN_BONUS = 200.0  # what ending the game is worth, in points of this hand
+
+
+def bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def worth(c: int, trump: int) -> int:
+    return KEY[trump][c // 13][c]
+
+
+# ----- quick policies for the imagined draw --------------------------------------------------
+
+
+def draw_discard(st: FortyFivesState, seat: int) -> Action:
+    """Keep trumps (and kings with few trumps); throw the rest, within the legal counts."""
+    hand = st.hands[seat]
+    t = st.trump
+    keep = hand & TRUMPS[t]
+    if keep.bit_count() <= 2:
+        keep |= hand & sum(1 << (s * 13 + 11) for s in range(4) if s != t)
+    legal = st.legal_actions()
+    assert isinstance(legal, SubsetActions)
+    order = sorted(bits(hand), key=lambda c: (bool(keep >> c & 1), worth(c, t)))
+    k = min(max((hand & ~keep).bit_count(), legal.sizes.start), legal.sizes.stop - 1)
+    return Action(seat, Verb.DISCARD, sum(1 << c for c in order[:k]))
+
+
+def drive_to_play(st: FortyFivesState) -> None:
+    """From a named trump to the first lead: the draw, robbing the pack, the call."""
+    while st.phase is not Phase.PLAY and not st.hand_over:
+        seat = st.turn
+        assert seat is not None
+        if st.phase is Phase.DRAW:
+            st.apply(draw_discard(st, seat))
+        elif st.phase is Phase.CALL:
+            st.apply(call_choice(st, seat))
+        else:
+            st.apply(Action(seat, Verb.PASS, 0))
+
+
+def call_choice(st: FortyFivesState, seat: int) -> Action:
+    """Call the best trump the bidder does not hold, if he may (seed 001's custom)."""
+    hand = st.hands[seat]
+    for c in TRUMP_ORDER[st.trump]:
+        if not hand >> c & 1 and st.may_call(c):
+            return Action(seat, Verb.CALL, 1 << c)
+    return Action(seat, Verb.CALL, 0)
+
+
+# ----- playouts ------------------------------------------------------------------------------
+
+
+def greedy_card(st: GameState, seat: int) -> int:
+    """A quick card for playouts: win the trick cheaply unless a partner has it, else
+    throw the cheapest card."""
+    legal = st.legal_play_mask(seat)  # type: ignore[attr-defined]
+    cards = bits(legal)
+    if len(cards) == 1:
+        return cards[0]
+    tc = st.trick_cards
+    t = st.trump if isinstance(st, FortyFivesState) else -1
+
+    def val(c: int) -> int:
+        return worth(c, t) if t >= 0 else (100 if c // 13 == 2 else 0) + c % 13
+
+    if not tc:
+        return max(cards, key=val)
+    led = tc[0]
+    if t >= 0:
+        key = KEY[t][t if (1 << led) & TRUMPS[t] else led // 13]
+    else:
+        key = KEY41[led // 13]
+    best = max(range(len(tc)), key=lambda i: key[tc[i]])
+    best_seat = (st.trick_leader + best) % st.n
+    mates = _mates(st, seat)
+    cheapest = min(cards, key=val)
+    if best_seat in mates:
+        return cheapest
+    winners = [c for c in cards if key[c] > key[tc[best]]]
+    return min(winners, key=lambda c: key[c]) if winners else cheapest
+
+
+def _mates(st: GameState, seat: int) -> set[int]:
+    if isinstance(st, FortyOneState):
+        return {seat, (seat + 2) % 4}
+    return set(st.sides[st.side_of[seat]])
+
+
+def playout(st: GameState) -> None:
+    """Play the hand out with the greedy policy (in place)."""
+    while st.phase is Phase.PLAY:
+        seat = st.turn
+        assert seat is not None
+        st.apply(Action(seat, Verb.PLAY, 1 << greedy_card(st, seat)))
+
+
+# ----- utilities -----------------------------------------------------------------------------
+
+
+def team_of(st: GameState, seat: int) -> set[int]:
+    """The sides (score indices) that rejoice with ``seat``."""
+    if isinstance(st, FortyOneState):
+        return {seat, (seat + 2) % 4}
+    sides = {st.side_of[seat]}
+    if isinstance(st, FortyFivesState) and st.rules.call_partner:
+        group = set(st.bidding_sides())
+        if sides & group:
+            return group
+    return sides
+
+
+def hand_utility(st: GameState, seat: int, before: Sequence[int]) -> float:
+    """How good the finished hand in ``st`` is for ``seat``'s team: what the team gained
+    minus what the average other team gained, plus a bonus for ending the game."""
+    mine = team_of(st, seat)
+    gains = [st.scores[x] - before[x] for x in range(len(before))]
+    u: float
+    if isinstance(st, FortyOneState):
+        others = [x for x in range(4) if x not in mine]
+        u = sum(gains[x] for x in mine) - sum(gains[x] for x in others)
+    else:
+        others = [x for x in range(len(before)) if x not in mine]
+        u = sum(gains[x] for x in mine) / len(mine) - (
+            sum(gains[x] for x in others) / len(others) if others else 0.0)
+    if st.over:
+        w = st.winner
+        seats = set(w) if isinstance(w, tuple) else set(st.sides[w]) if w is not None else set()
+        mine_seats = {s for x in mine for s in st.sides[x]} if not isinstance(
+            st, FortyOneState) else mine
+        u += WIN_BONUS if seats & mine_seats else -WIN_BONUS
+    return u
+
+
+def made_bid(st: FortyFivesState) -> bool:
+    return sum(st.points[x] for x in st.bidding_sides()) >= bid_need(st.bid)
+
+
+# ----- imagined deals for the auction ---------------------------------------------------------
+
+
+def random_deal_with(rules: FortyFivesRules, seat: int, hand: int, rng: random.Random,
+                     kitty: int = 0) -> Deal:
+    """A deal in which ``seat`` holds ``hand`` (and the kitty is ``kitty``, if known) and
+    every other card is shuffled."""
+    rest = bits(FULL_DECK & ~hand & ~kitty)
+    rng.shuffle(rest)
+    n, k = rules.players, rules.kitty
+    hands = []
+    pos = 0
+    for s in range(n):
+        if s == seat:
+            hands.append(tuple(bits(hand)))
+        else:
+            hands.append(tuple(rest[pos:pos + 5]))
+            pos += 5
+    if kitty:
+        return Deal(tuple(hands), tuple(bits(kitty)), tuple(rest[pos:]))
+    return Deal(tuple(hands), tuple(rest[pos:pos + k]), tuple(rest[pos + k:]))
+
+
+def simulate_contract(rules: FortyFivesRules, deal: Deal, dealer: int, bidder: int, bid: int,
+                      trump: int, scores: Sequence[int]) -> FortyFivesState | None:
+    """The imagined hand where ``bidder`` won at ``bid`` and names ``trump``, drawn and
+    ready for the first lead (None if that trump may not be named with these cards)."""
+    st = forty_fives_at_trump(rules, deal=deal, dealer=dealer, bidder=bidder, bid=bid,
+                              scores=scores)
+    act = Action(bidder, Verb.TRUMP, trump)
+    if st.reason(act) is not None:
+        return None
+    st.apply(act)
+    drive_to_play(st)
+    return st
+
+
+def suits_by_promise(hand: int) -> list[int]:
+    """Suits in order of how good they look as trump for ``hand``."""
+    def score(t: int) -> float:
+        return sum(14 - i for i, c in enumerate(TRUMP_ORDER[t]) if hand >> c & 1) + \
+            (hand & SUIT_MASKS[t]).bit_count()
+    return sorted(range(4), key=score, reverse=True)
