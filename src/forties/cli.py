@@ -16,7 +16,7 @@ import click
 
 from . import __version__
 from .games import new_game
-from .record import Record, Recorder, RecordError, referee
+from .record import Record, Recorder, RecordError, referee, replay_record
 from .rules import PRESETS, Rules, RulesError, build_rules, describe, load_rules_file
 from .show import render
 
@@ -189,6 +189,54 @@ def show(record: str) -> None:
         click.echo(render(rec), nl=False)
     except RecordError as e:
         fail(f"{'<stdin>' if record == '-' else record}: {e}")
+
+
+@main.command()
+@click.argument("record", metavar="RECORD|-")
+@click.option("--worlds", type=int, default=24, show_default=True,
+              help="Imagined deals the expert searches.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+def hint(record: str, worlds: int, as_json: bool) -> None:
+    """The expert's advice for the seat to act at the end of RECORD, with the value of
+    every legal action; or, if the record ends with a finished hand, its double-dummy par.
+
+    \b
+    Examples:
+      forties hint game.json
+      forties hint --worlds 64 --json game.json
+    """
+    from .analysis import hint as advise
+    from .analysis import par
+    from .state import IllegalActionError
+
+    rec = read_record(record)
+    try:
+        st = replay_record(rec)
+    except RecordError as e:
+        fail(str(e))
+    except IllegalActionError as e:
+        fail(f"illegal action: {e}", 1)
+    if st is None:
+        fail("the record has no hand yet")
+    if st.turn is not None:
+        h = advise(st, worlds=max(1, worlds))
+        ranked = sorted(h.values.items(), key=lambda kv: -kv[1])
+        if as_json:
+            click.echo(json.dumps({"to_act": st.turn, "action": str(h.action),
+                                   "values": {str(a): round(v, 2) for a, v in ranked},
+                                   "explanation": h.explanation}))
+            return
+        click.echo(f"Seat {st.turn} ({rec.players[st.turn]}) to act. {h.explanation}")
+        for a, v in ranked:
+            click.echo(f"  {a!s:<28} {v:+7.2f}")
+        return
+    p = par(st)
+    if p is None:
+        fail("no par: the hand was thrown in, or the solver is not installed", 1)
+    if as_json:
+        click.echo(json.dumps({"par": p.points, "seats": list(p.side), "text": p.text}))
+    else:
+        click.echo(p.text)
 
 
 @main.command()
