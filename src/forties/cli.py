@@ -240,6 +240,58 @@ def hint(record: str, worlds: int, as_json: bool) -> None:
 
 
 @main.command()
+@click.option("--preset", "-p", "presets", multiple=True,
+              help="Preset(s) to compute (default: every preset with an auction).")
+@click.option("--deals", type=int, default=400, show_default=True,
+              help="Deals per holding and preset.")
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--markdown", "md_path", type=click.Path(dir_okay=False), default=None,
+              help="Also write the table as Markdown here.")
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None,
+              help="Also draw a chart here (PNG; needs matplotlib).")
+def odds(presets: tuple[str, ...], deals: int, seed: int, md_path: str | None,
+         plot_path: str | None) -> None:
+    """How often common holdings (the 5 alone, 5 J, 3 trumps with AH...) make 15, 20, 25
+    and 30, computed by dealing and solving thousands of hands.
+
+    \b
+    Examples:
+      forties odds -p merrimack-valley --deals 200
+      forties odds --markdown docs/odds.md --plot docs/odds.png
+    """
+    from .odds import BIDS, markdown, odds_table
+
+    names = presets or tuple(p for p in PRESETS if p not in ("nova-scotia", "forty-one"))
+    for name in names:
+        try:
+            rules = build_rules(name)
+        except RulesError as e:
+            fail(str(e))
+        if rules.game != "forty-fives" or rules.auction == "none":  # type: ignore[attr-defined]
+            fail(f"{name} has no bidding: odds are for the auction games")
+    if deals < 1:
+        fail("--deals must be at least 1")
+    table = odds_table(tuple(build_rules(n).preset for n in names), deals, seed)
+    for preset, rows in table.items():
+        click.echo(f"{preset}: share of {deals} deals in which the bidder's side takes at least")
+        click.echo(f"  {'holding':<14}" + "".join(f"{b:>6}" for b in BIDS))
+        for name, chances in rows.items():
+            click.echo(f"  {name:<14}" + "".join(f"{chances[b]:>6.0%}" for b in BIDS))
+    if md_path:
+        text = markdown(table, deals, seed)
+        if plot_path:
+            text += f"\n![chances of making each bid]({Path(plot_path).name})\n"
+        Path(md_path).write_text(text, encoding="utf-8")
+    if plot_path:
+        from .odds import plot
+
+        try:
+            plot(table, plot_path)
+        except ImportError:
+            fail("--plot needs matplotlib: pip install matplotlib")
+
+
+@main.command()
 @click.argument("a", metavar="A")
 @click.argument("b", metavar="B")
 @preset_option
