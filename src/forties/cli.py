@@ -292,6 +292,24 @@ def odds(presets: tuple[str, ...], deals: int, seed: int, md_path: str | None,
 
 
 @main.command()
+@click.argument("shell", type=click.Choice(["bash", "zsh", "fish"]))
+def completion(shell: str) -> None:
+    """Print the shell completion script for SHELL.
+
+    \b
+    Examples:
+      eval "$(forties completion bash)"        # in ~/.bashrc
+      forties completion fish > ~/.config/fish/completions/forties.fish
+    """
+    from click.shell_completion import get_completion_class
+
+    cls = get_completion_class(shell)
+    assert cls is not None
+    comp = cls(main, {}, "forties", "_FORTIES_COMPLETE")
+    click.echo(comp.source())
+
+
+@main.command()
 @click.argument("a", metavar="A")
 @click.argument("b", metavar="B")
 @preset_option
