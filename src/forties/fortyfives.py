@@ -429,9 +429,9 @@ class FortyFivesState(GameState):
         hand, pile = _bits(self.hands[s]), _bits(self.pile)
         for k in range(1, min(len(hand), len(pile)) + 1):
             for give in combinations(hand, k):
-                g = sum(give)
+                g = sum(1 << c for c in give)
                 for take in combinations(pile, k):
-                    acts.append(Action(s, Verb.ROB, g | sum(take)))
+                    acts.append(Action(s, Verb.ROB, g | sum(1 << c for c in take)))
         return acts
 
     def _pack_reason(self, a: Action) -> str | None:
@@ -467,7 +467,7 @@ class FortyFivesState(GameState):
     # ----- robbing (traditional) --------------------------------------------------------
 
     def _rob_actions(self, s: int) -> list[Action]:
-        return [PASS_ACTIONS[s]] + [Action(s, Verb.ROB, b) for b in _bits(self.hands[s])]
+        return [PASS_ACTIONS[s]] + [Action(s, Verb.ROB, 1 << b) for b in _bits(self.hands[s])]
 
     def _rob_reason(self, a: Action) -> str | None:
         if a.verb is Verb.PASS:
@@ -830,6 +830,7 @@ class FortyFivesState(GameState):
             "my_discards": mask_names(self.discarded[seat]) if seat is not None else [],
             "pack": mask_names(self.pile) if dealer_saw_pack else None,
             "face_up": mask_names(self.faceup),
+            "face_up_held": [mask_names(self.faceup & h) for h in self.hands],
             "robbed": self.robbed,
             "robber": self.robber if self.robbed else None,
             "called": None if self.called < 0 else (

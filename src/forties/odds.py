@@ -11,11 +11,11 @@ bidder's side took at least each bid.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from .bots import simulate as sim
-from .bots.expert import _default_evaluator
+from .bots.expert import default_judge
+from .bots.judge import Judge
 from .cards import ACE_OF_HEARTS, FULL_DECK, SPADES
 from .fortyfives import TRUMP_ORDER, TRUMPS
 from .rules import FortyFivesRules, build_rules
@@ -65,11 +65,10 @@ def holding_hand(h: Holding, trump: int, rng: random.Random) -> int:
 
 
 def make_chances(rules: FortyFivesRules, h: Holding, deals: int, seed: int,
-                 evaluate: Callable[..., None] | None = None,
-                 trump: int = SPADES) -> dict[int, float]:
+                 judge: Judge | None = None, trump: int = SPADES) -> dict[int, float]:
     """Share of deals in which the bidder (seat 0, the dealer's left) takes each bid."""
     rng = random.Random(seed)
-    evaluate = evaluate or _default_evaluator()
+    judge = judge or default_judge()
     dealer = rules.players - 1
     made = dict.fromkeys(BIDS, 0)
     done = 0
@@ -85,8 +84,8 @@ def make_chances(rules: FortyFivesRules, h: Holding, deals: int, seed: int,
                                    [0] * len(rules.sides))
         if st is None:
             continue
-        evaluate(st)
-        took = sum(st.points[x] for x in st.bidding_sides())
+        outcome = judge.outcome(st)
+        took = sum(outcome[x] for x in st.bidding_sides())
         done += 1
         for b in BIDS:
             if took >= b:

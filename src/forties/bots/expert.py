@@ -13,7 +13,7 @@ plays by the same search.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,26 +22,20 @@ from ..cards import parse_card, parse_suit
 from ..fortyfives import TRUMPS, FortyFivesState
 from ..fortyone import FortyOneState
 from ..rules import FortyFivesRules, FortyOneRules, rules_from_json
-from ..state import Deal, GameState, Phase
+from ..state import Deal, Phase
 from . import simulate as sim
 from .basic import BasicBot
+from .judge import Judge, PlayoutJudge, SolverJudge, utility
 from .sampler import worlds
 
-Evaluator = Callable[[GameState], None]
 
-
-def playout_evaluator(st: GameState) -> None:
-    """Finish the hand in ``st`` (in place) with quick playouts."""
-    sim.playout(st)
-
-
-def _default_evaluator() -> Evaluator:
-    """The double-dummy solver when it is installed, else playouts."""
+def default_judge() -> Judge:
+    """The double-dummy solver when it can be loaded, else playouts."""
     try:
-        from ..solver import finish_optimally  # type: ignore[attr-defined]
+        from ..solver import kernel  # noqa: F401  (the compiled solver is there)
     except ImportError:
-        return playout_evaluator
-    return finish_optimally  # type: ignore[no-any-return]
+        return PlayoutJudge()
+    return SolverJudge()
 
 
 @dataclass(frozen=True)
@@ -59,10 +53,10 @@ class ExpertBot:
     name = "expert"
 
     def __init__(self, rng: random.Random, worlds: int = 16,
-                 evaluator: Evaluator | None = None) -> None:
+                 judge: Judge | None = None) -> None:
         self.rng = rng
         self.worlds = worlds
-        self.evaluate = evaluator or _default_evaluator()
+        self.judge = judge or default_judge()
         self.basic = BasicBot()
 
     def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:
@@ -96,12 +90,9 @@ class ExpertBot:
             return Choice(a, {a: 0.0}, 0)
         totals = dict.fromkeys(legal, 0.0)
         for w in ws:
-            before = w.start_scores
+            outcomes = self.judge.play_outcomes(w)
             for a in legal:
-                child = w.clone()
-                child.apply(a)
-                self.evaluate(child)
-                totals[a] += sim.hand_utility(child, seat, before)
+                totals[a] += utility(w, seat, outcomes[a])
         values = {a: v / len(ws) for a, v in totals.items()}
         best = max(legal, key=lambda a: (values[a], -legal.index(a)))
         return Choice(best, values, len(ws))
@@ -109,7 +100,7 @@ class ExpertBot:
     # ----- bidding, raising, naming trump ----------------------------------------------
 
     def _contract_outcomes(self, view: dict[str, Any], suits: Sequence[int],
-                           bid: int) -> dict[int, list[FortyFivesState]]:
+                           bid: int) -> dict[int, list[tuple[FortyFivesState, list[int]]]]:
         """For each suit: finished imagined hands with this seat as bidder at ``bid``."""
         rules = rules_from_json(view["rules"])
         assert isinstance(rules, FortyFivesRules)
@@ -118,7 +109,7 @@ class ExpertBot:
         for c in view["hand"]:
             hand |= 1 << parse_card(c)
         kitty_known = view.get("kitty") or []
-        out: dict[int, list[FortyFivesState]] = {t: [] for t in suits}
+        out: dict[int, list[tuple[FortyFivesState, list[int]]]] = {t: [] for t in suits}
         for _ in range(self.worlds):
             deal = self._deal_for_contract(rules, seat, hand, kitty_known)
             for t in suits:
@@ -126,8 +117,7 @@ class ExpertBot:
                                            view["scores"])
                 if st is None:
                     continue
-                self.evaluate(st)
-                out[t].append(st)
+                out[t].append((st, self.judge.outcome(st)))
         return out
 
     def _deal_for_contract(self, rules: FortyFivesRules, seat: int, hand: int,
@@ -137,23 +127,16 @@ class ExpertBot:
             kitty |= 1 << parse_card(c)
         return sim.random_deal_with(rules, seat, hand & ~kitty, self.rng, kitty)
 
-    def _value(self, st: FortyFivesState, seat: int, bid: int) -> float:
-        """The utility of the finished hand ``st`` had the bid been ``bid``."""
+    @staticmethod
+    def _value(done: tuple[FortyFivesState, list[int]], seat: int, bid: int) -> float:
+        """The utility of an imagined hand's outcome had the bid been ``bid``."""
+        st, outcome = done
         saved = st.bid
         st.bid = bid
-        deltas = st.hand_deltas()
-        st.bid = saved
-        mine = sim.team_of(st, seat)
-        others = [x for x in range(len(deltas)) if x not in mine]
-        u = sum(deltas[x] for x in mine) / len(mine) - (
-            sum(deltas[x] for x in others) / len(others) if others else 0.0)
-        target = st.rules.target
-        before = st.start_scores
-        if any(before[x] + deltas[x] >= target for x in mine):
-            u += sim.WIN_BONUS
-        elif any(before[x] + deltas[x] >= target for x in others):
-            u -= sim.WIN_BONUS
-        return u
+        try:
+            return utility(st, seat, outcome)
+        finally:
+            st.bid = saved
 
     def _contract(self, view: dict[str, Any], legal: Sequence[Action]) -> Choice:
         seat = view["seat"]
@@ -172,8 +155,8 @@ class ExpertBot:
         suits = sim.suits_by_promise(hand)[:2]
         low = min((a.arg for a in legal if a.verb in (Verb.BID, Verb.RAISE)), default=30)
         outcomes = self._contract_outcomes(view, suits, min(low, 30))
-        best_suit = max(suits, key=lambda t: _mean([st.points[st.side_of[seat]]
-                                                    for st in outcomes[t]]))
+        best_suit = max(suits, key=lambda t: _mean([o[st.side_of[seat]]
+                                                    for st, o in outcomes[t]]))
         finished = outcomes[best_suit]
         values: dict[Action, float] = {}
         high = parse_bid(view["high_bid"]) if view.get("high_bid") else 0
@@ -213,14 +196,12 @@ class ExpertBot:
             if world is None:
                 continue
             done += 1
-            before = world.start_scores
             for a in candidates:
                 st = world.clone()
                 assert isinstance(st, FortyFivesState)
                 st.apply(a)
                 sim.drive_to_play(st)
-                self.evaluate(st)
-                totals[a] += sim.hand_utility(st, seat, before)
+                totals[a] += utility(st, seat, self.judge.outcome(st))
         if not done:
             a = self.basic.choose(view, legal)
             return Choice(a, {a: 0.0}, 0)
@@ -254,8 +235,7 @@ class ExpertBot:
                 t = st.turn
                 assert t is not None
                 st.apply(Action(t, Verb.BID, 4 if t != seat else 3))
-            self.evaluate(st)
-            tricks.append(st.taken[seat])
+            tricks.append(self.judge.outcome(st)[seat])
         made_by = {b: sum(1 for t in tricks if t >= b) / len(tricks) for b in range(1, 14)}
         so_far = sum(b or 0 for b in view["bids"])
         last = view["dealer"] == seat

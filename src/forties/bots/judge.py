@@ -1,0 +1,174 @@
+"""How a search player judges an imagined deal once every card is fixed.
+
+``SolverJudge`` asks the double-dummy solver (both sides perfect);
+``PlayoutJudge`` plays the hand out with a quick greedy policy. Both turn the
+outcome into a utility for one seat's team: what the team gains on the score
+minus what the others gain, plus a bonus for ending the game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from ..actions import Action
+from ..fortyfives import FortyFivesState
+from ..fortyone import FortyOneState
+from ..state import GameState
+from . import simulate as sim
+
+
+class Judge(Protocol):
+    def outcome(self, st: GameState) -> list[int]:
+        """Final points per side (Forty-Fives) or tricks per seat (Forty One)."""
+
+    def play_outcomes(self, st: GameState) -> dict[Action, list[int]]:
+        """For each legal card of the seat to play: the outcome if it is played."""
+
+
+def deltas_of(st: GameState, outcome: Sequence[int]) -> list[int]:
+    """Score changes of each side if the hand in ``st`` ends with ``outcome``."""
+    if isinstance(st, FortyOneState):
+        return [(v if outcome[s] >= (st.bids[s] or 0) else -v)
+                for s in range(4) for v in [st.bid_value(st.bids[s] or 0)]]
+    assert isinstance(st, FortyFivesState)
+    if st.bidder < 0:
+        return [p - q for p, q in zip(outcome, st.points, strict=True)] \
+            if st.rules.auction == "none" else list(outcome)
+    saved = st.points
+    st.points = list(outcome)
+    try:
+        return st.hand_deltas()
+    finally:
+        st.points = saved
+
+
+def utility(st: GameState, seat: int, outcome: Sequence[int]) -> float:
+    """How good ``outcome`` of the hand in ``st`` is for ``seat``'s team."""
+    deltas = deltas_of(st, outcome)
+    mine = sim.team_of(st, seat)
+    others = [x for x in range(len(deltas)) if x not in mine]
+    if isinstance(st, FortyOneState):
+        u = float(sum(deltas[x] for x in mine) - sum(deltas[x] for x in others))
+        return u + _forty_one_win(st, seat, deltas)
+    u = sum(deltas[x] for x in mine) / len(mine) - (
+        sum(deltas[x] for x in others) / len(others) if others else 0.0)
+    target = st.rules.target  # type: ignore[attr-defined]
+    now = st.scores
+    if any(now[x] + deltas[x] >= target for x in mine):
+        u += sim.WIN_BONUS
+    elif any(now[x] + deltas[x] >= target for x in others):
+        u -= sim.WIN_BONUS
+    return u
+
+
+def _forty_one_win(st: FortyOneState, seat: int, deltas: Sequence[int]) -> float:
+    after = [st.scores[s] + deltas[s] for s in range(4)]
+    r = st.rules
+
+    def wins(team: tuple[int, int]) -> bool:
+        a, b = team
+        return any(after[p] >= r.target and (not r.partner_positive or after[q] > 0)
+                   for p, q in ((a, b), (b, a)))
+
+    mine = (seat % 2, seat % 2 + 2)
+    theirs = (1 - seat % 2, 3 - seat % 2)
+    if wins(mine) and not wins(theirs):
+        return sim.WIN_BONUS
+    if wins(theirs) and not wins(mine):
+        return -sim.WIN_BONUS
+    return 0.0
+
+
+class PlayoutJudge:
+    """Finishes each imagined hand with the greedy playout policy."""
+
+    def outcome(self, st: GameState) -> list[int]:
+        c = st.clone()
+        sim.playout(c)
+        return list(c.taken) if isinstance(c, FortyOneState) else list(c.points)  # type: ignore[attr-defined]
+
+    def play_outcomes(self, st: GameState) -> dict[Action, list[int]]:
+        out = {}
+        for a in st.legal_actions():
+            c = st.clone()
+            c.apply(a)
+            out[a] = self.outcome(c)
+        return out
+
+
+class SolverJudge:
+    """Double-dummy values: the solver's best play for both sides."""
+
+    def __init__(self, exact_tricks: int = 5, depth: int = 1) -> None:
+        from .. import solver
+
+        self.solver = solver
+        self.exact_tricks = exact_tricks
+        self.depth = depth
+
+    def outcome(self, st: GameState) -> list[int]:
+        if isinstance(st, FortyOneState):
+            seat = st.turn if st.turn is not None else 0
+            team = self.solver.solve_forty_one(st, seat, exact_tricks=self.exact_tricks,
+                                               depth=self.depth)
+            return _split_tricks(st, seat, team)
+        assert isinstance(st, FortyFivesState)
+        mover = st.turn if st.turn is not None else 0
+        side = st.side_of[st.bidder] if st.bidder >= 0 else st.side_of[mover]
+        return self._points(st, side, self.solver.solve(st, side))
+
+    def play_outcomes(self, st: GameState) -> dict[Action, list[int]]:
+        seat = st.turn
+        assert seat is not None
+        if isinstance(st, FortyOneState):
+            moves = self.solver.best_moves_forty_one(st, exact_tricks=self.exact_tricks,
+                                                     depth=self.depth)
+            return {a: _split_tricks(st, seat, v) for a, v in moves.items()}
+        assert isinstance(st, FortyFivesState)
+        side = st.side_of[seat]
+        return {a: self._points(st, side, v) for a, v in self.solver.best_moves(st).items()}
+
+    def _points(self, st: FortyFivesState, side: int, value: int) -> list[int]:
+        """A points vector in which ``side``'s coalition ends with ``value``."""
+        mask, inside = self.solver.coalition_seats(st, side)
+        group = [x for x in range(len(st.sides)) if any(mask >> s & 1 for s in st.sides[x])]
+        total = 30 if st.bonus_card >= 0 else 25
+        if st.rules.auction == "none":
+            total = sum(st.points) + (5 - st.trick_no) * 5 + (
+                5 if st.bonus_card >= 0 and not any(st.bonus_card in t.cards
+                                                    for t in st.tricks) else 0)
+        ours = value if inside else total - value
+        rest = [x for x in range(len(st.sides)) if x not in group]
+        pts = [0] * len(st.sides)
+        for x in group:
+            pts[x] = ours // len(group)
+        pts[group[0]] += ours - sum(pts[x] for x in group)
+        for x in rest:
+            pts[x] = (total - ours) // len(rest)
+        if rest:
+            pts[rest[0]] += total - ours - sum(pts[x] for x in rest)
+        return pts
+
+
+def _split_tricks(st: FortyOneState, seat: int, team_tricks: int) -> list[int]:
+    """Tricks per seat when ``seat``'s team takes ``team_tricks``: each partner gets his
+    bid as far as they go (the bigger contract first), the other team the rest likewise."""
+    out = [0] * 4
+
+    def share(team: tuple[int, int], tricks: int) -> None:
+        a, b = team
+        ba, bb = st.bids[a] or 0, st.bids[b] or 0
+        va, vb = st.bid_value(ba), st.bid_value(bb)
+        if tricks >= ba + bb or (tricks >= ba and (va >= vb or tricks < bb)):
+            out[a], out[b] = min(tricks, ba) + max(0, tricks - ba - bb), min(bb, tricks - ba)
+            out[b] = tricks - out[a]
+        elif tricks >= bb:
+            out[b], out[a] = bb, tricks - bb
+        else:
+            out[a], out[b] = tricks, 0
+
+    mine = (seat % 2, seat % 2 + 2)
+    share(mine, team_tricks)
+    share((1 - seat % 2, 3 - seat % 2), 13 - team_tricks)
+    return out
