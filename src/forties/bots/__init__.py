@@ -29,7 +29,7 @@ class RandomBot:
         return legal[self.rng.randrange(len(legal))]
 
 
-LEVELS = ("random", "basic", "expert")
+LEVELS = ("random", "basic", "expert", "oracle")
 
 
 def make_bot(level: str, rng: random.Random) -> Bot:
@@ -43,6 +43,10 @@ def make_bot(level: str, rng: random.Random) -> Bot:
         return BasicBot()
     if level == "expert":
         return ExpertBot(rng)
+    if level == "oracle":
+        from .oracle import OracleBot
+
+        return OracleBot(rng)
     raise ValueError(f"unknown level {level!r}: {', '.join(LEVELS)}")
 
 

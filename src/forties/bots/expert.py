@@ -22,7 +22,7 @@ from ..cards import parse_card, parse_suit
 from ..fortyfives import TRUMPS, FortyFivesState
 from ..fortyone import FortyOneState
 from ..rules import FortyFivesRules, FortyOneRules, rules_from_json
-from ..state import Deal, Phase
+from ..state import Deal, GameState, Phase
 from . import simulate as sim
 from .basic import BasicBot
 from .judge import Judge, PlayoutJudge, SolverJudge, utility
@@ -80,11 +80,30 @@ class ExpertBot:
         a = self.basic.choose(view, legal)
         return Choice(a, {a: 0.0}, 0)
 
+    # ----- where the imagined deals come from (the oracle overrides these) -----------
+
+    def samples(self) -> int:
+        return self.worlds
+
+    def _play_worlds(self, view: dict[str, Any]) -> list[GameState]:
+        return worlds(view, self.worlds, self.rng)
+
+    def _draw_world(self, view: dict[str, Any],
+                    rules: FortyFivesRules) -> FortyFivesState | None:
+        return _draw_world(view, rules, self.rng)
+
+    def _forty_one_deal(self, seat: int, hand: int) -> Deal:
+        rest = [c for c in range(52) if not hand >> c & 1]
+        self.rng.shuffle(rest)
+        hands = [tuple(rest[13 * i:13 * i + 13]) for i in range(3)]
+        hands.insert(seat, tuple(sim.bits(hand)))
+        return Deal(tuple(hands))
+
     # ----- the play -----------------------------------------------------------------
 
     def _play(self, view: dict[str, Any], legal: Sequence[Action]) -> Choice:
         seat = view["seat"]
-        ws = worlds(view, self.worlds, self.rng)
+        ws = self._play_worlds(view)
         if not ws:
             a = self.basic.choose(view, legal)
             return Choice(a, {a: 0.0}, 0)
@@ -110,7 +129,7 @@ class ExpertBot:
             hand |= 1 << parse_card(c)
         kitty_known = view.get("kitty") or []
         out: dict[int, list[tuple[FortyFivesState, list[int]]]] = {t: [] for t in suits}
-        for _ in range(self.worlds):
+        for _ in range(self.samples()):
             deal = self._deal_for_contract(rules, seat, hand, kitty_known)
             for t in suits:
                 st = sim.simulate_contract(rules, deal, view["dealer"], seat, bid, t,
@@ -191,8 +210,8 @@ class ExpertBot:
             return Choice(candidates[0], {candidates[0]: 0.0}, 0)
         totals = dict.fromkeys(candidates, 0.0)
         done = 0
-        for _ in range(self.worlds):
-            world = _draw_world(view, rules, self.rng)
+        for _ in range(self.samples()):
+            world = self._draw_world(view, rules)
             if world is None:
                 continue
             done += 1
@@ -218,19 +237,9 @@ class ExpertBot:
         for c in view["hand"]:
             hand |= 1 << parse_card(c)
         tricks = []
-        rest = [c for c in range(52) if not hand >> c & 1]
-        for _ in range(self.worlds):
-            self.rng.shuffle(rest)
-            hands: list[tuple[int, ...]] = []
-            pos = 0
-            for s in range(4):
-                if s == seat:
-                    hands.append(tuple(sim.bits(hand)))
-                else:
-                    hands.append(tuple(rest[pos:pos + 13]))
-                    pos += 13
+        for _ in range(self.samples()):
             st = FortyOneState(rules, seed=None, first_dealer=view["dealer"],
-                               deal=Deal(tuple(hands)))
+                               deal=self._forty_one_deal(seat, hand))
             while st.phase is Phase.AUCTION:
                 t = st.turn
                 assert t is not None
