@@ -1,0 +1,215 @@
+"""Every computer player makes only legal choices, in every preset and player count,
+and the arena, hints and odds built on them behave."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from forties import build_rules, new_game
+from forties.analysis import hint, par
+from forties.arena import mean_interval, play_deal, run_match, wilson_interval
+from forties.bots import LEVELS, make_bot
+from forties.bots.basic import BasicBot, strength
+from forties.bots.expert import ExpertBot
+from forties.bots.judge import PlayoutJudge
+from forties.cards import SPADES, parse_card
+from forties.odds import HOLDINGS, holding_hand, make_chances
+from forties.state import GameState, Phase
+
+FORTIES = str(Path(sys.executable).with_name("forties"))
+
+CONFIGS = [
+    ("merrimack-valley", {}),
+    ("merrimack-valley", {"players": 2}),
+    ("merrimack-valley", {"players": 3}),
+    ("merrimack-valley", {"players": 5}),
+    ("merrimack-valley", {"players": 6}),
+    ("merrimack-valley", {"players": 6, "teams": "two-threes"}),
+    ("merrimack-valley", {"kitty": 0, "dealer_may_hold": True, "auction": "hold-reopens"}),
+    ("merrimack-valley", {"four_and_a_flip": True, "dealer_robs_pack": False,
+                          "bid_30_for_60": True, "end": "must-bid-on-green"}),
+    ("nova-scotia", {}),
+    ("nova-scotia", {"players": 3}),
+    ("auction-45", {}),
+    ("auction-45", {"players": 3, "kitty_before_trump": True}),
+    ("auction-45", {"go_on_kitty": True, "go_on_top_card": True}),
+    ("call-your-partner", {}),
+    ("forty-one", {}),
+]
+
+
+def _play_hand(g: GameState, bots: list, rng: random.Random) -> None:
+    while not g.hand_over:
+        seat = g.turn
+        assert seat is not None
+        bot = bots[seat]
+        if getattr(bot, "needs_state", False):
+            a = bot.choose_from_state(g)
+        else:
+            a = bot.choose(g.view(seat), g.legal_actions())
+        assert g.reason(a) is None, f"{bot.name} chose illegal {a}: {g.reason(a)}"
+        g.apply(a)
+
+
+@pytest.mark.parametrize(("preset", "options"), CONFIGS,
+                         ids=[f"{p}-{'-'.join(f'{k}={v}' for k, v in o.items())}"
+                              for p, o in CONFIGS])
+@pytest.mark.parametrize("level", ["random", "basic"])
+def test_fast_levels_play_only_legal_actions(preset: str, options: dict, level: str) -> None:
+    """random and basic play whole hands of every configuration legally."""
+    rules = build_rules(preset, options)
+    rng = random.Random(3)
+    for seed in range(6):
+        g = new_game(rules, seed=seed)
+        _play_hand(g, [make_bot(level, rng) for _ in range(g.n)], rng)
+
+
+@pytest.mark.parametrize(("preset", "options"), CONFIGS[::2],
+                         ids=[f"{p}-{'-'.join(f'{k}={v}' for k, v in o.items())}"
+                              for p, o in CONFIGS[::2]])
+@pytest.mark.parametrize("level", ["expert", "oracle"])
+def test_search_levels_play_only_legal_actions(preset: str, options: dict, level: str) -> None:
+    """expert and oracle, with few worlds to stay quick, also play legally throughout."""
+    rules = build_rules(preset, options)
+    rng = random.Random(4)
+    g = new_game(rules, seed=11)
+    bots = [make_bot(level, rng) for _ in range(g.n)]
+    for b in bots:
+        if isinstance(b, ExpertBot) and level == "expert":
+            b.worlds = 3
+    _play_hand(g, bots, rng)
+
+
+def test_levels_are_listed() -> None:
+    assert set(LEVELS) == {"random", "basic", "expert", "oracle"}
+    with pytest.raises(ValueError, match="unknown level"):
+        make_bot("genius", random.Random(0))
+
+
+def test_basic_values_the_five_above_a_small_trump() -> None:
+    """Seed 000: the 5 is the boss card: a hand with it is worth more than one without."""
+    five = 1 << parse_card("5S")
+    small = 1 << parse_card("7S")
+    filler = sum(1 << parse_card(c) for c in ("2D", "3D", "4C", "6C"))
+    assert strength(five | filler, SPADES) > strength(small | filler, SPADES)
+
+
+def test_basic_does_not_trump_its_partners_winner() -> None:
+    """Fourth hand, partner winning with the 5 of trumps: basic throws its cheapest card."""
+    rules = build_rules("merrimack-valley", {"follow": "trump-only"})
+    rng = random.Random(0)
+    for seed in range(400):
+        g = new_game(rules, seed=seed)
+        bots = [BasicBot() for _ in range(4)]
+        while not g.hand_over and g.phase is not Phase.PLAY:
+            seat = g.turn
+            assert seat is not None
+            g.apply(bots[seat].choose(g.view(seat), g.legal_actions()))
+        if g.hand_over:
+            continue
+        while not g.hand_over:
+            seat = g.turn
+            assert seat is not None
+            tc = g.trick_cards
+            five = g.trump * 13 + 3
+            if len(tc) == 3 and tc[1] == five:
+                legal = g.legal_actions()
+                a = bots[seat].choose(g.view(seat), legal)
+                assert a.arg.bit_length() - 1 != five
+                trumps = [x for x in legal if (x.arg.bit_length() - 1) // 13 == g.trump]
+                if len(trumps) < len(legal):
+                    assert (a.arg.bit_length() - 1) // 13 != g.trump or \
+                        a.arg.bit_length() - 1 == 38
+                return
+            g.apply(bots[seat].choose(g.view(seat), g.legal_actions()))
+    del rng
+    pytest.fail("no position found")
+
+
+def test_expert_values_every_legal_card() -> None:
+    rng = random.Random(2)
+    g = new_game("merrimack-valley", seed=5)
+    basic = BasicBot()
+    while g.phase is not Phase.PLAY:
+        seat = g.turn
+        assert seat is not None
+        g.apply(basic.choose(g.view(seat), g.legal_actions()))
+    seat = g.turn
+    assert seat is not None
+    choice = ExpertBot(rng, worlds=4, judge=PlayoutJudge()).decide(g.view(seat),
+                                                                   g.legal_actions())
+    assert set(choice.values) == set(g.legal_actions())
+    assert choice.action in g.legal_actions()
+    assert choice.values[choice.action] == max(choice.values.values())
+
+
+def test_hint_explains_its_choice() -> None:
+    g = new_game("auction-45", seed=9)
+    h = hint(g, worlds=3)
+    assert h.action in g.legal_actions()
+    assert "imagined deals" in h.explanation or "only" in h.explanation
+    with pytest.raises(ValueError):
+        hint(g, seat=(g.turn or 0) + 1)
+
+
+def test_arena_is_deterministic_and_fair() -> None:
+    rules = build_rules("merrimack-valley")
+    a = run_match(rules, "basic", "random", deals=6, games=1, seed=3, jobs=1)
+    b = run_match(rules, "basic", "random", deals=6, games=1, seed=3, jobs=1)
+    assert a.points_per_hand == b.points_per_hand
+    assert a.games_won == b.games_won
+    # the same player on both sides of a duplicate deal cancels out exactly
+    assert play_deal(rules, "basic", "basic", 1, 0) == 0.0
+
+
+def test_intervals() -> None:
+    m = mean_interval([1.0, 2.0, 3.0])
+    assert m.mean == 2.0 and m.low < 2.0 < m.high
+    w = wilson_interval(10, 10)
+    assert w.mean == 1.0 and 0.6 < w.low < 1.0 and w.high == 1.0
+
+
+def test_arena_command_writes_json(tmp_path: Path) -> None:
+    out = tmp_path / "m.json"
+    r = subprocess.run([FORTIES, "arena", "basic", "random", "--deals", "4", "--games", "0",
+                        "--jobs", "1", "--out", str(out)], capture_output=True, text=True,
+                       check=False)
+    assert r.returncode == 0, r.stderr
+    data = json.loads(out.read_text())
+    assert data["a"] == "basic" and data["deals"] == 4
+    assert "points per hand for basic" in r.stdout
+    bad = subprocess.run([FORTIES, "arena", "basic", "genius"], capture_output=True,
+                         text=True, check=False)
+    assert bad.returncode == 2 and "unknown player" in bad.stderr
+    assert "Traceback" not in bad.stderr
+
+
+def test_odds_make_sense() -> None:
+    """The 5, J and AH together make 15 more often than the J alone."""
+    rules = build_rules("merrimack-valley")
+    assert isinstance(rules, type(rules))
+    rng = random.Random(1)
+    for h in HOLDINGS:
+        hand = holding_hand(h, SPADES, rng)
+        assert hand.bit_count() == 5
+    judge = PlayoutJudge()
+    strong = make_chances(rules, HOLDINGS[6], 60, 1, judge)  # 5 J AH
+    weak = make_chances(rules, HOLDINGS[1], 60, 1, judge)  # J alone
+    assert strong[15] >= weak[15]
+    assert all(strong[b] >= strong[b + 5] for b in (15, 20, 25))
+
+
+def test_par_of_a_finished_hand() -> None:
+    g = new_game("merrimack-valley", seed=2)
+    rng = random.Random(0)
+    _play_hand(g, [make_bot("basic", rng) for _ in range(4)], rng)
+    p = par(g)
+    assert p is not None
+    assert 0 <= p.points <= 30
+    assert "could take" in p.text
