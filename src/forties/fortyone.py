@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .actions import Action, Verb
+from .actions import Action, Verb, bid_text
 from .cards import CARD_NAMES, HEARTS, SUIT_MASKS, SUIT_NAMES, format_mask
 from .rules import FortyOneRules
 from .state import Deal, GameState, Phase, Trick
@@ -88,13 +88,17 @@ class FortyOneState(GameState):
 
     def _reason(self, a: Action) -> str | None:
         if self.phase is Phase.AUCTION:
+            if a.verb is Verb.PASS:
+                return "there is no pass in Forty One: bid the tricks you will take (1 to 13)"
             if a.verb is not Verb.BID:
-                return "bid the number of tricks you will take (1 to 13); there is no pass"
+                return "bid the number of tricks you will take (1 to 13)"
             if not 1 <= a.arg <= 13:
-                return f"a bid is 1 to 13 tricks, not {a.arg}"
+                return f"a bid is 1 to 13 tricks, not {bid_text(a.arg)}"
             return None
         if a.verb is not Verb.PLAY:
             return "it is your turn to play a card"
+        if a.arg.bit_count() != 1:
+            return "play one card"
         hand = self.hands[a.seat]
         if not a.arg & hand:
             return f"you do not hold {format_mask(a.arg)}"

@@ -24,7 +24,12 @@ def render(record: Record) -> str:
     out = [f"{PRESETS[rules.preset].summary.split(':')[0]} ({rules.preset})"]
     if rules.overrides:
         out.append("House rules: " + ", ".join(f"{k}={v}" for k, v in rules.overrides))
-    out.append("Sides: " + "  vs  ".join(side_name(record, s) for s in sides))
+    if rules.game == "forty-one":
+        teams = rules.teams  # type: ignore[attr-defined]
+        out.append("Teams: " + "  vs  ".join(side_name(record, t) for t in teams)
+                   + " (each player scores alone)")
+    else:
+        out.append("Sides: " + "  vs  ".join(side_name(record, s) for s in sides))
     replay = Replay(record)
     names = record.players
     for h, st in replay.states():
@@ -56,7 +61,8 @@ def render(record: Record) -> str:
             if phase_before is Phase.AUCTION:
                 auction.append(line)
                 if st.phase is not Phase.AUCTION:
-                    out.append("  Auction: " + ", ".join(auction))
+                    out.append(f"  {_auction_label(st)}: " + ", ".join(auction)
+                               + _bids_total(st))
                     auction = []
                 continue
             if line:
@@ -68,12 +74,25 @@ def render(record: Record) -> str:
                 out.append(f"  Trick {len(st.tricks)}: {', '.join(order)}; "
                            f"{names[t.winner or 0]} wins")
         if auction:
-            out.append("  Auction so far: " + ", ".join(auction))
+            out.append(f"  {_auction_label(st)} so far: " + ", ".join(auction))
         out.extend("  " + x for x in _hand_end(st, record))
     if replay.state is not None and replay.state.over:
         out.append("")
         out.append(_game_end(replay.state, record))
     return "\n".join(out) + "\n"
+
+
+def _auction_label(st: GameState) -> str:
+    return "Bids" if st.game == "forty-one" else "Auction"
+
+
+def _bids_total(st: GameState) -> str:
+    """Forty One: the bids' total, and whether it was enough to play."""
+    if st.game != "forty-one":
+        return ""
+    total = sum(st.bids)  # type: ignore[attr-defined]
+    need = st.rules.min_total  # type: ignore[attr-defined]
+    return f" (total {total}{f', under {need}' if total < need else ''})"
 
 
 def _describe(st: GameState, a: Action, names: list[str]) -> str:
@@ -118,8 +137,11 @@ def _hand_end(st: GameState, record: Record) -> list[str]:
     if st.game == "forty-one":
         bids = st.bids  # type: ignore[attr-defined]
         taken = st.taken  # type: ignore[attr-defined]
-        lines.append("Bids/tricks: " + ", ".join(
-            f"{record.players[s]} {bids[s]}/{taken[s]}" for s in range(st.n)))
+        deltas = st.hand_deltas()  # type: ignore[attr-defined]
+        for s in range(st.n):
+            verdict = "made" if taken[s] >= bids[s] else "down"
+            lines.append(f"{record.players[s]:<12} bid {bids[s]:>2}, took {taken[s]:>2}: "
+                         f"{verdict} {deltas[s]:+d}")
     else:
         pts = st.points  # type: ignore[attr-defined]
         lines.append("Points: " + ", ".join(
@@ -131,12 +153,34 @@ def _hand_end(st: GameState, record: Record) -> list[str]:
             lines.append(f"{record.players[bidder]} bid {bid}: {'made' if made else 'set'}")
     lines.append("Scores: " + ", ".join(
         f"{side_name(record, s)} {st.scores[i]}" for i, s in enumerate(sides)))
+    if st.game == "forty-one" and not st.over:
+        lines.extend(_forty_one_waits(st, record))
     return lines
+
+
+def _forty_one_waits(st: GameState, record: Record) -> list[str]:
+    """Why a player on the target has not won yet: a partner not above 0, or a tie."""
+    rules = st.rules
+    sc, names = st.scores, record.players
+    teams = rules.teams  # type: ignore[attr-defined]
+    if all(st.team_qualifies(t) for t in teams):  # type: ignore[attr-defined]
+        return [f"Both teams qualify, level by {rules.tie}: play goes on"]  # type: ignore[attr-defined]
+    out: list[str] = []
+    if not rules.partner_positive:  # type: ignore[attr-defined]
+        return out
+    for a, b in teams:
+        for p, q in ((a, b), (b, a)):
+            if sc[p] >= rules.target and sc[q] <= 0:  # type: ignore[attr-defined]
+                out.append(f"{names[p]} has {sc[p]} but partner {names[q]} is not above 0")
+    return out
 
 
 def _game_end(st: GameState, record: Record) -> str:
     w = st.winner
     if isinstance(w, tuple):
-        return "Game over: " + " & ".join(record.players[s] for s in w) + " win"
+        scores = ", ".join(f"{record.players[s]} {st.scores[s]}" for s in w) \
+            if st.game == "forty-one" else ""
+        return ("Game over: " + " & ".join(record.players[s] for s in w) + " win"
+                + (f" ({scores})" if scores else ""))
     assert w is not None
     return f"Game over: {side_name(record, st.sides[w])} win"
