@@ -45,14 +45,22 @@ def bid_text(value: int) -> str:
     return str(value)
 
 
+def _number(text: str) -> int | None:
+    """``text`` as a number if it is plain digits 0-9; None for '²', '٣' or 5000 digits."""
+    if text.isascii() and text.isdigit() and len(text) <= 100:
+        return int(text)
+    return None
+
+
 def parse_bid(text: str) -> int:
     t = text.strip().lower().replace(" ", "")
     if t in ("30for60", "30-for-60"):
         return BID_30_FOR_60
     if t in ("60for120", "60-for-120"):
         return BID_60_FOR_120
-    if t.isdigit():
-        return int(t)
+    value = _number(t)
+    if value is not None:
+        return value
     raise ActionSyntaxError(f"not a bid: {text!r}")
 
 
@@ -69,7 +77,7 @@ class Action(NamedTuple):
         if v is Verb.BID or v is Verb.RAISE:
             return f"{head} {bid_text(self.arg)}"
         if v is Verb.TRUMP:
-            return f"{head} {SUITS[self.arg]}"
+            return f"{head} {SUITS[self.arg] if 0 <= self.arg < 4 else self.arg}"
         if v is Verb.CALL and self.arg == 0:
             return f"{head} none"
         if v is Verb.DISCARD and self.arg == 0:
@@ -88,9 +96,9 @@ class Action(NamedTuple):
         if len(parts) < 2:
             raise ActionSyntaxError(f"not an action: {text!r} (expected 'SEAT VERB ...')")
         seat_text, verb_text, args = parts[0], parts[1].lower(), parts[2:]
-        if not seat_text.isdigit():
+        seat = _number(seat_text)
+        if seat is None:
             raise ActionSyntaxError(f"not an action: {text!r} (the seat must be a number)")
-        seat = int(seat_text)
         verb = _VERBS.get(verb_text)
         if verb is None:
             raise ActionSyntaxError(

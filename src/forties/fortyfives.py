@@ -334,6 +334,8 @@ class FortyFivesState(GameState):
         if a.verb is Verb.TRUMP:
             if a.arg in self._trump_suits():
                 return None
+            if not 0 <= a.arg < 4:
+                return "name a suit: C, D, H or S"
             what = "the cards you went on" if self.went_on_kitty else "your hand"
             return f"you may name only a suit of which you hold a trump in {what} " \
                    f"({SUIT_NAMES[a.arg]}: none)"
@@ -443,6 +445,8 @@ class FortyFivesState(GameState):
         if a.arg & ~(give | take):
             return f"{format_mask(a.arg & ~(give | take))} is neither in your hand nor " \
                    "among the discards"
+        if not a.arg:
+            return "rob at least one card, or pass"
         if give.bit_count() != take.bit_count():
             return f"take as many as you give: you give {give.bit_count()} " \
                    f"({format_mask(give)}) and take {take.bit_count()} ({format_mask(take)})"
@@ -505,6 +509,8 @@ class FortyFivesState(GameState):
     def _call_reason(self, a: Action) -> str | None:
         if a.verb is not Verb.CALL:
             return "call a card for your partner, or 'call none' to go alone"
+        if a.arg.bit_count() > 1:
+            return "call one card, or 'call none' to go alone"
         if a.arg and not self.may_call(a.arg.bit_length() - 1):
             return f"you may not call {format_mask(a.arg)}: it outranks every trump you hold"
         return None
@@ -575,6 +581,8 @@ class FortyFivesState(GameState):
     def _play_reason(self, a: Action) -> str | None:
         if a.verb is not Verb.PLAY:
             return "it is your turn to play a card"
+        if a.arg.bit_count() != 1:
+            return "play one card"
         s = a.seat
         if not a.arg & self.hands[s]:
             return f"you do not hold {format_mask(a.arg)}"

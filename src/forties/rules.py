@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
@@ -172,8 +173,8 @@ class Rules:
 
     def to_json(self) -> dict[str, Any]:
         """The record form: the preset and the options that differ from it."""
-        base = PRESETS[self.preset].build({})
-        diff = {k: v for k, v in self.options().items() if base.options()[k] != v}
+        base = PRESETS[self.preset].build({}).options()
+        diff = {k: v for k, v in self.options().items() if base[k] != v}
         out: dict[str, Any] = {"preset": self.preset}
         if diff:
             out["options"] = diff
@@ -235,7 +236,9 @@ class FortyFivesRules(Rules):
         keep = 0 if self.four_and_a_flip else self.keep_min
         need = self.players * (5 - keep)
         if self.go_on_top_card:
-            need += 1
+            # the top card itself; then the bidder holds that one card, keeps at most it,
+            # and may draw four: keep_min - 1 more than the others' worst case
+            need += 1 + max(keep - 1, 0)
         return need
 
     def stock_size(self) -> int:
@@ -361,6 +364,14 @@ def find_preset(name: str) -> Preset:
     raise RulesError(f"unknown preset {name!r}{more}; presets: {', '.join(PRESETS)}")
 
 
+def _shown(raw: Any) -> str:
+    """``raw`` as it goes into a one-line message: JSON where it can be, never a newline."""
+    try:
+        return json.dumps(raw, default=str, ensure_ascii=False)
+    except (TypeError, ValueError):  # keys that are not strings, a number of 5000 digits
+        return f"a {type(raw).__name__}"
+
+
 def parse_value(spec: OptionSpec, raw: Any) -> Value:
     """Check ``raw`` (a JSON/TOML value or a command-line string) against ``spec``."""
     value: Any = raw
@@ -373,7 +384,7 @@ def parse_value(spec: OptionSpec, raw: Any) -> Value:
             value = True
         elif low in ("false", "no", "off") and False in (spec.values or ()):
             value = False
-        elif low.lstrip("-").isdigit() and (spec.values is None or any(
+        elif re.fullmatch(r"-?[0-9]{1,100}", low) and (spec.values is None or any(
                 type(v) is int for v in spec.values)):
             value = int(low)
         else:
@@ -381,13 +392,13 @@ def parse_value(spec: OptionSpec, raw: Any) -> Value:
     if spec.values is None:
         lo, hi = spec.int_range or (1, 10**6)
         if type(value) is not int or not lo <= value <= hi:
-            raise RulesError(f"option {spec.name}: {format_value(raw)!s} is not an integer "
-                             f"from {lo} to {hi}")
+            shown = raw if isinstance(raw, str) and raw.isprintable() else _shown(raw)
+            raise RulesError(f"option {spec.name}: {shown} is not an integer from {lo} to {hi}")
         return int(value)
     for v in spec.values:
         if type(v) is type(value) and v == value:
             return v
-    raise RulesError(f"option {spec.name}: {json.dumps(raw)} is not one of "
+    raise RulesError(f"option {spec.name}: {_shown(raw)} is not one of "
                      f"{spec.describe_values()}")
 
 
@@ -432,11 +443,15 @@ def load_rules_file(path: str | Path) -> Rules:
         text = p.read_text(encoding="utf-8")
     except OSError as e:
         raise RulesError(f"{p}: cannot read: {e.strerror}") from None
+    except UnicodeDecodeError:
+        raise RulesError(f"{p}: not a UTF-8 text file") from None
+    kind = "JSON" if p.suffix.lower() == ".json" else "TOML"
     try:
-        data: Any = json.loads(text) if p.suffix.lower() == ".json" else tomllib.loads(text)
-    except (json.JSONDecodeError, tomllib.TOMLDecodeError) as e:
-        raise RulesError(f"{p}: not valid {'JSON' if p.suffix == '.json' else 'TOML'}: {e}") \
-            from None
+        data: Any = json.loads(text) if kind == "JSON" else tomllib.loads(text)
+    except RecursionError:
+        raise RulesError(f"{p}: not valid {kind}: nested too deep") from None
+    except ValueError as e:  # a decode error, or a number past int()'s digit limit
+        raise RulesError(f"{p}: not valid {kind}: {e}") from None
     try:
         return rules_from_json(data)
     except RulesError as e:
@@ -509,8 +524,12 @@ def conflicts(rules: Rules) -> list[str]:
     stock, need = r.stock_size(), r.replacements_needed()
     if not out and need > stock:
         keep = "four_and_a_flip" if r.four_and_a_flip else f"keep_min={r.keep_min}"
+        if r.go_on_top_card:
+            keep += " and go_on_top_card"
+        fits = replace(r, keep_min=2, four_and_a_flip=False).replacements_needed() <= stock
         out.append(f"players={r.players} with kitty={r.kitty} and {keep} may need {need} "
-                   f"cards from the stock, which holds {stock}: raise keep_min")
+                   f"cards from the stock, which holds {stock}"
+                   + (": raise keep_min" if fits else ""))
     return out
 
 

@@ -320,15 +320,19 @@ class GameState:
             if not isinstance(obj, dict) or obj.get("format") != "forties-state/1":
                 raise StateError("not a forties state (format forties-state/1)")
             rules = rules_from_json(obj["rules"])
+            n, sides = rules.players, len(rules.sides)  # type: ignore[attr-defined]
+            if obj["seed"] is not None and type(obj["seed"]) is not int:
+                raise StateError(f"cannot read state: seed is {obj['seed']!r}, not a number")
+            _whole(obj["first_dealer"], "first_dealer", n - 1)
             klass = game_class(rules)
             state = object.__new__(klass)
             GameState.__init__(state, rules, obj["seed"], obj["first_dealer"],
                                Deal.from_json(obj["deal"]))
-            state.hand_index = int(obj["hand_index"])
-            state.dealer = int(obj["dealer"])
-            state.scores = [int(x) for x in obj["scores"]]
+            state.hand_index = _whole(obj["hand_index"], "hand_index", None)
+            state.dealer = _whole(obj["dealer"], "dealer", n - 1)
+            state.scores = _numbers(obj["scores"], "scores", sides)
             if "games" in obj:
-                state.games = [int(x) for x in obj["games"]]
+                state.games = _numbers(obj["games"], "games", sides)
             state._start_hand(Deal.from_json(obj["deal"]))
             for text in obj["actions"]:
                 state.apply(Action.parse(text))
@@ -375,6 +379,21 @@ class GameState:
     def _winner_json(self) -> Any:
         w = self.winner
         return list(w) if isinstance(w, tuple) else w
+
+
+def _whole(v: Any, what: str, hi: int | None) -> int:
+    """A snapshot's seat or count: a whole number from 0 (to ``hi``), or StateError."""
+    if type(v) is not int or v < 0 or (hi is not None and v > hi):
+        top = "" if hi is None else f" to {hi}"
+        raise StateError(f"cannot read state: {what} is {v!r}, not a whole number from 0{top}")
+    return v
+
+
+def _numbers(v: Any, what: str, count: int) -> list[int]:
+    """A snapshot's per-side numbers (scores, games won): ``count`` whole numbers."""
+    if not isinstance(v, list) or len(v) != count or any(type(x) is not int for x in v):
+        raise StateError(f"cannot read state: {what} must be {count} whole numbers, not {v!r}")
+    return list(v)
 
 
 def _cards(mask: int) -> list[int]:

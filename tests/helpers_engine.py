@@ -1,0 +1,332 @@
+"""Helpers of the engine-wide tests: the configurations played, card accounting, what a
+seat may know, brute-force candidate actions, and an independent reading of the rank
+tables and following rules of rules.md (written from the tables, not from the engine)."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator, Sequence
+from itertools import combinations
+from typing import Any
+
+from forties import Action, GameState, Phase, Verb, build_rules
+from forties.cards import CARD_NAMES, parse_card
+from forties.rules import Rules
+
+# ----- configurations ---------------------------------------------------------------------
+
+Config = tuple[str, dict[str, Any]]
+
+
+def _player_configs() -> list[Config]:
+    """Merrimack Valley and Auction 45 at 2..6 players with every team layout that fits."""
+    layouts = {2: ["individual"], 3: ["individual"], 4: ["individual", "pairs"],
+               5: ["individual"], 6: ["individual", "three-pairs", "two-threes"]}
+    return [(preset, {"players": n, "teams": t}) for preset in ("merrimack-valley", "auction-45")
+            for n, ts in layouts.items() for t in ts]
+
+
+PRESET_CONFIGS: list[Config] = [(p, {}) for p in (
+    "merrimack-valley", "nova-scotia", "auction-45", "call-your-partner", "forty-one")]
+PLAYER_CONFIGS: list[Config] = _player_configs()
+# House rules that reach the rarer phases (the pack, going on the kitty, a hold that
+# reopens, four and a flip) and end games quickly; chosen by the test writer.
+VARIANT_CONFIGS: list[Config] = [
+    ("merrimack-valley", {"dealer_robs_pack": True, "keep_min": 2, "players": 3,
+                          "bonus": "five-only", "target": 30}),
+    ("merrimack-valley", {"four_and_a_flip": True, "kitty": 4, "made_30_scores_60": True,
+                          "forty_five_resets": True, "end": "must-bid-on-green"}),
+    ("merrimack-valley", {"auction": "hold-reopens", "dealer_may_hold": True,
+                          "bid_30_for_60": True, "bid_60_for_120": True,
+                          "follow": "suit-or-trump", "renege": "five-only", "players": 3,
+                          "kitty": 0}),
+    ("auction-45", {"go_on_kitty": True, "go_on_top_card": True, "hearts_on_hearts": True,
+                    "target": 40, "lock_at": None}),
+    ("auction-45", {"kitty_before_trump": True, "renege": "none", "kitty": 4, "players": 5}),
+    ("nova-scotia", {"players": 6, "renege": "five-only", "hearts_on_hearts": True}),
+    ("nova-scotia", {"players": 3, "match": "best-of-3", "target": 20}),
+    ("forty-one", {"target": 12, "min_total": 4, "tie": "team-total"}),
+]
+ALL_CONFIGS: list[Config] = PRESET_CONFIGS + PLAYER_CONFIGS + VARIANT_CONFIGS
+
+
+def config_id(c: Config) -> str:
+    preset, opts = c
+    return preset + "".join(f",{k}={v}" for k, v in opts.items())
+
+
+def rules_of(c: Config) -> Rules:
+    return build_rules(c[0], c[1])
+
+
+# ----- cards ------------------------------------------------------------------------------
+
+
+def mask(cards: str) -> int:
+    """The card set written ``"5H JD AH"``."""
+    m = 0
+    for t in cards.split():
+        m |= 1 << parse_card(t)
+    return m
+
+
+def cards_in(m: int) -> list[int]:
+    return [c for c in range(52) if m >> c & 1]
+
+
+def is_forty_fives(st: GameState) -> bool:
+    return st.game == "forty-fives"
+
+
+def card_places(st: GameState) -> list[int]:
+    """Every card where the engine keeps it: hands, kitty (until taken), stock (undealt
+    part), the turned-up card (until robbed), the robbed-away card, discards, tricks."""
+    out: list[int] = []
+    for h in st.hands:
+        out += cards_in(h)
+    for t in st.tricks:
+        out += list(t.cards)
+    out += list(st.trick_cards)
+    if not is_forty_fives(st):
+        return out
+    s: Any = st
+    if not s.kitty_taken:
+        out += cards_in(s.kitty)
+    out += list(s.stock[s.stock_pos:])
+    out += cards_in(s.pile)
+    if s.up_card >= 0 and not s.robbed:
+        out.append(s.up_card)
+    out += cards_in(s.rob_given)
+    return out
+
+
+# ----- what a seat may know ---------------------------------------------------------------
+
+CARD_TOKEN = re.compile(r"\b([2-9TJQKA][CDHS])\b")
+CALL_TEXT = re.compile(r'"\d+ call [^"]*"')
+
+
+def card_tokens(obj: Any) -> set[str]:
+    """Every card name written anywhere in a JSON value (keys and strings), except in a
+    call: a called card is a name said aloud (and the bidder may call any card)."""
+    return set(CARD_TOKEN.findall(CALL_TEXT.sub("", json.dumps(obj))))
+
+
+class Knowledge:
+    """The cards each seat has been entitled to see in the current hand: every card it
+    has held, the pack for a dealer who robs it, and what is public (tricks, the
+    turned-up card, cards dealt face up, a called card's name)."""
+
+    def __init__(self, st: GameState) -> None:
+        self.seen = [0] * st.n
+        self.update(st)
+
+    def update(self, st: GameState) -> None:
+        for s in range(st.n):
+            self.seen[s] |= st.hands[s]
+        if is_forty_fives(st) and st.phase is Phase.PACK:
+            self.seen[st.dealer] |= st.pile  # type: ignore[attr-defined]
+
+    def public(self, st: GameState) -> int:
+        m = 0
+        for t in st.tricks:
+            for c in t.cards:
+                m |= 1 << c
+        for c in st.trick_cards:
+            m |= 1 << c
+        if is_forty_fives(st):
+            s: Any = st
+            if s.up_card >= 0:
+                m |= 1 << s.up_card
+            m |= s.faceup
+            if s.called > 0:
+                m |= s.called
+        return m
+
+    def allowed(self, st: GameState, seat: int | None) -> int:
+        return self.public(st) | (self.seen[seat] if seat is not None else 0)
+
+
+def leaks(view: dict[str, Any], allowed: int) -> list[str]:
+    """The cards named in ``view`` that are not in the card set ``allowed``."""
+    return sorted(t for t in card_tokens(view) if not allowed >> parse_card(t) & 1)
+
+
+# ----- brute-force candidate actions ------------------------------------------------------
+
+BID_VALUES = (*range(0, 36), 60, 120)
+
+
+def subsets(cards: Sequence[int], sizes: range) -> Iterator[int]:
+    for k in sizes:
+        for combo in combinations(cards, k):
+            yield sum(1 << c for c in combo)
+
+
+def candidate_actions(st: GameState) -> tuple[list[Action], bool]:
+    """Every action a player could try now, legal or not: every verb with every card,
+    bid, suit, and (when small) every card set. Returns (candidates, complete): complete
+    is False where card sets were too many to list (the dealer robbing a large pack)."""
+    s = st.turn
+    assert s is not None
+    n = st.n
+    hand = st.hands[s]
+    held = cards_in(hand)
+    out = [Action(s, Verb.PASS), Action(s, Verb.HOLD), Action(s, Verb.CALL, 0)]
+    for v in BID_VALUES:
+        out += [Action(s, Verb.BID, v), Action(s, Verb.RAISE, v)]
+    out += [Action(s, Verb.TRUMP, t) for t in range(-1, 5)]  # with two that are no suit
+    for c in range(52):
+        b = 1 << c
+        out += [Action(s, Verb.PLAY, b), Action(s, Verb.ROB, b), Action(s, Verb.CALL, b)]
+    # malformed card sets: nothing played, two cards played, two robbed, two called
+    out.append(Action(s, Verb.PLAY, 0))
+    if len(held) >= 2:
+        two = (1 << held[0]) | (1 << held[1])
+        out += [Action(s, Verb.PLAY, two), Action(s, Verb.ROB, two), Action(s, Verb.CALL, two)]
+    # discards: every subset of the hand, and sets with a card not held
+    not_held = next(c for c in range(52) if not hand >> c & 1)
+    small = len(held) <= 10  # Forty One's 13 cards: a few sets suffice, nobody discards
+    for m in subsets(held, range(len(held) + 1) if small else range(2)):
+        out.append(Action(s, Verb.DISCARD, m))
+    out += [Action(s, Verb.DISCARD, 1 << not_held), Action(s, Verb.DISCARD, hand | 1 << not_held)]
+    complete = True
+    if is_forty_fives(st) and st.phase is Phase.PACK:
+        pile = cards_in(st.pile)  # type: ignore[attr-defined]
+        for give in subsets(held, range(0, 3)):
+            for take in subsets(pile, range(0, 3)):
+                out.append(Action(s, Verb.ROB, give | take))
+        out.append(Action(s, Verb.ROB, (1 << held[0]) | (1 << not_held)))
+        complete = len(held) <= 2 and len(pile) <= 2
+    # other seats, and a seat that does not exist
+    for o in range(n + 1):
+        if o == s:
+            continue
+        oh = cards_in(st.hands[o]) if o < n else []
+        out += [Action(o, Verb.PASS), Action(o, Verb.BID, 30), Action(o, Verb.DISCARD, 0)]
+        if oh:
+            out.append(Action(o, Verb.PLAY, 1 << oh[0]))
+    return out, complete
+
+
+# ----- rank tables and following rules, read from rules.md --------------------------------
+
+TRUMP_TABLE = {
+    "H": "5H JH AH KH QH TH 9H 8H 7H 6H 4H 3H 2H",
+    "D": "5D JD AH AD KD QD TD 9D 8D 7D 6D 4D 3D 2D",
+    "C": "5C JC AH AC KC QC 2C 3C 4C 6C 7C 8C 9C TC",
+    "S": "5S JS AH AS KS QS 2S 3S 4S 6S 7S 8S 9S TS",
+}
+OFF_TABLE = {
+    "H": "K Q J T 9 8 7 6 5 4 3 2",
+    "D": "K Q J T 9 8 7 6 5 4 3 2 A",
+    "C": "K Q J A 2 3 4 5 6 7 8 9 T",
+    "S": "K Q J A 2 3 4 5 6 7 8 9 T",
+}
+SUIT_LETTERS = "CDHS"
+
+
+def trump_order(trump: int) -> list[int]:
+    """The trumps of suit index ``trump``, highest first."""
+    return [parse_card(t) for t in TRUMP_TABLE[SUIT_LETTERS[trump]].split()]
+
+
+def off_order(suit: int) -> list[int]:
+    letter = SUIT_LETTERS[suit]
+    return [parse_card(r + letter) for r in OFF_TABLE[letter].split()]
+
+
+def trump_set(trump: int) -> int:
+    return sum(1 << c for c in trump_order(trump))
+
+
+def highest_trump(cards: int, trump: int) -> int | None:
+    return next((c for c in trump_order(trump) if cards >> c & 1), None)
+
+
+def ff_trick_winner(cards: Sequence[int], trump: int) -> int:
+    """Index in ``cards`` of the winner: the highest trump, else the highest of the suit
+    led (a lead of AH is a trump lead)."""
+    order = trump_order(trump)
+    trumps = [c for c in cards if c in order]
+    if trumps:
+        best = min(trumps, key=order.index)
+        return list(cards).index(best)
+    led = cards[0] // 13
+    off = off_order(led)
+    following = [c for c in cards if c in off]
+    return list(cards).index(min(following, key=off.index))
+
+
+def forty_one_trick_winner(cards: Sequence[int]) -> int:
+    """Hearts always trump, aces high, else the highest of the suit led."""
+    hearts = [c for c in cards if c // 13 == 2]
+    pool = hearts or [c for c in cards if c // 13 == cards[0] // 13]
+    return list(cards).index(max(pool, key=lambda c: c % 13))
+
+
+def ff_follow_cards(hand: int, trick: Sequence[int], trump: int, follow: str,
+                    renege: str) -> int:
+    """The cards one may play under rules.md section 2 (no hearts on hearts, no call)."""
+    if not trick:
+        return hand
+    order = trump_order(trump)
+    tset = trump_set(trump)
+    led = trick[0]
+    if tset >> led & 1:
+        mine = hand & tset
+        privileged = {"top3": order[:3], "five-only": order[:1], "none": []}[renege]
+        above_led = order[:order.index(led)]
+        withheld = sum(1 << c for c in privileged if c in above_led)
+        return mine if mine & ~withheld else hand
+    if follow == "suit-or-trump":
+        suit = sum(1 << c for c in off_order(led // 13))
+        if hand & suit:
+            return (hand & suit) | (hand & tset)
+    return hand
+
+
+def forty_one_follow_cards(hand: int, trick: Sequence[int]) -> int:
+    if not trick:
+        return hand
+    suit = ((1 << 13) - 1) << (13 * (trick[0] // 13))
+    return hand & suit or hand
+
+
+# ----- a fixed Merrimack Valley hand, worked out by hand ----------------------------------
+
+MV_HANDS = ("JS 4S KD 9C 3H", "5S 2D 7C 8H QD", "AH 4D 5C 6H TD", "9S 8D TC 2H JD")
+MV_KITTY = "2C 3C 4C"
+
+
+def mv_deal_json() -> dict[str, Any]:
+    """Seat 0 bids 20 and names spades; nobody needs a card after the draw. The stock is
+    the other 29 cards in index order."""
+    used = mask(" ".join(MV_HANDS) + " " + MV_KITTY)
+    return {"hands": [h.split() for h in MV_HANDS], "kitty": MV_KITTY.split(),
+            "stock": [CARD_NAMES[c] for c in range(52) if not used >> c & 1]}
+
+
+# Dealer 3: seat 0 bids first and alone, names spades, takes the kitty and throws it back.
+MV_OPENING = ("0 bid 20", "1 pass", "2 pass", "3 pass", "0 trump S",
+              "0 discard 2C 3C 4C", "1 discard", "2 discard", "3 discard")
+# The whole hand, trump spades (see test_state.py for the reasoning of each trick):
+MV_TRICKS = (
+    ("0 play JS", "1 play 2D", "2 play AH", "3 play 9S"),  # JS wins: seat 0
+    ("0 play 4S", "1 play 5S", "2 play 4D", "3 play 8D"),  # 5S wins: seat 1, +5 bonus
+    ("1 play QD", "2 play TD", "3 play JD", "0 play KD"),  # KD wins: seat 0
+    ("0 play 9C", "1 play 7C", "2 play 5C", "3 play TC"),  # 5C wins: seat 2
+    ("2 play 6H", "3 play 2H", "0 play 3H", "1 play 8H"),  # 8H wins: seat 1
+)
+
+
+def mv_record_json(tricks: int = 5, options: dict[str, Any] | None = None,
+                   players: list[str] | None = None) -> dict[str, Any]:
+    """A record of the fixed hand, stopped after ``tricks`` tricks."""
+    actions = list(MV_OPENING) + [a for t in MV_TRICKS[:tricks] for a in t]
+    rules: Any = {"preset": "merrimack-valley", "options": options} if options else \
+        "merrimack-valley"
+    return {"format": "forties-record/1", "game": "forty-fives", "rules": rules,
+            "players": players or ["Ann", "Bob", "Cy", "Di"], "first_dealer": 3,
+            "hands": [{"deal": mv_deal_json(), "actions": actions}]}

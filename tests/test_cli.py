@@ -1,0 +1,340 @@
+"""The ``forties`` command as a user runs it: a subprocess of .venv/bin/forties.
+
+The fixed Merrimack Valley hand (tests/helpers_engine.py, reasoned in test_state.py) is
+the record most cases start from: dealer Di (seat 3), Ann (seat 0) bids 20 and names
+spades; Ann & Cy take 15 and are set (-20), Bob & Di take 15."""
+
+from __future__ import annotations
+
+import copy
+import json
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import click
+import pytest
+
+import forties
+from forties.cli import main as cli_main
+
+from .helpers_engine import MV_OPENING, mv_record_json
+
+FORTIES = Path(__file__).resolve().parents[1] / ".venv" / "bin" / "forties"
+
+
+def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([str(FORTIES), *args], input=stdin, capture_output=True, text=True,
+                          timeout=60, check=False)
+
+
+def write(tmp_path: Path, obj: Any, name: str = "game.json") -> Path:
+    p = tmp_path / name
+    p.write_text(obj if isinstance(obj, str) else json.dumps(obj), encoding="utf-8")
+    return p
+
+
+def check(tmp_path: Path, obj: Any) -> tuple[int, dict[str, Any]]:
+    res = run("check", str(write(tmp_path, obj)))
+    assert res.stderr == "" and "Traceback" not in res.stdout
+    return res.returncode, json.loads(res.stdout)
+
+
+# ----- records that are not games at all: exit 2, one line ---------------------------------
+
+
+def _edit(path: tuple[Any, ...], value: Any) -> Any:
+    rec = mv_record_json()
+    *head, last = path
+    node: Any = rec
+    for k in head:
+        node = node[k]
+    node[last] = value
+    return rec
+
+
+def _deal(seat: int, cards: list[str]) -> Any:
+    return _edit(("hands", 0, "deal", "hands", seat), cards)
+
+
+def _without(key: str) -> Any:
+    rec = mv_record_json()
+    del rec[key]
+    return rec
+
+
+def _actions(*actions: str) -> Any:
+    return _edit(("hands", 0, "actions"), list(actions))
+
+
+MALFORMED: dict[str, tuple[Any, tuple[str, ...]]] = {
+    "bad JSON": ('{"format": "forties-record/1",\n "rules": ', ("not JSON", "line 2")),
+    "not an object": ("[1, 2, 3]", ("JSON object",)),
+    "wrong format": (_edit(("format",), "pbn"), ("format", "pbn")),
+    "unknown preset": (_edit(("rules",), "merrimac-valley"),
+                       ("unknown preset", "merrimac-valley")),
+    "unknown option": (_edit(("rules",), {"preset": "merrimack-valley",
+                                          "options": {"trumps": "S"}}),
+                       ("unknown option", "trumps")),
+    "bad option value": (_edit(("rules",), {"preset": "merrimack-valley",
+                                            "options": {"lead": "dealer"}}),
+                         ("lead", "dealer", "bidder, left-of-bidder, left-of-dealer")),
+    "conflicting options": (_edit(("rules",), {"preset": "nova-scotia",
+                                               "options": {"kitty": 3}}),
+                            ("kitty", "auction")),
+    "unknown card": (_deal(1, ["5S", "2D", "7C", "8H", "1X"]), ("hand 0", "1X")),
+    "a card twice": (_deal(1, ["5S", "2D", "7C", "8H", "JS"]), ("hand 0", "JS", "twice")),
+    "four cards in a hand": (_deal(2, ["AH", "4D", "5C", "6H"]), ("hand 0", "hand 2", "4")),
+    "a short kitty": (_edit(("hands", 0, "deal", "kitty"), ["2C", "3C"]), ("kitty", "2")),
+    # the stock is the unused cards in index order (helpers_engine): 6C comes first
+    "a card missing": (_edit(("hands", 0, "deal", "stock"),
+                             mv_record_json()["hands"][0]["deal"]["stock"][1:]),
+                       ("hand 0", "missing", "6C")),
+    "bad first_dealer": (_edit(("first_dealer",), 4), ("first_dealer", "4")),
+    "first_dealer not a number": (_edit(("first_dealer",), "3"), ("first_dealer",)),
+    "unknown key": (_edit(("scoresheet",), [1, 2]), ("unknown key", "scoresheet")),
+    "unknown key in a hand": (_edit(("hands", 0, "comment"), "x"), ("hand 0", "comment")),
+    "unknown key in a deal": (_edit(("hands", 0, "deal", "flop"), []), ("hand 0", "flop")),
+    "missing rules": (_without("rules"), ("rules",)),
+    "three names for four seats": (_edit(("players",), ["Ann", "Bob", "Cy"]),
+                                   ("players", "3")),
+    "game and preset disagree": (_edit(("game",), "forty-one"), ("forty-one",)),
+    "actions not strings": (_actions("0 bid 20", 1), ("hand 0", "actions")),
+    "a bid not a number": (_actions("0 bid twenty"), ("hand 0, action 0", "twenty")),
+    "an unknown verb": (_actions("0 bid 20", "1 fold"), ("hand 0, action 1", "fold")),
+    "a seat not a number": (_actions("North bid 20"), ("hand 0, action 0", "seat")),
+    "an action with no verb": (_actions("0"), ("hand 0, action 0",)),
+    "two cards played": (_actions(*MV_OPENING, "0 play JS 4S"),
+                         ("hand 0, action 9", "one card")),
+    "an unknown card played": (_actions(*MV_OPENING, "0 play 1S"), ("hand 0, action 9", "1S")),
+    "a pass with a card": (_actions("0 pass 5H"), ("hand 0, action 0", "pass")),
+    "a trump that is no suit": (_actions("0 bid 20", "1 pass", "2 pass", "3 pass",
+                                         "0 trump X"), ("hand 0, action 4", "X")),
+}
+
+
+@pytest.mark.parametrize("case", sorted(MALFORMED))
+def test_check_refuses_what_is_not_a_game(tmp_path: Path, case: str) -> None:
+    """A record that is not a game: exit 2, nothing on stdout, and one line on stderr that
+    names the file and what is wrong where, never a traceback."""
+    record, expected = MALFORMED[case]
+    path = write(tmp_path, record)
+    res = run("check", str(path))
+    assert res.returncode == 2, res.stdout + res.stderr
+    assert res.stdout == ""
+    assert "Traceback" not in res.stderr
+    assert res.stderr.endswith("\n") and res.stderr.count("\n") == 1, res.stderr
+    assert str(path) in res.stderr
+    for piece in expected:
+        assert piece in res.stderr, f"{piece!r} not in {res.stderr!r}"
+
+
+def test_check_of_a_missing_file_is_one_line(tmp_path: Path) -> None:
+    """A file that is not there: exit 2, one line."""
+    res = run("check", str(tmp_path / "nowhere.json"))
+    assert res.returncode == 2 and res.stderr.count("\n") == 1
+    assert "nowhere.json" in res.stderr and "Traceback" not in res.stderr
+
+
+# ----- verdicts ----------------------------------------------------------------------------
+
+
+def test_check_names_an_illegal_renege(tmp_path: Path) -> None:
+    """Trick 2 is led with 4S; Di holds 9S, a trump without privilege, and discards 8D:
+    exit 1, the error's position, and Di's only legal card just before it."""
+    rec = mv_record_json(tricks=0)
+    rec["hands"][0]["actions"] += ["0 play 4S", "1 play 2D", "2 play 4D", "3 play 8D"]
+    status, out = check(tmp_path, rec)
+    assert status == 1 and out["ok"] is False
+    err = out["error"]
+    assert (err["hand"], err["index"], err["action"]) == (0, len(MV_OPENING) + 3, "3 play 8D")
+    assert "trump" in err["reason"] and "9S" in err["reason"]
+    assert out["to_act"] == 3 and out["legal"] == ["3 play 9S"]
+    assert out["over"] is False and out["scores"] == [0, 0]
+
+
+def test_check_names_an_illegal_bid(tmp_path: Path) -> None:
+    """Bob bids 15 over Ann's 20: bids must go up. Before it Bob may pass, bid 25 or 30
+    (Merrimack Valley bids 15-30 in fives; only the dealer may be bagged)."""
+    status, out = check(tmp_path, _actions("0 bid 20", "1 bid 15"))
+    assert status == 1 and out["ok"] is False
+    assert out["error"] == {"hand": 0, "index": 1, "action": "1 bid 15",
+                            "reason": out["error"]["reason"]}
+    assert "20" in out["error"]["reason"]
+    assert out["to_act"] == 1 and sorted(out["legal"]) == ["1 bid 25", "1 bid 30", "1 pass"]
+
+
+def test_check_of_a_record_stopped_mid_trick(tmp_path: Path) -> None:
+    """After two tricks and Bob's lead of QD: Cy to act with any card (an off-suit lead
+    may be answered with any card); points count the two finished tricks (Ann 5; Bob 5
+    and 5 more for the 5S, the best trump); scores are still those before the hand."""
+    rec = mv_record_json(tricks=2)
+    rec["hands"][0]["actions"].append("1 play QD")
+    status, out = check(tmp_path, rec)
+    assert status == 0 and out["ok"] is True
+    hand = out["hands"][0]
+    assert (hand["dealer"], hand["bidder"], hand["bid"], hand["trump"]) == (3, 0, "20", "S")
+    assert hand["tricks"][-1] == {"leader": 1, "cards": ["QD"], "winner": None}
+    assert [t["winner"] for t in hand["tricks"][:2]] == [0, 1]
+    assert hand["points"] == [5, 10] and hand["scores"] == [0, 0]
+    assert out["scores"] == [0, 0] and out["over"] is False and out["winner"] is None
+    assert out["to_act"] == 2
+    assert sorted(out["legal"]) == ["2 play 5C", "2 play 6H", "2 play TD"]
+
+
+def test_check_of_a_finished_hand_awaits_a_new_deal(tmp_path: Path) -> None:
+    """The whole hand: Ann & Cy take 15 of their bid of 20 and go down 20; Bob & Di score
+    their 15. A new deal is due: to_act null, legal empty."""
+    status, out = check(tmp_path, mv_record_json())
+    assert status == 0 and out["ok"] is True
+    assert out["sides"] == [[0, 2], [1, 3]]
+    hand = out["hands"][0]
+    assert [t["winner"] for t in hand["tricks"]] == [0, 1, 0, 2, 1]
+    assert hand["tricks"][0] == {"leader": 0, "cards": ["JS", "2D", "AH", "9S"], "winner": 0}
+    assert hand["points"] == [15, 15] and hand["scores"] == [-20, 15]
+    assert out["scores"] == [-20, 15] and out["over"] is False
+    assert out["to_act"] is None and out["legal"] == []
+
+
+def test_check_of_a_finished_game(tmp_path: Path) -> None:
+    """Played to 15, Bob & Di's 15 ends the game: over, winner side 1, to_act and legal
+    null; a further hand after the end is no game (exit 2)."""
+    rec = mv_record_json(options={"target": 15})
+    status, out = check(tmp_path, rec)
+    assert status == 0 and out["over"] is True and out["winner"] == 1
+    assert out["to_act"] is None and out["legal"] is None
+    more = copy.deepcopy(rec)
+    more["hands"].append({"deal": rec["hands"][0]["deal"], "actions": []})
+    res = run("check", str(write(tmp_path, more, "more.json")))
+    assert res.returncode == 2 and res.stderr.count("\n") == 1 and "hand 1" in res.stderr
+
+
+def test_check_reads_standard_input(tmp_path: Path) -> None:
+    """``check -`` reads the record from standard input and gives the file's verdict."""
+    text = json.dumps(mv_record_json(tricks=3))
+    piped = run("check", "-", stdin=text)
+    filed = run("check", str(write(tmp_path, text)))
+    assert piped.returncode == filed.returncode == 0
+    assert json.loads(piped.stdout) == json.loads(filed.stdout)
+    bad = run("check", "-", stdin="{")
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "<stdin>" in bad.stderr
+
+
+# ----- show --------------------------------------------------------------------------------
+
+
+def test_show_prints_bids_trump_tricks_points_and_scores(tmp_path: Path) -> None:
+    """The hand history names the bid, the trump, every trick with its winner, the points
+    and the scores."""
+    res = run("show", str(write(tmp_path, mv_record_json())))
+    assert res.returncode == 0 and res.stderr == ""
+    lines = res.stdout.splitlines()
+
+    def line_with(*pieces: str) -> str:
+        found = [ln for ln in lines if all(p in ln for p in pieces)]
+        assert found, f"no line with {pieces} in:\n{res.stdout}"
+        return found[0]
+
+    line_with("Ann", "20")
+    line_with("spades")
+    for number, (cards, winner) in enumerate(
+            [("JS 2D AH 9S", "Ann"), ("4S 5S 4D 8D", "Bob"), ("QD TD JD KD", "Ann"),
+             ("9C 7C 5C TC", "Cy"), ("6H 2H 3H 8H", "Bob")], start=1):
+        line = line_with(f"Trick {number}", *cards.split())
+        assert line.rstrip().endswith(f"{winner} wins")
+    line_with("Points", "15")
+    line_with("Scores", "-20", "15")
+
+
+def test_show_refuses_a_bad_record_in_one_line(tmp_path: Path) -> None:
+    res = run("show", str(write(tmp_path, _edit(("first_dealer",), 9))))
+    assert res.returncode == 2 and res.stderr.count("\n") == 1 and "first_dealer" in res.stderr
+
+
+# ----- rules, version, help ----------------------------------------------------------------
+
+
+def test_rules_list_names_every_preset() -> None:
+    res = run("rules", "list")
+    assert res.returncode == 0
+    starts = {ln.split()[0] for ln in res.stdout.splitlines() if ln.strip()}
+    assert set(forties.PRESETS) <= starts
+
+
+@pytest.mark.parametrize("preset", sorted(forties.PRESETS))
+def test_rules_show_lists_every_option(preset: str) -> None:
+    rules = forties.build_rules(preset)
+    res = run("rules", "show", preset)
+    assert res.returncode == 0
+    for name in rules.options():
+        assert name in res.stdout
+
+
+def test_rules_show_with_an_override() -> None:
+    res = run("rules", "show", "merrimack-valley", "-o", "lead=left-of-bidder")
+    assert res.returncode == 0
+    line = next(ln for ln in res.stdout.splitlines() if ln.lstrip("* ").startswith("lead "))
+    assert "left-of-bidder" in line
+
+
+@pytest.mark.parametrize("args, expected", [
+    (("merrimac-valley",), "unknown preset"),
+    (("merrimack-valley", "-o", "trumps=S"), "unknown option"),
+    (("merrimack-valley", "-o", "lead=dealer"), "left-of-dealer"),
+    (("merrimack-valley", "-o", "players=9"), "players"),
+    (("merrimack-valley", "-o", "lead"), "NAME=VALUE"),
+    (("nova-scotia", "-o", "kitty=3"), "kitty"),
+])
+def test_rules_show_refuses_in_one_line(args: tuple[str, ...], expected: str) -> None:
+    res = run("rules", "show", *args)
+    assert res.returncode == 2 and res.stdout == ""
+    assert res.stderr.count("\n") == 1 and expected in res.stderr
+    assert "Traceback" not in res.stderr
+
+
+def test_version() -> None:
+    res = run("--version")
+    assert res.returncode == 0 and forties.__version__ in res.stdout
+
+
+def _commands(group: click.Group, prefix: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+    out = [prefix]
+    for name, cmd in sorted(group.commands.items()):
+        if isinstance(cmd, click.Group):
+            out += _commands(cmd, (*prefix, name))
+        else:
+            out.append((*prefix, name))
+    return out
+
+
+@pytest.mark.parametrize("command", _commands(cli_main), ids=lambda c: " ".join(c) or "forties")
+def test_help_shows_an_example(command: tuple[str, ...]) -> None:
+    """Every command's --help ends in examples of its use."""
+    res = run(*command, "--help")
+    assert res.returncode == 0
+    assert "Example" in res.stdout
+    assert f"forties {' '.join(command)}".strip() in res.stdout.split("Example", 1)[1]
+
+
+# ----- demo --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("args", [("-p", "nova-scotia", "--seed", "5"),
+                                  ("-p", "auction-45", "--seed", "8", "--max-hands", "2")])
+def test_demo_is_deterministic_and_its_record_checks(tmp_path: Path,
+                                                     args: tuple[str, ...]) -> None:
+    """The same seed plays the same game; the saved record passes ``check``, whose
+    verdict agrees with the demo's last scores."""
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    first = run("demo", *args, "--save", str(a))
+    second = run("demo", *args, "--save", str(b))
+    assert first.returncode == second.returncode == 0, first.stderr
+    assert first.stdout.replace(str(a), "X") == second.stdout.replace(str(b), "X")
+    assert a.read_text() == b.read_text()
+    res = run("check", str(a))
+    assert res.returncode == 0
+    verdict = json.loads(res.stdout)
+    assert verdict["ok"] is True
+    last_scores = [ln for ln in first.stdout.splitlines() if "Scores" in ln][-1]
+    for score in verdict["scores"]:
+        assert str(score) in last_scores
