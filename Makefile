@@ -13,7 +13,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/forties demo
+	$(BIN)/forties play
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench

@@ -60,7 +60,7 @@ def par(state: GameState) -> Par | None:
     """Double-dummy par of the current hand from its first lead, or None when there was
     no play (a thrown-in hand) or the solver is missing."""
     try:
-        from .solver import solve  # type: ignore[attr-defined]
+        from .solver import solve
     except ImportError:
         return None
     if not state.tricks and state.phase is not Phase.PLAY:

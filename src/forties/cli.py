@@ -126,12 +126,23 @@ def demo(preset: str, options: tuple[str, ...], rules_file: str | None, seed: in
 
 @main.group()
 def rules() -> None:
-    """List the presets, or show every option of one."""
+    """List the presets, or show every option of one.
+
+    \b
+    Examples:
+      forties rules list
+      forties rules show nova-scotia
+    """
 
 
 @rules.command("list")
 def rules_list() -> None:
-    """Print every preset with a one-line summary."""
+    """Print every preset with a one-line summary.
+
+    \b
+    Examples:
+      forties rules list
+    """
     width = max(len(n) for n in PRESETS)
     for p in PRESETS.values():
         alias = f" (also: {', '.join(p.aliases)})" if p.aliases else ""
@@ -359,6 +370,16 @@ def arena(a: str, b: str, preset: str, options: tuple[str, ...], rules_file: str
     if out:
         Path(out).write_text(json.dumps(result.to_json(), indent=1) + "\n", encoding="utf-8")
 
+
+def _terminal_commands() -> None:
+    """``forties play`` and ``forties replay`` live with the terminal clients."""
+    from .tui.commands import play, replay
+
+    main.add_command(play)
+    main.add_command(replay)
+
+
+_terminal_commands()
 
 if __name__ == "__main__":  # pragma: no cover
     main()

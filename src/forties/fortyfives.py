@@ -820,6 +820,9 @@ class FortyFivesState(GameState):
 
     def view(self, seat: int | None) -> dict[str, Any]:
         v = self._common_view(seat)
+        if self.phase is Phase.PLAY and self.rules.auction == "none":
+            v["scores"] = [a + b for a, b in zip(self.start_scores, self._public_points(),
+                                                 strict=True)]
         bidder_sees_kitty = seat is not None and seat == self.bidder and self.kitty_taken
         dealer_saw_pack = (seat is not None and seat == self.dealer
                            and self.rules.dealer_robs_pack
@@ -844,10 +847,20 @@ class FortyFivesState(GameState):
             "called": None if self.called < 0 else (
                 "none" if self.called == 0 else format_mask(self.called)),
             "partner": self.partner if self.partner >= 0 else None,
-            "points": list(self.points),
+            "points": self._public_points(),
             "history": [self._public_action(a, seat) for a in self.history],
         })
         return v
+
+    def _public_points(self) -> list[int]:
+        """Points as the table sees them: during the play, 5 a trick; the bonus trick is
+        known only once every card is down, since it depends on cards still held."""
+        if self.phase is not Phase.PLAY:
+            return list(self.points)
+        out = [0] * len(self.sides)
+        for t in self.tricks:
+            out[self.side_of[t.winner or 0]] += 5
+        return out
 
     def _public_action(self, a: Action, seat: int | None) -> str:
         if a.seat == seat or a.verb not in (Verb.DISCARD, Verb.ROB):

@@ -85,7 +85,7 @@ class Record:
             raise RecordError(f"game is {game!r} but preset {rules.preset!r} is {rules.game!r}")
         n = rules.players
         players = obj.get("players", [f"Seat {i}" for i in range(n)])
-        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        if not isinstance(players, list) or not all(_is_text(p) for p in players):
             raise RecordError("players must be a list of names")
         if len(players) != n:
             raise RecordError(f"players lists {len(players)} names for {n} seats")
@@ -107,7 +107,7 @@ class Record:
             except DealError as e:
                 raise RecordError(f"hand {i}: {e}") from None
             acts = h.get("actions", [])
-            if not isinstance(acts, list) or not all(isinstance(a, str) for a in acts):
+            if not isinstance(acts, list) or not all(_is_text(a) for a in acts):
                 raise RecordError(f"hand {i}: actions must be a list of strings")
             hands.append(HandRecord(deal, list(acts)))
         extras = {k: obj[k] for k in OPTIONAL_KEYS if k in obj}
@@ -119,7 +119,22 @@ class Record:
             obj = json.loads(text)
         except json.JSONDecodeError as e:
             raise RecordError(f"not JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
+        except RecursionError:
+            raise RecordError("not a record: JSON nested too deep") from None
+        except ValueError:  # an integer past int()'s digit limit
+            raise RecordError("not a record: a number with too many digits") from None
         return cls.from_json(obj)
+
+
+def _is_text(v: Any) -> bool:
+    """A string that can be printed: JSON's "\\ud800" escape makes one that cannot."""
+    if not isinstance(v, str):
+        return False
+    try:
+        v.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 class Recorder:

@@ -312,7 +312,10 @@ def _draw_world(view: dict[str, Any], rules: FortyFivesRules,
     deal = sim.random_deal_with(rules, seat, own, rng, kitty)
     st = forty_fives_at_trump(rules, deal=deal, dealer=view["dealer"], bidder=bidder,
                               bid=parse_bid(view["bid"]), scores=view["scores"])
-    st.apply(Action(bidder, Verb.TRUMP, parse_suit(view["trump"])))
+    naming = Action(bidder, Verb.TRUMP, parse_suit(view["trump"]))
+    if st.reason(naming) is not None:
+        return None  # this imagined bidder could not have named that trump
+    st.apply(naming)
     counts = view["discard_counts"]
     while st.turn != seat:
         s = st.turn

@@ -22,7 +22,7 @@ from typing import Any
 
 from ..actions import Action, Verb
 from ..cards import FULL_DECK, HEARTS, SUIT_MASKS, parse_card, parse_suit
-from ..fortyfives import ABOVE, PRIVILEGED, TRUMP_ORDER, TRUMPS, FortyFivesState
+from ..fortyfives import ABOVE, PRIVILEGED, TRUMPS, FortyFivesState
 from ..fortyone import FortyOneState
 from ..position import forty_fives_position, forty_one_position
 from ..rules import FortyFivesRules, FortyOneRules, rules_from_json
@@ -135,13 +135,6 @@ def knowledge(view: dict[str, Any]) -> Knowledge:
         assert isinstance(rules, FortyFivesRules)
         trump = parse_suit(view["trump"])
         forbid = _follow_forbid(view, plays, trump, rules)
-        ntricks = len(view["tricks"])
-        if rules.bonus == "best-trump" and sum(view["points"]) == 5 * ntricks + 5:
-            # The bonus is taken: the best trump played was the best held by anyone.
-            best = next(c for c in TRUMP_ORDER[trump] if played >> c & 1)
-            for s in range(n):
-                if s != seat:
-                    forbid[s] |= ABOVE[trump][best]
         seen = mine | played | _mask(view["my_discards"])
         if view.get("kitty"):
             seen |= _mask(view["kitty"])
@@ -229,12 +222,9 @@ def worlds(view: dict[str, Any], count: int, rng: random.Random,
         for a in k.plays:
             start[a.seat] |= a.arg
         try:
-            pos = _position(view, rules, start, k.plays)
+            out.append(_position(view, rules, start, k.plays))
         except IllegalActionError:
             continue
-        if isinstance(pos, FortyFivesState) and pos.points != view["points"]:
-            continue  # the bonus went elsewhere in this world than it did at the table
-        out.append(pos)
     return out
 
 

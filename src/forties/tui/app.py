@@ -1,0 +1,722 @@
+"""``forties play``: the full-screen table (Textual).
+
+The table shows every seat round it (you at the bottom), the auction, the trick,
+trump, the kitty, the scores and the bid to make; your hand along the bottom
+with the legal cards marked; the choices of the moment (pass, bids, suits) as
+buttons; a log of what happened. Keyboard first, mouse too. Everything shown
+comes from the player's view of the game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import events, on
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Grid, Horizontal, Vertical
+from textual.timer import Timer
+from textual.widgets import Footer, RichLog, Static
+
+from ..actions import Action, Verb
+from ..cards import parse_card
+from ..fortyfives import bid_ladder
+from ..rules import FortyFivesRules
+from ..state import GameState
+from . import advice
+from .screens import CallScreen, HelpScreen, LastTrickScreen, PackScreen, ReviewScreen
+from .session import Session
+from .table import draw_table, scores_text
+from .widgets import CardPicked, CardSlot, ChoicePicked, ChoiceSlot
+from .words import (
+    card_text,
+    choice_label,
+    discard_range,
+    doing,
+    game_name,
+    game_result,
+    is_red,
+    pretty,
+    sort_hand,
+    suit_text,
+    task,
+)
+
+MAX_CARDS = 13
+MAX_CHOICES = 16
+
+KEYS_BY_PHASE = {
+    "auction": "Click a choice, or its number then Enter, or ← → Enter.  p pass  h hint",
+    "raise": "Click a choice, or ← → Enter.  h hint",
+    "trump": "Click a suit, or its number then Enter, or ← → Enter.  h hint",
+    "draw": "Click (or Space) marks a card to discard; Enter discards them.  h hint",
+    "rob": "Click the card to give up for the turned-up card, or p to pass.",
+    "rob-pack": "Pass, or open the pack to choose what to take and what to give.",
+    "call": "Go alone, or call a card: click Call, or type it (a s is A♠).",
+    "play": "Click a card, or type it (5 h is 5♥), or ← → Enter.  h hint  l last trick",
+}
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A button of the choices row: an action, or a step that opens a picker."""
+
+    label: str
+    action: Action | None
+    kind: str = "act"  # act, discard (confirm the marked cards), call, pack
+
+
+CSS = """
+Screen { layout: vertical; }
+#title { height: 1; background: $primary; color: $text; padding: 0 1; }
+#main { height: 1fr; }
+#table { width: 1fr; grid-size: 3 3; grid-gutter: 0; }
+.cell { height: 1fr; width: 1fr; padding: 0 1; content-align: center middle; }
+.seat { border: round $panel-lighten-2; border-title-align: center;
+        border-subtitle-align: center; padding: 0 1; text-align: center; }
+.seat.to-act { border: heavy $accent; }
+.seat.me { border: round $success; }
+.seat.me.to-act { border: heavy $success; }
+.info { border: blank; color: $text-muted; content-align: left top; }
+#cell-1-1 { content-align: center middle; text-align: center; }
+#side { width: 28; }
+#scores { height: auto; border: round $panel-lighten-2; border-title-align: left;
+          padding: 0 1; }
+#log { height: 1fr; border: round $panel-lighten-2; border-title-align: left;
+       scrollbar-size-vertical: 1; scrollbar-background: $surface;
+       scrollbar-color: $panel-lighten-2; background: $surface; }
+#hand { height: 4; padding: 0 1; }
+.card { width: 5; height: 4; border: round $panel-lighten-2; content-align: center top;
+        display: none; }
+.card.shown { display: block; }
+.card.red { color: $error; }
+.card.legal { border: round $success; text-style: bold; }
+.card.illegal { text-opacity: 55%; }
+.card.cursor { border: double $accent; }
+.card.marked { background: $warning 35%; }
+#choices { height: 1; padding: 0 1; }
+.choice { width: auto; height: 1; padding: 0 1; margin-right: 1; background: $boost;
+          display: none; }
+.choice.shown { display: block; }
+.choice.illegal { text-opacity: 55%; }
+.choice.cursor { background: $accent; color: $text; text-style: bold; }
+#message { height: 2; padding: 0 1; }
+.dialog { background: $surface; border: round $accent; padding: 0 1; }
+#help-body { width: 78; height: 22; }
+#review { width: 78; height: auto; max-height: 22; }
+#review-body { height: auto; max-height: 19; }
+#review-keys { height: 1; color: $accent; }
+.small { width: auto; height: auto; max-width: 76; }
+#call-grid { grid-size: 13 4; grid-gutter: 0; width: 66; height: 4; }
+.pick { width: 5; height: 1; content-align: center middle; }
+.pick.red { color: $error; }
+.pick.illegal { text-opacity: 45%; }
+.pick.marked { background: $warning 50%; }
+.pick-row { grid-size: 13; grid-rows: 1; height: auto; width: 66; }
+ModalScreen { align: center middle; }
+"""
+
+
+class TableApp(App[None]):
+    """One game of Forty-Fives (or Forty One) against computer players."""
+
+    CSS = CSS
+    TITLE = "forties"
+    ENABLE_COMMAND_PALETTE = False
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("question_mark,f1", "help", "Help"),
+        Binding("h", "hint", "Hint"),
+        Binding("u,ctrl+z", "undo", "Undo"),
+        Binding("l", "last_trick", "Last trick"),
+        Binding("r", "review", "Review", show=False),
+        Binding("p", "pass", "Pass", show=False),
+        Binding("left", "move(-1)", show=False),
+        Binding("right", "move(1)", show=False),
+        Binding("up", "row(-1)", show=False),
+        Binding("down", "row(1)", show=False),
+        Binding("enter", "enter", show=False),
+        Binding("space", "mark", show=False),
+        Binding("escape", "clear", show=False),
+        Binding("ctrl+q", "quit", "Save & quit", priority=True),
+        Binding("ctrl+c", "quit", show=False, priority=True),
+    ]
+
+    def __init__(self, session: Session, delay: float = 0.6, resumed: bool = False,
+                 new_session: Callable[[], Session] | None = None, par: bool = True) -> None:
+        super().__init__()
+        self.session = session
+        self.par = par
+        self.delay = delay
+        self.resumed = resumed
+        self.new_session = new_session
+        self.cursor = 0
+        self.choice_cursor = 0
+        self.row = "hand"
+        self.marked: set[str] = set()
+        self.pending = ""
+        self.shown: list[str] = []
+        self.choices: list[Choice] = []
+        self.timer: Timer | None = None
+        self.reviewing = False
+        self.last_review_hand = -1
+        self.moment: tuple[Any, ...] = ()
+
+    # ----- layout ---------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="title", markup=False)
+        with Horizontal(id="main"):
+            with Grid(id="table"):
+                for r in range(3):
+                    for c in range(3):
+                        yield Static("", id=f"cell-{r}-{c}", classes="cell", markup=False)
+            with Vertical(id="side"):
+                yield Static("", id="scores", markup=False)
+                yield RichLog(id="log", wrap=True, markup=False, max_lines=400, min_width=10)
+        with Horizontal(id="hand"):
+            for i in range(MAX_CARDS):
+                yield CardSlot(i)
+        with Horizontal(id="choices"):
+            for i in range(MAX_CHOICES):
+                yield ChoiceSlot(i)
+        yield Static("", id="message", markup=False)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        s = self.session
+        preset = game_name(s.record.rules.preset)
+        self.title = f"forties · {preset}"
+        self.query_one("#scores", Static).border_title = "Scores"
+        self.query_one("#log", RichLog).can_focus = False
+        self.query_one("#log", RichLog).border_title = "What happened"
+        if self.resumed:
+            self.log_lines([f"Resumed from {s.save_path}."])
+            v = s.view()
+            if not s.state.hand_over or s.new_hand_due:
+                self.log_lines(s.opening())
+                self.log_lines(_so_far(v, s))
+        else:
+            self.log_lines(s.opening())
+        self.refresh_table()
+        self.after_change()
+
+    # ----- the flow of the game -------------------------------------------------------
+
+    def after_change(self) -> None:
+        """Let the computer players act, or show the hand's review, or wait for you."""
+        s = self.session
+        if s.bots_turn:
+            self.schedule_bots()
+        elif s.state.hand_over and not self.reviewing and \
+                self.last_review_hand != s.state.hand_index:
+            if self.delay > 0 and self.timer is None:  # let the last trick be seen
+                self.timer = self.set_timer(self.delay * 2.5, self.review_due)
+            elif self.delay <= 0:
+                self.show_review()
+
+    def review_due(self) -> None:
+        self.timer = None
+        s = self.session
+        if s.state.hand_over and not self.reviewing and \
+                self.last_review_hand != s.state.hand_index:
+            self.show_review()
+
+    def schedule_bots(self) -> None:
+        if self.timer is not None:
+            return
+        if self.delay <= 0:
+            self.log_lines(self.session.run_bots())
+            self.refresh_table()
+            self.after_change()
+            return
+        v = self.session.view()
+        pause = self.delay
+        if v["phase"] == "play" and v["trick"] and not v["trick"]["cards"] and v["tricks"]:
+            pause = self.delay * 2.5  # let the finished trick be seen
+        self.timer = self.set_timer(pause, self.bot_step)
+
+    def bot_step(self) -> None:
+        self.timer = None
+        if not self.session.bots_turn:
+            return
+        self.log_lines(self.session.bot_step())
+        self.refresh_table()
+        self.after_change()
+
+    def stop_bots(self) -> None:
+        if self.timer is not None:
+            self.timer.stop()
+            self.timer = None
+
+    def show_review(self, look_back: bool = False) -> None:
+        s = self.session
+        self.reviewing = True
+        if s.state.over and self.last_review_hand != s.state.hand_index:
+            self.log_lines([game_result(s.view(), s.names)])
+        self.last_review_hand = s.state.hand_index
+        self.push_screen(ReviewScreen(s.review(), s.names, s.state.over, look_back, self.par),
+                         self.review_done)
+
+    def review_done(self, result: str | None) -> None:
+        self.reviewing = False
+        s = self.session
+        if result == "quit":
+            self.exit()
+        elif result == "next" and s.new_hand_due:
+            self.log_lines(s.next_hand())
+            self.marked.clear()
+            self.cursor = 0
+            self.refresh_table()
+            self.after_change()
+        elif result == "new-game" and s.state.over and self.new_session is not None:
+            self.session = self.new_session()
+            self.query_one("#log", RichLog).clear()
+            self.log_lines(["A new game.", *self.session.opening()])
+            self.last_review_hand = -1
+            self.refresh_table()
+            self.after_change()
+        else:
+            self.refresh_table()
+
+    def do(self, action: Action) -> bool:
+        """Make the player's action, or explain why it is not allowed."""
+        s = self.session
+        if not s.my_turn:
+            return False
+        why = s.reason(action)
+        if why is not None:
+            self.say(f"You can't {doing(s.view(), action)}: {pretty(why)}.", error=True)
+            self.bell()
+            return False
+        self.log_lines(s.act(action))
+        self.marked.clear()
+        self.pending = ""
+        self.refresh_table()
+        self.after_change()
+        return True
+
+    # ----- drawing the table ----------------------------------------------------------
+
+    def log_lines(self, lines: list[str]) -> None:
+        log = self.query_one("#log", RichLog)
+        for line in lines:
+            log.write(Text(pretty(line)))
+
+    def say(self, text: str, error: bool = False) -> None:
+        """The message under the choices: ``text`` and, below it, the keys of the moment."""
+        msg = self.query_one("#message", Static)
+        out = Text(text, style="bold red" if error else "bold")
+        keys = self.keys_now()
+        if keys:
+            out.append("\n" + keys, style="dim")
+        msg.update(out)
+
+    def keys_now(self) -> str:
+        s = self.session
+        if not s.my_turn:
+            return "? help   l last trick   ctrl+q save and quit"
+        v = s.view()
+        if v["game"] == "forty-one" and v["phase"] == "auction":
+            return "Click your bid, or its number then Enter (0 is 10), or ← → Enter.  h hint"
+        return KEYS_BY_PHASE.get(v["phase"], "")
+
+    def refresh_table(self) -> None:
+        s = self.session
+        v = s.view()
+        legal = s.legal()
+        moment = (v["hand_index"], v["phase"], v["to_act"])
+        if moment != self.moment:  # a new step of the hand: the cursor goes where it acts
+            self.moment = moment
+            self.row = "hand" if self.card_phase(v["phase"]) else "choices"
+            self.choice_cursor = -1  # on the first legal choice, once the choices are made
+            self.pending = ""
+        self.draw_title(v)
+        self.draw_seats(v)
+        self.draw_scores(v)
+        self.draw_hand(v, legal)
+        self.draw_choices(v, legal)
+        if s.my_turn:
+            self.say(pretty(task(v, legal, s.names)))
+        elif s.state.hand_over:
+            self.say("The hand is over. Enter: the review and the next hand."
+                     if not s.state.over else "The game is over. r: the last hand's review.")
+        else:
+            self.say(f"{s.names[v['to_act']]} is thinking…")
+
+    def draw_title(self, v: dict[str, Any]) -> None:
+        bits = [self.title, f"Hand {v['hand_index'] + 1}"]
+        if v.get("trump"):
+            bits.append(f"Trump {suit_text(v['trump'])}")
+        self.query_one("#title", Static).update(Text("  ·  ".join(bits)))
+
+    def draw_seats(self, v: dict[str, Any]) -> None:
+        s = self.session
+        draw_table(self, v, s.names, s.human, s.human)
+
+    def draw_scores(self, v: dict[str, Any]) -> None:
+        s = self.session
+        target = getattr(s.record.rules, "target", "")
+        self.query_one("#scores", Static).update(scores_text(v, s.names, s.human, target))
+
+    def draw_hand(self, v: dict[str, Any], legal: Any) -> None:
+        phase = v["phase"]
+        self.shown = sort_hand(v["hand"], v.get("trump"), v["game"])
+        playable: set[str] = set()
+        if self.session.my_turn and phase == "play":
+            playable = {str(a).split()[-1] for a in legal}
+        kitty = set(v.get("kitty") or []) if phase == "draw" else set()
+        self.cursor = min(self.cursor, max(len(self.shown) - 1, 0))
+        for i in range(MAX_CARDS):
+            slot = self.query_one(f"#slot-{i}", CardSlot)
+            if i >= len(self.shown):
+                slot.card = None
+                slot.set_classes("card")
+                continue
+            c = self.shown[i]
+            slot.card = c
+            cls = ["card", "shown"]
+            if is_red(c):
+                cls.append("red")
+            if phase == "play" and self.session.my_turn:
+                cls.append("legal" if c in playable else "illegal")
+            if c in self.marked:
+                cls.append("marked")
+            if self.session.my_turn and self.row == "hand" and i == self.cursor and \
+                    self.card_phase(phase):
+                cls.append("cursor")
+            slot.set_classes(" ".join(cls))
+            key = str(i + 1) if i < 9 else ("0" if i == 9 else "")
+            mark = "✕" if c in self.marked else ""
+            label = Text(f"{card_text(c):>3}\n")
+            label.append(f"{mark}{key}{'k' if c in kitty and not mark else ''}".center(3),
+                         style="dim")
+            slot.update(label)
+
+    @staticmethod
+    def card_phase(phase: str) -> bool:
+        return phase in ("play", "draw", "rob", "call")
+
+    def draw_choices(self, v: dict[str, Any], legal: Any) -> None:
+        s = self.session
+        self.choices = self.make_choices(v, legal) if s.my_turn else []
+        if not self.choices:
+            self.row = "hand"
+        if self.choice_cursor < 0:
+            self.choice_cursor = next((i for i, ch in enumerate(self.choices) if ch.kind != "act"
+                                       or ch.action is None or s.reason(ch.action) is None), 0)
+        self.choice_cursor = min(self.choice_cursor, max(len(self.choices) - 1, 0))
+        for i in range(MAX_CHOICES):
+            slot = self.query_one(f"#choice-{i}", ChoiceSlot)
+            if i >= len(self.choices):
+                slot.set_classes("choice")
+                continue
+            ch = self.choices[i]
+            cls = ["choice", "shown"]
+            if ch.kind == "act" and ch.action is not None and s.reason(ch.action) is not None:
+                cls.append("illegal")
+            if self.row == "choices" and i == self.choice_cursor:
+                cls.append("cursor")
+            slot.set_classes(" ".join(cls))
+            key = str(i + 1) if i < 9 else ("0" if i == 9 else "")
+            slot.update(f"{key} {ch.label}" if key and ch.label != str(i + 1) else ch.label)
+
+    def make_choices(self, v: dict[str, Any], legal: Any) -> list[Choice]:
+        """The buttons for this moment; illegal ones are shown too, and explained."""
+        s = self.session
+        seat = s.human
+        phase = v["phase"]
+        rules = s.record.rules
+        acts: list[Action] = []
+        if phase == "auction":
+            if v["game"] == "forty-one":
+                acts = [Action(seat, Verb.BID, k) for k in range(1, 14)]
+            else:
+                assert isinstance(rules, FortyFivesRules)
+                acts = [Action(seat, Verb.PASS)] + [Action(seat, Verb.BID, b)
+                                                    for b in bid_ladder(rules)]
+                if rules.dealer_may_hold and seat == v["dealer"]:
+                    acts.append(Action(seat, Verb.HOLD))
+        elif phase == "raise":
+            acts = [Action(seat, Verb.PASS), Action(seat, Verb.RAISE, 30)]
+        elif phase == "trump":
+            acts = [Action(seat, Verb.TRUMP, t) for t in (3, 2, 0, 1)]
+            acts += [a for a in legal if a.verb is Verb.DISCARD]
+        elif phase == "draw":
+            k = len(self.marked)
+            lo, _ = discard_range(legal)
+            label = f"Discard {k} marked" if k else ("Keep all my cards" if lo == 0
+                                                      else "Mark cards to discard")
+            return [Choice(label, None, "discard")]
+        elif phase == "rob":
+            acts = [Action(seat, Verb.PASS)]
+        elif phase == "rob-pack":
+            return [Choice("Don't rob", Action(seat, Verb.PASS)),
+                    Choice("Rob the pack…", None, "pack")]
+        elif phase == "call":
+            return [Choice("Go alone", Action(seat, Verb.CALL, 0)),
+                    Choice("Call a card…", None, "call")]
+        return [Choice(choice_label(v, a), a) for a in acts]
+
+    # ----- input ----------------------------------------------------------------------
+
+    def on_key(self, event: events.Key) -> None:
+        """Digits point at a card or choice; a rank then a suit names a card."""
+        s = self.session
+        if not s.my_turn or self.reviewing or len(self.screen_stack) > 1:
+            return
+        ch = (event.character or "").upper()
+        if not ch:
+            return
+        phase = s.view()["phase"]
+        if self.pending and ch in "CDHS":
+            card = ("T" if self.pending in ("10", "1") else self.pending) + ch
+            self.pending = ""
+            event.stop()
+            event.prevent_default()  # "5 h" is the five of hearts, not a hint
+            self.card_key(card)
+            return
+        if self.pending == "1" and ch == "0":
+            self.pending = "10"
+            event.stop()
+            return
+        if ch.isdigit():
+            event.stop()
+            index = 9 if ch == "0" else int(ch) - 1
+            if self.card_phase(phase) and self.row == "hand":
+                if index < len(self.shown):
+                    self.cursor = index
+                self.pending = ch
+            elif index < len(self.choices):
+                self.choice_cursor = index
+                self.row = "choices"
+            self.refresh_table()
+            return
+        if ch in "TJQKA" and self.card_phase(phase):
+            self.pending = ch
+            event.stop()
+            return
+        self.pending = ""
+
+    def card_key(self, card: str) -> None:
+        """A card typed by name: play it, mark it, give it up, or call it."""
+        if card not in self.shown and self.session.view()["phase"] != "call":
+            self.say(f"You don't hold {card_text(card)}.", error=True)
+            self.bell()
+            return
+        if card in self.shown:
+            self.cursor = self.shown.index(card)
+        self.activate(card)
+
+    def activate(self, card: str) -> None:
+        s = self.session
+        v = s.view()
+        phase = v["phase"]
+        bit = 1 << parse_card(card)
+        if phase == "play":
+            self.do(Action(s.human, Verb.PLAY, bit))
+        elif phase == "draw":
+            self.marked ^= {card}
+            self.refresh_table()
+            lo, hi = discard_range(s.legal())
+            self.say(f"{len(self.marked)} marked to discard ({lo} to {hi} allowed). "
+                     "Enter to discard them.")
+        elif phase == "rob":
+            self.do(Action(s.human, Verb.ROB, bit))
+        elif phase == "call":
+            self.do(Action(s.human, Verb.CALL, bit))
+        else:
+            self.say("Choose from the row below the cards (← → and Enter, or a number).")
+
+    @on(CardPicked)
+    def card_clicked(self, event: CardPicked) -> None:
+        if not self.session.my_turn:
+            return
+        if event.card in self.shown:
+            self.cursor = self.shown.index(event.card)
+        self.row = "hand"
+        self.activate(event.card)
+
+    @on(ChoicePicked)
+    def choice_clicked(self, event: ChoicePicked) -> None:
+        if not self.session.my_turn or event.index >= len(self.choices):
+            return
+        self.choice_cursor = event.index
+        self.choose(self.choices[event.index])
+
+    def choose(self, ch: Choice) -> None:
+        s = self.session
+        if ch.kind == "act" and ch.action is not None:
+            self.do(ch.action)
+        elif ch.kind == "discard":
+            self.confirm_discard()
+        elif ch.kind == "call":
+            allowed = [str(a).split()[-1] for a in s.legal() if a.verb is Verb.CALL and a.arg]
+            self.push_screen(CallScreen(allowed), self.called)
+        elif ch.kind == "pack":
+            v = s.view()
+
+            def check(mask: int) -> str | None:
+                why = s.reason(Action(s.human, Verb.ROB, mask))
+                return pretty(why) if why else None
+
+            self.push_screen(PackScreen(v.get("pack") or [], self.shown, check), self.robbed)
+
+    def called(self, card: str | None) -> None:
+        if card is not None:
+            self.do(Action(self.session.human, Verb.CALL, 1 << parse_card(card)))
+
+    def robbed(self, mask: int | None) -> None:
+        if mask is not None:
+            self.do(Action(self.session.human, Verb.ROB, mask))
+
+    def confirm_discard(self) -> None:
+        mask = sum(1 << parse_card(c) for c in self.marked)
+        self.do(Action(self.session.human, Verb.DISCARD, mask))
+
+    # ----- actions (keys) -------------------------------------------------------------
+
+    def at_table(self) -> bool:
+        """Whether the table itself is in front (no help, review or picker over it)."""
+        return len(self.screen_stack) == 1
+
+    def action_move(self, step: int) -> None:
+        if not self.at_table():
+            return
+        if self.row == "hand" and self.shown:
+            self.cursor = (self.cursor + step) % len(self.shown)
+        elif self.choices:
+            self.choice_cursor = (self.choice_cursor + step) % len(self.choices)
+        self.pending = ""
+        self.refresh_table()
+
+    def action_row(self, step: int) -> None:
+        if not self.at_table():
+            return
+        phase = self.session.view()["phase"]
+        if self.choices and self.card_phase(phase):
+            self.row = "choices" if self.row == "hand" else "hand"
+            self.refresh_table()
+
+    def action_enter(self) -> None:
+        if not self.at_table():
+            return
+        s = self.session
+        if s.state.hand_over and not self.reviewing:
+            self.show_review(look_back=s.state.over)
+            return
+        if not s.my_turn:
+            return
+        phase = s.view()["phase"]
+        self.pending = ""
+        if phase == "draw":
+            self.confirm_discard()
+        elif self.row == "hand" and self.card_phase(phase) and self.shown:
+            self.activate(self.shown[self.cursor])
+        elif self.choices:
+            self.choose(self.choices[self.choice_cursor])
+
+    def action_mark(self) -> None:
+        if not self.at_table():
+            return
+        s = self.session
+        if s.my_turn and s.view()["phase"] == "draw" and self.shown:
+            self.activate(self.shown[self.cursor])
+        else:
+            self.action_enter()
+
+    def action_clear(self) -> None:
+        if not self.at_table():
+            return
+        self.pending = ""
+        if self.marked:
+            self.marked.clear()
+            self.refresh_table()
+
+    def action_pass(self) -> None:
+        if not self.at_table():
+            return
+        s = self.session
+        if s.my_turn:
+            self.do(Action(s.human, Verb.PASS))
+
+    def action_hint(self) -> None:
+        if not self.at_table():
+            return
+        s = self.session
+        if self.pending:  # "5 h" is the five of hearts, not a hint
+            card = ("T" if self.pending in ("1", "10") else self.pending) + "H"
+            self.pending = ""
+            self.card_key(card)
+            return
+        if not s.my_turn:
+            self.say("A hint is for your turn.")
+            return
+        self.say("Thinking about a hint…")
+        where = (len(s.record.hands), len(s.record.hands[-1].actions))
+        state = s.state.clone()
+        self.run_worker(lambda: self.think(state, where), thread=True, exclusive=True,
+                        group="hint")
+
+    def think(self, state: GameState, where: tuple[int, int]) -> None:
+        adv = advice.hint(state, self.session.human)
+        self.call_from_thread(self.show_hint, adv, where)
+
+    def show_hint(self, adv: advice.Advice, where: tuple[int, int]) -> None:
+        s = self.session
+        if where != (len(s.record.hands), len(s.record.hands[-1].actions)) or not s.my_turn:
+            return  # the game moved on while the hint was being worked out
+        v = s.view()
+        if adv.action.verb in (Verb.PLAY, Verb.ROB) and adv.action.arg.bit_count() == 1:
+            c = str(adv.action).split()[-1]
+            if c in self.shown:
+                self.cursor, self.row = self.shown.index(c), "hand"
+        elif adv.action.verb is Verb.DISCARD and v["phase"] == "draw":
+            self.marked = set(str(adv.action).split()[2:])
+        else:
+            for i, ch in enumerate(self.choices):
+                if ch.action == adv.action:
+                    self.choice_cursor, self.row = i, "choices"
+        self.refresh_table()
+        self.say(advice.hint_line(v, adv))
+
+    def action_undo(self) -> None:
+        if not self.at_table():
+            return
+        self.stop_bots()
+        if self.session.undo():
+            self.marked.clear()
+            self.log_lines(["Undone: your last action and the computer players' after it."])
+            self.last_review_hand = -1 if not self.session.state.hand_over else \
+                self.last_review_hand
+            self.refresh_table()
+            self.after_change()
+        else:
+            self.say("Nothing to undo yet.")
+
+    def action_last_trick(self) -> None:
+        if not self.at_table():
+            return
+        self.push_screen(LastTrickScreen(self.session.view(), self.session.names))
+
+    def action_review(self) -> None:
+        if not self.at_table():
+            return
+        if self.session.state.hand_over:
+            self.show_review(look_back=True)
+        else:
+            self.say("The review comes when the hand is over.")
+
+    def action_help(self) -> None:
+        if not self.at_table():
+            return
+        self.push_screen(HelpScreen(self.session.record.rules))
+
+
+def _so_far(v: dict[str, Any], s: Session) -> list[str]:
+    from .words import describe
+
+    return [describe(line, "?", v, s.names, s.human, True, v["history"][:i])
+            for i, line in enumerate(v["history"])]

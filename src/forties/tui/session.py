@@ -1,0 +1,323 @@
+"""One person's game against computer players, written to disk as it goes.
+
+A ``Session`` holds the game and its record, the seat the person plays and the
+computer players of the others. Every action is written to the save file at
+once (a temporary file renamed over it), so a crash or Ctrl-C loses nothing and
+``forties play --resume FILE`` carries on. Both terminal clients (full-screen
+and plain) drive a game through this one class.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+import random
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..actions import Action
+from ..bots import Bot, make_bot
+from ..games import new_game
+from ..record import HandRecord, Record, Recorder, RecordError, Replay, replay_record
+from ..rules import Rules
+from ..state import Deal, GameState, IllegalActionError, Phase
+from . import advice
+from .words import default_names, hand_start, narrate
+
+LEVELS = ("basic", "random")
+NOTES_KEY = "forties-play"
+
+
+class SessionError(ValueError):
+    """A game that cannot be started or resumed: says why in a player's words."""
+
+
+# ----- where games are kept -------------------------------------------------------------
+
+
+def data_dir() -> Path:
+    """Where saved games live: $FORTIES_DATA, else the platform's user data folder."""
+    env = os.environ.get("FORTIES_DATA")
+    if env:
+        return Path(env)
+    home = Path.home()
+    if sys.platform == "win32":
+        base = Path(os.environ.get("LOCALAPPDATA") or home / "AppData" / "Local")
+    elif sys.platform == "darwin":
+        base = home / "Library" / "Application Support"
+    else:
+        base = Path(os.environ.get("XDG_DATA_HOME") or home / ".local" / "share")
+    return base / "forties"
+
+
+def default_save_path(preset: str) -> Path:
+    stamp = _dt.datetime.now().strftime("%Y-%m-%d-%H%M%S")
+    return data_dir() / "games" / f"{stamp}-{preset}.json"
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` so that a reader sees the old file or the new, never half."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+# ----- the table ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class HandReview:
+    """A finished hand laid open: every hand as dealt, the tricks, the result."""
+
+    hand_index: int
+    dealer: int
+    deal: Deal
+    tricks: list[dict[str, Any]]
+    view: dict[str, Any]
+    play_start: GameState | None
+
+
+def check_level(level: str) -> str:
+    """``level`` if a computer player of that level exists; raises SessionError."""
+    try:
+        make_bot(level, random.Random(0))
+    except ValueError as e:
+        raise SessionError(str(e)) from None
+    return level
+
+
+def seat_levels(n: int, human: int, sides: Sequence[Sequence[int]], partner: str,
+                opponents: str) -> list[str | None]:
+    """Each seat's computer level (None for the person): partners and opponents."""
+    mine = next((s for s in sides if human in s), (human,))
+    return [None if s == human else (partner if s in mine else opponents) for s in range(n)]
+
+
+class Session:
+    """A game in progress between one person and computer players, saved as it goes."""
+
+    def __init__(self, rec: Recorder, human: int, levels: Sequence[str | None],
+                 save_path: Path | None, rng: random.Random) -> None:
+        self.rec = rec
+        self.human = human
+        self.levels = list(levels)
+        self.save_path = save_path
+        self.rng = rng
+        self.bots: list[Bot | None] = [None if lv is None else make_bot(lv, rng)
+                                       for lv in self.levels]
+        self.names = list(rec.record.players)
+        self.names[human] = "You"  # the record keeps his name; the table speaks to him
+        self.rec.record.extras["notes"] = {NOTES_KEY: {"seat": human, "levels": self.levels}}
+        self.save()
+
+    # ----- starting -------------------------------------------------------------------
+
+    @classmethod
+    def start(cls, rules: Rules, *, seed: int | None = None, human: int = 0,
+              partner: str = "basic", opponents: str = "basic",
+              levels: Sequence[str | None] | None = None, names: Sequence[str] | None = None,
+              you: str = "You", save_path: Path | None = None, deal: Deal | None = None,
+              first_dealer: int | None = None) -> Session:
+        """A new game; the person sits at ``human`` and, unless ``first_dealer`` says
+        otherwise, bids first (the dealer is on his right)."""
+        n = rules.players
+        if not 0 <= human < n:
+            raise SessionError(f"there is no seat {human}: seats are 0 to {n - 1}")
+        if seed is None:
+            seed = random.SystemRandom().randrange(1 << 32)
+        dealer = (human - 1) % n if first_dealer is None else first_dealer
+        state = new_game(rules, seed=seed, first_dealer=dealer, deal=deal)
+        if levels is None:
+            levels = seat_levels(n, human, rules.sides,  # type: ignore[attr-defined]
+                                 check_level(partner), check_level(opponents))
+        seat_names = list(names) if names else default_names(n, human, you)
+        started = _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
+        rec = Recorder(state, seat_names, {"started": started})
+        return cls(rec, human, levels, save_path, random.Random(seed))
+
+    @classmethod
+    def resume(cls, path: Path, *, human: int | None = None, partner: str | None = None,
+               opponents: str | None = None, save_path: Path | None = None) -> Session:
+        """Carry on the game recorded in ``path`` (saving back to it unless told otherwise)."""
+        try:
+            record = Record.loads(path.read_text(encoding="utf-8"))
+        except OSError as e:
+            raise SessionError(f"{path}: cannot read: {e.strerror}") from None
+        except RecordError as e:
+            raise SessionError(f"{path}: {e}") from None
+        notes = record.extras.get("notes")
+        saved = notes.get(NOTES_KEY, {}) if isinstance(notes, dict) else {}
+        n = record.rules.players
+        seat = human if human is not None else saved.get("seat", 0)
+        if not isinstance(seat, int) or not 0 <= seat < n:
+            raise SessionError(f"there is no seat {seat}: seats are 0 to {n - 1}")
+        levels: list[str | None] = seat_levels(
+            n, seat, record.rules.sides,  # type: ignore[attr-defined]
+            check_level(partner or "basic"), check_level(opponents or "basic"))
+        old = saved.get("levels")
+        if partner is None and opponents is None and isinstance(old, list) and len(old) == n:
+            levels = [None if s == seat else (lv if isinstance(lv, str) and lv in LEVELS
+                                               else "basic") for s, lv in enumerate(old)]
+        seed = record.extras.get("seed")
+        if not isinstance(seed, int):
+            seed = random.SystemRandom().randrange(1 << 32)
+            record.extras["seed"] = seed
+        state = _replay(record, seed, path)
+        rec = Recorder(state, list(record.players), dict(record.extras))
+        rec.record = record
+        return cls(rec, seat, levels, save_path or path, random.Random(seed + 1))
+
+    # ----- the game -------------------------------------------------------------------
+
+    @property
+    def state(self) -> GameState:
+        return self.rec.state
+
+    @property
+    def record(self) -> Record:
+        return self.rec.record
+
+    def view(self) -> dict[str, Any]:
+        """Everything the person may know now: the one view of the engine."""
+        return self.state.view(self.human)
+
+    @property
+    def my_turn(self) -> bool:
+        return not self.state.hand_over and self.state.turn == self.human
+
+    @property
+    def bots_turn(self) -> bool:
+        return not self.state.hand_over and self.state.turn != self.human
+
+    @property
+    def new_hand_due(self) -> bool:
+        return self.state.phase is Phase.HAND_OVER and not self.state.over
+
+    def legal(self) -> Sequence[Action]:
+        return self.state.legal_actions() if self.my_turn else []
+
+    def reason(self, action: Action) -> str | None:
+        """Why the person may not make ``action`` now; None if he may."""
+        return self.state.reason(action)
+
+    def act(self, action: Action) -> list[str]:
+        """The person's action (raises IllegalActionError with the reason); what happened."""
+        why = self.state.reason(action)
+        if why is not None:
+            raise IllegalActionError(action, why)
+        return self._apply(action)
+
+    def bot_step(self) -> list[str]:
+        """One computer player's action; what happened (one line per event)."""
+        st = self.state
+        seat = st.turn
+        assert seat is not None and seat != self.human
+        bot = self.bots[seat]
+        assert bot is not None
+        return self._apply(bot.choose(st.view(seat), st.legal_actions()))
+
+    def run_bots(self) -> list[str]:
+        """Every computer player's action up to the person's turn or the hand's end."""
+        out: list[str] = []
+        while self.bots_turn:
+            out += self.bot_step()
+        return out
+
+    def _apply(self, action: Action) -> list[str]:
+        before = self.view()
+        self.rec.apply(action)
+        self.save()
+        return narrate(before, self.view(), self.names, self.human, fancy=False)
+
+    def next_hand(self) -> list[str]:
+        """Deal the next hand (from the game's seed); its opening lines."""
+        self.rec.next_hand()
+        self.save()
+        return self.opening()
+
+    def opening(self) -> list[str]:
+        """The lines that open the current hand (cards as ``10H``: see ``words.pretty``)."""
+        return hand_start(self.view(), self.names, self.human, fancy=False)
+
+    # ----- undo -----------------------------------------------------------------------
+
+    def last_own_action(self) -> tuple[int, int] | None:
+        """(hand, index) of the person's last action in the record, if any."""
+        hands = self.record.hands
+        for h in range(len(hands) - 1, -1, -1):
+            acts = hands[h].actions
+            for i in range(len(acts) - 1, -1, -1):
+                if Action.parse(acts[i]).seat == self.human:
+                    return h, i
+        return None
+
+    def undo(self) -> bool:
+        """Take back the person's last action and the computer players' after it."""
+        pos = self.last_own_action()
+        if pos is None:
+            return False
+        h, i = pos
+        old = self.record
+        hands = [HandRecord(x.deal, list(x.actions)) for x in old.hands[:h + 1]]
+        hands[h].actions = hands[h].actions[:i]
+        record = Record(old.rules, list(old.players), old.first_dealer, hands, dict(old.extras))
+        seed = self.state.seed
+        state = _replay(record, seed, self.save_path)
+        rec = Recorder(state, list(record.players), dict(record.extras))
+        rec.record = record
+        self.rec = rec
+        self.save()
+        return True
+
+    # ----- advice and review ----------------------------------------------------------
+
+    def hint(self) -> advice.Advice:
+        return advice.hint(self.state, self.human)
+
+    def review(self) -> HandReview:
+        """The hand just played, every card laid open (the hand is over)."""
+        v = self.view()
+        hand = self.record.hands[-1]
+        return HandReview(v["hand_index"], v["dealer"], hand.deal, list(v["tricks"]), v,
+                          play_start(self.record))
+
+    def save(self) -> None:
+        if self.save_path is not None:
+            write_atomic(self.save_path, self.record.dumps())
+
+
+def _replay(record: Record, seed: int | None, where: Path | None) -> GameState:
+    """The game at the end of ``record``, ready to deal on from ``seed``."""
+    try:
+        state = replay_record(record)
+    except (RecordError, IllegalActionError) as e:
+        raise SessionError(f"{where or 'record'}: {e}") from None
+    if state is None:
+        state = new_game(record.rules, seed=seed, first_dealer=record.first_dealer)
+        record.hands.append(HandRecord(state.deal))
+    state.seed = seed
+    return state
+
+
+def play_start(record: Record) -> GameState | None:
+    """The last hand of ``record`` at its first lead (None if play never began)."""
+    replay = Replay(record)
+    found: GameState | None = None
+    for h, st in replay.states():
+        found = None
+        for text in record.hands[h].actions:
+            if st.phase is Phase.PLAY and not st.tricks and not st.trick_cards and found is None:
+                found = st.clone()
+            st.apply(text)
+    return found

@@ -1,0 +1,476 @@
+"""The full-screen table (``forties play``), driven by Textual's Pilot: a whole game
+entered by keys and mouse, a resume after a crash, illegal choices explained, undo,
+hint, help, the end-of-hand review and the replay viewer."""
+
+from __future__ import annotations
+
+import random
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import RichLog, Static
+
+from forties import Action, Deal, Record, Verb, build_rules, referee
+from forties.bots import make_bot
+from forties.cards import card_name, parse_card
+from forties.tui.app import TableApp
+from forties.tui.replay import ReplayApp
+from forties.tui.screens import CallScreen, HelpScreen, LastTrickScreen, ReviewScreen
+from forties.tui.session import Session, write_atomic
+
+SIZE = (80, 24)
+
+
+def text_of(app: Any, selector: str) -> str:
+    """The plain text a Static shows."""
+    return str(app.screen.query_one(selector, Static).render())
+
+
+def card_keys(card: str) -> tuple[str, str]:
+    """The two keys that name a card: rank then suit (t for ten)."""
+    return card[0].lower(), card[1].lower()
+
+
+async def settle(pilot: Pilot[Any]) -> None:
+    """Wait until the app has done everything the last input asked (hints included)."""
+    await pilot.pause()
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+async def enter(pilot: Pilot[Any], app: TableApp, action: Action, mouse: bool) -> None:
+    """Make ``action`` the way a person would: card keys or clicks for cards, a number
+    and Enter or a click for the choices row."""
+    v = app.session.view()
+    phase = v["phase"]
+    words = str(action).split()
+    if action.verb is Verb.PLAY or (action.verb is Verb.ROB and phase == "rob"):
+        card = words[-1]
+        if mouse:
+            await pilot.click(f"#slot-{app.shown.index(card)}")
+        else:
+            await pilot.press(*card_keys(card))
+    elif action.verb is Verb.DISCARD and phase == "draw":
+        for card in words[2:]:
+            if mouse:
+                await pilot.click(f"#slot-{app.shown.index(card)}")
+            else:
+                await pilot.press(*card_keys(card))
+        if mouse:
+            await pilot.click("#choice-0")
+        else:
+            await pilot.press("enter")
+    elif action.verb is Verb.CALL and action.arg:
+        index = next(i for i, ch in enumerate(app.choices) if ch.kind == "call")
+        await pilot.click(f"#choice-{index}")
+        await settle(pilot)
+        assert isinstance(app.screen, CallScreen)
+        await pilot.click(f"#pick-{words[-1]}")
+    else:
+        index = next(i for i, ch in enumerate(app.choices) if ch.action == action)
+        if mouse:
+            await pilot.click(f"#choice-{index}")
+        else:
+            await pilot.press("0" if index == 9 else str(index + 1), "enter")
+    await settle(pilot)
+
+
+async def play_to_end(pilot: Pilot[Any], app: TableApp, chosen: list[str],
+                      max_steps: int = 2000) -> None:
+    """Play the person's seat with the basic player's choices, alternating keyboard
+    and mouse, through every end-of-hand review, until the game is over."""
+    bot = make_bot("basic", random.Random(0))
+    for step in range(max_steps):
+        s = app.session
+        if isinstance(app.screen, ReviewScreen):
+            if s.state.over:
+                return
+            await pilot.press("enter")
+            await settle(pilot)
+            continue
+        assert s.my_turn, f"waiting for nothing at step {step} ({s.state.phase})"
+        action = bot.choose(s.view(), s.legal())
+        chosen.append(str(action))
+        before = len(s.record.hands[-1].actions) + len(s.record.hands)
+        await enter(pilot, app, action, mouse=step % 2 == 1)
+        after = len(app.session.record.hands[-1].actions) + len(app.session.record.hands)
+        assert after > before, f"{action} was not made: {text_of(app, '#message')}"
+    raise AssertionError("the game did not end")
+
+
+def human_actions(record: Record, seat: int) -> list[str]:
+    return [a for h in record.hands for a in h.actions if Action.parse(a).seat == seat]
+
+
+@pytest.mark.asyncio
+async def test_complete_game_by_keys_and_mouse(tmp_path: Path) -> None:
+    """A whole game of Merrimack Valley (to 45, to keep it short) played through the
+    table: every choice entered by keys or clicks lands in the record as intended, the
+    record on disk is a finished legal game, and the last review names the winner."""
+    save = tmp_path / "game.json"
+    rules = build_rules("merrimack-valley", {"target": 45})
+    session = Session.start(rules, seed=11, save_path=save)
+    app = TableApp(session, delay=0, par=False)
+    chosen: list[str] = []
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await play_to_end(pilot, app, chosen)
+        review = text_of(app, "#review-text")
+        await pilot.press("q")
+        await settle(pilot)
+    record = Record.loads(save.read_text())
+    assert human_actions(record, 0) == chosen
+    verdict, status = referee(record)
+    assert status == 0 and verdict["over"] is True
+    # Game to 45: the winning side reached 45 (rules.md section 2, target).
+    winner = verdict["winner"]
+    assert verdict["scores"][winner] >= 45
+    names = " & ".join(record.players[s] for s in verdict["sides"][winner])
+    assert f"Game over: {names} win" in review
+
+
+@pytest.mark.asyncio
+async def test_resume_after_a_crash(tmp_path: Path) -> None:
+    """The record is written after every action: a copy taken mid-game (what a crash
+    leaves) resumes at the same point, the same cards in hand, and plays on to the end."""
+    save = tmp_path / "game.json"
+    session = Session.start(build_rules("nova-scotia", {"target": 30}), seed=4, save_path=save)
+    app = TableApp(session, delay=0, par=False)
+    crash = tmp_path / "crashed.json"
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        bot = make_bot("basic", random.Random(0))
+        for _ in range(4):
+            while isinstance(app.screen, ReviewScreen):
+                await pilot.press("enter")
+                await settle(pilot)
+            s = app.session
+            await enter(pilot, app, bot.choose(s.view(), s.legal()), mouse=False)
+        shutil.copy(save, crash)  # the process dies here: this file is all that is left
+        hand_then = sorted(app.session.view()["hand"])
+        actions_then = [list(h.actions) for h in app.session.record.hands]
+    assert not list(tmp_path.glob(".*.tmp")), "no temporary file is left behind"
+
+    resumed = Session.resume(crash)
+    assert [list(h.actions) for h in resumed.record.hands] == actions_then
+    assert sorted(resumed.view()["hand"]) == hand_then
+    app2 = TableApp(resumed, delay=0, resumed=True, par=False)
+    chosen: list[str] = []
+    async with app2.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        log = app2.query_one("#log", RichLog)
+        assert "Resumed" in "".join(str(line.text) for line in log.lines)
+        shown = sorted(app2.shown)
+        assert shown == sorted(app2.session.view()["hand"])
+        await play_to_end(pilot, app2, chosen)
+    verdict, status = referee(Record.loads(crash.read_text()))
+    assert status == 0 and verdict["over"] is True
+
+
+def trump_lead_deal() -> Deal:
+    """Seat 0 holds only hearts; seat 1 (the person) holds 4H and four clubs; 2H is
+    turned up (hearts trump) and AH lies in the stock, so nobody may rob."""
+    hands = [["5H", "JH", "KH", "QH", "TH"], ["4H", "2C", "3C", "6C", "7C"],
+             ["AS", "KS", "QS", "JS", "TS"], ["AD", "KD", "QD", "JD", "TD"]]
+    used = {c for h in hands for c in h}
+    rest = ["2H", "AH"] + [card_name(c) for c in range(52)
+                           if card_name(c) not in used | {"2H", "AH"}]
+    return Deal.from_json({"hands": hands, "kitty": [], "stock": rest})
+
+
+@pytest.mark.asyncio
+async def test_illegal_play_is_explained_then_undone(tmp_path: Path) -> None:
+    """Traditional 45, hearts trump, seat 0 leads a heart: seat 1 holds 4H, a plain trump
+    with no privilege, so it must follow (rules.md section 2, following) and a club is
+    refused with the reason; the hint can only suggest 4H; undo takes the play back."""
+    session = Session.start(build_rules("nova-scotia"), human=1, first_dealer=3,
+                            deal=trump_lead_deal(), seed=1, save_path=tmp_path / "g.json")
+    app = TableApp(session, delay=0, par=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        st = app.session.state
+        assert st.turn == 1 and len(st.history) == 1  # seat 0 (left of dealer 3) led
+        await pilot.press("2", "c")
+        await settle(pilot)
+        assert "You can't play 2♣: must play a trump: you hold 4♥" in text_of(app, "#message")
+        await pilot.click(f"#slot-{app.shown.index('7C')}")
+        await settle(pilot)
+        assert "You can't play 7♣: must play a trump" in text_of(app, "#message")
+        assert len(app.session.state.history) == 1
+        await pilot.press("h")
+        await settle(pilot)
+        assert "play 4♥" in text_of(app, "#message")
+        await pilot.press("4", "h")
+        await settle(pilot)
+        assert "1 play 4H" in [str(a) for a in app.session.state.history]
+        await pilot.press("u")
+        await settle(pilot)
+        back = app.session.state
+        assert [str(a) for a in back.history] == [str(st.history[0])]
+        assert back.turn == 1 and "4H" in app.session.view()["hand"]
+
+
+@pytest.mark.asyncio
+async def test_forty_one_hand_fits_80_by_24() -> None:
+    """Thirteen cards, the choices 1 to 13, the message and the footer all lie inside
+    an 80 x 24 terminal."""
+    session = Session.start(build_rules("forty-one"), seed=3)
+    app = TableApp(session, delay=0, par=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert app.session.my_turn and app.session.view()["phase"] == "auction"
+        for selector in ("#slot-12", "#choice-12", "#message", "#scores", "#cell-0-1"):
+            region = app.query_one(selector).region
+            assert region.right <= 80 and region.bottom <= 24, selector
+            assert region.width > 0, selector
+        assert len(app.choices) == 13  # bids of 1 to 13 tricks (rules.md section 6)
+
+
+@pytest.mark.asyncio
+async def test_help_shows_the_rules_being_played() -> None:
+    """The help screen explains the preset in play: Nova Scotia's turned-up trump, its
+    robbing and its game of 45 (rules.md section 3)."""
+    session = Session.start(build_rules("nova-scotia"), seed=2)
+    app = TableApp(session, delay=0, par=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("question_mark")
+        await settle(pilot)
+        assert isinstance(app.screen, HelpScreen)
+        body = str(app.screen.query_one("#help-body Static", Static).render())
+        assert "turned up" in body and "rob" in body and "Game is 45" in body
+        await pilot.press("escape")
+        await settle(pilot)
+        assert not isinstance(app.screen, HelpScreen)
+
+
+@pytest.mark.asyncio
+async def test_review_reveals_every_hand_and_last_trick_on_demand() -> None:
+    """After a hand the review lists every card each seat was dealt and every trick;
+    during play, l shows the last trick."""
+    session = Session.start(build_rules("merrimack-valley"), seed=8)
+    app = TableApp(session, delay=0, par=False)
+    bot = make_bot("basic", random.Random(0))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        seen_last = False
+        while not isinstance(app.screen, ReviewScreen):
+            s = app.session
+            v = s.view()
+            if v["phase"] == "play" and v["tricks"] and not seen_last:
+                await pilot.press("l")
+                await settle(pilot)
+                assert isinstance(app.screen, LastTrickScreen)
+                t = v["tricks"][-1]
+                body = str(app.screen.query_one("#last-trick", Static).render())
+                assert f"{s.names[t['winner']]} won it" in body
+                await pilot.press("escape")
+                await settle(pilot)
+                seen_last = True
+            await enter(pilot, app, bot.choose(s.view(), s.legal()), mouse=False)
+        review = text_of(app, "#review-text")
+        deal = app.session.record.hands[0].deal
+        for seat, cards in enumerate(deal.hands):
+            line = next(x for x in review.splitlines()
+                        if x.startswith("  " + app.session.names[seat] + " "))
+            for c in cards:
+                from forties.tui.words import card_text
+
+                assert card_text(card_name(c)) in line
+        assert review.count("→") == 5  # five tricks, each with its winner
+        assert seen_last
+
+
+@pytest.mark.asyncio
+async def test_call_a_partner_with_the_mouse(tmp_path: Path) -> None:
+    """Call Your Partner: the person bids 30 (nobody can go higher), names trump, draws,
+    then calls a card through the picker; a card above all his trumps is refused."""
+    rules = build_rules("call-your-partner", {"dealer_may_hold": "false"})
+    session = Session.start(rules, seed=21, save_path=tmp_path / "c.json")
+    app = TableApp(session, delay=0, par=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await enter(pilot, app, Action(0, Verb.BID, 30), mouse=True)
+        assert app.session.state.phase.value == "trump"
+        trump = next(a for a in app.session.legal() if a.verb is Verb.TRUMP)
+        await enter(pilot, app, trump, mouse=True)
+        bot = make_bot("basic", random.Random(0))
+        while app.session.view()["phase"] == "draw":
+            s = app.session
+            await enter(pilot, app, bot.choose(s.view(), s.legal()), mouse=True)
+        assert app.session.view()["phase"] == "call"
+        t = app.session.view()["trump"]
+        five = "5" + t
+        mine = app.session.view()["hand"]
+        index = next(i for i, ch in enumerate(app.choices) if ch.kind == "call")
+        await pilot.click(f"#choice-{index}")
+        await settle(pilot)
+        assert isinstance(app.screen, CallScreen)
+        if five not in mine:  # the 5 outranks every trump (rules.md section 5)
+            await pilot.click(f"#pick-{five}")
+            await settle(pilot)
+            assert "You may not call" in str(app.screen.query_one("#call-message",
+                                                                  Static).render())
+        legal = [a for a in app.session.legal() if a.verb is Verb.CALL and a.arg]
+        target = str(legal[0]).split()[-1]
+        await pilot.click(f"#pick-{target}")
+        await settle(pilot)
+        assert f"0 call {target}" in app.session.record.hands[0].actions
+
+
+@pytest.mark.asyncio
+async def test_replay_steps_with_every_hand_visible(tmp_path: Path) -> None:
+    """The replay viewer shows every seat's cards at the deal and steps an action at
+    a time and a hand at a time."""
+    session = Session.start(build_rules("merrimack-valley"), seed=5)
+    session.run_bots()
+    while not session.state.over:
+        if session.new_hand_due:
+            session.next_hand()
+        elif session.my_turn:
+            bot = make_bot("basic", random.Random(0))
+            session.act(bot.choose(session.view(), session.legal()))
+        session.run_bots()
+        if len(session.record.hands) > 2:
+            break
+    record = Record.loads(session.record.dumps())
+    app = ReplayApp(record)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        from forties.tui.words import card_text
+
+        deal = record.hands[0].deal
+        cells = [text_of(app, f"#cell-{r}-{c}") for r in range(3) for c in range(3)]
+        for cards in deal.hands:
+            shown = [card_text(card_name(c)) for c in cards]
+            assert any(all(x in cell for x in shown) for cell in cells)
+        assert "action 0 of" in text_of(app, "#title")
+        await pilot.press("right", "right", "right")
+        await settle(pilot)
+        assert "action 3 of" in text_of(app, "#title")
+        await pilot.press("pagedown")
+        await settle(pilot)
+        assert "hand 2 of" in text_of(app, "#title") and "action 0 of" in text_of(app, "#title")
+
+
+def test_atomic_write_keeps_the_old_file_on_failure(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """A save that fails half way leaves the previous record whole and no temporary
+    file behind."""
+    path = tmp_path / "g.json"
+    write_atomic(path, "old")
+
+    def boom(src: object, dst: object) -> None:
+        raise OSError("disk full")
+
+    monkeypatch.setattr("forties.tui.session.os.replace", boom)
+    with pytest.raises(OSError):
+        write_atomic(path, "new")
+    assert path.read_text() == "old"
+    assert [p.name for p in tmp_path.iterdir()] == ["g.json"]
+
+
+def test_parse_card_keys_cover_every_card() -> None:
+    """Every card can be named by two keys, rank then suit (t for ten)."""
+    for c in range(52):
+        name = card_name(c)
+        rank, suit = card_keys(name)
+        assert parse_card(rank.upper() + suit.upper()) == c
+
+
+def test_hint_adapter_prefers_the_expert_and_falls_back(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The hint key asks the expert when there is one (its explanation shown once, not
+    repeating the action), and the basic player when the expert is missing, fails, or
+    suggests what the rules refuse."""
+    import sys
+    import types
+
+    from forties.tui import advice
+
+    session = Session.start(build_rules("nova-scotia"), human=1, first_dealer=3,
+                            deal=trump_lead_deal(), seed=1)
+    session.run_bots()
+    expert = types.ModuleType("fake_expert")
+
+    class Said:
+        action = "1 play 4H"
+        explanation = "play 4H: the only trump you hold."
+
+    expert.hint = lambda state, seat: Said()  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "fake_expert", expert)
+    monkeypatch.setattr(advice, "HINT_FROM", ("fake_expert",))
+    adv = session.hint()
+    assert (str(adv.action), adv.explanation, adv.source) == (
+        "1 play 4H", "the only trump you hold", "expert")
+
+    def broken(state: object, seat: int) -> None:
+        raise RuntimeError("not finished")
+
+    class Wrong:
+        action = "1 play 2C"  # a club on a trump lead, holding 4H: against the rules
+        explanation = "keep your trump"
+
+    expert.hint = lambda state, seat: Wrong()  # type: ignore[attr-defined]
+    assert session.hint().source == "basic"
+    expert.hint = broken  # type: ignore[attr-defined]
+    adv = session.hint()
+    # 4H is the only legal card (a trump led, 4H the only trump held), so the basic
+    # player can suggest nothing else.
+    assert (str(adv.action), adv.source) == ("1 play 4H", "basic")
+    monkeypatch.setattr(advice, "HINT_FROM", ("no_such_module_here",))
+    assert session.hint().source == "basic"
+
+
+def test_par_adapter_words_whatever_the_solver_returns(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The par is shown from the solver's words, or its points; a solver that cannot
+    answer (or none at all) leaves the par out."""
+    import sys
+    import types
+
+    from forties.tui import advice
+
+    solver = types.ModuleType("fake_solver")
+    monkeypatch.setitem(sys.modules, "fake_solver", solver)
+    monkeypatch.setattr(advice, "PAR_FROM", ("fake_solver",))
+    state = Session.start(build_rules("merrimack-valley"), seed=1).state
+    assert advice.par(state) is None  # no par function in the module
+
+    class Par:
+        text = "With all cards seen, the bidders could take 25."
+
+    solver.par = lambda s: Par()  # type: ignore[attr-defined]
+    assert advice.par(state) == "Double-dummy par: With all cards seen, the bidders could " \
+                                "take 25."
+    solver.par = lambda s: 20  # type: ignore[attr-defined]
+    assert "the bidders take 20 points" in str(advice.par(state))
+
+    def no_bidder(s: object) -> int:
+        raise ValueError("there is no bidder in this hand")
+
+    solver.par = no_bidder  # type: ignore[attr-defined]
+    assert advice.par(state) is None
+
+
+def test_replay_stops_at_an_illegal_action_with_the_reason() -> None:
+    """A record whose seat 1 answers a heart lead (hearts trump) with a club while
+    holding 4H is replayed up to that action, which is named with the reason."""
+    import io
+
+    from forties import Recorder, new_game
+    from forties.tui.replay import build_frames, replay_plain
+
+    rec = Recorder(new_game(build_rules("nova-scotia"), first_dealer=3,
+                            deal=trump_lead_deal()))
+    rec.apply("0 play 5H")
+    rec.record.hands[0].actions.append("1 play 2C")
+    frames, stopped = build_frames(rec.record)
+    assert [f.index for f in frames] == [0, 1]
+    assert stopped == "hand 1, action 2 (1 play 2C) is illegal: must play a trump: you hold 4H"
+    out = io.StringIO()
+    assert replay_plain(rec.record, out) == 1
+    assert "Seat 0 leads 5H." in out.getvalue()
+    assert out.getvalue().endswith(f"The record stops here: {stopped}\n")
