@@ -24,9 +24,14 @@ from ..fortyone import FortyOneState
 from ..rules import FortyFivesRules, FortyOneRules, rules_from_json
 from ..state import Deal, GameState, Phase
 from . import simulate as sim
-from .basic import BasicBot
+from .basic import BasicBot, strength
 from .judge import Judge, PlayoutJudge, SolverJudge, utility
 from .sampler import worlds
+
+# The others are read as bidding what ``basic`` would: its strength plus this help, give
+# or take the slack.
+BID_HELP = 10.0
+BID_SLACK = 3.0
 
 
 def default_judge() -> Judge:
@@ -52,11 +57,14 @@ class ExpertBot:
 
     name = "expert"
 
-    def __init__(self, rng: random.Random, worlds: int = 16,
+    def __init__(self, rng: random.Random, worlds: int = 96, deals: int = 120,
                  judge: Judge | None = None) -> None:
         self.rng = rng
         self.worlds = worlds
+        self.deals = deals
         self.judge = judge or default_judge()
+        self.pre_judge: Judge = self.judge
+        self._facts: list[tuple[int, bool, float]] = []
         self.basic = BasicBot()
 
     def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:
@@ -83,7 +91,8 @@ class ExpertBot:
     # ----- where the imagined deals come from (the oracle overrides these) -----------
 
     def samples(self) -> int:
-        return self.worlds
+        """Imagined deals for the choices made before the play (bids, trump, discards)."""
+        return self.deals
 
     def _play_worlds(self, view: dict[str, Any]) -> list[GameState]:
         return worlds(view, self.worlds, self.rng)
@@ -118,33 +127,47 @@ class ExpertBot:
 
     # ----- bidding, raising, naming trump ----------------------------------------------
 
-    def _contract_outcomes(self, view: dict[str, Any], suits: Sequence[int],
-                           bid: int) -> dict[int, list[tuple[FortyFivesState, list[int]]]]:
-        """For each suit: finished imagined hands with this seat as bidder at ``bid``."""
-        rules = rules_from_json(view["rules"])
-        assert isinstance(rules, FortyFivesRules)
-        seat = view["seat"]
-        hand = 0
-        for c in view["hand"]:
-            hand |= 1 << parse_card(c)
-        kitty_known = view.get("kitty") or []
-        out: dict[int, list[tuple[FortyFivesState, list[int]]]] = {t: [] for t in suits}
-        for _ in range(self.samples()):
-            deal = self._deal_for_contract(rules, seat, hand, kitty_known)
-            for t in suits:
-                st = sim.simulate_contract(rules, deal, view["dealer"], seat, bid, t,
-                                           view["scores"])
-                if st is None:
-                    continue
-                out[t].append((st, self.judge.outcome(st)))
-        return out
-
     def _deal_for_contract(self, rules: FortyFivesRules, seat: int, hand: int,
                            kitty_known: Sequence[str]) -> Deal:
+        """An imagined deal around this seat's cards that agrees, as far as a few tries
+        allow, with what the others' bids and passes said about their hands."""
         kitty = 0
         for c in kitty_known:
             kitty |= 1 << parse_card(c)
-        return sim.random_deal_with(rules, seat, hand & ~kitty, self.rng, kitty)
+        deal = sim.random_deal_with(rules, seat, hand & ~kitty, self.rng, kitty)
+        for _ in range(40):
+            if all(self._fits(deal, fact) for fact in self._facts):
+                break
+            deal = sim.random_deal_with(rules, seat, hand & ~kitty, self.rng, kitty)
+        return deal
+
+    @staticmethod
+    def _fits(deal: Deal, fact: tuple[int, bool, float]) -> bool:
+        seat, at_least, level = fact
+        cards = sum(1 << c for c in deal.hands[seat])
+        est = max(strength(cards, t) for t in range(4)) + BID_HELP
+        return est >= level - BID_SLACK if at_least else est < level + BID_SLACK
+
+    def _read_auction(self, view: dict[str, Any]) -> None:
+        """What each other seat's bid or pass says of its hand's strength."""
+        rules = rules_from_json(view["rules"])
+        facts: list[tuple[int, bool, float]] = []
+        high = 0
+        lowest = getattr(rules, "min_bid", 15)
+        for h in view.get("history", []):
+            parts = h.split()
+            who, verb = int(parts[0]), parts[1]
+            if verb not in ("bid", "pass", "hold"):
+                break
+            if verb == "bid":
+                high = parse_bid(parts[2])
+                if who != view["seat"]:
+                    facts.append((who, True, float(min(high, 30))))
+            elif verb == "hold" and who != view["seat"]:
+                facts.append((who, True, float(min(high, 30))))
+            elif verb == "pass" and who != view["seat"]:
+                facts.append((who, False, float(max(high + 5, lowest))))
+        self._facts = facts
 
     @staticmethod
     def _value(done: tuple[FortyFivesState, list[int]], seat: int, bid: int) -> float:
@@ -158,42 +181,77 @@ class ExpertBot:
             st.bid = saved
 
     def _contract(self, view: dict[str, Any], legal: Sequence[Action]) -> Choice:
-        seat = view["seat"]
-        phase = view["phase"]
+        """Bid, hold, raise, pass or name trump: each choice is scored on the same imagined
+        deals (the draw and the play simulated), and the expert leaves the sound default
+        (what ``basic`` would do) only when the simulation is confident it is better."""
+        self._read_auction(view)
+        rules = rules_from_json(view["rules"])
+        assert isinstance(rules, FortyFivesRules)
+        seat, phase = view["seat"], view["phase"]
         hand = 0
         for c in view["hand"]:
             hand |= 1 << parse_card(c)
+        default = self.basic.choose(view, legal)
+        scores: dict[Action, list[float]] = {a: [] for a in legal}
         if phase == "trump":
             named = [a for a in legal if a.verb is Verb.TRUMP]
             bid = parse_bid(view["bid"])
-            outcomes = self._contract_outcomes(view, [a.arg for a in named], bid)
-            named_values = {a: _mean([self._value(st, seat, bid) for st in outcomes[a.arg]])
-                            for a in named}
-            best = max(named, key=lambda a: named_values[a])
-            return Choice(best, named_values, self.worlds)
-        suits = sim.suits_by_promise(hand)[:2]
-        low = min((a.arg for a in legal if a.verb in (Verb.BID, Verb.RAISE)), default=30)
-        outcomes = self._contract_outcomes(view, suits, min(low, 30))
-        best_suit = max(suits, key=lambda t: _mean([o[st.side_of[seat]]
-                                                    for st, o in outcomes[t]]))
-        finished = outcomes[best_suit]
-        values: dict[Action, float] = {}
+            if default not in named:
+                return Choice(default, {default: 0.0}, 0)
+            for _ in range(self.samples()):
+                deal = self._deal_for_contract(rules, seat, hand, view.get("kitty") or [])
+                row = {}
+                for a in named:
+                    st = sim.simulate_contract(rules, deal, view["dealer"], seat, bid, a.arg,
+                                               view["scores"])
+                    if st is not None:
+                        row[a] = utility(st, seat, self.pre_judge.outcome(st))
+                if len(row) == len(named):
+                    for a, u in row.items():
+                        scores[a].append(u)
+            return _confident(scores, default)
         high = parse_bid(view["high_bid"]) if view.get("high_bid") else 0
-        partner_high = view.get("high_bidder") is not None and any(
-            view["high_bidder"] in s and seat in s and view["high_bidder"] != seat
-            for s in view["sides"])
-        for a in legal:
-            if a.verb in (Verb.BID, Verb.RAISE):
-                values[a] = _mean([self._value(st, seat, a.arg) for st in finished])
-            elif a.verb is Verb.HOLD:
-                values[a] = _mean([self._value(st, seat, high) for st in finished])
-            elif phase == "raise":
-                values[a] = _mean([self._value(st, seat, parse_bid(view["bid"]))
-                                   for st in finished])
-            else:
-                values[a] = 8.0 if partner_high else 0.0
-        best = max(legal, key=lambda a: (values[a], -_stake(a)))
-        return Choice(best, values, len(finished))
+        current = parse_bid(view["bid"]) if phase == "raise" else 0
+        suit = sim.suits_by_promise(hand)[0]
+        other = view.get("high_bidder")
+        if other is None or other == seat:
+            other = (seat + 1) % view["players"]
+        for _ in range(self.samples()):
+            deal = self._deal_for_contract(rules, seat, hand, view.get("kitty") or [])
+            mine = sim.simulate_contract(rules, deal, view["dealer"], seat, rules.min_bid, suit,
+                                         view["scores"])
+            if mine is None:
+                continue
+            done = (mine, self.pre_judge.outcome(mine))
+            passed = None
+            if phase == "auction":
+                passed = self._other_contract(rules, view, deal, other, high)
+                if passed is None:
+                    continue
+            for a in legal:
+                if a.verb in (Verb.BID, Verb.RAISE):
+                    scores[a].append(self._value(done, seat, a.arg))
+                elif a.verb is Verb.HOLD:
+                    scores[a].append(self._value(done, seat, high))
+                elif phase == "raise":
+                    scores[a].append(self._value(done, seat, current))
+                else:
+                    assert passed is not None
+                    scores[a].append(passed)
+        return _confident(scores, default)
+
+    def _other_contract(self, rules: FortyFivesRules, view: dict[str, Any], deal: Deal,
+                        other: int, high: int) -> float | None:
+        """What passing is worth on ``deal``: ``other`` plays it as bidder (at the high bid
+        or the minimum) in its most promising suit."""
+        theirs = sum(1 << c for c in deal.hands[other])
+        bid = min(high or rules.min_bid, 30)
+        for t in sim.suits_by_promise(theirs):
+            st = sim.simulate_contract(rules, deal, view["dealer"], other, bid, t,
+                                       view["scores"])
+            if st is not None:
+                return utility(st, view["seat"], self.pre_judge.outcome(st))
+        return None
 
     # ----- the draw -----------------------------------------------------------------
 
@@ -205,27 +263,24 @@ class ExpertBot:
         hand = 0
         for c in view["hand"]:
             hand |= 1 << parse_card(c)
+        default = self.basic.choose(view, legal)
         candidates = _discard_candidates(seat, hand, trump, legal)
+        if default not in candidates:
+            candidates.append(default)
         if len(candidates) == 1:
             return Choice(candidates[0], {candidates[0]: 0.0}, 0)
-        totals = dict.fromkeys(candidates, 0.0)
-        done = 0
+        scores: dict[Action, list[float]] = {a: [] for a in candidates}
         for _ in range(self.samples()):
             world = self._draw_world(view, rules)
             if world is None:
                 continue
-            done += 1
             for a in candidates:
                 st = world.clone()
                 assert isinstance(st, FortyFivesState)
                 st.apply(a)
                 sim.drive_to_play(st)
-                totals[a] += utility(st, seat, self.judge.outcome(st))
-        if not done:
-            a = self.basic.choose(view, legal)
-            return Choice(a, {a: 0.0}, 0)
-        values = {a: v / done for a, v in totals.items()}
-        return Choice(max(candidates, key=lambda a: values[a]), values, done)
+                scores[a].append(utility(st, seat, self.pre_judge.outcome(st)))
+        return _confident(scores, default)
 
     # ----- Forty One ----------------------------------------------------------------
 
@@ -261,6 +316,27 @@ class ExpertBot:
 
 def _mean(xs: Sequence[float]) -> float:
     return sum(xs) / len(xs) if xs else float("-inf")
+
+
+CONFIDENCE = 2.0  # standard errors by which a choice must beat the default
+
+
+def _confident(scores: dict[Action, list[float]], default: Action) -> Choice:
+    """The choice with the best mean utility if it beats ``default`` by CONFIDENCE standard
+    errors of the paired differences, else ``default``."""
+    n = len(scores.get(default, []))
+    values = {a: _mean(v) for a, v in scores.items()}
+    if n < 2:
+        return Choice(default, values, n)
+    best = max(scores, key=lambda a: values[a])
+    if best == default:
+        return Choice(default, values, n)
+    diffs = [x - y for x, y in zip(scores[best], scores[default], strict=True)]
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    if mean > CONFIDENCE * (var / n) ** 0.5:
+        return Choice(best, values, n)
+    return Choice(default, values, n)
 
 
 def _stake(a: Action) -> int:
