@@ -58,6 +58,28 @@ def card_worth(c: int, trump: int) -> int:
     return KEY[trump][c // 13][c]
 
 
+def forty_one_tricks(hand: int) -> float:
+    """Tricks a Forty One hand should take: top hearts and long hearts, side aces and
+    guarded kings, and ruffs where a side suit is short and hearts are long."""
+    hearts = [c % 13 for c in _bits(hand & SUIT_MASKS[HEARTS])]
+    tricks = sum(1.0 for r in hearts if r >= 9) + max(0, len(hearts) - 4)
+    spare = max(0, len(hearts) - sum(1 for r in hearts if r >= 9))
+    for s in range(4):
+        if s == HEARTS:
+            continue
+        ranks = sorted((c % 13 for c in _bits(hand & SUIT_MASKS[s])), reverse=True)
+        if 12 in ranks:
+            tricks += 1
+        if 11 in ranks and len(ranks) >= 2:
+            tricks += 0.75 if 12 in ranks else 0.5
+        if 10 in ranks and len(ranks) >= 3:
+            tricks += 0.25
+        if len(ranks) <= 1 and spare >= 2:
+            tricks += 0.5 * (2 - len(ranks))
+            spare -= 1
+    return tricks
+
+
 class BasicBot:
     """A sound rule-based player for every preset of both games."""
 
@@ -195,17 +217,7 @@ class BasicBot:
     def _forty_one(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:
         hand = _mask(view["hand"])
         if view["phase"] == "auction":
-            hearts = hand & SUIT_MASKS[HEARTS]
-            tricks = 0.0
-            for s in range(4):
-                suit = hand & SUIT_MASKS[s]
-                ranks = sorted((c % 13 for c in _bits(suit)), reverse=True)
-                if s == HEARTS:
-                    tricks += sum(1 for r in ranks if r >= 10) + max(0, len(ranks) - 4)
-                else:
-                    tricks += (1 if 12 in ranks else 0) + (0.5 if 11 in ranks and len(ranks) >= 2
-                                                           else 0)
-            del hearts
+            tricks = forty_one_tricks(hand)
             want = max(1, min(13, int(tricks + 0.5)))
             return next(a for a in legal if a.arg == want)
         seat = view["seat"]

@@ -24,7 +24,7 @@ from ..fortyone import FortyOneState
 from ..rules import FortyFivesRules, FortyOneRules, rules_from_json
 from ..state import Deal, GameState, Phase
 from . import simulate as sim
-from .basic import BasicBot, strength
+from .basic import BasicBot, forty_one_tricks, strength
 from .judge import Judge, PlayoutJudge, SolverJudge, utility
 from .sampler import worlds
 
@@ -64,6 +64,7 @@ class ExpertBot:
         self.deals = deals
         self.judge = judge or default_judge()
         self.pre_judge: Judge = self.judge
+        self._playouts = PlayoutJudge()
         self._facts: list[tuple[int, bool, float]] = []
         self.basic = BasicBot()
 
@@ -298,8 +299,10 @@ class ExpertBot:
             while st.phase is Phase.AUCTION:
                 t = st.turn
                 assert t is not None
-                st.apply(Action(t, Verb.BID, 4 if t != seat else 3))
-            tricks.append(self.judge.outcome(st)[seat])
+                guess = max(1, round(forty_one_tricks(st.hands[t])))
+                st.apply(Action(t, Verb.BID, 13 if st.turn == st.dealer else guess))
+            # Tricks per seat need the play itself, not a team's total: play it out.
+            tricks.append(self._playouts.outcome(st)[seat])
         made_by = {b: sum(1 for t in tricks if t >= b) / len(tricks) for b in range(1, 14)}
         so_far = sum(b or 0 for b in view["bids"])
         last = view["dealer"] == seat
