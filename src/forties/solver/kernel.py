@@ -1,0 +1,661 @@
+"""The compiled search: ``twin.py``'s algorithm, statement for statement, in numba.
+
+Card sets are int64 bitmasks of compact card numbers (``position.py``). The
+twin's recursion runs here on an explicit stack of frames (numba's disk cache
+cannot hold a recursive function), and the functions are compiled without
+reference counting (every array belongs to the caller). The transposition table
+is an open-addressed array: four slots are probed, a stale or the first one is
+overwritten, and a generation number stamped on each entry spares clearing the
+table for each new position. An entry is found only on an exact match of every
+hand, the leader and the side's make-up, so losing one costs time, never
+exactness. ``future_ff`` numbers a game's cards in compiled code too (the
+same numbering as ``position.forty_fives_position``, which the tests check), the
+fast road from a game to its value. Compiled on first use and cached on disk.
+The tables are module state: one search at a time per process.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
+
+import numpy as np
+from llvmlite import ir  # type: ignore[import-untyped]
+from numba import njit, types
+from numba.core.extending import intrinsic
+
+from ..cards import HEARTS
+from ..fortyfives import PRIVILEGED, FortyFivesState
+from .position import (
+    FF_RANK,
+    FF_SEG,
+    FOLLOW_ANY,
+    FOLLOW_SUIT_OR_TRUMP,
+    PLAIN_HEARTS,
+    SPECIAL_CLASS,
+    Position,
+)
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _jit(inline: bool = False) -> Callable[[_F], _F]:
+    """numba's ``njit``, cached on disk, without reference counting: every array is the
+    caller's, and counting references to them took three quarters of the time."""
+    jit: Any = njit
+    return cast(Callable[[_F], _F],
+                jit(cache=True, inline="always" if inline else "never", _nrt=False))
+
+# cfg slots: the rules and the position's scalars, then the table's state
+(N, TSEG, PRIV, AH, PLAIN, FOLLOW, BONUSBIT, CALLED, TRICKS, HORIZON, LEADER, TNO, K0, MM,
+ PEND, PU, TTMASK, GEN, NODES) = range(19)
+CFG_SIZE = 32
+# buf: the position's arrays
+B_HANDS, B_SEGMASK, B_TRICK, B_SEG, B_CLS, B_INDEX, B_RAW = 0, 8, 12, 20, 84, 148, 200
+# the raw Forty-Fives position (cards 0..51) that _compact_ff numbers
+R_TRUMP, R_PRIV, R_PLAIN, R_AH, R_CALLED, R_BONUS, R_HANDS = range(B_RAW, B_RAW + 7)
+R_TRICK = R_HANDS + 8
+BUF_SIZE = 256
+KEY_COLS = 8  # six hands, the meta word, the generation
+PROBES = 4
+
+
+def _popcount_typer(typingctx: Any, x: Any) -> Any:
+    sig = types.int64(types.int64)
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        return builder.ctpop(args[0])
+
+    return sig, codegen
+
+
+_popcount: Any = intrinsic(_popcount_typer)  # the set bits of an int64
+
+
+def _clz_typer(typingctx: Any, x: Any) -> Any:
+    sig = types.int64(types.int64)
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 0))
+
+    return sig, codegen
+
+
+_clz: Any = intrinsic(_clz_typer)  # the leading zero bits of an int64 (64 for 0)
+
+
+@_jit(inline=True)
+def _bit_length(x: int) -> int:
+    return int(64 - _clz(x))
+
+
+@_jit()
+def _estimate(hands: Any, present: int, n: int, maxmask: int, leader: int, rem: int,
+              segmask: Any) -> int:
+    won0 = 0
+    won1 = 0
+    for s in range(4):
+        sm = present & segmask[s]
+        if sm == 0:
+            continue
+        top = _bit_length(sm) - 1
+        side = 0
+        for q in range(n):
+            if hands[q] >> top & 1:
+                side = maxmask >> q & 1
+                break
+        coal = 0
+        longest = 0
+        for q in range(n):
+            if (maxmask >> q & 1) == side:
+                coal |= hands[q]
+                k = _popcount(hands[q] & sm)
+                if k > longest:
+                    longest = k
+        opp_best = _bit_length(sm & ~coal) - 1
+        over = sm & coal
+        if opp_best >= 0:
+            over &= ~((2 << opp_best) - 1)
+        cnt = _popcount(over)
+        if cnt > longest:
+            cnt = longest
+        if side == 1:
+            won1 += cnt
+        else:
+            won0 += cnt
+    wmax = won1 if won1 < rem else rem
+    wmin = won0 if won0 < rem - wmax else rem - wmax
+    odd = maxmask >> leader & 1
+    return wmax + (rem - wmax - wmin + odd) // 2
+
+
+@_jit(inline=True)
+def _slot(hands: Any, n: int, meta: int, cfg: Any, ttkey: Any, store: bool) -> int:
+    """The table row holding this key (-1 if absent); with ``store``, a row to write it."""
+    x = (meta + 1) * 0x5851F42D4C957F2D
+    for i in range(n):
+        x = (x ^ hands[i]) * 0x2545F4914F6CDD1D
+        x ^= x >> 29
+    mask = cfg[TTMASK]
+    gen = cfg[GEN]
+    home = x & mask
+    free = -1
+    for p in range(PROBES):
+        r = (home + p) & mask
+        if ttkey[r, KEY_COLS - 1] != gen:
+            if free < 0:
+                free = r
+            continue
+        same = ttkey[r, 6] == meta
+        i = 0
+        while same and i < n:
+            same = ttkey[r, i] == hands[i]
+            i += 1
+        if same:
+            return int(r)
+    if not store:
+        return -1
+    if free < 0:
+        free = home
+    for i in range(n):
+        ttkey[free, i] = hands[i]
+    ttkey[free, 6] = meta
+    ttkey[free, KEY_COLS - 1] = gen
+    return free
+
+
+# frame columns of the explicit search stack
+(F_SEAT, F_K, F_NEED, F_TNO, F_PRESENT, F_TMASK, F_LED, F_WCARD, F_WSEAT, F_MM, F_PEND, F_PU,
+ F_H, F_ISMAX, F_META, F_LO, F_HI, F_FIRST, F_SECOND, F_DESC, F_RESULT) = range(21)
+FRAME_COLS = 24
+MAX_DEPTH = 64
+ENTER, NEXT, RETURN = 0, 1, 2
+
+
+@_jit(inline=True)
+def _enter(hands: Any, seg: Any, cls: Any, segmask: Any, cfg: Any, ttkey: Any, ttb: Any,
+           fr: Any, sp: int) -> int:
+    """A node's first look: 0 or 1 when it is decided at once, else 2 with its moves set
+    up in its frame (the twin's code from the top of ``search`` to the move order)."""
+    cfg[NODES] += 1
+    n = cfg[N]
+    tseg = cfg[TSEG]
+    bonusbit = cfg[BONUSBIT]
+    called = cfg[CALLED]
+    seat = fr[sp, F_SEAT]
+    k = fr[sp, F_K]
+    need = fr[sp, F_NEED]
+    tno = fr[sp, F_TNO]
+    present = fr[sp, F_PRESENT]
+    led = fr[sp, F_LED]
+    wcard = fr[sp, F_WCARD]
+    wseat = fr[sp, F_WSEAT]
+    mm = fr[sp, F_MM]
+    pend = fr[sp, F_PEND]
+    pu = fr[sp, F_PU]
+    h = hands[seat]
+    ismax = mm >> seat & 1
+    meta = 0
+    lo = 0
+    hi = 0
+    if k == 0:
+        if need <= 0:
+            return 1
+        rem = cfg[TRICKS] - tno
+        bonus_left = 1 if present & bonusbit else 0
+        hi = rem + bonus_left + pu
+        if need > hi:
+            return 0
+        if tno >= cfg[HORIZON]:
+            return 1 if _estimate(hands, present, n, mm, seat, rem, segmask) >= need else 0
+        tp = present & tseg
+        if tp:
+            top = _bit_length(tp) - 1
+            o = 0
+            while not hands[o] >> top & 1:
+                o += 1
+            mine = hands[o] & tseg
+            below = _bit_length(tp & ~mine) - 1
+            sure = _popcount(mine >> (below + 1)) + bonus_left
+            if o != pend:
+                if mm >> o & 1:
+                    if sure >= need:
+                        return 1
+                elif hi - sure < need:
+                    return 0
+        if rem == 1:
+            lead = _bit_length(h) - 1
+            t = present & tseg
+            if t == 0:
+                t = present & segmask[seg[lead]]
+            w = _bit_length(t) - 1
+            o = 0
+            while not hands[o] >> w & 1:
+                o += 1
+            got = 1 + bonus_left if mm >> o & 1 else 0
+            return 1 if got >= need else 0
+        meta = seat | (mm << 4) | ((pend + 1) << 12) | (pu << 16)
+        r = _slot(hands, n, meta, cfg, ttkey, False)
+        if r >= 0:
+            lo = int(ttb[r, 0])
+            hi = int(ttb[r, 1])
+            if lo >= need:
+                return 1
+            if hi < need:
+                return 0
+        legal = h
+    else:
+        legal = h
+        if tseg >> led & 1:
+            mine = h & tseg
+            if led == cfg[AH]:
+                if mine:
+                    legal = mine
+                elif h & cfg[PLAIN]:
+                    legal = h & cfg[PLAIN]
+            elif mine & ~(cfg[PRIV] & ~((2 << led) - 1)):
+                legal = mine
+        elif cfg[FOLLOW]:
+            f = h & segmask[seg[led]]
+            if f:
+                legal = f | (h & tseg) if cfg[FOLLOW] == 1 else f
+    if called and tno == 1 and legal & called:
+        legal = called
+    # one card of each run of equivalent cards
+    reps = 0
+    m = legal
+    while m:
+        low = m & -m
+        m ^= low
+        x = _bit_length(low) - 1
+        above = present >> (x + 1)
+        if above:
+            y = x + _bit_length(above & -above)
+            if h >> y & 1 and cls[y] == cls[x]:
+                continue
+        reps |= low
+    # move order: two runs of cards, each low to high (the leader's: high to low)
+    desc = 1 if k == 0 else 0
+    if desc:
+        tops = tseg
+        for s in range(4):
+            sm = segmask[s] & present
+            if sm:
+                tops |= 1 << (_bit_length(sm) - 1)
+        first = reps & tops
+        second = reps & ~tops
+    elif (mm >> wseat & 1) == ismax:
+        first = reps
+        second = 0
+    else:
+        first = reps & (segmask[seg[wcard]] | tseg) & ~((2 << wcard) - 1)
+        second = reps & ~first
+    fr[sp, F_H] = h
+    fr[sp, F_ISMAX] = ismax
+    fr[sp, F_META] = meta
+    fr[sp, F_LO] = lo
+    fr[sp, F_HI] = hi
+    fr[sp, F_FIRST] = first
+    fr[sp, F_SECOND] = second
+    fr[sp, F_DESC] = desc
+    fr[sp, F_RESULT] = 1 - ismax
+    return 2
+
+
+@_jit(inline=True)
+def _finish(hands: Any, cfg: Any, ttkey: Any, ttb: Any, fr: Any, sp: int) -> bool:
+    """A node's last act: a trick's first node records what it proved in the table."""
+    result = bool(fr[sp, F_RESULT] == 1)
+    if fr[sp, F_K] == 0:
+        need = fr[sp, F_NEED]
+        lo = fr[sp, F_LO]
+        hi = fr[sp, F_HI]
+        if result:
+            if need > lo:
+                lo = need
+        elif need - 1 < hi:
+            hi = need - 1
+        r = _slot(hands, cfg[N], fr[sp, F_META], cfg, ttkey, True)
+        ttb[r, 0] = lo
+        ttb[r, 1] = hi
+    return result
+
+
+@_jit(inline=True)
+def _child(hands: Any, seg: Any, cfg: Any, fr: Any, sp: int) -> bool:
+    """Play the frame's next card and set up the child's frame; False when none is left."""
+    first = fr[sp, F_FIRST]
+    second = fr[sp, F_SECOND]
+    if first == 0 and second == 0:
+        return False
+    if first:
+        if fr[sp, F_DESC]:
+            c = _bit_length(first) - 1
+        else:
+            c = _bit_length(first & -first) - 1
+        fr[sp, F_FIRST] = first ^ (1 << c)
+    else:
+        if fr[sp, F_DESC]:
+            c = _bit_length(second) - 1
+        else:
+            c = _bit_length(second & -second) - 1
+        fr[sp, F_SECOND] = second ^ (1 << c)
+    n = cfg[N]
+    tseg = cfg[TSEG]
+    seat = fr[sp, F_SEAT]
+    k = fr[sp, F_K]
+    need = fr[sp, F_NEED]
+    tno = fr[sp, F_TNO]
+    present = fr[sp, F_PRESENT]
+    tmask = fr[sp, F_TMASK]
+    led = fr[sp, F_LED]
+    wcard = fr[sp, F_WCARD]
+    wseat = fr[sp, F_WSEAT]
+    mm = fr[sp, F_MM]
+    pend = fr[sp, F_PEND]
+    pu = fr[sp, F_PU]
+    b = 1 << c
+    hands[seat] = fr[sp, F_H] ^ b
+    nxt = seat + 1 if seat + 1 < n else 0
+    q = sp + 1
+    if k == 0:
+        _set(fr, q, nxt, 1, need, tno, present, b, c, c, seat, mm, pend, pu)
+        return True
+    if c > wcard and (tseg >> c & 1 or seg[c] == seg[wcard]):
+        nw = c
+        ns = seat
+    else:
+        nw = wcard
+        ns = wseat
+    if k < n - 1:
+        _set(fr, q, nxt, k + 1, need, tno, present, tmask | b, led, nw, ns, mm, pend, pu)
+        return True
+    tm = tmask | b
+    units = 2 if tm & cfg[BONUSBIT] else 1
+    need2 = need
+    mm2 = mm
+    pend2 = pend
+    pu2 = pu
+    if pend >= 0:
+        if tm & cfg[CALLED]:
+            need2 -= pu
+            pend2 = -1
+            pu2 = 0
+            if mm >> ns & 1:
+                need2 -= units
+        else:
+            if ns == pend:
+                pu2 += units
+            elif mm >> ns & 1:
+                need2 -= units
+            if tno + 1 >= 2:
+                mm2 = mm & ~(1 << pend)
+                pend2 = -1
+                pu2 = 0
+    elif mm >> ns & 1:
+        need2 -= units
+    _set(fr, q, ns, 0, need2, tno + 1, present & ~tm, 0, -1, -1, -1, mm2, pend2, pu2)
+    return True
+
+
+@_jit(inline=True)
+def _set(fr: Any, q: int, seat: int, k: int, need: int, tno: int, present: int, tmask: int,
+         led: int, wcard: int, wseat: int, mm: int, pend: int, pu: int) -> None:
+    fr[q, F_SEAT] = seat
+    fr[q, F_K] = k
+    fr[q, F_NEED] = need
+    fr[q, F_TNO] = tno
+    fr[q, F_PRESENT] = present
+    fr[q, F_TMASK] = tmask
+    fr[q, F_LED] = led
+    fr[q, F_WCARD] = wcard
+    fr[q, F_WSEAT] = wseat
+    fr[q, F_MM] = mm
+    fr[q, F_PEND] = pend
+    fr[q, F_PU] = pu
+
+
+@_jit()
+def _search(hands: Any, seg: Any, cls: Any, segmask: Any, cfg: Any, ttkey: Any, ttb: Any,
+            fr: Any) -> bool:
+    """The twin's recursive ``search`` from the node in frame 0, run on an explicit stack
+    (numba's cache cannot hold a recursive function)."""
+    sp = 0
+    mode = ENTER
+    ret = False
+    while True:
+        if mode == ENTER:
+            e = _enter(hands, seg, cls, segmask, cfg, ttkey, ttb, fr, sp)
+            if e == 2:
+                mode = NEXT
+            else:
+                ret = e == 1
+                mode = RETURN
+        elif mode == NEXT:
+            if _child(hands, seg, cfg, fr, sp):
+                sp += 1
+                mode = ENTER
+            else:
+                ret = _finish(hands, cfg, ttkey, ttb, fr, sp)
+                mode = RETURN
+        else:
+            if sp == 0:
+                return ret
+            sp -= 1
+            hands[fr[sp, F_SEAT]] = fr[sp, F_H]
+            if fr[sp, F_ISMAX]:
+                if ret:
+                    fr[sp, F_RESULT] = 1
+                    ret = _finish(hands, cfg, ttkey, ttb, fr, sp)
+                    continue
+            elif not ret:
+                fr[sp, F_RESULT] = 0
+                ret = _finish(hands, cfg, ttkey, ttb, fr, sp)
+                continue
+            mode = NEXT
+
+
+@_jit()
+def _future(buf: Any, cfg: Any, ttkey: Any, ttb: Any, fr: Any) -> int:
+    """``twin.future`` on the position in ``buf`` and ``cfg``: a binary search on ``need``."""
+    hands = buf[B_HANDS:B_HANDS + 8]
+    segmask = buf[B_SEGMASK:B_SEGMASK + 4]
+    trick = buf[B_TRICK:B_TRICK + 8]
+    seg = buf[B_SEG:B_SEG + 64]
+    cls = buf[B_CLS:B_CLS + 64]
+    n = cfg[N]
+    tseg = cfg[TSEG]
+    leader = cfg[LEADER]
+    k0 = cfg[K0]
+    seat0 = (leader + k0) % n
+    present0 = 0
+    for i in range(n):
+        present0 |= hands[i]
+    tmask0 = 0
+    led0 = -1
+    wcard0 = -1
+    wseat0 = -1
+    if k0 > 0:
+        led0 = trick[0]
+        wcard0 = trick[0]
+        wseat0 = leader
+        for i in range(k0):
+            c = trick[i]
+            tmask0 |= 1 << c
+            if c > wcard0 and (tseg >> c & 1 or seg[c] == seg[wcard0]):
+                wcard0 = c
+                wseat0 = (leader + i) % n
+    present0 |= tmask0
+    lo = 0
+    hi = cfg[TRICKS] - cfg[TNO] + cfg[PU]
+    if present0 & cfg[BONUSBIT]:
+        hi += 1
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        _set(fr, 0, seat0, k0, mid, cfg[TNO], present0, tmask0, led0, wcard0, wseat0, cfg[MM],
+             cfg[PEND], cfg[PU])
+        if _search(hands, seg, cls, segmask, cfg, ttkey, ttb, fr):
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+@_jit()
+def _compact_ff(buf: Any, cfg: Any, order: Any, seg52: Any) -> None:
+    """``position.forty_fives_position`` in compiled code: number the raw cards in
+    ``buf[B_RAW:]`` and fill the rest of ``buf`` and ``cfg``."""
+    n = cfg[N]
+    t = buf[R_TRUMP]
+    priv52 = buf[R_PRIV]
+    hearts52 = buf[R_PLAIN]
+    ah52 = buf[R_AH]
+    called52 = buf[R_CALLED]
+    bonus52 = buf[R_BONUS]
+    k0 = cfg[K0]
+    held = 0
+    for s in range(n):
+        held |= buf[R_HANDS + s]
+    for i in range(k0):
+        held |= 1 << buf[R_TRICK + i]
+    for s in range(4):
+        buf[B_SEGMASK + s] = 0
+    priv = 0
+    hearts = 0
+    ah = -1
+    bonusbit = 0
+    called = 0
+    i = 0
+    for j in range(52):
+        c = order[t, j]
+        if not held >> c & 1:
+            continue
+        b = 1 << i
+        buf[B_INDEX + c] = i
+        es = seg52[t, c]
+        buf[B_SEG + i] = es
+        buf[B_SEGMASK + es] |= b
+        p = priv52 >> c & 1
+        if p:
+            priv |= b
+        if hearts52 >> c & 1:
+            hearts |= b
+        if c in (bonus52, called52, ah52):
+            buf[B_CLS + i] = SPECIAL_CLASS + i
+            if c == bonus52:
+                bonusbit = b
+            if c == called52:
+                called = b
+            if c == ah52:
+                ah = i
+        else:
+            buf[B_CLS + i] = 2 * es + p
+        i += 1
+    for s in range(8):
+        h = buf[R_HANDS + s] if s < n else 0
+        out = 0
+        while h:
+            low = h & -h
+            h ^= low
+            out |= 1 << buf[B_INDEX + _bit_length(low) - 1]
+        buf[B_HANDS + s] = out
+    for j in range(k0):
+        buf[B_TRICK + j] = buf[B_INDEX + buf[R_TRICK + j]]
+    cfg[TSEG] = buf[B_SEGMASK + t]
+    cfg[PRIV] = priv
+    cfg[AH] = ah
+    cfg[PLAIN] = hearts
+    cfg[BONUSBIT] = bonusbit
+    cfg[CALLED] = called
+
+
+@_jit()
+def _future_ff(buf: Any, cfg: Any, ttkey: Any, ttb: Any, fr: Any, order: Any,
+               seg52: Any) -> int:
+    _compact_ff(buf, cfg, order, seg52)
+    return _future(buf, cfg, ttkey, ttb, fr)
+
+
+class _Table:
+    """One transposition table, its generation counter, the search stack and the
+    position's buffers."""
+
+    def __init__(self, bits: int) -> None:
+        size = 1 << bits
+        self.key = np.zeros((size, KEY_COLS), dtype=np.int64)
+        self.bounds = np.zeros((size, 2), dtype=np.int8)
+        self.cfg = np.zeros(CFG_SIZE, dtype=np.int64)
+        self.cfg[TTMASK] = size - 1
+        self.frames = np.zeros((MAX_DEPTH, FRAME_COLS), dtype=np.int64)
+        self.buf = np.zeros(BUF_SIZE, dtype=np.int64)
+
+
+_TABLES: dict[int, _Table] = {}
+
+
+def _table(tricks: int) -> _Table:
+    t = _TABLES.get(tricks)
+    if t is None:
+        t = _TABLES[tricks] = _Table(17 if tricks <= 5 else 18)
+    return t
+
+
+def _pad(values: Any, size: int) -> list[int]:
+    out = list(values)
+    return out + [0] * (size - len(out))
+
+
+def _run(pos: Position, table: _Table) -> int:
+    cfg = table.cfg
+    cfg[N:PU + 1] = [pos.n, pos.tseg, pos.priv, pos.ah, pos.hearts, pos.follow,
+                     1 << pos.bonus if pos.bonus >= 0 else 0, pos.called, pos.tricks,
+                     pos.horizon, pos.leader, pos.tno, len(pos.trick), pos.maxmask, pos.pend,
+                     pos.pu]
+    table.buf[:B_INDEX] = (_pad(pos.hands, 8) + list(pos.segmask) + _pad(pos.trick, 8)
+                           + _pad(pos.seg, 64) + _pad(pos.cls, 64))
+    return int(_future(table.buf, cfg, table.key, table.bounds, table.frames))
+
+
+def future(pos: Position) -> int:
+    """``twin.future``, compiled."""
+    table = _table(pos.tricks)
+    table.cfg[GEN] += 1
+    return _run(pos, table)
+
+
+def future_many(positions: list[Position]) -> list[int]:
+    """``future`` of positions from one deal (one numbering), sharing the table."""
+    if not positions:
+        return []
+    table = _table(positions[0].tricks)
+    table.cfg[GEN] += 1
+    return [_run(p, table) for p in positions]
+
+
+_ORDER = np.array([sorted(range(52), key=FF_RANK[t].__getitem__) for t in range(4)],
+                  dtype=np.int64)
+_SEG52 = np.array(FF_SEG, dtype=np.int64)
+_FOLLOW = {"trump-only": FOLLOW_ANY, "suit-or-trump": FOLLOW_SUIT_OR_TRUMP}
+
+
+def future_ff(state: FortyFivesState, maxmask: int, pend: int, pu: int) -> int:
+    """``future(forty_fives_position(state, ...))`` with the numbering done in compiled
+    code: the fast road from a game to its value."""
+    table = _table(5)
+    cfg = table.cfg
+    r = state.rules
+    t = state.trump
+    tc = state.trick_cards
+    cfg[N:PU + 1] = [state.n, 0, 0, 0, 0, _FOLLOW[r.follow], 0, 0, 5, 5, state.trick_leader,
+                     state.trick_no, len(tc), maxmask, pend, pu]
+    cfg[GEN] += 1
+    table.buf[B_RAW:R_TRICK + 8] = [
+        t, PRIVILEGED[r.renege][t], PLAIN_HEARTS if t != HEARTS else 0,
+        38 if r.hearts_on_hearts else -1,
+        state.called.bit_length() - 1 if r.call_partner and state.called > 0 else -1,
+        state.bonus_card, *_pad(state.hands, 8), *_pad(tc, 8)]
+    return int(_future_ff(table.buf, cfg, table.key, table.bounds, table.frames, _ORDER,
+                          _SEG52))
+def nodes() -> int:
+    """Nodes searched since the tables were made (for the benchmark)."""
+    return int(sum(t.cfg[NODES] for t in _TABLES.values()))
