@@ -66,6 +66,7 @@ class ExpertBot:
         self.pre_judge: Judge = self.judge
         self._playouts = PlayoutJudge()
         self._facts: list[tuple[int, bool, float]] = []
+        self._players = 4
         self.basic = BasicBot()
 
     def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:
@@ -75,6 +76,7 @@ class ExpertBot:
         """The action to take and what each considered option is worth."""
         if len(legal) == 1:
             return Choice(legal[0], {legal[0]: 0.0}, 0)
+        self._players = view["players"]
         phase = view["phase"]
         if view["game"] == "forty-one":
             if phase == "auction":
@@ -92,11 +94,18 @@ class ExpertBot:
     # ----- where the imagined deals come from (the oracle overrides these) -----------
 
     def samples(self) -> int:
-        """Imagined deals for the choices made before the play (bids, trump, discards)."""
-        return self.deals
+        """Imagined deals for the choices made before the play (bids, trump, discards);
+        fewer with five or six players, whose hands cost far more to solve."""
+        return self.deals if self._players <= 4 else max(12, self.deals // 6)
 
     def _play_worlds(self, view: dict[str, Any]) -> list[GameState]:
-        return worlds(view, self.worlds, self.rng)
+        # Five or six players early in the hand make each solve far dearer: fewer worlds
+        # keep a decision under half a second (a fixed rule, so a seed still decides all).
+        count = self.worlds
+        held = sum(len(t["cards"]) for t in view["tricks"])
+        if view["players"] >= 5 and held < 2 * view["players"]:
+            count = max(8, count // 6)
+        return worlds(view, count, self.rng)
 
     def _draw_world(self, view: dict[str, Any],
                     rules: FortyFivesRules) -> FortyFivesState | None:
