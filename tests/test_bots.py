@@ -213,3 +213,11 @@ def test_par_of_a_finished_hand() -> None:
     assert p is not None
     assert 0 <= p.points <= 30
     assert "could take" in p.text
+
+
+def test_call_your_partner_odds_count_the_partner() -> None:
+    """The 5, J, AH and A of trumps take four tricks and the bonus whoever partners the
+    bidder: 25 is made every time, partner or not (the partner's tricks count too)."""
+    rules = build_rules("call-your-partner")
+    chances = make_chances(rules, HOLDINGS[-1], 40, 3)
+    assert chances[25] == 1.0

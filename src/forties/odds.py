@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from .bots import simulate as sim
 from .bots.expert import default_judge
-from .bots.judge import Judge
+from .bots.judge import Judge, expected_partner
 from .cards import ACE_OF_HEARTS, FULL_DECK, SPADES
 from .fortyfives import TRUMP_ORDER, TRUMPS
 from .rules import FortyFivesRules, build_rules
@@ -85,6 +85,7 @@ def make_chances(rules: FortyFivesRules, h: Holding, deals: int, seed: int,
         if st is None:
             continue
         outcome = judge.outcome(st)
+        st.partner = expected_partner(st)
         took = sum(outcome[x] for x in st.bidding_sides())
         done += 1
         for b in BIDS:

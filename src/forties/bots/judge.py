@@ -35,12 +35,24 @@ def deltas_of(st: GameState, outcome: Sequence[int]) -> list[int]:
     if st.bidder < 0:
         return [p - q for p, q in zip(outcome, st.points, strict=True)] \
             if st.rules.auction == "none" else list(outcome)
-    saved = st.points
+    saved, saved_partner = st.points, st.partner
     st.points = list(outcome)
+    st.partner = expected_partner(st)
     try:
         return st.hand_deltas()
     finally:
-        st.points = saved
+        st.points, st.partner = saved, saved_partner
+
+
+def expected_partner(st: FortyFivesState) -> int:
+    """The bidder's partner, or in Call Your Partner before the called card is shown, its
+    holder (who must show it by the second trick), if another seat holds it."""
+    if st.partner >= 0 or not st.rules.call_partner or st.called <= 0 or st.trick_no >= 2:
+        return st.partner
+    for s in range(st.n):
+        if st.hands[s] & st.called:
+            return s if s != st.bidder else -1
+    return -1
 
 
 def utility(st: GameState, seat: int, outcome: Sequence[int]) -> float:
