@@ -292,3 +292,16 @@ def test_the_card_robbed_away_stays_hidden() -> None:
         view = st.view(seat)
         assert "KC" not in card_tokens(view)
         assert view["up_card"] == "7D" and view["robbed"] is True
+
+
+def test_seeded_deck_is_pythons_shuffle() -> None:
+    """The fast seeded shuffle deals exactly what random.Random(...).shuffle would, so a
+    seed written in a record means the same deal to anyone."""
+    import random as _random
+
+    from forties.state import shuffled_deck
+
+    for seed, hand in [(0, 0), (1, 5), (123456789, 2), (2**40, 17)]:
+        deck = list(range(52))
+        _random.Random(seed * 1_000_003 + hand).shuffle(deck)
+        assert shuffled_deck(seed, hand) == deck

@@ -82,6 +82,8 @@ class Action(NamedTuple):
             return f"{head} none"
         if v is Verb.DISCARD and self.arg == 0:
             return head
+        if not 0 <= self.arg < 1 << 52:  # not a set of cards (an Action built by hand)
+            return f"{head} {self.arg}"
         return f"{head} {format_mask(self.arg)}"
 
     def __repr__(self) -> str:

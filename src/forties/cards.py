@@ -18,6 +18,7 @@ CLUBS, DIAMONDS, HEARTS, SPADES = range(4)
 TWO, THREE, FOUR, FIVE, SIX, SEVEN, EIGHT, NINE, TEN, JACK, QUEEN, KING, ACE = range(13)
 
 FULL_DECK = (1 << 52) - 1
+BITS = tuple(1 << c for c in range(52))  # BITS[card]: the card's bit
 SUIT_MASKS = tuple(0x1FFF << (13 * s) for s in range(4))
 
 _SYMBOL_TO_SUIT = {sym: SUITS[i] for i, sym in enumerate(SUIT_SYMBOLS)}

@@ -17,9 +17,11 @@ from .actions import BID_30_FOR_60, BID_60_FOR_120, Action, Verb, bid_text
 from .cards import (
     ACE,
     AH_BIT,
+    BITS,
     CARD_NAMES,
     DIAMONDS,
     FIVE,
+    FULL_DECK,
     HEARTS,
     JACK,
     SUIT_MASKS,
@@ -31,7 +33,7 @@ from .cards import (
 )
 from .lazy import SubsetActions
 from .rules import FortyFivesRules
-from .state import Deal, DealError, GameState, Phase, Trick
+from .state import Deal, DealError, GameState, Phase, new_trick
 
 # ----- rank tables ------------------------------------------------------------------------
 
@@ -99,22 +101,27 @@ PRIVILEGED = {
     "none": (0, 0, 0, 0),
 }
 
+# The actions a player may be offered, made once: PLAY_ACTIONS[seat][card] and so on.
 PLAY_ACTIONS = tuple(tuple(Action(s, Verb.PLAY, 1 << c) for c in range(52)) for s in range(6))
 PASS_ACTIONS = tuple(Action(s, Verb.PASS, 0) for s in range(6))
 HOLD_ACTIONS = tuple(Action(s, Verb.HOLD, 0) for s in range(6))
+BID_ACTIONS = tuple({v: Action(s, Verb.BID, v) for v in (*range(5, 31, 5), BID_30_FOR_60,
+                                                          BID_60_FOR_120)} for s in range(6))
+TRUMP_ACTIONS = tuple(tuple(Action(s, Verb.TRUMP, t) for t in range(4)) for s in range(6))
+CALL_ACTIONS = tuple(tuple(Action(s, Verb.CALL, 1 << c) for c in range(52)) for s in range(6))
+CALL_NONE_ACTIONS = tuple(Action(s, Verb.CALL, 0) for s in range(6))
+
+# Phases and verbs as module constants: the hot paths test them on every action.
+_AUCTION, _TRUMP, _DRAW, _PLAY = Phase.AUCTION, Phase.TRUMP, Phase.DRAW, Phase.PLAY
+_V_PLAY, _V_DISCARD = Verb.PLAY, Verb.DISCARD
 
 
 def trick_winner_index(cards: Sequence[int], trump: int) -> int:
     """Position in ``cards`` (in play order) of the card that wins the trick."""
     led = cards[0]
     ls = trump if (1 << led) & TRUMPS[trump] else led // 13
-    key = KEY[trump][ls]
-    best, bi = -1, 0
-    for i, c in enumerate(cards):
-        k = key[c]
-        if k > best:
-            best, bi = k, i
-    return bi
+    keys = list(map(KEY[trump][ls].__getitem__, cards))
+    return keys.index(max(keys))  # the led card's key is above 0: the highest is unique
 
 
 def outranks(a: int, b: int, trump: int) -> bool:
@@ -122,12 +129,17 @@ def outranks(a: int, b: int, trump: int) -> bool:
     return bool(ABOVE[trump][b] >> a & 1)
 
 
-@lru_cache(maxsize=64)
 def bid_ladder(rules: FortyFivesRules) -> tuple[int, ...]:
-    ladder = list(range(rules.min_bid, 31, 5))
-    if rules.bid_30_for_60:
+    """Every bid of ``rules``, lowest first."""
+    return _ladder(rules.min_bid, rules.bid_30_for_60, rules.bid_60_for_120)
+
+
+@lru_cache(maxsize=64)
+def _ladder(min_bid: int, bid_30_for_60: bool, bid_60_for_120: bool) -> tuple[int, ...]:
+    ladder = list(range(min_bid, 31, 5))
+    if bid_30_for_60:
         ladder.append(BID_30_FOR_60)
-    if rules.bid_60_for_120:
+    if bid_60_for_120:
         ladder.append(BID_60_FOR_120)
     return tuple(ladder)
 
@@ -187,6 +199,7 @@ class FortyFivesState(GameState):
         self.trick_leader = -1
         self.on_green = (r.end == "must-bid-on-green" and sum(
             1 for s in self.scores if s >= r.target - 30) >= 2)
+        self._ladder = bid_ladder(r)
         if r.auction == "none":
             self.up_card = self.stock[0]
             self.stock_pos = 1
@@ -215,19 +228,20 @@ class FortyFivesState(GameState):
         return r.min_bid
 
     def _dealer_bagged(self, seat: int) -> bool:
+        if seat != self.dealer or self.high:
+            return False
         others = ((1 << self.n) - 1) & ~(1 << self.dealer)
-        return (self.rules.all_pass == "dealer-bagged" and seat == self.dealer
-                and self.high == 0 and self.passed == others)
+        return self.rules.all_pass == "dealer-bagged" and self.passed == others
 
     def _may_hold(self, seat: int) -> bool:
-        return (self.rules.dealer_may_hold and seat == self.dealer and self.high > 0
+        return (seat == self.dealer and self.rules.dealer_may_hold and self.high > 0
                 and self.high_bidder != seat and self.high >= self.min_bid_for(seat))
 
     def _auction_actions(self, s: int) -> list[Action]:
         acts = [] if self._dealer_bagged(s) else [PASS_ACTIONS[s]]
-        lo = self.min_bid_for(s)
-        acts += [Action(s, Verb.BID, v) for v in bid_ladder(self.rules) if v > self.high
-                 and v >= lo]
+        lo = max(self.min_bid_for(s), self.high + 1)
+        bids = BID_ACTIONS[s]
+        acts += [bids[v] for v in self._ladder if v >= lo]
         if self._may_hold(s):
             acts.append(HOLD_ACTIONS[s])
         return acts
@@ -240,8 +254,8 @@ class FortyFivesState(GameState):
                        f"{self.min_bid_for(s)}"
             return None
         if v is Verb.BID:
-            if a.arg not in bid_ladder(self.rules):
-                steps = ", ".join(bid_text(b) for b in bid_ladder(self.rules))
+            if a.arg not in self._ladder:
+                steps = ", ".join(bid_text(b) for b in self._ladder)
                 return f"{bid_text(a.arg)} is not a bid here (bids: {steps})"
             if a.arg <= self.high:
                 return f"a bid must be higher than {bid_text(self.high)}"
@@ -325,7 +339,7 @@ class FortyFivesState(GameState):
             r.go_on_top_card and self.went_on_kitty and not self.went_on_top)
 
     def _trump_actions(self, s: int) -> list[Action]:
-        acts = [Action(s, Verb.TRUMP, t) for t in self._trump_suits()]
+        acts = [TRUMP_ACTIONS[s][t] for t in self._trump_suits()]
         if self._may_go_on():
             acts.append(Action(s, Verb.DISCARD, self.hands[s]))
         return acts
@@ -375,7 +389,7 @@ class FortyFivesState(GameState):
         return range(max(have - 5, 0), have - keep + 1)
 
     def _draw_actions(self, s: int) -> Sequence[Action]:
-        return SubsetActions(s, Verb.DISCARD, _bits(self.hands[s]), self._discard_sizes(s))
+        return SubsetActions(s, _V_DISCARD, self.hands[s], self._discard_sizes(s))
 
     def _draw_reason(self, a: Action) -> str | None:
         if a.verb is not Verb.DISCARD:
@@ -409,21 +423,31 @@ class FortyFivesState(GameState):
             self._after_draw()
 
     def _replenish(self) -> None:
-        order = [(self.dealer + 1 + i) % self.n for i in range(self.n)]
-        empty = [self.hands[s] == 0 for s in range(self.n)]
-        rounds = (3, 5) if self.rules.replenish == "by-threes" else (5,)
-        stock, pos, flip = self.stock, self.stock_pos, self.rules.four_and_a_flip
-        for cap in rounds:
+        """The dealer restores every hand to five from the stock, from his left."""
+        n, hands, stock, pos = self.n, self.hands, self.stock, self.stock_pos
+        flip = self.rules.four_and_a_flip
+        empty = [h == 0 for h in hands]
+        order = [(self.dealer + 1 + i) % n for i in range(n)]
+        for cap in (3, 5) if self.rules.replenish == "by-threes" else (5,):
             for s in order:
-                h = self.hands[s]
-                give = 5 - h.bit_count() if cap == 5 else min(3, 5 - h.bit_count())
+                h = hands[s]
+                give = min(cap, 5 - h.bit_count())
+                if give <= 0:
+                    continue
+                if not flip:
+                    end = pos + give
+                    if end > len(stock):
+                        raise IndexError("the stock is exhausted")
+                    hands[s] = h | sum(map(BITS.__getitem__, stock[pos:end]))
+                    pos = end
+                    continue
                 for _ in range(give):
                     c = stock[pos]
                     pos += 1
                     h |= 1 << c
-                    if flip and empty[s] and h.bit_count() == 5:
+                    if empty[s] and h.bit_count() == 5:
                         self.faceup |= 1 << c
-                self.hands[s] = h
+                hands[s] = h
         self.stock_pos = pos
 
     def _pack_actions(self, s: int) -> list[Action]:
@@ -503,8 +527,17 @@ class FortyFivesState(GameState):
         return bool(mine & (ABOVE[t][c] | 1 << c))
 
     def _call_actions(self, s: int) -> list[Action]:
-        return [Action(s, Verb.CALL, 0)] + [Action(s, Verb.CALL, 1 << c) for c in range(52)
-                                            if self.may_call(c)]
+        # As may_call: every card but the trumps above the bidder's highest trump.
+        t = self.trump
+        tm = TRUMPS[t]
+        mine = self.hands[self.bidder] & tm
+        ok = FULL_DECK & ~tm
+        for c in TRUMP_ORDER[t]:
+            if mine >> c & 1:
+                ok |= tm & ~ABOVE[t][c]
+                break
+        acts = CALL_ACTIONS[s]
+        return [CALL_NONE_ACTIONS[s], *[acts[c] for c in range(52) if ok >> c & 1]]
 
     def _call_reason(self, a: Action) -> str | None:
         if a.verb is not Verb.CALL:
@@ -532,15 +565,25 @@ class FortyFivesState(GameState):
         held = 0
         for h in self.hands:
             held |= h
-        trumps = held & TRUMPS[self.trump]
+        t = self.trump
+        trumps = held & TRUMPS[t]
         if r.bonus == "five-only":
-            five = card(FIVE, self.trump)
+            five = card(FIVE, t)
             self.bonus_card = five if trumps >> five & 1 else -1
         else:
-            self.bonus_card = next((c for c in TRUMP_ORDER[self.trump] if trumps >> c & 1), -1)
-        self._priv = PRIVILEGED[r.renege][self.trump]
-        self._tmask = TRUMPS[self.trump]
+            self.bonus_card = -1
+            for c in TRUMP_ORDER[t]:
+                if trumps >> c & 1:
+                    self.bonus_card = c
+                    break
+        # What the play phase looks up on every card, fixed once trump is known.
+        self._priv = PRIVILEGED[r.renege][t]
+        self._tmask = TRUMPS[t]
+        self._above = ABOVE[t]
+        self._keys = KEY[t]
         self._suit_or_trump = r.follow == "suit-or-trump"
+        self._hearts_on_hearts = r.hearts_on_hearts
+        self._scores_each_trick = r.auction == "none"
         self.phase, self.turn, self.trick_leader = Phase.PLAY, leader, leader
 
     def legal_play_mask(self, s: int) -> int:
@@ -552,12 +595,12 @@ class FortyFivesState(GameState):
             tm = self._tmask
             if (1 << led) & tm:
                 mine = hand & tm
-                if led == 38 and self.rules.hearts_on_hearts:  # AH led: hearts on hearts
+                if led == 38 and self._hearts_on_hearts:  # AH led: hearts on hearts
                     if mine:
                         hand = mine
                     elif self.trump != HEARTS and hand & SUIT_MASKS[HEARTS]:
                         hand &= SUIT_MASKS[HEARTS]
-                elif mine & ~(self._priv & ABOVE[self.trump][led]):
+                elif mine & ~(self._priv & self._above[led]):
                     hand = mine
             elif self._suit_or_trump:
                 follow = hand & SUIT_MASKS[led // 13] & ~tm
@@ -568,20 +611,10 @@ class FortyFivesState(GameState):
             hand = c
         return hand
 
-    def _play_actions(self, s: int) -> list[Action]:
-        m = self.legal_play_mask(s)
-        acts = PLAY_ACTIONS[s]
-        out = []
-        while m:
-            low = m & -m
-            out.append(acts[low.bit_length() - 1])
-            m ^= low
-        return out
-
     def _play_reason(self, a: Action) -> str | None:
         if a.verb is not Verb.PLAY:
             return "it is your turn to play a card"
-        if a.arg.bit_count() != 1:
+        if not 0 < a.arg < 1 << 52 or a.arg.bit_count() != 1:
             return "play one card"
         s = a.seat
         if not a.arg & self.hands[s]:
@@ -610,10 +643,10 @@ class FortyFivesState(GameState):
                f"{format_mask(hand & SUIT_MASKS[led // 13] & ~tm)}"
 
     def _play_apply(self, a: Action) -> None:
-        s = a.seat
-        self.hands[s] ^= a.arg
+        s, _, arg = a
+        self.hands[s] ^= arg
         tc = self.trick_cards
-        tc.append(a.arg.bit_length() - 1)
+        tc.append(arg.bit_length() - 1)
         if len(tc) < self.n:
             self.turn = (s + 1) % self.n
             return
@@ -621,12 +654,15 @@ class FortyFivesState(GameState):
 
     def _finish_trick(self) -> None:
         tc, leader, n = self.trick_cards, self.trick_leader, self.n
-        w = (leader + trick_winner_index(tc, self.trump)) % n
+        led = tc[0]
+        keys = list(map(self._keys[self.trump if (1 << led) & self._tmask else led // 13]
+                        .__getitem__, tc))
+        w = (leader + keys.index(max(keys))) % n  # as trick_winner_index
         side = self.side_of[w]
         pts = 10 if self.bonus_card in tc else 5
         self.points[side] += pts
         self.taken[w] += 1
-        self.tricks.append(Trick(leader, tuple(tc), w))
+        self.tricks.append(new_trick(leader, tuple(tc), w))
         called = self.called
         if called > 0 and self.trick_no < 2:
             c = called.bit_length() - 1
@@ -636,7 +672,7 @@ class FortyFivesState(GameState):
                     self.partner = holder
         self.trick_cards = []
         self.trick_no += 1
-        if self.rules.auction == "none":
+        if self._scores_each_trick:
             self.scores[side] += pts
             if self.scores[side] >= self.rules.target:
                 self._game_won(side)
@@ -744,13 +780,20 @@ class FortyFivesState(GameState):
         if s is None:
             return []
         ph = self.phase
-        if ph is Phase.PLAY:
-            return self._play_actions(s)
-        if ph is Phase.AUCTION:
+        if ph is _PLAY:
+            m = self.legal_play_mask(s)  # the legal cards, lowest first
+            acts = PLAY_ACTIONS[s]
+            out = []
+            while m:
+                low = m & -m
+                out.append(acts[low.bit_length() - 1])
+                m ^= low
+            return out
+        if ph is _AUCTION:
             return self._auction_actions(s)
-        if ph is Phase.DRAW:
+        if ph is _DRAW:
             return self._draw_actions(s)
-        if ph is Phase.TRUMP:
+        if ph is _TRUMP:
             return self._trump_actions(s)
         if ph is Phase.RAISE:
             return [PASS_ACTIONS[s], Action(s, Verb.RAISE, 30)]
@@ -764,13 +807,13 @@ class FortyFivesState(GameState):
 
     def _reason(self, a: Action) -> str | None:
         ph = self.phase
-        if ph is Phase.PLAY:
+        if ph is _PLAY:
             return self._play_reason(a)
-        if ph is Phase.AUCTION:
+        if ph is _AUCTION:
             return self._auction_reason(a)
-        if ph is Phase.DRAW:
+        if ph is _DRAW:
             return self._draw_reason(a)
-        if ph is Phase.TRUMP:
+        if ph is _TRUMP:
             return self._trump_reason(a)
         if ph is Phase.RAISE:
             if a.verb is Verb.PASS or (a.verb is Verb.RAISE and a.arg == 30):
@@ -785,25 +828,46 @@ class FortyFivesState(GameState):
         return "the hand is over"  # pragma: no cover
 
     def apply(self, action: Action | str) -> None:
-        # The play phase is the hot path: check it without building the legal list.
-        if (self.phase is Phase.PLAY and type(action) is Action and action.seat == self.turn
-                and action.verb is Verb.PLAY
-                and action.arg & self.legal_play_mask(action.seat)
-                and action.arg.bit_count() == 1):
+        # Plays and discards, the most actions of a hand, are checked here directly; what
+        # is not plainly legal goes the long way, through reason().
+        ph = self.phase
+        if ph is _PLAY and type(action) is Action:
+            s, verb, arg = action
+            if (verb is _V_PLAY and s == self.turn and arg > 0 and arg.bit_count() == 1
+                    and arg & self.legal_play_mask(s)):
+                self.history.append(action)
+                self.hands[s] ^= arg  # as _play_apply
+                tc = self.trick_cards
+                tc.append(arg.bit_length() - 1)
+                if len(tc) < self.n:
+                    self.turn = (s + 1) % self.n
+                else:
+                    self._finish_trick()
+                return
+        elif ph is _DRAW and type(action) is Action:
+            s, verb, arg = action
+            if verb is _V_DISCARD and s == self.turn and not arg & ~self.hands[s]:
+                sizes = self._discard_sizes(s)
+                if sizes.start <= arg.bit_count() < sizes.stop:  # as _draw_reason
+                    self.history.append(action)
+                    self._draw_apply(action)
+                    return
+        elif (ph is _AUCTION and type(action) is Action and action.seat == self.turn
+              and self._auction_reason(action) is None):  # as reason(), for the seat to act
             self.history.append(action)
-            self._play_apply(action)
+            self._auction_apply(action)
             return
         super().apply(action)
 
     def _apply(self, a: Action) -> None:
         ph = self.phase
-        if ph is Phase.PLAY:
+        if ph is _PLAY:
             self._play_apply(a)
-        elif ph is Phase.AUCTION:
+        elif ph is _AUCTION:
             self._auction_apply(a)
-        elif ph is Phase.DRAW:
+        elif ph is _DRAW:
             self._draw_apply(a)
-        elif ph is Phase.TRUMP:
+        elif ph is _TRUMP:
             self._trump_apply(a)
         elif ph is Phase.RAISE:
             if a.verb is Verb.RAISE:

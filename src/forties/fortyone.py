@@ -14,7 +14,7 @@ from typing import Any
 from .actions import Action, Verb, bid_text
 from .cards import CARD_NAMES, HEARTS, SUIT_MASKS, SUIT_NAMES, format_mask
 from .rules import FortyOneRules
-from .state import Deal, GameState, Phase, Trick
+from .state import Deal, GameState, Phase, new_trick
 
 
 def _keys(led: int) -> tuple[int, ...]:
@@ -31,6 +31,8 @@ def _keys(led: int) -> tuple[int, ...]:
 KEY = tuple(_keys(s) for s in range(4))
 PLAY_ACTIONS = tuple(tuple(Action(s, Verb.PLAY, 1 << c) for c in range(52)) for s in range(4))
 BID_ACTIONS = tuple(tuple(Action(s, Verb.BID, k) for k in range(1, 14)) for s in range(4))
+_AUCTION, _PLAY = Phase.AUCTION, Phase.PLAY
+_V_PLAY, _V_BID = Verb.PLAY, Verb.BID
 
 
 class FortyOneState(GameState):
@@ -75,9 +77,11 @@ class FortyOneState(GameState):
         s = self.turn
         if s is None:
             return []
-        if self.phase is Phase.AUCTION:
+        if self.phase is _AUCTION:
             return BID_ACTIONS[s]
-        m = self.legal_play_mask(s)
+        m = self.hands[s]
+        if self.trick_cards:  # as legal_play_mask
+            m = m & SUIT_MASKS[self.trick_cards[0] // 13] or m
         acts = PLAY_ACTIONS[s]
         out = []
         while m:
@@ -97,7 +101,7 @@ class FortyOneState(GameState):
             return None
         if a.verb is not Verb.PLAY:
             return "it is your turn to play a card"
-        if a.arg.bit_count() != 1:
+        if not 0 < a.arg < 1 << 52 or a.arg.bit_count() != 1:
             return "play one card"
         hand = self.hands[a.seat]
         if not a.arg & hand:
@@ -108,17 +112,28 @@ class FortyOneState(GameState):
         return f"must follow {SUIT_NAMES[suit]}: you hold {format_mask(hand & SUIT_MASKS[suit])}"
 
     def apply(self, action: Action | str) -> None:
-        if (self.phase is Phase.PLAY and type(action) is Action and action.seat == self.turn
-                and action.verb is Verb.PLAY and action.arg.bit_count() == 1
-                and action.arg & self.legal_play_mask(action.seat)):
-            self.history.append(action)
-            self._apply(action)
-            return
+        # The play phase is the hot path: check it without building the legal list.
+        if self.phase is _PLAY and type(action) is Action:
+            s, verb, arg = action
+            if verb is _V_PLAY and s == self.turn and arg > 0 and arg.bit_count() == 1:
+                legal = self.hands[s]
+                if self.trick_cards:  # as legal_play_mask
+                    legal = legal & SUIT_MASKS[self.trick_cards[0] // 13] or legal
+                if arg & legal:
+                    self.history.append(action)
+                    self._play(s, arg)
+                    return
+        elif self.phase is _AUCTION and type(action) is Action:
+            s, verb, arg = action
+            if verb is _V_BID and s == self.turn and 1 <= arg <= 13:  # as _reason
+                self.history.append(action)
+                self._apply(action)
+                return
         super().apply(action)
 
     def _apply(self, a: Action) -> None:
         s = a.seat
-        if self.phase is Phase.AUCTION:
+        if self.phase is _AUCTION:
             self.bids[s] = a.arg
             if s != self.dealer:
                 self.turn = (s + 1) % 4
@@ -130,17 +145,20 @@ class FortyOneState(GameState):
             self.phase = Phase.PLAY
             self.turn = self.trick_leader = (self.dealer + 1) % 4
             return
-        self.hands[s] ^= a.arg
+        self._play(s, a.arg)
+
+    def _play(self, s: int, card_bit: int) -> None:
+        """Seat ``s`` plays the card ``card_bit`` (checked already)."""
+        self.hands[s] ^= card_bit
         tc = self.trick_cards
-        tc.append(a.arg.bit_length() - 1)
+        tc.append(card_bit.bit_length() - 1)
         if len(tc) < 4:
             self.turn = (s + 1) % 4
             return
-        key = KEY[tc[0] // 13]
-        best = max(range(4), key=lambda i: key[tc[i]])
-        w = (self.trick_leader + best) % 4
+        keys = list(map(KEY[tc[0] // 13].__getitem__, tc))
+        w = (self.trick_leader + keys.index(max(keys))) % 4  # the led card's key is above 0
         self.taken[w] += 1
-        self.tricks.append(Trick(self.trick_leader, tuple(tc), w))
+        self.tricks.append(new_trick(self.trick_leader, tuple(tc), w))
         self.trick_cards = []
         self.trick_no += 1
         if self.trick_no == 13:

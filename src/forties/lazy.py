@@ -4,26 +4,57 @@ and a random player needs only one of them."""
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from functools import lru_cache
 from itertools import combinations
 from math import comb
 from typing import overload
 
 from .actions import Action, Verb
 
+# _COMB[m][k] = comb(m, k) for the 53 sizes a set of cards can have.
+_COMB = tuple(tuple(comb(m, k) for k in range(m + 1)) for m in range(53))
+
+# Sets of at most this many cards (1024 subsets) are indexed through a table of subsets.
+_TABLE_MAX = 10
+_new_action = tuple.__new__  # Action's own __new__, without the Python-level call
+
+
+Shape = tuple[tuple[int, ...], int, tuple[tuple[int, ...], ...] | None]
+
+
+@lru_cache(maxsize=64)
+def _shape(m: int, lo: int, hi: int) -> Shape:
+    """For subsets of ``m`` cards with ``lo <= size < hi``: the count of each size, the
+    total, and (for ``m <= _TABLE_MAX``) the positions of every subset, smallest first,
+    each size in lexicographic order, as ``SubsetActions`` counts them."""
+    counts = tuple(_COMB[m][k] if m < 53 else comb(m, k) for k in range(lo, hi))
+    table = (tuple(c for k in range(lo, hi) for c in combinations(range(m), k))
+             if m <= _TABLE_MAX else None)
+    return counts, sum(counts), table
+
 
 class SubsetActions(Sequence[Action]):
-    """Every ``verb`` action of ``seat`` whose cards are a subset of ``cards`` with a size
-    in ``sizes``; smallest subsets first, each size in lexicographic order."""
+    """Every ``verb`` action of ``seat`` whose cards are a subset of ``cards`` (card
+    indices, or a card set as a bitmask) with a size in ``sizes``; smallest subsets first,
+    each size in lexicographic order (of the indices as given; a bitmask's lowest first)."""
 
-    __slots__ = ("_bits", "_counts", "_len", "seat", "sizes", "verb")
+    __slots__ = ("_bits", "_counts", "_len", "_table", "seat", "sizes", "verb")
 
-    def __init__(self, seat: int, verb: Verb, cards: Sequence[int], sizes: range) -> None:
+    def __init__(self, seat: int, verb: Verb, cards: Sequence[int] | int, sizes: range) -> None:
         self.seat = seat
         self.verb = verb
-        self._bits = [1 << c for c in cards]
-        self.sizes = range(max(sizes.start, 0), min(sizes.stop, len(cards) + 1))
-        self._counts = [comb(len(cards), k) for k in self.sizes]
-        self._len = sum(self._counts)
+        if isinstance(cards, int):
+            bits, mask = [], cards
+            while mask:
+                low = mask & -mask
+                bits.append(low)
+                mask ^= low
+            self._bits = bits
+        else:
+            self._bits = [1 << c for c in cards]
+        m = len(self._bits)
+        self.sizes = range(max(sizes.start, 0), min(sizes.stop, m + 1))
+        self._counts, self._len, self._table = _shape(m, self.sizes.start, self.sizes.stop)
 
     def __len__(self) -> int:
         return self._len
@@ -34,6 +65,10 @@ class SubsetActions(Sequence[Action]):
     def __getitem__(self, i: slice) -> Sequence[Action]: ...
 
     def __getitem__(self, i: int | slice) -> Action | Sequence[Action]:
+        table = self._table
+        if table is not None and type(i) is int and -self._len <= i < self._len:
+            mask = sum(map(self._bits.__getitem__, table[i]))
+            return _new_action(Action, (self.seat, self.verb, mask))
         if isinstance(i, slice):
             return [self[j] for j in range(*i.indices(self._len))]
         if i < 0:
@@ -51,7 +86,7 @@ class SubsetActions(Sequence[Action]):
         bits, m, mask, start = self._bits, len(self._bits), 0, 0
         for left in range(k, 0, -1):
             for j in range(start, m):
-                block = comb(m - j - 1, left - 1)
+                block = comb(m - j - 1, left - 1) if m - j > 53 else _COMB[m - j - 1][left - 1]
                 if i < block:
                     mask |= bits[j]
                     start = j + 1

@@ -1,0 +1,189 @@
+"""``python -m bench``: random full hands per second for every preset and for OpenSpiel's
+euchre and spades, in one run, with the ratios the project aims at.
+
+Rounds go through every game in turn, so a slow spell on the machine touches all of
+them; each figure is the median of the rounds, and each ratio the median of the
+ratios taken within a round.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import importlib.metadata
+import json
+import os
+import platform
+import statistics
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from forties import PRESETS
+
+from .loops import (
+    CHANCES,
+    DRAWS,
+    check_seeded_deals,
+    check_spiel_chance,
+    forties_hands,
+    load_pyspiel,
+    mid_game_state,
+    spiel_hands,
+    state_bytes,
+)
+
+SPIEL_GAMES = ("euchre", "spades")
+# (numerator, denominator, the least ratio aimed at)
+TARGETS = (("merrimack-valley", "euchre", 1.3), ("forty-one", "spades", 1.0))
+STATE_LIMIT = 2048
+
+
+def machine() -> dict[str, Any]:
+    """What the figures were taken on."""
+    model = "unknown"
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    model = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    try:
+        spiel = importlib.metadata.version("open_spiel")
+    except importlib.metadata.PackageNotFoundError:
+        spiel = None
+    return {
+        "date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
+        "nproc": os.cpu_count(),
+        "cpu": model,
+        "python": platform.python_version(),
+        "implementation": platform.python_implementation(),
+        "platform": platform.platform(),
+        "open_spiel": spiel,
+    }
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
+    p.add_argument("--seconds", type=float, default=1.0,
+                   help="CPU seconds per game per round (default 1)")
+    p.add_argument("--rounds", type=int, default=5, help="rounds (default 5)")
+    p.add_argument("--games", default="",
+                   help="comma-separated presets and OpenSpiel games (default: all)")
+    p.add_argument("--seed", type=int, default=1, help="seed of the random players")
+    p.add_argument("--draw", choices=DRAWS, default="float",
+                   help="how an action is drawn, on both sides: int(random() * n) (default) "
+                        "or randrange(n), as random.choice does")
+    p.add_argument("--chance", choices=(*CHANCES, "both"), default="both",
+                   help="how an OpenSpiel chance node is sampled: among legal_actions() "
+                        "(the fewest calls), among chance_outcomes(), or both, a row each "
+                        "(default)")
+    p.add_argument("--json", metavar="FILE", help="also write the figures to FILE as JSON")
+    return p.parse_args(argv)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
+    pyspiel = load_pyspiel()
+    names: list[str] = list(PRESETS)
+    if pyspiel is not None:
+        names += SPIEL_GAMES
+        for name in SPIEL_GAMES:
+            check_spiel_chance(pyspiel, name)
+    if args.games:
+        wanted = [g.strip() for g in args.games.split(",") if g.strip()]
+        unknown = [g for g in wanted if g not in names]
+        if unknown:
+            print(f"unknown or unavailable game(s): {', '.join(unknown)}; "
+                  f"games: {', '.join(names)}", file=sys.stderr)
+            return 2
+        names = wanted
+    # One row per preset, and per OpenSpiel game and way of sampling its chance nodes.
+    modes = CHANCES if args.chance == "both" else (args.chance,)
+    games = [f"{g} [{m}]" if g in SPIEL_GAMES else g
+             for g in names for m in (modes if g in SPIEL_GAMES else ("",))]
+
+    def run(row: str, seconds: float, seed: int) -> tuple[int, int, float]:
+        name, _, mode = row.partition(" [")
+        if name in SPIEL_GAMES:
+            return spiel_hands(pyspiel, name, seconds, seed, args.draw, mode.rstrip("]"))
+        return forties_hands(name, seconds, seed, args.draw)
+
+    info = machine()
+    print(f"forties bench: random full hands per CPU second, one core; median of "
+          f"{args.rounds} rounds of {args.seconds:g} s per game; actions drawn by "
+          + ("int(random() * n)" if args.draw == "float" else "randrange(n)"))
+    print(f"{info['cpu']}, nproc {info['nproc']}, {info['implementation']} {info['python']}, "
+          f"open_spiel {info['open_spiel'] or 'not installed'}, {info['date']}")
+    if pyspiel is None:
+        print("pyspiel is not installed (pip install -e '.[bench]'): OpenSpiel rows skipped")
+    else:
+        print("OpenSpiel chance nodes: [legal] draws among legal_actions() (the fewest calls "
+              "into OpenSpiel), [outcomes] among chance_outcomes()")
+    print(f"seeded deals checked against random.Random(...).shuffle: "
+          f"{check_seeded_deals():,} decks identical")
+    for row in games:  # warm up: imports, tables, caches
+        run(row, 0.05, args.seed)
+
+    rates: dict[str, list[float]] = {g: [] for g in games}
+    thrown: dict[str, float] = dict.fromkeys(games, 0.0)
+    for r in range(args.rounds):
+        for row in games:
+            hands, thrown_in, secs = run(row, args.seconds, args.seed + r)
+            rates[row].append(hands / secs)
+            thrown[row] += thrown_in / hands / args.rounds
+        print(f"  round {r + 1}/{args.rounds}: " + ", ".join(
+            f"{g} {rates[g][-1]:,.0f}" for g in games), flush=True)
+
+    print()
+    print(f"{'game':<30}{'hands/s':>10}{'min':>10}{'max':>10}  {'thrown in':>9}")
+    for row in games:
+        label = f"{row} OpenSpiel" if row.partition(" [")[0] in SPIEL_GAMES else row
+        xs = rates[row]
+        print(f"{label:<30}{statistics.median(xs):>10,.0f}{min(xs):>10,.0f}{max(xs):>10,.0f}"
+              f"  {thrown[row]:>8.1%}")
+
+    ratios: dict[str, float] = {}
+    print()
+    for num, den_name, target in TARGETS:
+        for den in (g for g in games if g.partition(" [")[0] == den_name):
+            if num not in rates:
+                continue
+            per_round = [a / b for a, b in zip(rates[num], rates[den], strict=True)]
+            ratio = statistics.median(per_round)
+            ratios[f"{num} / {den}"] = ratio
+            verdict = "met" if ratio >= target else "not met"
+            print(f"{num} / {den}: {ratio:.2f} (rounds {min(per_round):.2f}-"
+                  f"{max(per_round):.2f}; target {target:g}: {verdict})")
+
+    sizes = {p: state_bytes(mid_game_state(p)) for p in PRESETS}
+    print()
+    print("serialized mid-game state (to_json, compact JSON; third hand, half the tricks "
+          f"played), limit {STATE_LIMIT} bytes:")
+    print("  " + ", ".join(f"{p} {n} B" for p, n in sizes.items())
+          + f"; largest {max(sizes.values())} B "
+          + ("(met)" if max(sizes.values()) < STATE_LIMIT else "(not met)"))
+
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            json.dump({"machine": info, "seconds": args.seconds, "rounds": args.rounds,
+                       "draw": args.draw, "chance": args.chance,
+                       "rates": rates, "median": {g: statistics.median(x)
+                                                  for g, x in rates.items()},
+                       "thrown_in": thrown, "ratios": ratios, "state_bytes": sizes},
+                      f, indent=1)
+            f.write("\n")
+
+    # ----- the double-dummy solver: its own figures (bench/solver.py) --------------------
+    if not args.games:
+        from .solver import report as solver_report
+
+        print()
+        solver_report()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
