@@ -182,6 +182,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         print()
         solver_report()
+        from .expert import report as expert_report
+
+        print()
+        expert_report()
     return 0
 
 

@@ -112,7 +112,7 @@ class PlayoutJudge:
 class SolverJudge:
     """Double-dummy values: the solver's best play for both sides."""
 
-    def __init__(self, exact_tricks: int = 5, depth: int = 1) -> None:
+    def __init__(self, exact_tricks: int = 7, depth: int = 3) -> None:
         from .. import solver
 
         self.solver = solver

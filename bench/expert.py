@@ -1,0 +1,58 @@
+"""Decision time of the ``expert`` player at its default strength, on one core.
+
+``python -m bench.expert [HANDS]`` plays HANDS hands of Merrimack Valley (experts at
+seats 0 and 2, ``basic`` at 1 and 3) and prints the median, 95th percentile and
+worst time of the expert's decisions, by phase. The first decision, which loads the
+compiled solver, is left out.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import sys
+import time
+
+from forties import new_game
+from forties.bots.basic import BasicBot
+from forties.bots.expert import ExpertBot
+
+
+def decision_times(preset: str = "merrimack-valley", hands: int = 40) -> dict[str, list[float]]:
+    by_phase: dict[str, list[float]] = {}
+    warm = ExpertBot(random.Random(0))
+    g = new_game(preset, seed=0)
+    warm.choose(g.view(g.turn or 0), g.legal_actions())  # load the solver once
+    for seed in range(hands):
+        g = new_game(preset, seed=10_000 + seed)
+        bots = [ExpertBot(random.Random(seed)) if s % 2 == 0 else BasicBot()
+                for s in range(g.n)]
+        while not g.hand_over:
+            s = g.turn
+            assert s is not None
+            view, legal = g.view(s), g.legal_actions()
+            t = time.process_time()
+            a = bots[s].choose(view, legal)
+            dt = time.process_time() - t
+            if isinstance(bots[s], ExpertBot) and len(legal) > 1:
+                by_phase.setdefault(g.phase.value, []).append(dt)
+            g.apply(a)
+    return by_phase
+
+
+def report(preset: str = "merrimack-valley", hands: int = 40) -> None:
+    by_phase = decision_times(preset, hands)
+    every = sorted(t for ts in by_phase.values() for t in ts)
+    p95 = every[min(len(every) - 1, int(0.95 * len(every)))]
+    print(f"expert decision time, {preset}, {hands} hands, {len(every)} decisions with a "
+          f"choice (CPU seconds, one core): median {statistics.median(every):.3f}, "
+          f"95th percentile {p95:.3f} ({'met' if p95 <= 0.5 else 'not met'}: at most 0.5), "
+          f"worst {every[-1]:.3f}")
+    for phase, ts in by_phase.items():
+        ts.sort()
+        print(f"  {phase:<8} {len(ts):>4} decisions, median {statistics.median(ts):.3f}, "
+              f"p95 {ts[min(len(ts) - 1, int(0.95 * len(ts)))]:.3f}")
+
+
+if __name__ == "__main__":
+    report(hands=int(sys.argv[1]) if len(sys.argv) > 1 else 40)
