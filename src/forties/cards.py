@@ -112,6 +112,14 @@ def count(mask: int) -> int:
     return mask.bit_count()
 
 
+def mask_of_names(texts: Iterable[str]) -> int:
+    """The card set named by ``texts`` ("5H", "JD", ...); raises CardError."""
+    m = 0
+    for t in texts:
+        m |= 1 << parse_card(t)
+    return m
+
+
 def parse_cards(texts: Iterable[str]) -> list[int]:
     return [parse_card(t) for t in texts]
 

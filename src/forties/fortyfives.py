@@ -31,6 +31,7 @@ from .cards import (
     format_mask,
     mask_names,
 )
+from .cards import cards_of as _bits
 from .lazy import SubsetActions
 from .rules import FortyFivesRules
 from .state import Deal, DealError, GameState, Phase, new_trick
@@ -936,14 +937,6 @@ class FortyFivesState(GameState):
             return f"{a.seat} rob {CARD_NAMES[self.up_card]}"
         return f"{a.seat} rob the pack"
 
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 __all__ = ["ABOVE", "KEY", "TRUMPS", "TRUMP_ORDER", "DealError", "FortyFivesState",

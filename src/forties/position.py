@@ -13,19 +13,11 @@ from collections.abc import Sequence
 
 from .actions import Action, Verb
 from .cards import FULL_DECK
+from .cards import cards_of as _bits
 from .fortyfives import FortyFivesState
 from .fortyone import FortyOneState
 from .rules import FortyFivesRules, FortyOneRules
 from .state import Deal, GameState
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def forty_fives_position(rules: FortyFivesRules, *, dealer: int, start_hands: Sequence[int],

@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 
 from .actions import Action, ActionSyntaxError, Verb
 from .cards import BITS, CARD_NAMES, CardError, parse_card
+from .cards import cards_of as _cards
 from .rules import Rules, RulesError, rules_from_json
 
 
@@ -434,14 +435,6 @@ def _numbers(v: Any, what: str, count: int) -> list[int]:
         raise StateError(f"cannot read state: {what} must be {count} whole numbers, not {v!r}")
     return list(v)
 
-
-def _cards(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def parse_action(text: str) -> Action:

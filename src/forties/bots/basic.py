@@ -15,6 +15,8 @@ from typing import Any
 
 from ..actions import Action, Verb
 from ..cards import HEARTS, SUIT_MASKS, parse_card
+from ..cards import cards_of as _bits
+from ..cards import mask_of_names as _mask
 from ..fortyfives import KEY, TRUMP_ORDER, TRUMPS
 from ..fortyone import KEY as KEY41
 
@@ -22,20 +24,6 @@ from ..fortyone import KEY as KEY41
 TRUMP_WORTH = (9.0, 7.0, 6.0, 5.0, 4.0, 3.5, 3.0, 3.0, 2.5, 2.5, 2.5, 2.0, 2.0, 2.0)
 
 
-def _mask(names: Sequence[str]) -> int:
-    m = 0
-    for n in names:
-        m |= 1 << parse_card(n)
-    return m
-
-
-def _bits(m: int) -> list[int]:
-    out = []
-    while m:
-        low = m & -m
-        out.append(low.bit_length() - 1)
-        m ^= low
-    return out
 
 
 def strength(hand: int, trump: int) -> float:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..actions import Action, Verb, parse_bid
-from ..cards import parse_card, parse_suit
+from ..cards import cards_of, parse_card, parse_suit
 from ..fortyfives import TRUMPS, FortyFivesState
 from ..fortyone import FortyOneState
 from ..rules import FortyFivesRules, FortyOneRules, rules_from_json
@@ -115,7 +115,7 @@ class ExpertBot:
         rest = [c for c in range(52) if not hand >> c & 1]
         self.rng.shuffle(rest)
         hands = [tuple(rest[13 * i:13 * i + 13]) for i in range(3)]
-        hands.insert(seat, tuple(sim.bits(hand)))
+        hands.insert(seat, tuple(cards_of(hand)))
         return Deal(tuple(hands))
 
     # ----- the play -----------------------------------------------------------------
@@ -361,7 +361,7 @@ def _discard_candidates(seat: int, hand: int, trump: int,
     tm = TRUMPS[trump]
     kings = sum(1 << (s * 13 + 11) for s in range(4) if s != trump)
     out: list[Action] = []
-    order = sorted(sim.bits(hand), key=lambda c: sim.worth(c, trump))
+    order = sorted(cards_of(hand), key=lambda c: sim.worth(c, trump))
     for keep in (hand & tm, hand & (tm | kings), hand):
         throw = hand & ~keep
         a = Action(seat, Verb.DISCARD, throw)
@@ -411,7 +411,7 @@ def _draw_world(view: dict[str, Any], rules: FortyFivesRules,
         throw = sim.draw_discard(st, s)
         want = counts[s]
         if throw.arg.bit_count() != want:
-            cards = sorted(sim.bits(st.hands[s]), key=lambda c: sim.worth(c, st.trump))
+            cards = sorted(cards_of(st.hands[s]), key=lambda c: sim.worth(c, st.trump))
             throw = Action(s, Verb.DISCARD, sum(1 << c for c in cards[:want]))
         if st.reason(throw) is not None:
             return None

@@ -16,33 +16,18 @@ more likely.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ..actions import Action, Verb
 from ..cards import FULL_DECK, HEARTS, SUIT_MASKS, parse_card, parse_suit
+from ..cards import cards_of as _bits
+from ..cards import mask_of_names as _mask
 from ..fortyfives import ABOVE, PRIVILEGED, TRUMPS, FortyFivesState
 from ..fortyone import FortyOneState
 from ..position import forty_fives_position, forty_one_position
 from ..rules import FortyFivesRules, FortyOneRules, rules_from_json
 from ..state import GameState, IllegalActionError
-
-
-def _mask(names: Sequence[str]) -> int:
-    m = 0
-    for n in names:
-        m |= 1 << parse_card(n)
-    return m
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 @dataclass

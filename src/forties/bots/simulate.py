@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from ..actions import Action, Verb
 from ..cards import FULL_DECK, SUIT_MASKS
+from ..cards import cards_of as bits
 from ..fortyfives import KEY, TRUMP_ORDER, TRUMPS, FortyFivesState, bid_need
 from ..fortyone import KEY as KEY41
 from ..fortyone import FortyOneState
@@ -22,14 +23,6 @@ from ..state import Deal, GameState, Phase
 
 WIN_BONUS = 200.0  # what ending the game is worth, in points of this hand
 
-
-def bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def worth(c: int, trump: int) -> int:

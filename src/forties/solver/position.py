@@ -28,6 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from ..cards import AH_BIT, HEARTS, SUIT_MASKS
+from ..cards import cards_of as _bits
 from ..fortyfives import KEY, PRIVILEGED, TRUMPS, FortyFivesState
 from ..fortyone import FortyOneState
 
@@ -148,14 +149,6 @@ class Position:
         return replace(self, hands=hands, trick=[], leader=winner, tno=self.tno + 1,
                        base=base, maxmask=maxmask, pend=pend, pu=pu)
 
-
-def _bits(m: int) -> list[int]:
-    out = []
-    while m:
-        low = m & -m
-        out.append(low.bit_length() - 1)
-        m ^= low
-    return out
 
 
 def legal_mask(pos: Position, hand: int) -> int:
