@@ -60,6 +60,19 @@ KEYS_BY_PHASE = {
 }
 
 
+def compose_table() -> ComposeResult:
+    """The title, the 3x3 table of seats, the scores and the log: shared with replays."""
+    yield Static("", id="title", markup=False)
+    with Horizontal(id="main"):
+        with Grid(id="table"):
+            for r in range(3):
+                for c in range(3):
+                    yield Static("", id=f"cell-{r}-{c}", classes="cell", markup=False)
+        with Vertical(id="side"):
+            yield Static("", id="scores", markup=False)
+            yield RichLog(id="log", wrap=True, markup=False, max_lines=400, min_width=10)
+
+
 @dataclass(frozen=True)
 class Choice:
     """A button of the choices row: an action, or a step that opens a picker."""
@@ -167,15 +180,7 @@ class TableApp(App[None]):
     # ----- layout ---------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        yield Static("", id="title", markup=False)
-        with Horizontal(id="main"):
-            with Grid(id="table"):
-                for r in range(3):
-                    for c in range(3):
-                        yield Static("", id=f"cell-{r}-{c}", classes="cell", markup=False)
-            with Vertical(id="side"):
-                yield Static("", id="scores", markup=False)
-                yield RichLog(id="log", wrap=True, markup=False, max_lines=400, min_width=10)
+        yield from compose_table()
         with Horizontal(id="hand"):
             for i in range(MAX_CARDS):
                 yield CardSlot(i)

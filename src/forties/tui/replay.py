@@ -15,14 +15,13 @@ from typing import ClassVar, TextIO
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Grid, Horizontal, Vertical
 from textual.widgets import Footer, RichLog, Static
 
 from ..actions import Action, ActionSyntaxError
 from ..cards import CARD_NAMES
 from ..record import Record, RecordError, Replay
 from ..state import DealError, GameState
-from .app import CSS
+from .app import CSS, compose_table
 from .table import draw_table, scores_text
 from .words import card_text, game_name, hand_start, narrate, pretty, sort_hand
 
@@ -87,15 +86,7 @@ class ReplayApp(App[None]):
         self.at = 0
 
     def compose(self) -> ComposeResult:
-        yield Static("", id="title", markup=False)
-        with Horizontal(id="main"):
-            with Grid(id="table"):
-                for r in range(3):
-                    for c in range(3):
-                        yield Static("", id=f"cell-{r}-{c}", classes="cell", markup=False)
-            with Vertical(id="side"):
-                yield Static("", id="scores", markup=False)
-                yield RichLog(id="log", wrap=True, markup=False, max_lines=400, min_width=10)
+        yield from compose_table()
         yield Static("", id="message", markup=False)
         yield Footer()
 
