@@ -16,7 +16,7 @@ run: $(STAMP)
 	$(BIN)/forties play
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests bench
+	$(BIN)/ruff check src tests
 	$(BIN)/mypy
 
 test: lint
@@ -27,7 +27,7 @@ $(VENV)/.bench: $(STAMP)
 	touch $(VENV)/.bench
 
 bench: $(VENV)/.bench
-	$(BIN)/python -m bench
+	$(BIN)/python -m forties.bench
 
 clean:
 	rm -rf $(VENV) build *.egg-info src/*.egg-info .mypy_cache .ruff_cache .pytest_cache .hypothesis

@@ -1,6 +1,6 @@
 """Decision time of the ``expert`` player at its default strength, on one core.
 
-``python -m bench.expert [HANDS]`` plays HANDS hands of Merrimack Valley (experts at
+``python -m forties.bench.expert [HANDS]`` plays HANDS hands of Merrimack Valley (experts at
 seats 0 and 2, ``basic`` at 1 and 3) and prints the median, 95th percentile and
 worst time of the expert's decisions, by phase. The first decision, which loads the
 compiled solver, is left out.
