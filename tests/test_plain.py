@@ -37,7 +37,7 @@ class Terminal:
     def text(self) -> str:
         return self.raw.replace("\r\n", "\n")
 
-    def read_until(self, *endings: str, timeout: float = 20.0) -> str:
+    def read_until(self, *endings: str, timeout: float = 60.0) -> str:
         """Read until the output ends with one of ``endings``; which one."""
         deadline = time.monotonic() + timeout
         while True:
@@ -65,7 +65,7 @@ class Terminal:
     def wait(self) -> int:
         """Read to the end of the child's output; its exit status."""
         try:
-            self.read_until("\x00", timeout=20)  # drain until the child closes the pty
+            self.read_until("\x00", timeout=60)  # drain until the child closes the pty
         finally:
             self.close(grace=10.0)
         assert self.status is not None
