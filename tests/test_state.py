@@ -305,3 +305,15 @@ def test_seeded_deck_is_pythons_shuffle() -> None:
         deck = list(range(52))
         _random.Random(seed * 1_000_003 + hand).shuffle(deck)
         assert shuffled_deck(seed, hand) == deck
+
+
+def test_hand_built_actions_naming_no_card_are_refused() -> None:
+    """An Action built in code with a card set outside the deck is refused, not a crash."""
+    from forties import Action, Verb, new_game
+
+    g = new_game("merrimack-valley", seed=1)
+    seat = g.turn
+    assert seat is not None
+    for verb in (Verb.PLAY, Verb.DISCARD, Verb.ROB, Verb.CALL):
+        for arg in (-1, 1 << 60):
+            assert g.reason(Action(seat, verb, arg)) == "that names no card"

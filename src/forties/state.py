@@ -16,9 +16,11 @@ from enum import Enum
 from typing import Any, ClassVar
 
 from .actions import Action, ActionSyntaxError, Verb
-from .cards import BITS, CARD_NAMES, CardError, parse_card
+from .cards import BITS, CARD_NAMES, FULL_DECK, CardError, parse_card
 from .cards import cards_of as _cards
 from .rules import Rules, RulesError, rules_from_json
+
+_CARD_VERBS = frozenset((Verb.PLAY, Verb.DISCARD, Verb.ROB, Verb.CALL))
 
 
 class Phase(Enum):
@@ -279,6 +281,8 @@ class GameState:
             return f"there is no seat {action.seat} (seats are 0..{self.n - 1})"
         if action.seat != self.turn:
             return f"it is seat {self.turn}'s turn, not seat {action.seat}'s"
+        if action.verb in _CARD_VERBS and not 0 <= action.arg <= FULL_DECK:
+            return "that names no card"
         return self._reason(action)
 
     def _reason(self, action: Action) -> str | None:
