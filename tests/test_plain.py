@@ -27,6 +27,9 @@ class Terminal:
     def __init__(self, argv: list[str], env: dict[str, str]) -> None:
         pid, fd = pty.fork()
         if pid == 0:  # the child: the pty is its controlling terminal
+            # A runner started in the background ignores Ctrl-C, and an ignored signal
+            # stays ignored across exec: give the child the default a person's shell has.
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
             os.execvpe(argv[0], argv, env)
         self.pid, self.fd = pid, fd
         self.raw = ""
