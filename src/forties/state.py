@@ -319,9 +319,6 @@ class GameState:
     def hand_over(self) -> bool:
         return self.phase is _HAND_OVER or self.phase is _GAME_OVER
 
-    def seat_side(self, seat: int) -> int:
-        return self.side_of[seat]
-
     # ----- game end ---------------------------------------------------------------------
 
     def _game_won(self, winner: int | tuple[int, ...]) -> None:
@@ -439,10 +436,6 @@ def _numbers(v: Any, what: str, count: int) -> list[int]:
         raise StateError(f"cannot read state: {what} must be {count} whole numbers, not {v!r}")
     return list(v)
 
-
-
-def parse_action(text: str) -> Action:
-    return Action.parse(text)
 
 
 __all__ = [

@@ -351,10 +351,6 @@ def _confident(scores: dict[Action, list[float]], default: Action) -> Choice:
     return Choice(default, values, n)
 
 
-def _stake(a: Action) -> int:
-    return a.arg if a.verb in (Verb.BID, Verb.RAISE) else 0
-
-
 def _discard_candidates(seat: int, hand: int, trump: int,
                         legal: Sequence[Action]) -> list[Action]:
     """A few sensible discards: throw non-trumps; also keep kings; also keep everything."""

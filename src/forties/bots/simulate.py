@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from ..actions import Action, Verb
 from ..cards import FULL_DECK, SUIT_MASKS
 from ..cards import cards_of as bits
-from ..fortyfives import KEY, TRUMP_ORDER, TRUMPS, FortyFivesState, bid_need
+from ..fortyfives import KEY, TRUMP_ORDER, TRUMPS, FortyFivesState
 from ..fortyone import KEY as KEY41
 from ..fortyone import FortyOneState
 from ..lazy import SubsetActions
@@ -128,32 +128,6 @@ def team_of(st: GameState, seat: int) -> set[int]:
         if sides & group:
             return group
     return sides
-
-
-def hand_utility(st: GameState, seat: int, before: Sequence[int]) -> float:
-    """How good the finished hand in ``st`` is for ``seat``'s team: what the team gained
-    minus what the average other team gained, plus a bonus for ending the game."""
-    mine = team_of(st, seat)
-    gains = [st.scores[x] - before[x] for x in range(len(before))]
-    u: float
-    if isinstance(st, FortyOneState):
-        others = [x for x in range(4) if x not in mine]
-        u = sum(gains[x] for x in mine) - sum(gains[x] for x in others)
-    else:
-        others = [x for x in range(len(before)) if x not in mine]
-        u = sum(gains[x] for x in mine) / len(mine) - (
-            sum(gains[x] for x in others) / len(others) if others else 0.0)
-    if st.over:
-        w = st.winner
-        seats = set(w) if isinstance(w, tuple) else set(st.sides[w]) if w is not None else set()
-        mine_seats = {s for x in mine for s in st.sides[x]} if not isinstance(
-            st, FortyOneState) else mine
-        u += WIN_BONUS if seats & mine_seats else -WIN_BONUS
-    return u
-
-
-def made_bid(st: FortyFivesState) -> bool:
-    return sum(st.points[x] for x in st.bidding_sides()) >= bid_need(st.bid)
 
 
 # ----- imagined deals for the auction ---------------------------------------------------------

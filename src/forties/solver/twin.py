@@ -25,18 +25,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ..cards import cards_of
 from .position import FOLLOW_SUIT_OR_TRUMP, Position
 
 Table = dict[tuple[int, ...], tuple[int, int]]
-
-
-def _bits_up(m: int) -> list[int]:
-    out = []
-    while m:
-        low = m & -m
-        out.append(low.bit_length() - 1)
-        m ^= low
-    return out
 
 
 def estimate(hands: list[int], present: int, n: int, maxmask: int, leader: int, rem: int,
@@ -174,16 +166,16 @@ def make_search(pos: Position, tt: Table) -> tuple[Callable[[int], bool], list[i
                 sm &= present
                 if sm:
                     tops |= 1 << (sm.bit_length() - 1)
-            order = _bits_up(reps & tops)
+            order = cards_of(reps & tops)
             order.reverse()
-            rest = _bits_up(reps & ~tops)
+            rest = cards_of(reps & ~tops)
             rest.reverse()
             order += rest
         elif (mm >> wseat & 1) == ismax:
-            order = _bits_up(reps)
+            order = cards_of(reps)
         else:
             beat = reps & (segmask[seg[wcard]] | tseg) & ~((2 << wcard) - 1)
-            order = _bits_up(beat) + _bits_up(reps & ~beat)
+            order = cards_of(beat) + cards_of(reps & ~beat)
         # ----- the children --------------------------------------------------------------
         nxt = seat + 1 if seat + 1 < n else 0
         last = k == n - 1
