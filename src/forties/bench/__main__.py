@@ -24,6 +24,7 @@ from forties import PRESETS
 from .loops import (
     CHANCES,
     DRAWS,
+    VECTOR_TABLES,
     check_seeded_deals,
     check_spiel_chance,
     forties_hands,
@@ -31,10 +32,13 @@ from .loops import (
     mid_game_state,
     spiel_hands,
     state_bytes,
+    vector_hands,
 )
 
 SPIEL_GAMES = ("euchre", "spades")
-# (numerator, denominator, the least ratio aimed at)
+VECTOR = "vector"  # a preset's row on the compiled engine: "merrimack-valley [vector]"
+# (numerator preset, denominator, the least ratio aimed at); each row of the preset,
+# GameState's and the compiled engine's, is compared with each row of the denominator
 TARGETS = (("merrimack-valley", "euchre", 1.3), ("forty-one", "spades", 1.0))
 STATE_LIMIT = 2048
 
@@ -84,6 +88,11 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                    help="how an OpenSpiel chance node is sampled: among legal_actions() "
                         "(the fewest calls), among chance_outcomes(), or both, a row each "
                         "(default)")
+    p.add_argument("--engine", choices=("state", VECTOR, "both"), default="both",
+                   help="the presets' rows: GameState one action at a time, the compiled "
+                        "many-table engine (forties.vector), or both (default)")
+    p.add_argument("--tables", type=int, default=VECTOR_TABLES,
+                   help=f"tables the compiled engine plays at once (default {VECTOR_TABLES})")
     p.add_argument("--json", metavar="FILE", help="also write the figures to FILE as JSON")
     return p.parse_args(argv)
 
@@ -104,15 +113,23 @@ def main(argv: Sequence[str] | None = None) -> int:
                   f"games: {', '.join(names)}", file=sys.stderr)
             return 2
         names = wanted
-    # One row per preset, and per OpenSpiel game and way of sampling its chance nodes.
+    if args.tables < 1:
+        print("--tables must be at least 1", file=sys.stderr)
+        return 2
+    # One row per preset and engine, and per OpenSpiel game and way of sampling its
+    # chance nodes.
     modes = CHANCES if args.chance == "both" else (args.chance,)
-    games = [f"{g} [{m}]" if g in SPIEL_GAMES else g
-             for g in names for m in (modes if g in SPIEL_GAMES else ("",))]
+    engines = {"state": ("",), VECTOR: (VECTOR,), "both": ("", VECTOR)}[args.engine]
+    games = [f"{g} [{m}]" if m else g
+             for g in names for m in (modes if g in SPIEL_GAMES else engines)]
 
     def run(row: str, seconds: float, seed: int) -> tuple[int, int, float]:
         name, _, mode = row.partition(" [")
+        mode = mode.rstrip("]")
         if name in SPIEL_GAMES:
-            return spiel_hands(pyspiel, name, seconds, seed, args.draw, mode.rstrip("]"))
+            return spiel_hands(pyspiel, name, seconds, seed, args.draw, mode)
+        if mode == VECTOR:
+            return vector_hands(name, seconds, seed, args.draw, args.tables)
         return forties_hands(name, seconds, seed, args.draw)
 
     info = machine()
@@ -126,6 +143,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     else:
         print("OpenSpiel chance nodes: [legal] draws among legal_actions() (the fewest calls "
               "into OpenSpiel), [outcomes] among chance_outcomes()")
+    if args.engine != "state":
+        print(f"[vector]: forties.vector, {args.tables} tables at once; each step Python draws "
+              "every table's action and the compiled engine applies them all")
     print(f"seeded deals checked against random.Random(...).shuffle: "
           f"{check_seeded_deals():,} decks identical")
     for row in games:  # warm up: imports, tables, caches
@@ -151,10 +171,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     ratios: dict[str, float] = {}
     print()
-    for num, den_name, target in TARGETS:
-        for den in (g for g in games if g.partition(" [")[0] == den_name):
-            if num not in rates:
-                continue
+    for num_name, den_name, target in TARGETS:
+        for num, den in ((a, b) for a in games if a.partition(" [")[0] == num_name
+                         for b in games if b.partition(" [")[0] == den_name):
             per_round = [a / b for a, b in zip(rates[num], rates[den], strict=True)]
             ratio = statistics.median(per_round)
             ratios[f"{num} / {den}"] = ratio

@@ -136,7 +136,12 @@ class VectorGame:
         self.S: Int64Array = np.zeros((tables, k.NF), dtype=np.int64)
         self.D: Int64Array = np.zeros((tables, 52), dtype=np.int64)
         self.S[:, k.F_RNG] = np.random.default_rng(seed).integers(1, 1 << 62, size=tables)
+        # Each table's count of legal actions, kept up to date by step(); _fresh is False
+        # once anything else has changed a table.
         self._counts: Int64Array = np.zeros(tables, dtype=np.int64)
+        self._counts_view = self._counts.view()
+        self._counts_view.flags.writeable = False
+        self._fresh = False
         if decks is None:
             k.new_games(self.S, self.D, self.R, first_dealer, True)
         else:
@@ -149,25 +154,30 @@ class VectorGame:
     # ----- stepping ---------------------------------------------------------------------
 
     def legal_counts(self) -> Int64Array:
-        """Each table's number of legal actions (0 for a table waiting for a deal).
-        The array is reused by the next call."""
-        k.counts(self.S, self.R, self._counts)
-        return self._counts
+        """Each table's number of legal actions (0 for a table waiting for a deal), as a
+        read-only array that the next change to the tables overwrites."""
+        if not self._fresh:
+            k.counts(self.S, self.R, self._counts)
+            self._fresh = True
+        return self._counts_view
 
     def step(self, choices: npt.NDArray[np.int64] | Sequence[int]) -> None:
-        """Every table with a legal action applies its ``choices[t]``-th one."""
+        """Every table with a legal action applies its ``choices[t]``-th one; if any
+        choice is out of range, ValueError, and no table changes."""
         c = np.ascontiguousarray(choices, dtype=np.int64)
         if c.shape != (self.tables,):
             raise ValueError(f"step needs {self.tables} choices, not {c.shape}")
-        bad = k.step(self.S, self.D, self.R, c, self.auto)
+        counts = self.legal_counts()
+        bad = k.step(self.S, self.D, self.R, c, self._counts, self.auto)
         if bad >= 0:
             raise ValueError(f"table {bad}: choice {c[bad]} is not one of its "
-                             f"{k.count(self.S, self.R, bad)} legal actions")
+                             f"{counts[bad]} legal actions")
 
     def play_random(self, steps: int) -> None:
         """``steps`` rounds in which every table plays a uniformly random legal action
         (drawn by its own generator) and deals on when its hand ends: the whole loop
         compiled."""
+        self._fresh = False
         k.play_random(self.S, self.D, self.R, steps)
 
     @property
@@ -222,6 +232,7 @@ class VectorGame:
         if action not in legal:
             raise IllegalActionError(action, "not a legal action now" if legal
                                      else "the hand is over: a new deal is due")
+        self._fresh = False
         k.apply(self.S, self.D, self.R, t, VERBS.index(action.verb), action.arg)
         if self.auto and self.S[t, k.F_TURN] < 0:
             k.deal_on(self.S, self.D, self.R, t)
@@ -232,6 +243,7 @@ class VectorGame:
         t = self._table(t)
         if self.S[t, k.F_TURN] >= 0:
             raise ValueError(f"table {t}: the hand is not over")
+        self._fresh = False
         if deck is None:
             k.deal_on(self.S, self.D, self.R, t)
             return

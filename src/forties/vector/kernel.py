@@ -684,7 +684,7 @@ def ff_finish_trick(S: Any, R: Any, t: int) -> None:
 def ff_delta(S: Any, R: Any, t: int, x: int) -> int:
     """What side ``x``'s score moves by for the hand just played (``hand_deltas``)."""
     b0, b1 = ff_bidding_sides(S, R, t)
-    if x == b0 or x == b1:
+    if x == b0 or x == b1:  # noqa: SIM109 (numba: no tuple membership needed)
         took = S[t, F_POINTS + b0] + (S[t, F_POINTS + b1] if b1 >= 0 else 0)
         bid = S[t, F_BID]
         if took >= min(bid, 30):
@@ -1077,21 +1077,23 @@ def counts(S: Any, R: Any, out: Any) -> None:
 
 
 @_jit
-def step(S: Any, D: Any, R: Any, choice: Any, auto: bool) -> int:
+def step(S: Any, D: Any, R: Any, choice: Any, counts: Any, auto: bool) -> int:
     """Every table with a legal action applies its ``choice[t]``-th; with ``auto``, a hand
-    that ends is followed by the next deal. Returns the first table whose choice is out
-    of range (nothing is applied then), or -1."""
+    that ends is followed by the next deal. ``counts`` holds each table's count of legal
+    actions, and is brought up to date. Returns the first table whose choice is out of
+    range (nothing is applied then), or -1."""
     for t in range(S.shape[0]):
-        c = count(S, R, t)
+        c = counts[t]
         if c and not 0 <= choice[t] < c:
             return t
     for t in range(S.shape[0]):
-        if count(S, R, t) == 0:
+        if counts[t] == 0:
             continue
         verb, arg = nth(S, R, t, choice[t])
         apply(S, D, R, t, verb, arg)
         if auto and S[t, F_TURN] < 0:
             deal_on(S, D, R, t)
+        counts[t] = count(S, R, t)
     return -1
 
 
