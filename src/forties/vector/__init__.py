@@ -36,7 +36,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..actions import Action, Verb
-from ..rules import FortyFivesRules, FortyOneRules, Rules
+from ..rules import FortyFivesRules, FortyOneRules, Rules, RulesError, conflicts
 from ..state import IllegalActionError, Phase
 from . import kernel as k
 
@@ -52,7 +52,11 @@ Int64Array = npt.NDArray[np.int64]
 
 
 def rules_vector(rules: Rules) -> Int64Array:
-    """The rules as the kernel reads them (the ``R_`` slots of ``kernel``)."""
+    """The rules as the kernel reads them (the ``R_`` slots of ``kernel``); RulesError
+    for rules that cannot be played (a ``Rules`` value made without ``build_rules``)."""
+    problems = conflicts(rules)
+    if problems:
+        raise RulesError("; ".join(problems))
     r = np.zeros(k.R_SIZE, dtype=np.int64)
     sides: tuple[tuple[int, ...], ...] = rules.sides  # type: ignore[attr-defined]
     r[k.R_N] = rules.players
