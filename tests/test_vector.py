@@ -773,3 +773,12 @@ def test_rules_that_cannot_be_played_are_refused() -> None:
             rules_vector(bad)
         with pytest.raises(RulesError):
             VectorGame(bad, 2)
+
+
+def test_the_module_example_runs() -> None:
+    import doctest
+
+    import forties.vector
+
+    failures, tried = doctest.testmod(forties.vector)
+    assert tried >= 6 and failures == 0
