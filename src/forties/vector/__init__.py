@@ -24,7 +24,8 @@ deals its own cards (``shuffled_deck(seed, hand)`` deals what ``new_game`` would
     True
 
 Tables are independent and the class is not thread-safe; one ``VectorGame`` runs
-on one core.
+on one core. It holds every card of every table: it is for simulation, not for
+showing a seat its game, which goes through ``GameState.view`` alone.
 """
 
 from __future__ import annotations
