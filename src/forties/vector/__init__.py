@@ -233,12 +233,14 @@ class VectorGame:
         t = self._table(t)
         if isinstance(action, str):
             action = Action.parse(action)
-        legal = self.legal_actions(t)
-        if action not in legal:
-            raise IllegalActionError(action, "not a legal action now" if legal
+        verb = VERBS.index(action.verb)
+        if (action.seat != self.S[t, k.F_TURN] or not 0 <= action.arg < 1 << 62
+                or k.find(self.S, self.R, t, verb, action.arg) < 0):
+            raise IllegalActionError(action, "not a legal action now"
+                                     if self.S[t, k.F_TURN] >= 0
                                      else "the hand is over: a new deal is due")
         self._fresh = False
-        k.apply(self.S, self.D, self.R, t, VERBS.index(action.verb), action.arg)
+        k.apply(self.S, self.D, self.R, t, verb, action.arg)
         if self.auto and self.S[t, k.F_TURN] < 0:
             k.deal_on(self.S, self.D, self.R, t)
 
@@ -253,13 +255,7 @@ class VectorGame:
             k.deal_on(self.S, self.D, self.R, t)
             return
         self.D[t] = _deck_row(deck)
-        self.S[t, k.F_HANDS_DONE] += 1
-        self.S[t, k.F_THROWN_DONE] += self.S[t, k.F_THROWN]
-        if self.S[t, k.F_OVER]:
-            self.S[t, k.F_GAMES_DONE] += 1
-            k.new_game(self.S, self.D, self.R, t, (int(self.S[t, k.F_FIRST_DEALER]) + 1) % self.n)
-        else:
-            k.next_hand(self.S, self.D, self.R, t)
+        k.deal_from_deck(self.S, self.D, self.R, t)
 
     def snapshot(self, t: int) -> dict[str, Any]:
         """Table ``t``'s state as plain data, with the names ``GameState`` uses."""

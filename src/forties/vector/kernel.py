@@ -979,6 +979,16 @@ def nth(S: Any, R: Any, t: int, k: int) -> tuple[int, int]:
 
 
 @_jit
+def find(S: Any, R: Any, t: int, verb: int, arg: int) -> int:
+    """The index of (verb, arg) among table ``t``'s legal actions, or -1."""
+    for i in range(count(S, R, t)):
+        v, a = nth(S, R, t, i)
+        if v == verb and a == arg:
+            return i
+    return -1
+
+
+@_jit
 def apply(S: Any, D: Any, R: Any, t: int, verb: int, arg: int) -> None:
     if R[R_GAME] == G_FORTY_ONE:
         fo_apply(S, D, R, t, verb, arg)
@@ -1047,10 +1057,17 @@ def shuffle(S: Any, D: Any, t: int) -> None:
 
 @_jit
 def deal_on(S: Any, D: Any, R: Any, t: int) -> None:
-    """After a hand: count it, deal the next one, or a new game once the game is over."""
+    """After a hand: shuffle, then deal on as ``deal_from_deck``."""
+    shuffle(S, D, t)
+    deal_from_deck(S, D, R, t)
+
+
+@_jit
+def deal_from_deck(S: Any, D: Any, R: Any, t: int) -> None:
+    """After a hand: count it, and deal the next one from ``D[t]``, or a new game once the
+    game is over (its first dealer one seat on from the last game's)."""
     S[t, F_HANDS_DONE] += 1
     S[t, F_THROWN_DONE] += S[t, F_THROWN]
-    shuffle(S, D, t)
     if S[t, F_OVER]:
         S[t, F_GAMES_DONE] += 1
         new_game(S, D, R, t, (S[t, F_FIRST_DEALER] + 1) % R[R_N])
