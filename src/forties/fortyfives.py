@@ -34,7 +34,7 @@ from .cards import (
 from .cards import cards_of as _bits
 from .lazy import SubsetActions
 from .rules import FortyFivesRules
-from .state import Deal, DealError, GameState, Phase, new_trick
+from .state import Deal, DealError, GameState, Phase, card_actions, new_trick
 
 # ----- rank tables ------------------------------------------------------------------------
 
@@ -782,14 +782,7 @@ class FortyFivesState(GameState):
             return []
         ph = self.phase
         if ph is _PLAY:
-            m = self.legal_play_mask(s)  # the legal cards, lowest first
-            acts = PLAY_ACTIONS[s]
-            out = []
-            while m:
-                low = m & -m
-                out.append(acts[low.bit_length() - 1])
-                m ^= low
-            return out
+            return card_actions(PLAY_ACTIONS[s], self.legal_play_mask(s))
         if ph is _AUCTION:
             return self._auction_actions(s)
         if ph is _DRAW:

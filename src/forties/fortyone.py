@@ -14,7 +14,7 @@ from typing import Any
 from .actions import Action, Verb, bid_text
 from .cards import CARD_NAMES, HEARTS, SUIT_MASKS, SUIT_NAMES, format_mask
 from .rules import FortyOneRules
-from .state import Deal, GameState, Phase, new_trick
+from .state import Deal, GameState, Phase, card_actions, new_trick
 
 
 def _keys(led: int) -> tuple[int, ...]:
@@ -79,16 +79,7 @@ class FortyOneState(GameState):
             return []
         if self.phase is _AUCTION:
             return BID_ACTIONS[s]
-        m = self.hands[s]
-        if self.trick_cards:  # as legal_play_mask
-            m = m & SUIT_MASKS[self.trick_cards[0] // 13] or m
-        acts = PLAY_ACTIONS[s]
-        out = []
-        while m:
-            low = m & -m
-            out.append(acts[low.bit_length() - 1])
-            m ^= low
-        return out
+        return card_actions(PLAY_ACTIONS[s], self.legal_play_mask(s))
 
     def _reason(self, a: Action) -> str | None:
         if self.phase is Phase.AUCTION:
@@ -115,14 +106,11 @@ class FortyOneState(GameState):
         # The play phase is the hot path: check it without building the legal list.
         if self.phase is _PLAY and type(action) is Action:
             s, verb, arg = action
-            if verb is _V_PLAY and s == self.turn and arg > 0 and arg.bit_count() == 1:
-                legal = self.hands[s]
-                if self.trick_cards:  # as legal_play_mask
-                    legal = legal & SUIT_MASKS[self.trick_cards[0] // 13] or legal
-                if arg & legal:
-                    self.history.append(action)
-                    self._play(s, arg)
-                    return
+            if (verb is _V_PLAY and s == self.turn and arg > 0 and arg.bit_count() == 1
+                    and arg & self.legal_play_mask(s)):
+                self.history.append(action)
+                self._play(s, arg)
+                return
         elif self.phase is _AUCTION and type(action) is Action:
             s, verb, arg = action
             if verb is _V_BID and s == self.turn and 1 <= arg <= 13:  # as _reason
