@@ -7,7 +7,7 @@ also accepts ``10``, lower case and the suit symbols.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 
 SUITS = "CDHS"
 RANKS = "23456789TJQKA"
@@ -32,14 +32,6 @@ class CardError(ValueError):
 def card(rank: int, suit: int) -> int:
     """The index of the card of ``rank`` (0 = two .. 12 = ace) in ``suit``."""
     return suit * 13 + rank
-
-
-def suit_of(c: int) -> int:
-    return c // 13
-
-
-def rank_of(c: int) -> int:
-    return c % 13
 
 
 CARD_NAMES = tuple(RANKS[c % 13] + SUITS[c // 13] for c in range(52))
@@ -80,10 +72,6 @@ def card_name(c: int) -> str:
     return CARD_NAMES[c]
 
 
-def bit(c: int) -> int:
-    return 1 << c
-
-
 def mask_of(cards: Iterable[int]) -> int:
     m = 0
     for c in cards:
@@ -101,17 +89,6 @@ def cards_of(mask: int) -> list[int]:
     return out
 
 
-def iter_cards(mask: int) -> Iterator[int]:
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
-
-
-def count(mask: int) -> int:
-    return mask.bit_count()
-
-
 def mask_of_names(texts: Iterable[str]) -> int:
     """The card set named by ``texts`` ("5H", "JD", ...); raises CardError."""
     m = 0
@@ -120,17 +97,9 @@ def mask_of_names(texts: Iterable[str]) -> int:
     return m
 
 
-def parse_cards(texts: Iterable[str]) -> list[int]:
-    return [parse_card(t) for t in texts]
-
-
-def names(cards: Iterable[int]) -> list[str]:
-    return [CARD_NAMES[c] for c in cards]
-
-
 def mask_names(mask: int) -> list[str]:
     """Names of the cards in ``mask``, clubs first then by rank: stable for output."""
-    return [CARD_NAMES[c] for c in iter_cards(mask)]
+    return [CARD_NAMES[c] for c in cards_of(mask)]
 
 
 def format_mask(mask: int) -> str:

@@ -10,6 +10,7 @@ from math import comb
 from typing import overload
 
 from .actions import Action, Verb
+from .cards import cards_of
 
 # _COMB[m][k] = comb(m, k) for the 53 sizes a set of cards can have.
 _COMB = tuple(tuple(comb(m, k) for k in range(m + 1)) for m in range(53))
@@ -43,15 +44,7 @@ class SubsetActions(Sequence[Action]):
     def __init__(self, seat: int, verb: Verb, cards: Sequence[int] | int, sizes: range) -> None:
         self.seat = seat
         self.verb = verb
-        if isinstance(cards, int):
-            bits, mask = [], cards
-            while mask:
-                low = mask & -mask
-                bits.append(low)
-                mask ^= low
-            self._bits = bits
-        else:
-            self._bits = [1 << c for c in cards]
+        self._bits = [1 << c for c in (cards_of(cards) if isinstance(cards, int) else cards)]
         m = len(self._bits)
         self.sizes = range(max(sizes.start, 0), min(sizes.stop, m + 1))
         self._counts, self._len, self._table = _shape(m, self.sizes.start, self.sizes.stop)
