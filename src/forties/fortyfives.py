@@ -145,6 +145,13 @@ def _ladder(min_bid: int, bid_30_for_60: bool, bid_60_for_120: bool) -> tuple[in
     return tuple(ladder)
 
 
+def on_green(rules: FortyFivesRules, scores: Sequence[int]) -> bool:
+    """Whether a hand starting from ``scores`` is played on the green: two sides or more
+    within 30 of the target, when the rules say only a bidding side may then go out."""
+    return rules.end == "must-bid-on-green" and sum(
+        1 for s in scores if s >= rules.target - 30) >= 2
+
+
 def bid_need(bid: int) -> int:
     """The points a bid must take: its value, or 30 for 30-for-60 and 60-for-120."""
     return min(bid, 30)
@@ -198,8 +205,7 @@ class FortyFivesState(GameState):
         self.bonus_card = -1
         self.trick_no = 0
         self.trick_leader = -1
-        self.on_green = (r.end == "must-bid-on-green" and sum(
-            1 for s in self.scores if s >= r.target - 30) >= 2)
+        self.on_green = on_green(r, self.scores)
         self._ladder = bid_ladder(r)
         if r.auction == "none":
             self.up_card = self.stock[0]

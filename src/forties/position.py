@@ -14,10 +14,16 @@ from collections.abc import Sequence
 from .actions import Action, Verb
 from .cards import FULL_DECK
 from .cards import cards_of as _bits
-from .fortyfives import FortyFivesState
+from .fortyfives import FortyFivesState, on_green
 from .fortyone import FortyOneState
 from .rules import FortyFivesRules, FortyOneRules
 from .state import Deal, GameState
+
+
+def _set_scores(st: GameState, scores: Sequence[int]) -> None:
+    """Put a freshly dealt hand at ``scores`` (the game's scores before it)."""
+    st.scores = list(scores)
+    st.start_scores = list(scores)
 
 
 def forty_fives_position(rules: FortyFivesRules, *, dealer: int, start_hands: Sequence[int],
@@ -39,10 +45,8 @@ def forty_fives_position(rules: FortyFivesRules, *, dealer: int, start_hands: Se
     k = rules.kitty
     deal = Deal(tuple(tuple(_bits(h)) for h in start_hands), tuple(rest[:k]), tuple(rest[k:]))
     st = FortyFivesState(rules, seed=None, first_dealer=dealer, deal=deal)
-    st.scores = list(scores)
-    st.start_scores = list(scores)
-    st.on_green = (rules.end == "must-bid-on-green"
-                   and sum(1 for s in scores if s >= rules.target - 30) >= 2)
+    _set_scores(st, scores)
+    st.on_green = on_green(rules, scores)
     st.trump, st.bidder, st.bid, st.called = trump, bidder, bid, called
     st.up_card = up_card
     st.kitty_taken = True
@@ -58,8 +62,7 @@ def forty_one_position(rules: FortyOneRules, *, dealer: int, start_hands: Sequen
     """The Forty One state after the bids and ``plays`` from a deal of ``start_hands``."""
     deal = Deal(tuple(tuple(_bits(h)) for h in start_hands))
     st = FortyOneState(rules, seed=None, first_dealer=dealer, deal=deal)
-    st.scores = list(scores)
-    st.start_scores = list(scores)
+    _set_scores(st, scores)
     for i in range(4):
         seat = (dealer + 1 + i) % 4
         st.apply(Action(seat, Verb.BID, bids[seat]))
@@ -96,10 +99,8 @@ def forty_fives_at_trump(rules: FortyFivesRules, *, deal: Deal, dealer: int, bid
     For simulating a bid: what happens if this seat names this trump at this bid.
     """
     st = FortyFivesState(rules, seed=None, first_dealer=dealer, deal=deal)
-    st.scores = list(scores)
-    st.start_scores = list(scores)
-    st.on_green = (rules.end == "must-bid-on-green"
-                   and sum(1 for s in scores if s >= rules.target - 30) >= 2)
+    _set_scores(st, scores)
+    st.on_green = on_green(rules, scores)
     st.bidder = st.high_bidder = bidder
     st.bid = st.high = bid
     st._to_trump()
