@@ -13,6 +13,7 @@ import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
+from functools import cache
 from pathlib import Path
 from typing import Any, Literal
 
@@ -173,7 +174,7 @@ class Rules:
 
     def to_json(self) -> dict[str, Any]:
         """The record form: the preset and the options that differ from it."""
-        base = PRESETS[self.preset].build({}).options()
+        base = _preset_options(self.preset)
         diff = {k: v for k, v in self.options().items() if base[k] != v}
         out: dict[str, Any] = {"preset": self.preset}
         if diff:
@@ -276,7 +277,6 @@ class Preset:
     aliases: tuple[str, ...] = ()
 
     def build(self, overrides: Mapping[str, Value]) -> Rules:
-        specs = option_specs(self.game)
         vals: dict[str, Value] = dict(self.values)
         vals.update(overrides)
         if self.game == FORTY_ONE:
@@ -288,8 +288,13 @@ class Preset:
             if "keep_min" not in overrides:
                 vals["keep_min"] = _default_keep(vals)
             rules = FortyFivesRules(preset=self.name, **vals)  # type: ignore[arg-type]
-        del specs
         return replace(rules, overrides=tuple(sorted(overrides.items())))
+
+
+@cache
+def _preset_options(name: str) -> dict[str, Value]:
+    """Every option of preset ``name`` as it stands (read only)."""
+    return PRESETS[name].build({}).options()
 
 
 def _default_teams(preset: str, players: Any) -> str:
