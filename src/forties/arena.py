@@ -164,7 +164,7 @@ def run_match(rules: Rules, a: str, b: str, deals: int, games: int, seed: int = 
                 yield fn(x)
         else:
             with ProcessPoolExecutor(max_workers=jobs) as pool:
-                yield from pool.map(fn, args, chunksize=max(1, len(args) // (jobs * 16) or 1))
+                yield from pool.map(fn, args, chunksize=max(1, len(args) // (jobs * 16)))
 
     margins: list[float] = []
     for m in run(_deal_job, deal_args):

@@ -16,10 +16,9 @@ from dataclasses import dataclass
 from .bots import simulate as sim
 from .bots.expert import default_judge
 from .bots.judge import Judge, expected_partner
-from .cards import ACE_OF_HEARTS, FULL_DECK, SPADES, cards_of
+from .cards import ACE_OF_HEARTS, SPADES
 from .fortyfives import TRUMP_ORDER, TRUMPS
 from .rules import FortyFivesRules, build_rules
-from .state import Deal
 
 BIDS = (15, 20, 25, 30)
 
@@ -73,13 +72,7 @@ def make_chances(rules: FortyFivesRules, h: Holding, deals: int, seed: int,
     made = dict.fromkeys(BIDS, 0)
     done = 0
     for _ in range(deals):
-        hand = holding_hand(h, trump, rng)
-        rest = cards_of(FULL_DECK & ~hand)
-        rng.shuffle(rest)
-        n, k = rules.players, rules.kitty
-        hands = [tuple(cards_of(hand))] + [tuple(rest[5 * i:5 * i + 5]) for i in range(n - 1)]
-        pos = 5 * (n - 1)
-        deal = Deal(tuple(hands), tuple(rest[pos:pos + k]), tuple(rest[pos + k:]))
+        deal = sim.random_deal_with(rules, 0, holding_hand(h, trump, rng), rng)
         st = sim.simulate_contract(rules, deal, dealer, 0, rules.min_bid, trump,
                                    [0] * len(rules.sides))
         if st is None:

@@ -33,7 +33,7 @@ LEVELS = ("random", "basic", "expert", "oracle")
 
 
 def make_bot(level: str, rng: random.Random) -> Bot:
-    """A computer player of ``level``: random or basic."""
+    """A computer player of ``level`` (one of LEVELS)."""
     from .basic import BasicBot
     from .expert import ExpertBot
 

@@ -24,8 +24,6 @@ from ..fortyone import KEY as KEY41
 TRUMP_WORTH = (9.0, 7.0, 6.0, 5.0, 4.0, 3.5, 3.0, 3.0, 2.5, 2.5, 2.5, 2.0, 2.0, 2.0)
 
 
-
-
 def strength(hand: int, trump: int) -> float:
     """Points a hand is expected to take itself with ``trump``, before kitty and partner."""
     pts = 0.0
@@ -44,6 +42,24 @@ def strength(hand: int, trump: int) -> float:
 def card_worth(c: int, trump: int) -> int:
     """Higher for better cards: trumps above every off-suit card."""
     return KEY[trump][c // 13][c]
+
+
+def discard_count(want: int, legal: Sequence[Action]) -> int:
+    """``want`` brought within the numbers of cards ``legal`` lets the seat discard."""
+    sizes = sorted({a.arg.bit_count() for a in legal}) if not hasattr(legal, "sizes") \
+        else list(legal.sizes)
+    return min(max(want, sizes[0]), sizes[-1])
+
+
+def discard(seat: int, hand: int, trump: int, legal: Sequence[Action]) -> Action:
+    """The draw: keep trumps (and kings with few trumps), throw the rest, the cheapest
+    first, within the legal counts."""
+    keep = hand & TRUMPS[trump]
+    if keep.bit_count() <= 2:
+        keep |= hand & sum(1 << (s * 13 + 11) for s in range(4) if s != trump)
+    order = sorted(_bits(hand), key=lambda c: (bool(keep >> c & 1), card_worth(c, trump)))
+    k = discard_count((hand & ~keep).bit_count(), legal)
+    return Action(seat, Verb.DISCARD, sum(1 << c for c in order[:k]))
 
 
 def forty_one_tricks(hand: int) -> float:
@@ -91,7 +107,7 @@ class BasicBot:
             return max(trumps, key=lambda a: strength(hand, a.arg))
         trump = "CDHS".index(view["trump"])
         if phase == "draw":
-            return self._discard(seat, hand, trump, legal)
+            return discard(seat, hand, trump, legal)
         if phase == "rob":
             robs = [a for a in legal if a.verb is Verb.ROB]
             return min(robs, key=lambda a: card_worth(a.arg.bit_length() - 1, trump))
@@ -135,18 +151,6 @@ class BasicBot:
         if affordable:
             return affordable[0]
         return passes[0] if passes else bids[0]
-
-    def _discard(self, seat: int, hand: int, trump: int, legal: Sequence[Action]) -> Action:
-        trumps = hand & TRUMPS[trump]
-        keep = trumps
-        if trumps.bit_count() <= 2:
-            keep |= hand & sum(1 << (s * 13 + 11) for s in range(4) if s != trump)
-        order = sorted(_bits(hand), key=lambda c: (bool(keep >> c & 1), card_worth(c, trump)))
-        sizes = sorted({a.arg.bit_count() for a in legal}) if not hasattr(legal, "sizes") \
-            else list(legal.sizes)
-        want = (hand & ~keep).bit_count()
-        k = min(max(want, sizes[0]), sizes[-1])
-        return Action(seat, Verb.DISCARD, sum(1 << c for c in order[:k]))
 
     def _play(self, view: dict[str, Any], legal: Sequence[Action], hand: int,
               trump: int) -> Action:

@@ -18,13 +18,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..actions import Action, Verb, parse_bid
-from ..cards import cards_of, parse_card, parse_suit
+from ..cards import cards_of, mask_of, mask_of_names, parse_suit
 from ..fortyfives import TRUMPS, FortyFivesState
 from ..fortyone import FortyOneState
 from ..rules import FortyFivesRules, FortyOneRules, rules_from_json
 from ..state import Deal, GameState, Phase
 from . import simulate as sim
-from .basic import BasicBot, forty_one_tricks, strength
+from .basic import BasicBot, card_worth, discard_count, forty_one_tricks, strength
 from .judge import Judge, PlayoutJudge, SolverJudge, utility
 from .sampler import worlds
 
@@ -107,10 +107,6 @@ class ExpertBot:
             count = max(8, count // 6)
         return worlds(view, count, self.rng)
 
-    def _draw_world(self, view: dict[str, Any],
-                    rules: FortyFivesRules) -> FortyFivesState | None:
-        return _draw_world(view, rules, self.rng)
-
     def _forty_one_deal(self, seat: int, hand: int) -> Deal:
         rest = [c for c in range(52) if not hand >> c & 1]
         self.rng.shuffle(rest)
@@ -138,12 +134,10 @@ class ExpertBot:
     # ----- bidding, raising, naming trump ----------------------------------------------
 
     def _deal_for_contract(self, rules: FortyFivesRules, seat: int, hand: int,
-                           kitty_known: Sequence[str]) -> Deal:
-        """An imagined deal around this seat's cards that agrees, as far as a few tries
-        allow, with what the others' bids and passes said about their hands."""
-        kitty = 0
-        for c in kitty_known:
-            kitty |= 1 << parse_card(c)
+                           kitty: int) -> Deal:
+        """An imagined deal around this seat's cards (and the kitty, if known) that agrees,
+        as far as a few tries allow, with what the others' bids and passes said about their
+        hands."""
         deal = sim.random_deal_with(rules, seat, hand & ~kitty, self.rng, kitty)
         for _ in range(40):
             if all(self._fits(deal, fact) for fact in self._facts):
@@ -154,16 +148,15 @@ class ExpertBot:
     @staticmethod
     def _fits(deal: Deal, fact: tuple[int, bool, float]) -> bool:
         seat, at_least, level = fact
-        cards = sum(1 << c for c in deal.hands[seat])
+        cards = mask_of(deal.hands[seat])
         est = max(strength(cards, t) for t in range(4)) + BID_HELP
         return est >= level - BID_SLACK if at_least else est < level + BID_SLACK
 
-    def _read_auction(self, view: dict[str, Any]) -> None:
+    def _read_auction(self, view: dict[str, Any], rules: FortyFivesRules) -> None:
         """What each other seat's bid or pass says of its hand's strength."""
-        rules = rules_from_json(view["rules"])
         facts: list[tuple[int, bool, float]] = []
         high = 0
-        lowest = getattr(rules, "min_bid", 15)
+        lowest = rules.min_bid
         for h in view.get("history", []):
             parts = h.split()
             who, verb = int(parts[0]), parts[1]
@@ -194,13 +187,12 @@ class ExpertBot:
         """Bid, hold, raise, pass or name trump: each choice is scored on the same imagined
         deals (the draw and the play simulated), and the expert leaves the sound default
         (what ``basic`` would do) only when the simulation is confident it is better."""
-        self._read_auction(view)
         rules = rules_from_json(view["rules"])
         assert isinstance(rules, FortyFivesRules)
+        self._read_auction(view, rules)
         seat, phase = view["seat"], view["phase"]
-        hand = 0
-        for c in view["hand"]:
-            hand |= 1 << parse_card(c)
+        hand = mask_of_names(view["hand"])
+        kitty = mask_of_names(view.get("kitty") or [])
         default = self.basic.choose(view, legal)
         scores: dict[Action, list[float]] = {a: [] for a in legal}
         if phase == "trump":
@@ -209,7 +201,7 @@ class ExpertBot:
             if default not in named:
                 return Choice(default, {default: 0.0}, 0)
             for _ in range(self.samples()):
-                deal = self._deal_for_contract(rules, seat, hand, view.get("kitty") or [])
+                deal = self._deal_for_contract(rules, seat, hand, kitty)
                 row = {}
                 for a in named:
                     st = sim.simulate_contract(rules, deal, view["dealer"], seat, bid, a.arg,
@@ -227,7 +219,7 @@ class ExpertBot:
         if other is None or other == seat:
             other = (seat + 1) % view["players"]
         for _ in range(self.samples()):
-            deal = self._deal_for_contract(rules, seat, hand, view.get("kitty") or [])
+            deal = self._deal_for_contract(rules, seat, hand, kitty)
             mine = sim.simulate_contract(rules, deal, view["dealer"], seat, rules.min_bid, suit,
                                          view["scores"])
             if mine is None:
@@ -254,7 +246,7 @@ class ExpertBot:
                         other: int, high: int) -> float | None:
         """What passing is worth on ``deal``: ``other`` plays it as bidder (at the high bid
         or the minimum) in its most promising suit."""
-        theirs = sum(1 << c for c in deal.hands[other])
+        theirs = mask_of(deal.hands[other])
         bid = min(high or rules.min_bid, 30)
         for t in sim.suits_by_promise(theirs):
             st = sim.simulate_contract(rules, deal, view["dealer"], other, bid, t,
@@ -270,9 +262,7 @@ class ExpertBot:
         rules = rules_from_json(view["rules"])
         assert isinstance(rules, FortyFivesRules)
         trump = parse_suit(view["trump"])
-        hand = 0
-        for c in view["hand"]:
-            hand |= 1 << parse_card(c)
+        hand = mask_of_names(view["hand"])
         default = self.basic.choose(view, legal)
         candidates = _discard_candidates(seat, hand, trump, legal)
         if default not in candidates:
@@ -281,7 +271,7 @@ class ExpertBot:
             return Choice(candidates[0], {candidates[0]: 0.0}, 0)
         scores: dict[Action, list[float]] = {a: [] for a in candidates}
         for _ in range(self.samples()):
-            world = self._draw_world(view, rules)
+            world = _draw_world(view, rules, self.rng)
             if world is None:
                 continue
             for a in candidates:
@@ -298,9 +288,7 @@ class ExpertBot:
         rules = rules_from_json(view["rules"])
         assert isinstance(rules, FortyOneRules)
         seat = view["seat"]
-        hand = 0
-        for c in view["hand"]:
-            hand |= 1 << parse_card(c)
+        hand = mask_of_names(view["hand"])
         tricks = []
         for _ in range(self.samples()):
             st = FortyOneState(rules, seed=None, first_dealer=view["dealer"],
@@ -357,16 +345,13 @@ def _discard_candidates(seat: int, hand: int, trump: int,
     tm = TRUMPS[trump]
     kings = sum(1 << (s * 13 + 11) for s in range(4) if s != trump)
     out: list[Action] = []
-    order = sorted(cards_of(hand), key=lambda c: sim.worth(c, trump))
+    order = sorted(cards_of(hand), key=lambda c: card_worth(c, trump))
     for keep in (hand & tm, hand & (tm | kings), hand):
         throw = hand & ~keep
         a = Action(seat, Verb.DISCARD, throw)
         if a not in legal:
             # too many or too few: adjust by worth, cheapest out first
-            k = throw.bit_count()
-            sizes = sorted({x.arg.bit_count() for x in legal}) if not hasattr(
-                legal, "sizes") else list(legal.sizes)
-            k = min(max(k, sizes[0]), sizes[-1])
+            k = discard_count(throw.bit_count(), legal)
             a = Action(seat, Verb.DISCARD, sum(1 << c for c in order[:k]))
         if a not in out:
             out.append(a)
@@ -384,12 +369,8 @@ def _draw_world(view: dict[str, Any], rules: FortyFivesRules,
     named = next(i for i, h in enumerate(history) if h[1] == "trump")
     if any(h[1] == "discard" for h in history[:named]):
         return None  # the bidder went on the kitty: too rare to simulate
-    hand = 0
-    for c in view["hand"]:
-        hand |= 1 << parse_card(c)
-    kitty = 0
-    for c in view.get("kitty") or []:
-        kitty |= 1 << parse_card(c)
+    hand = mask_of_names(view["hand"])
+    kitty = mask_of_names(view.get("kitty") or [])
     own = hand & ~kitty if seat == bidder else hand
     if own.bit_count() != 5:
         return None
@@ -407,7 +388,7 @@ def _draw_world(view: dict[str, Any], rules: FortyFivesRules,
         throw = sim.draw_discard(st, s)
         want = counts[s]
         if throw.arg.bit_count() != want:
-            cards = sorted(cards_of(st.hands[s]), key=lambda c: sim.worth(c, st.trump))
+            cards = sorted(cards_of(st.hands[s]), key=lambda c: card_worth(c, st.trump))
             throw = Action(s, Verb.DISCARD, sum(1 << c for c in cards[:want]))
         if st.reason(throw) is not None:
             return None

@@ -16,34 +16,20 @@ from ..cards import cards_of as bits
 from ..fortyfives import KEY, TRUMP_ORDER, TRUMPS, FortyFivesState
 from ..fortyone import KEY as KEY41
 from ..fortyone import FortyOneState
-from ..lazy import SubsetActions
 from ..position import forty_fives_at_trump
 from ..rules import FortyFivesRules
 from ..state import Deal, GameState, Phase
+from .basic import card_worth, discard
 
 WIN_BONUS = 200.0  # what ending the game is worth, in points of this hand
-
-
-
-def worth(c: int, trump: int) -> int:
-    return KEY[trump][c // 13][c]
 
 
 # ----- quick policies for the imagined draw --------------------------------------------------
 
 
 def draw_discard(st: FortyFivesState, seat: int) -> Action:
-    """Keep trumps (and kings with few trumps); throw the rest, within the legal counts."""
-    hand = st.hands[seat]
-    t = st.trump
-    keep = hand & TRUMPS[t]
-    if keep.bit_count() <= 2:
-        keep |= hand & sum(1 << (s * 13 + 11) for s in range(4) if s != t)
-    legal = st.legal_actions()
-    assert isinstance(legal, SubsetActions)
-    order = sorted(bits(hand), key=lambda c: (bool(keep >> c & 1), worth(c, t)))
-    k = min(max((hand & ~keep).bit_count(), legal.sizes.start), legal.sizes.stop - 1)
-    return Action(seat, Verb.DISCARD, sum(1 << c for c in order[:k]))
+    """``basic``'s discard for ``seat`` in the draw."""
+    return discard(seat, st.hands[seat], st.trump, st.legal_actions())
 
 
 def drive_to_play(st: FortyFivesState) -> None:
@@ -82,7 +68,7 @@ def greedy_card(st: GameState, seat: int) -> int:
     t = st.trump if isinstance(st, FortyFivesState) else -1
 
     def val(c: int) -> int:
-        return worth(c, t) if t >= 0 else (100 if c // 13 == 2 else 0) + c % 13
+        return card_worth(c, t) if t >= 0 else (100 if c // 13 == 2 else 0) + c % 13
 
     if not tc:
         return max(cards, key=val)

@@ -46,16 +46,11 @@ ENGINES = ("kernel", "python")
 
 def future_units(pos: Position, engine: str = "kernel") -> int:
     """Units the side maximised in ``pos`` takes from here on (see ``position.py``)."""
-    if engine == "python":
-        return twin.future(pos)
-    if engine == "kernel":
-        from . import kernel
-
-        return kernel.future(pos)
-    raise ValueError(f"unknown engine {engine!r} (engines: {', '.join(ENGINES)})")
+    return _many([pos], engine)[0]
 
 
 def _many(positions: list[Position], engine: str) -> list[int]:
+    """``future_units`` of positions from one deal, sharing one transposition table."""
     if engine == "python":
         table: twin.Table = {}
         return [twin.future(p, table) for p in positions]
@@ -64,6 +59,18 @@ def _many(positions: list[Position], engine: str) -> list[int]:
 
         return kernel.future_many(positions)
     raise ValueError(f"unknown engine {engine!r} (engines: {', '.join(ENGINES)})")
+
+
+def _move_values(pos: Position, seat: int, engine: str) -> dict[int, int]:
+    """Each legal compact card of ``seat``, lowest first, with the units the side
+    maximised holds at the end (banked ones included) if it is played; one card of each
+    run of equivalent cards is searched."""
+    reps = pos.representatives(seat)
+    kids = sorted(set(reps.values()))
+    children = [pos.play(c) for c in kids]
+    units = _many(children, engine)
+    value = {c: ch.base + u for c, ch, u in zip(kids, children, units, strict=True)}
+    return {c: value[r] for c, r in sorted(reps.items())}
 
 
 # ----- Forty-Fives ----------------------------------------------------------------------
@@ -172,17 +179,9 @@ def best_moves(state: GameState, engine: str = "kernel") -> dict[Action, int]:
     mask, _ = coalition_seats(ff, ff.side_of[seat])
     inside = bool(mask >> seat & 1)
     pos = _ff_position(ff, mask)
-    reps = pos.representatives(seat)
-    kids = sorted(set(reps.values()))
-    children = [pos.play(c) for c in kids]
-    units = _many(children, engine)
-    value = {c: 5 * (ch.base + u) for c, ch, u in zip(kids, children, units, strict=True)}
     total = _hand_total(ff)
-    out = {}
-    for c, r in sorted(reps.items()):
-        v = value[r]
-        out[PLAY_ACTIONS[seat][pos.cards[c]]] = v if inside else total - v
-    return out
+    return {PLAY_ACTIONS[seat][pos.cards[c]]: 5 * u if inside else total - 5 * u
+            for c, u in _move_values(pos, seat, engine).items()}
 
 
 # ----- Forty One ------------------------------------------------------------------------
@@ -229,9 +228,5 @@ def best_moves_forty_one(state: GameState, alone: bool = False, exact_tricks: in
     if g.phase is not Phase.PLAY or seat is None:
         return {}
     pos = forty_one_position(g, _team_mask(seat, alone), _horizon(g, exact_tricks, depth))
-    reps = pos.representatives(seat)
-    kids = sorted(set(reps.values()))
-    children = [pos.play(c) for c in kids]
-    units = _many(children, engine)
-    value = {c: ch.base + u for c, ch, u in zip(kids, children, units, strict=True)}
-    return {PLAY_ACTIONS_41[seat][pos.cards[c]]: value[r] for c, r in sorted(reps.items())}
+    return {PLAY_ACTIONS_41[seat][pos.cards[c]]: u
+            for c, u in _move_values(pos, seat, engine).items()}

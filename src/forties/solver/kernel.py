@@ -24,17 +24,8 @@ from llvmlite import ir  # type: ignore[import-untyped]
 from numba import njit, types
 from numba.core.extending import intrinsic
 
-from ..cards import HEARTS
-from ..fortyfives import PRIVILEGED, FortyFivesState
-from .position import (
-    FF_RANK,
-    FF_SEG,
-    FOLLOW_ANY,
-    FOLLOW_SUIT_OR_TRUMP,
-    PLAIN_HEARTS,
-    SPECIAL_CLASS,
-    Position,
-)
+from ..fortyfives import FortyFivesState
+from .position import FF_RANK, FF_SEG, FOLLOW_MODES, SPECIAL_CLASS, Position, ff_special_cards
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
@@ -616,15 +607,9 @@ def _run(pos: Position, table: _Table) -> int:
     return int(_future(table.buf, cfg, table.key, table.bounds, table.frames))
 
 
-def future(pos: Position) -> int:
-    """``twin.future``, compiled."""
-    table = _table(pos.tricks)
-    table.cfg[GEN] += 1
-    return _run(pos, table)
-
-
 def future_many(positions: list[Position]) -> list[int]:
-    """``future`` of positions from one deal (one numbering), sharing the table."""
+    """``twin.future``, compiled, of positions from one deal (one numbering), sharing the
+    table."""
     if not positions:
         return []
     table = _table(positions[0].tricks)
@@ -635,7 +620,6 @@ def future_many(positions: list[Position]) -> list[int]:
 _ORDER = np.array([sorted(range(52), key=FF_RANK[t].__getitem__) for t in range(4)],
                   dtype=np.int64)
 _SEG52 = np.array(FF_SEG, dtype=np.int64)
-_FOLLOW = {"trump-only": FOLLOW_ANY, "suit-or-trump": FOLLOW_SUIT_OR_TRUMP}
 
 
 def future_ff(state: FortyFivesState, maxmask: int, pend: int, pu: int) -> int:
@@ -643,19 +627,16 @@ def future_ff(state: FortyFivesState, maxmask: int, pend: int, pu: int) -> int:
     code: the fast road from a game to its value."""
     table = _table(5)
     cfg = table.cfg
-    r = state.rules
-    t = state.trump
     tc = state.trick_cards
-    cfg[N:PU + 1] = [state.n, 0, 0, 0, 0, _FOLLOW[r.follow], 0, 0, 5, 5, state.trick_leader,
-                     state.trick_no, len(tc), maxmask, pend, pu]
+    cfg[N:PU + 1] = [state.n, 0, 0, 0, 0, FOLLOW_MODES[state.rules.follow], 0, 0, 5, 5,
+                     state.trick_leader, state.trick_no, len(tc), maxmask, pend, pu]
     cfg[GEN] += 1
-    table.buf[B_RAW:R_TRICK + 8] = [
-        t, PRIVILEGED[r.renege][t], PLAIN_HEARTS if t != HEARTS else 0,
-        38 if r.hearts_on_hearts else -1,
-        state.called.bit_length() - 1 if r.call_partner and state.called > 0 else -1,
-        state.bonus_card, *_pad(state.hands, 8), *_pad(tc, 8)]
+    table.buf[B_RAW:R_TRICK + 8] = [state.trump, *ff_special_cards(state), state.bonus_card,
+                                    *_pad(state.hands, 8), *_pad(tc, 8)]
     return int(_future_ff(table.buf, cfg, table.key, table.bounds, table.frames, _ORDER,
                           _SEG52))
+
+
 def nodes() -> int:
     """Nodes searched since the tables were made (for the benchmark)."""
     return int(sum(t.cfg[NODES] for t in _TABLES.values()))

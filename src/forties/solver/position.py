@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from ..cards import AH_BIT, HEARTS, SUIT_MASKS
+from ..cards import ACE_OF_HEARTS, AH_BIT, HEARTS, SUIT_MASKS
 from ..cards import cards_of as _bits
 from ..fortyfives import KEY, PRIVILEGED, TRUMPS, FortyFivesState
 from ..fortyone import FortyOneState
@@ -215,6 +215,17 @@ FF_SEG = tuple(tuple(t if TRUMPS[t] >> c & 1 else c // 13 for c in range(52)) fo
 PLAIN_HEARTS = SUIT_MASKS[HEARTS] & ~AH_BIT
 
 
+def ff_special_cards(state: FortyFivesState) -> tuple[int, int, int, int]:
+    """The raw cards (0..51) the search treats apart under ``state``'s rules and trump:
+    the trumps that may renege (a mask), the hearts that are not trumps (a mask), AH when
+    hearts-on-hearts applies and the called card (each a card, or -1)."""
+    r = state.rules
+    t = state.trump
+    called = state.called.bit_length() - 1 if r.call_partner and state.called > 0 else -1
+    return (PRIVILEGED[r.renege][t], PLAIN_HEARTS if t != HEARTS else 0,
+            ACE_OF_HEARTS if r.hearts_on_hearts else -1, called)
+
+
 def forty_fives_position(state: FortyFivesState, maxmask: int, pend: int, pu: int,
                          base: int) -> Position:
     """The compact position of a Forty-Fives hand in play."""
@@ -223,18 +234,13 @@ def forty_fives_position(state: FortyFivesState, maxmask: int, pend: int, pu: in
     n = state.n
     owner = {}
     for s_, h in enumerate(state.hands):
-        while h:
-            low = h & -h
-            h ^= low
-            owner[low.bit_length() - 1] = s_
+        for c in _bits(h):
+            owner[c] = s_
     for c in state.trick_cards:
         owner[c] = -1
     cards = tuple(sorted(owner, key=FF_RANK[t].__getitem__))
     segof = FF_SEG[t]
-    priv_cards = PRIVILEGED[r.renege][t]
-    plain_hearts = PLAIN_HEARTS if t != HEARTS else 0
-    ah_card = 38 if r.hearts_on_hearts else -1
-    called_card = state.called.bit_length() - 1 if r.call_partner and state.called > 0 else -1
+    priv_cards, plain_hearts, ah_card, called_card = ff_special_cards(state)
     bonus_card = state.bonus_card
     hands = [0] * n
     seg = []

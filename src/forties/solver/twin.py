@@ -69,19 +69,17 @@ def estimate(hands: list[int], present: int, n: int, maxmask: int, leader: int, 
     return wmax + (rem - wmax - wmin + odd) // 2
 
 
-def make_search(pos: Position, tt: Table) -> tuple[Callable[[int], bool], list[int]]:
-    """The question ``ge(need)`` for ``pos`` (sharing ``tt``), and a one-cell node counter."""
+def make_search(pos: Position, tt: Table) -> Callable[[int], bool]:
+    """The question ``ge(need)`` for ``pos`` (sharing ``tt``)."""
     n = pos.n
     hands = list(pos.hands)
     seg, segmask, tseg, cls = pos.seg, pos.segmask, pos.tseg, pos.cls
     priv, ah, hearts, follow = pos.priv, pos.ah, pos.hearts, pos.follow
     bonusbit = 1 << pos.bonus if pos.bonus >= 0 else 0
     called, tricks, horizon = pos.called, pos.tricks, pos.horizon
-    nodes = [0]
 
     def search(seat: int, k: int, need: int, tno: int, present: int, tmask: int, led: int,
                wcard: int, wseat: int, mm: int, pend: int, pu: int) -> bool:
-        nodes[0] += 1
         h = hands[seat]
         ismax = mm >> seat & 1
         key: tuple[int, ...] = ()
@@ -250,13 +248,13 @@ def make_search(pos: Position, tt: Table) -> tuple[Callable[[int], bool], list[i
         return search(seat0, k0, need, pos.tno, present0, tmask0, led0, wcard0, wseat0,
                       pos.maxmask, pos.pend, pos.pu)
 
-    return ge, nodes
+    return ge
 
 
 def future(pos: Position, tt: Table | None = None) -> int:
     """Units the side maximised takes from ``pos`` on with best play by all (bounded by
     ``pos.horizon``), the pending holder's banked units included if he turns out partner."""
-    ge, _ = make_search(pos, {} if tt is None else tt)
+    ge = make_search(pos, {} if tt is None else tt)
     lo, hi = 0, pos.units_left()
     while lo < hi:
         mid = (lo + hi + 1) // 2
