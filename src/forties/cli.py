@@ -48,6 +48,10 @@ def rules_from_cli(preset: str, options: tuple[str, ...], rules_file: str | None
         fail(str(e))
 
 
+def _shown_path(path: str) -> str:
+    return "<stdin>" if path == "-" else path
+
+
 def read_record(path: str) -> Record:
     try:
         text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
@@ -58,7 +62,7 @@ def read_record(path: str) -> Record:
     try:
         return Record.loads(text)
     except RecordError as e:
-        fail(f"{'<stdin>' if path == '-' else path}: {e}")
+        fail(f"{_shown_path(path)}: {e}")
 
 
 preset_option = click.option(
@@ -108,14 +112,13 @@ def demo(preset: str, options: tuple[str, ...], rules_file: str | None, seed: in
       forties demo -p merrimack-valley -o players=6
     """
     from .bots import make_bot, play_out
+    from .tui.words import default_names
 
     rules = rules_from_cli(preset, options, rules_file)
     if seed is None:
         seed = random.SystemRandom().randrange(1 << 32)
     state = new_game(rules, seed=seed)
-    names = ["North", "East", "South", "West"] if state.n == 4 else \
-        ["Ann", "Bob", "Cy", "Di", "Ed", "Flo"][:state.n]
-    rec = Recorder(state, names)
+    rec = Recorder(state, default_names(state.n, None))
     rng = random.Random(seed)
     play_out(rec, [make_bot(level, rng) for _ in range(state.n)], max_hands=max_hands)
     click.echo(render(rec.record), nl=False)
@@ -181,7 +184,7 @@ def check(record: str) -> None:
     try:
         verdict, status = referee(rec)
     except RecordError as e:
-        fail(f"{'<stdin>' if record == '-' else record}: {e}")
+        fail(f"{_shown_path(record)}: {e}")
     click.echo(json.dumps(verdict))
     sys.exit(status)
 
@@ -199,7 +202,7 @@ def show(record: str) -> None:
     try:
         click.echo(render(rec), nl=False)
     except RecordError as e:
-        fail(f"{'<stdin>' if record == '-' else record}: {e}")
+        fail(f"{_shown_path(record)}: {e}")
 
 
 @main.command()
@@ -273,6 +276,7 @@ def odds(presets: tuple[str, ...], deals: int, seed: int, md_path: str | None,
     from .odds import BIDS, markdown, odds_table
 
     names = presets or tuple(p for p in PRESETS if p not in ("nova-scotia", "forty-one"))
+    chosen = []
     for name in names:
         try:
             rules = build_rules(name)
@@ -280,9 +284,10 @@ def odds(presets: tuple[str, ...], deals: int, seed: int, md_path: str | None,
             fail(str(e))
         if rules.game != "forty-fives" or rules.auction == "none":  # type: ignore[attr-defined]
             fail(f"{name} has no bidding: odds are for the auction games")
+        chosen.append(rules.preset)
     if deals < 1:
         fail("--deals must be at least 1")
-    table = odds_table(tuple(build_rules(n).preset for n in names), deals, seed)
+    table = odds_table(tuple(chosen), deals, seed)
     for preset, rows in table.items():
         click.echo(f"{preset}: share of {deals} deals in which the bidder's side takes at least")
         click.echo(f"  {'holding':<14}" + "".join(f"{b:>6}" for b in BIDS))

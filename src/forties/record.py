@@ -141,8 +141,13 @@ class Recorder:
     """A game and its record kept together: every action applied is written down."""
 
     def __init__(self, state: GameState, players: list[str] | None = None,
-                 extras: dict[str, Any] | None = None) -> None:
+                 extras: dict[str, Any] | None = None, record: Record | None = None) -> None:
+        """A new record of ``state``; or, with ``record``, carry on that record (whose
+        replay ``state`` is)."""
         self.state = state
+        if record is not None:
+            self.record = record
+            return
         names = players or [f"Seat {i}" for i in range(state.n)]
         ex = dict(extras or {})
         if state.seed is not None:
@@ -161,16 +166,6 @@ class Recorder:
 
 
 # ----- replay ------------------------------------------------------------------------------
-
-
-@dataclass
-class Step:
-    """One action of a replay: the state before it and the action itself."""
-
-    hand: int
-    index: int
-    action: Action
-    before: GameState
 
 
 class Replay:

@@ -20,9 +20,10 @@ from typing import Any
 from ..actions import Action, Verb
 from ..bots import make_bot
 from ..bots.basic import strength
-from ..cards import SUITS, parse_card
+from ..cards import SUITS, mask_of_names, parse_card
 from ..fortyfives import TRUMPS, trick_winner_index
 from ..state import GameState
+from .words import doing, pretty
 
 
 @dataclass(frozen=True)
@@ -73,8 +74,6 @@ def hint(state: GameState, seat: int) -> Advice:
 
 def hint_line(v: dict[str, Any], adv: Advice, fancy: bool = True) -> str:
     """"Hint: play 4♥ — it takes the trick so far." (the basic player's when no expert)."""
-    from .words import doing, pretty
-
     who = "Hint" if adv.source == "expert" else "Hint (basic player)"
     return f"{who}: {doing(v, adv.action, fancy)} — {pretty(adv.explanation, fancy)}."
 
@@ -86,7 +85,7 @@ def basic_reason(view: dict[str, Any], a: Action) -> str:
         if phase == "auction":
             return "your aces, kings and long hearts promise about that many tricks"
         return "win cheaply while you still need tricks, else keep out of the way"
-    hand = sum(1 << parse_card(n) for n in view["hand"])
+    hand = mask_of_names(view["hand"])
     if phase == "auction":
         best = max(strength(hand, t) for t in range(4))
         worth = f"your hand alone is worth about {round(best / 5) * 5} points in its best suit"

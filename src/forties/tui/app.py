@@ -22,7 +22,7 @@ from textual.timer import Timer
 from textual.widgets import Footer, RichLog, Static
 
 from ..actions import Action, Verb
-from ..cards import parse_card
+from ..cards import mask_of_names, parse_card
 from ..fortyfives import bid_ladder
 from ..rules import FortyFivesRules
 from ..state import GameState
@@ -40,6 +40,7 @@ from .words import (
     game_result,
     is_red,
     pretty,
+    so_far,
     sort_hand,
     suit_text,
     task,
@@ -202,7 +203,7 @@ class TableApp(App[None]):
             v = s.view()
             if not s.state.hand_over or s.new_hand_due:
                 self.log_lines(s.opening())
-                self.log_lines(_so_far(v, s))
+                self.log_lines(so_far(v, s.names, s.human))
         else:
             self.log_lines(s.opening())
         self.refresh_table()
@@ -477,11 +478,9 @@ class TableApp(App[None]):
             return
         phase = s.view()["phase"]
         if self.pending and ch in "CDHS":
-            card = ("T" if self.pending in ("10", "1") else self.pending) + ch
-            self.pending = ""
             event.stop()
             event.prevent_default()  # "5 h" is the five of hearts, not a hint
-            self.card_key(card)
+            self.typed_card(ch)
             return
         if self.pending == "1" and ch == "0":
             self.pending = "10"
@@ -504,6 +503,12 @@ class TableApp(App[None]):
             event.stop()
             return
         self.pending = ""
+
+    def typed_card(self, suit: str) -> None:
+        """The rank typed so far (``self.pending``) and ``suit``: a card by name."""
+        card = ("T" if self.pending in ("10", "1") else self.pending) + suit
+        self.pending = ""
+        self.card_key(card)
 
     def card_key(self, card: str) -> None:
         """A card typed by name: play it, mark it, give it up, or call it."""
@@ -578,8 +583,7 @@ class TableApp(App[None]):
             self.do(Action(self.session.human, Verb.ROB, mask))
 
     def confirm_discard(self) -> None:
-        mask = sum(1 << parse_card(c) for c in self.marked)
-        self.do(Action(self.session.human, Verb.DISCARD, mask))
+        self.do(Action(self.session.human, Verb.DISCARD, mask_of_names(self.marked)))
 
     # ----- actions (keys) -------------------------------------------------------------
 
@@ -652,9 +656,7 @@ class TableApp(App[None]):
             return
         s = self.session
         if self.pending:  # "5 h" is the five of hearts, not a hint
-            card = ("T" if self.pending in ("1", "10") else self.pending) + "H"
-            self.pending = ""
-            self.card_key(card)
+            self.typed_card("H")
             return
         if not s.my_turn:
             self.say("A hint is for your turn.")
@@ -719,9 +721,3 @@ class TableApp(App[None]):
             return
         self.push_screen(HelpScreen(self.session.record.rules))
 
-
-def _so_far(v: dict[str, Any], s: Session) -> list[str]:
-    from .words import describe
-
-    return [describe(line, "?", v, s.names, s.human, True, v["history"][:i])
-            for i, line in enumerate(v["history"])]

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
 from ..actions import Action, ActionSyntaxError, Verb, parse_bid
-from ..cards import SUIT_NAMES, CardError, card_name, parse_card, parse_suit
+from ..cards import SUIT_NAMES, SUITS, CardError, card_name, mask_of_names, parse_suit
 from ..rules import PRESETS
 from .advice import hint_line, par_within
 from .session import Session
@@ -21,15 +21,17 @@ from .words import (
     bid_words,
     card_text,
     cards_text,
-    describe,
     discard_range,
     doing,
     game_name,
     game_result,
+    is_red,
     partners,
     plain_word,
     pretty,
     rules_in_words,
+    side_names,
+    so_far,
     sort_hand,
     task,
 )
@@ -70,7 +72,7 @@ class Plain:
     def cards(self, names: Sequence[str]) -> str:
         if not self.color:
             return cards_text(names, fancy=False)
-        return " ".join(f"\x1b[31m{card_text(n, False)}\x1b[0m" if n[1] in "DH"
+        return " ".join(f"\x1b[31m{card_text(n, False)}\x1b[0m" if is_red(n)
                         else card_text(n, False) for n in names)
 
     def ask(self, prompt: str = "> ") -> str | None:
@@ -140,10 +142,8 @@ class Plain:
 
     def so_far(self) -> None:
         """The current hand's actions so far, in words (after a resume)."""
-        v = self.s.view()
-        for i, line in enumerate(v["history"]):
-            self.say(pretty(describe(line, "?", v, self.s.names, self.s.human, False,
-                                     v["history"][:i]), False))
+        for line in so_far(self.s.view(), self.s.names, self.s.human, fancy=False):
+            self.say(pretty(line, False))
 
     def saved_note(self) -> None:
         p = self.s.save_path
@@ -284,24 +284,16 @@ def table_lines(v: dict[str, Any], names: Sequence[str]) -> list[str]:
         elif v.get("high_bid"):
             out.append(f"High bid: {names[v['high_bidder']]} {bid_words(v, v['high_bid'])}.")
         if v.get("trump"):
-            out.append(f"Trump: {SUIT_NAMES['CDHS'.index(v['trump'])]}.")
+            out.append(f"Trump: {SUIT_NAMES[SUITS.index(v['trump'])]}.")
     trick = v.get("trick")
     if trick and trick["cards"]:
         out.append(trick_line({**trick, "winner": None}, len(v["tricks"]) + 1, v, names))
     out.append("Scores: " + ", ".join(
-        f"{' & '.join(names[x] for x in side)} {v['scores'][i]}"
-        for i, side in enumerate(v["sides"])) + ".")
+        f"{side} {v['scores'][i]}" for i, side in enumerate(side_names(v, names))) + ".")
     return out
 
 
 # ----- reading what the player types ----------------------------------------------------
-
-
-def _cards_mask(words: Sequence[str]) -> int:
-    m = 0
-    for w in words:
-        m |= 1 << parse_card(w)
-    return m
 
 
 def parse_plain(v: dict[str, Any], legal: Sequence[Action], text: str) -> Action | str:
@@ -340,13 +332,13 @@ def parse_plain(v: dict[str, Any], legal: Sequence[Action], text: str) -> Action
         if verb in ("keep", "none") and not rest:
             return Action(seat, Verb.DISCARD, 0)
         cards = rest if verb == "discard" else words
-        return Action(seat, Verb.DISCARD, _cards_mask(cards))
+        return Action(seat, Verb.DISCARD, mask_of_names(cards))
 
     def rob() -> Action:
         if verb in ("pass", "p", "no"):
             return Action(seat, Verb.PASS)
         cards = rest if verb == "rob" else words
-        return Action(seat, Verb.ROB, _cards_mask(cards))
+        return Action(seat, Verb.ROB, mask_of_names(cards))
 
     def call() -> Action:
         if verb in ("alone", "none") or rest == ["none"]:
@@ -354,13 +346,13 @@ def parse_plain(v: dict[str, Any], legal: Sequence[Action], text: str) -> Action
         cards = rest if verb == "call" else words
         if len(cards) != 1:
             raise ActionSyntaxError("call one card")
-        return Action(seat, Verb.CALL, _cards_mask(cards))
+        return Action(seat, Verb.CALL, mask_of_names(cards))
 
     def play() -> Action:
         cards = rest if verb == "play" else words
         if len(cards) != 1:
             raise ActionSyntaxError("play one card, for example: 10H")
-        return Action(seat, Verb.PLAY, _cards_mask(cards))
+        return Action(seat, Verb.PLAY, mask_of_names(cards))
 
     parsers.update({"auction": auction, "raise": raise_, "trump": trump, "draw": draw,
                     "rob": rob, "rob-pack": rob, "call": call, "play": play})

@@ -8,7 +8,6 @@ illegal action ends the frames with the referee's reason.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar, TextIO
 
@@ -23,7 +22,7 @@ from ..record import Record, RecordError, Replay
 from ..state import DealError, GameState
 from .app import CSS, compose_table
 from .table import draw_table, scores_text
-from .words import card_text, game_name, hand_start, narrate, pretty, sort_hand
+from .words import cards_text, game_name, hand_start, narrate, pretty, sort_hand
 
 
 @dataclass
@@ -43,7 +42,8 @@ def build_frames(record: Record) -> tuple[list[Frame], str | None]:
     replay = Replay(record)
     try:
         for h, st in replay.states():
-            frames.append(Frame(h, 0, st.clone(), hand_start(st.view(None), names, None, False)))
+            before = st.view(None)
+            frames.append(Frame(h, 0, st.clone(), hand_start(before, names, None, False)))
             for i, text in enumerate(record.hands[h].actions):
                 try:
                     a = Action.parse(text)
@@ -52,10 +52,11 @@ def build_frames(record: Record) -> tuple[list[Frame], str | None]:
                 why = st.reason(a)
                 if why is not None:
                     return frames, f"hand {h + 1}, action {i + 1} ({text}) is illegal: {why}"
-                before = st.view(None)
                 st.apply(a)
-                lines = narrate(before, st.view(None), names, None, False, actions=[text])
+                after = st.view(None)
+                lines = narrate(before, after, names, None, False, actions=[text])
                 frames.append(Frame(h, i + 1, st.clone(), lines))
+                before = after
     except (RecordError, DealError) as e:
         return frames, str(e)
     return frames, None
@@ -171,9 +172,9 @@ def replay_plain(record: Record, out: TextIO) -> int:
             v = f.state.view(None)
             for seat, cards in enumerate(deal.hands):
                 shown = sort_hand([CARD_NAMES[c] for c in cards], v.get("trump"), v["game"])
-                out.write(f"{names[seat]}: {_plain_cards(shown)}\n")
+                out.write(f"{names[seat]}: {cards_text(shown, False)}\n")
             if deal.kitty:
-                out.write(f"Kitty: {_plain_cards([CARD_NAMES[c] for c in deal.kitty])}\n")
+                out.write(f"Kitty: {cards_text([CARD_NAMES[c] for c in deal.kitty], False)}\n")
             continue
         for line in f.lines:
             out.write(pretty(line, False) + "\n")
@@ -182,6 +183,3 @@ def replay_plain(record: Record, out: TextIO) -> int:
         return 1
     return 0
 
-
-def _plain_cards(names: Sequence[str]) -> str:
-    return " ".join(card_text(n, False) for n in names)

@@ -14,11 +14,12 @@ from textual.containers import Grid, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from ..cards import CARD_NAMES, card_name
+from ..cards import CARD_NAMES, card_name, mask_of_names
 from ..rules import Rules, describe
 from . import advice
 from .session import HandReview
-from .widgets import CardPicked
+from .table import cards_line
+from .widgets import CardPicked, PickCard
 from .words import (
     bid_words,
     card_text,
@@ -48,15 +49,6 @@ The game is saved after every action: forties play --resume FILE."""
 
 def _card(name: str, style: str = "") -> Text:
     return Text(card_text(name), style=("red " if is_red(name) else "") + style)
-
-
-def _cards(names: Sequence[str]) -> Text:
-    out = Text()
-    for i, n in enumerate(names):
-        if i:
-            out.append(" ")
-        out.append_text(_card(n))
-    return out
 
 
 class HelpScreen(ModalScreen[None]):
@@ -102,11 +94,11 @@ def review_text(r: HandReview, names: Sequence[str]) -> Text:
     for seat, cards in enumerate(r.deal.hands):
         shown = sort_hand([card_name(c) for c in cards], v.get("trump"), v["game"])
         out.append(f"  {names[seat]:<{width}} ")
-        out.append_text(_cards(shown))
+        out.append_text(cards_line(shown))
         out.append("\n")
     if r.deal.kitty:
         out.append(f"  {'Kitty':<{width}} ")
-        out.append_text(_cards([CARD_NAMES[c] for c in r.deal.kitty]))
+        out.append_text(cards_line([CARD_NAMES[c] for c in r.deal.kitty]))
         out.append("\n")
     if v.get("up_card"):
         out.append("  Turned up: ")
@@ -256,8 +248,6 @@ class CallScreen(ModalScreen[str | None]):
         self.rank = ""
 
     def compose(self) -> ComposeResult:
-        from .widgets import PickCard
-
         with Vertical(id="call", classes="dialog small"):
             yield Static("Call a card: its holder is your partner for this hand.\n"
                          "Click it or type it (5 s is 5♠). Esc: back.", markup=False)
@@ -312,8 +302,6 @@ class PackScreen(ModalScreen[int | None]):
         self.check = check
 
     def compose(self) -> ComposeResult:
-        from .widgets import PickCard
-
         with Vertical(id="pack", classes="dialog small"):
             yield Static("Rob the pack: click discards to take and as many of your cards to "
                          "give, then Enter. Esc: back.", markup=False)
@@ -336,9 +324,7 @@ class PackScreen(ModalScreen[int | None]):
         pick.update(("✓" if event.card in self.marked else "") + card_text(event.card))
 
     def action_confirm(self) -> None:
-        from ..cards import parse_card
-
-        mask = sum(1 << parse_card(c) for c in self.marked)
+        mask = mask_of_names(self.marked)
         why = self.check(mask)
         if why:
             self.query_one("#pack-message", Static).update(why)

@@ -174,9 +174,8 @@ class Session:
             seed = random.SystemRandom().randrange(1 << 32)
             record.extras["seed"] = seed
         state = _replay(record, seed, path)
-        rec = Recorder(state, list(record.players), dict(record.extras))
-        rec.record = record
-        return cls(rec, seat, levels, save_path or path, random.Random(seed + 1))
+        return cls(Recorder(state, record=record), seat, levels, save_path or path,
+                   random.Random(seed + 1))
 
     # ----- the game -------------------------------------------------------------------
 
@@ -273,10 +272,7 @@ class Session:
         hands[h].actions = hands[h].actions[:i]
         record = Record(old.rules, list(old.players), old.first_dealer, hands, dict(old.extras))
         seed = self.state.seed
-        state = _replay(record, seed, self.save_path)
-        rec = Recorder(state, list(record.players), dict(record.extras))
-        rec.record = record
-        self.rec = rec
+        self.rec = Recorder(_replay(record, seed, self.save_path), record=record)
         self.save()
         return True
 

@@ -10,8 +10,10 @@ from rich.text import Text
 from textual.dom import DOMNode
 from textual.widgets import Static
 
+from ..actions import parse_bid
 from ..cards import SUITS, parse_card
-from ..fortyfives import trick_winner_index
+from ..fortyfives import bid_need, trick_winner_index
+from ..fortyone import KEY
 from .words import bid_words, card_text, is_red, partners, pretty, side_names, suit_text
 
 # Where each seat sits in the 3 x 3 table, by its distance round from the bottom seat.
@@ -130,9 +132,8 @@ def winning_seat(v: dict[str, Any]) -> int | None:
         return None
     cards = [parse_card(c) for c in trick["cards"]]
     if v["game"] == "forty-one":
-        lead = cards[0] // 13
-        best = max(range(len(cards)), key=lambda i: (
-            cards[i] // 13 == 2, cards[i] // 13 == lead, cards[i] % 13))
+        keys = [KEY[cards[0] // 13][c] for c in cards]
+        best = keys.index(max(keys))
     else:
         best = trick_winner_index(cards, SUITS.index(v["trump"]))
     return int((trick["leader"] + best) % v["players"])
@@ -172,7 +173,7 @@ def bid_info(v: dict[str, Any], names: Sequence[str]) -> Text:
         text.append("\n")
     if v["game"] == "forty-fives" and v.get("bid"):
         b = v["bidder"]
-        need = min(int(v["bid"].split("for")[0]), 30)
+        need = bid_need(parse_bid(v["bid"]))
         text.append(f"{names[b]} bid {bid_words(v, v['bid'])}\n")
         side = {b, *partners(v, b)}
         if v.get("partner") is not None:

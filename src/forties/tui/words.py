@@ -11,9 +11,9 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from ..actions import Action, Verb, bid_text
-from ..cards import SUIT_NAMES, SUIT_SYMBOLS, SUITS, parse_card
-from ..fortyfives import OFF_ORDER, TRUMP_ORDER
+from ..actions import Action, Verb, bid_text, parse_bid
+from ..cards import CARD_NAMES, SUIT_NAMES, SUIT_SYMBOLS, SUITS, parse_card
+from ..fortyfives import OFF_ORDER, TRUMP_ORDER, bid_need
 from ..rules import FORTY_ONE, PRESETS, FortyFivesRules, FortyOneRules, Rules, rules_from_json
 
 RED_SUITS = "DH"
@@ -146,7 +146,7 @@ def describe(line: str, phase: str, view: dict[str, Any], names: Sequence[str],
     (a replay) it is the record's own line, every card named."""
     parts = line.split()
     seat, verb, rest = int(parts[0]), parts[1], parts[2:]
-    you = seat == human or names[seat] == "You"
+    you = _you(seat, human, names)
     who = names[seat]
     hidden = bool(rest) and rest[0].startswith("(")
     if verb == "pass":
@@ -197,6 +197,14 @@ def describe(line: str, phase: str, view: dict[str, Any], names: Sequence[str],
     if verb == "play":
         return _says(who, you, "play", "plays") + f" {cards_text(rest, fancy)}."
     return line
+
+
+def so_far(view: dict[str, Any], names: Sequence[str], human: int | None,
+           fancy: bool = True) -> list[str]:
+    """The current hand's history in words (after a resume or an undo)."""
+    history = view["history"]
+    return [describe(line, "?", view, names, human, fancy, history[:i])
+            for i, line in enumerate(history)]
 
 
 def _went_on(earlier: Sequence[str], seat: int) -> bool:
@@ -272,7 +280,7 @@ def hand_result(view: dict[str, Any], names: Sequence[str], fancy: bool = True) 
                 f"{sides[i]} {p}" for i, p in enumerate(view["points"])) + ".")
             b = view["bidder"]
             if b is not None and len(view["tricks"]) == 5:
-                need = min(int(view["bid"].split("for")[0]), 30)
+                need = bid_need(parse_bid(view["bid"]))
                 bside = [side_of(view, b)]
                 if view.get("partner") is not None:
                     bside.append(side_of(view, view["partner"]))
@@ -307,14 +315,6 @@ def hand_start(view: dict[str, Any], names: Sequence[str], human: int | None,
 
 
 # ----- the player's turn ---------------------------------------------------------------
-
-
-def legal_of(view: dict[str, Any], legal: Sequence[Action]) -> dict[str, list[Action]]:
-    """The legal actions grouped by verb."""
-    out: dict[str, list[Action]] = {}
-    for a in legal:
-        out.setdefault(a.verb.value, []).append(a)
-    return out
 
 
 def discard_range(legal: Sequence[Action]) -> tuple[int, int]:
@@ -443,21 +443,17 @@ def doing(v: dict[str, Any], a: Action, fancy: bool = True) -> str:
 # ----- the rules explained -------------------------------------------------------------
 
 
-def _name(c: int) -> str:
-    return "23456789TJQKA"[c % 13] + SUITS[c // 13]
-
-
 def rank_tables(fancy: bool = True) -> list[str]:
     """The Forty-Fives rank of every suit, as trump and as a plain suit."""
     out = ["When trump, highest first:"]
     for t in (2, 1, 0, 3):
         out.append(f"  {suit_text(SUITS[t], fancy):<11} "
-                   + " ".join(card_text(_name(c), fancy) for c in TRUMP_ORDER[t]))
+                   + " ".join(card_text(CARD_NAMES[c], fancy) for c in TRUMP_ORDER[t]))
     out.append("When not trump, highest first (A♥ is always a trump):" if fancy else
                "When not trump, highest first (AH is always a trump):")
     for s in (2, 1, 0, 3):
         out.append(f"  {suit_text(SUITS[s], fancy):<11} "
-                   + " ".join(card_text(_name(c), fancy) for c in OFF_ORDER[s]))
+                   + " ".join(card_text(CARD_NAMES[c], fancy) for c in OFF_ORDER[s]))
     return out
 
 
