@@ -1,17 +1,21 @@
 """Helpers of the engine-wide tests: the configurations played, card accounting, what a
-seat may know, brute-force candidate actions, and an independent reading of the rank
-tables and following rules of rules.md (written from the tables, not from the engine)."""
+seat may know, brute-force candidate actions, an independent reading of the rank tables
+and following rules of rules.md (written from the tables, not from the engine), the
+``forties`` command and the golden records."""
 
 from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from collections.abc import Iterator, Sequence
 from itertools import combinations
+from pathlib import Path
 from typing import Any
 
-from forties import Action, GameState, Phase, Verb, build_rules
-from forties.cards import CARD_NAMES, parse_card
+from forties import Action, GameState, Phase, Record, Verb, build_rules, new_game
+from forties.cards import CARD_NAMES, cards_of, mask_of_names, parse_card
 from forties.rules import Rules
 
 # ----- configurations ---------------------------------------------------------------------
@@ -65,14 +69,7 @@ def rules_of(c: Config) -> Rules:
 
 def mask(cards: str) -> int:
     """The card set written ``"5H JD AH"``."""
-    m = 0
-    for t in cards.split():
-        m |= 1 << parse_card(t)
-    return m
-
-
-def cards_in(m: int) -> list[int]:
-    return [c for c in range(52) if m >> c & 1]
+    return mask_of_names(cards.split())
 
 
 def is_forty_fives(st: GameState) -> bool:
@@ -84,7 +81,7 @@ def card_places(st: GameState) -> list[int]:
     part), the turned-up card (until robbed), the robbed-away card, discards, tricks."""
     out: list[int] = []
     for h in st.hands:
-        out += cards_in(h)
+        out += cards_of(h)
     for t in st.tricks:
         out += list(t.cards)
     out += list(st.trick_cards)
@@ -92,12 +89,12 @@ def card_places(st: GameState) -> list[int]:
         return out
     s: Any = st
     if not s.kitty_taken:
-        out += cards_in(s.kitty)
+        out += cards_of(s.kitty)
     out += list(s.stock[s.stock_pos:])
-    out += cards_in(s.pile)
+    out += cards_of(s.pile)
     if s.up_card >= 0 and not s.robbed:
         out.append(s.up_card)
-    out += cards_in(s.rob_given)
+    out += cards_of(s.rob_given)
     return out
 
 
@@ -172,7 +169,7 @@ def candidate_actions(st: GameState) -> tuple[list[Action], bool]:
     assert s is not None
     n = st.n
     hand = st.hands[s]
-    held = cards_in(hand)
+    held = cards_of(hand)
     out = [Action(s, Verb.PASS), Action(s, Verb.HOLD), Action(s, Verb.CALL, 0)]
     for v in BID_VALUES:
         out += [Action(s, Verb.BID, v), Action(s, Verb.RAISE, v)]
@@ -193,7 +190,7 @@ def candidate_actions(st: GameState) -> tuple[list[Action], bool]:
     out += [Action(s, Verb.DISCARD, 1 << not_held), Action(s, Verb.DISCARD, hand | 1 << not_held)]
     complete = True
     if is_forty_fives(st) and st.phase is Phase.PACK:
-        pile = cards_in(st.pile)  # type: ignore[attr-defined]
+        pile = cards_of(st.pile)  # type: ignore[attr-defined]
         for give in subsets(held, range(0, 3)):
             for take in subsets(pile, range(0, 3)):
                 out.append(Action(s, Verb.ROB, give | take))
@@ -203,7 +200,7 @@ def candidate_actions(st: GameState) -> tuple[list[Action], bool]:
     for o in range(n + 1):
         if o == s:
             continue
-        oh = cards_in(st.hands[o]) if o < n else []
+        oh = cards_of(st.hands[o]) if o < n else []
         out += [Action(o, Verb.PASS), Action(o, Verb.BID, 30), Action(o, Verb.DISCARD, 0)]
         if oh:
             out.append(Action(o, Verb.PLAY, 1 << oh[0]))
@@ -212,17 +209,19 @@ def candidate_actions(st: GameState) -> tuple[list[Action], bool]:
 
 # ----- rank tables and following rules, read from rules.md --------------------------------
 
+# rules.md section 1, "Trump suit, high to low".
 TRUMP_TABLE = {
     "H": "5H JH AH KH QH TH 9H 8H 7H 6H 4H 3H 2H",
     "D": "5D JD AH AD KD QD TD 9D 8D 7D 6D 4D 3D 2D",
     "C": "5C JC AH AC KC QC 2C 3C 4C 6C 7C 8C 9C TC",
     "S": "5S JS AH AS KS QS 2S 3S 4S 6S 7S 8S 9S TS",
 }
+# "Non-trump suits, high to low": highest in red, lowest in black; AH is never a heart.
 OFF_TABLE = {
-    "H": "K Q J T 9 8 7 6 5 4 3 2",
-    "D": "K Q J T 9 8 7 6 5 4 3 2 A",
-    "C": "K Q J A 2 3 4 5 6 7 8 9 T",
-    "S": "K Q J A 2 3 4 5 6 7 8 9 T",
+    "H": "KH QH JH TH 9H 8H 7H 6H 5H 4H 3H 2H",
+    "D": "KD QD JD TD 9D 8D 7D 6D 5D 4D 3D 2D AD",
+    "C": "KC QC JC AC 2C 3C 4C 5C 6C 7C 8C 9C TC",
+    "S": "KS QS JS AS 2S 3S 4S 5S 6S 7S 8S 9S TS",
 }
 SUIT_LETTERS = "CDHS"
 
@@ -233,8 +232,7 @@ def trump_order(trump: int) -> list[int]:
 
 
 def off_order(suit: int) -> list[int]:
-    letter = SUIT_LETTERS[suit]
-    return [parse_card(r + letter) for r in OFF_TABLE[letter].split()]
+    return [parse_card(t) for t in OFF_TABLE[SUIT_LETTERS[suit]].split()]
 
 
 def trump_set(trump: int) -> int:
@@ -330,3 +328,49 @@ def mv_record_json(tricks: int = 5, options: dict[str, Any] | None = None,
     return {"format": "forties-record/1", "game": "forty-fives", "rules": rules,
             "players": players or ["Ann", "Bob", "Cy", "Di"], "first_dealer": 3,
             "hands": [{"deal": mv_deal_json(), "actions": actions}]}
+
+
+# ----- the forties command ----------------------------------------------------------------
+
+FORTIES = Path(sys.executable).with_name("forties")
+
+
+def run_forties(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    """``forties ARGS`` run as its own process (the installed script), output as text."""
+    return subprocess.run([str(FORTIES), *args], input=stdin, capture_output=True, text=True,
+                          timeout=60, check=False)
+
+
+# ----- golden records ---------------------------------------------------------------------
+
+GOLDEN_DIR = Path(__file__).parent / "golden"
+
+
+def golden_names(folder: Path) -> list[str]:
+    """The names of the records ``NAME.record.json`` in ``folder``, sorted."""
+    return sorted(p.name.removesuffix(".record.json") for p in folder.glob("*.record.json"))
+
+
+def sorted_legal(verdict: dict[str, Any]) -> dict[str, Any]:
+    """The verdict with ``legal`` as a sorted list: record.md fixes what is legal, not the
+    order."""
+    out = dict(verdict)
+    if isinstance(out.get("legal"), list):
+        out["legal"] = sorted(out["legal"])
+    return out
+
+
+def play_record(record: Record, hand: int = -1, upto: int | None = None) -> GameState:
+    """The game of ``record`` rebuilt with ``new_game``, ``apply`` and ``next_hand`` (not
+    through the referee), stopped at ``actions[:upto]`` of hand ``hand`` (default: the
+    last hand, all of it)."""
+    last = len(record.hands) - 1 if hand < 0 else hand
+    state = new_game(record.rules, first_dealer=record.first_dealer,
+                     deal=record.hands[0].deal)
+    for h in range(last + 1):
+        if h:
+            state.next_hand(record.hands[h].deal)
+        actions = record.hands[h].actions
+        for text in actions[:upto] if h == last else actions:
+            state.apply(text)
+    return state

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import json
 import random
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -22,9 +20,9 @@ from forties.cards import SPADES, parse_card
 from forties.odds import HOLDINGS, holding_hand, make_chances
 from forties.state import GameState, Phase
 
-FORTIES = str(Path(sys.executable).with_name("forties"))
+from .helpers_engine import Config, config_id, run_forties
 
-CONFIGS = [
+CONFIGS: list[Config] = [
     ("merrimack-valley", {}),
     ("merrimack-valley", {"players": 2}),
     ("merrimack-valley", {"players": 3}),
@@ -57,9 +55,7 @@ def _play_hand(g: GameState, bots: list, rng: random.Random) -> None:
         g.apply(a)
 
 
-@pytest.mark.parametrize(("preset", "options"), CONFIGS,
-                         ids=[f"{p}-{'-'.join(f'{k}={v}' for k, v in o.items())}"
-                              for p, o in CONFIGS])
+@pytest.mark.parametrize(("preset", "options"), CONFIGS, ids=map(config_id, CONFIGS))
 @pytest.mark.parametrize("level", ["random", "basic"])
 def test_fast_levels_play_only_legal_actions(preset: str, options: dict, level: str) -> None:
     """random and basic play whole hands of every configuration legally."""
@@ -71,8 +67,7 @@ def test_fast_levels_play_only_legal_actions(preset: str, options: dict, level: 
 
 
 @pytest.mark.parametrize(("preset", "options"), CONFIGS[::2],
-                         ids=[f"{p}-{'-'.join(f'{k}={v}' for k, v in o.items())}"
-                              for p, o in CONFIGS[::2]])
+                         ids=map(config_id, CONFIGS[::2]))
 @pytest.mark.parametrize("level", ["expert", "oracle"])
 def test_search_levels_play_only_legal_actions(preset: str, options: dict, level: str) -> None:
     """expert and oracle, with few worlds to stay quick, also play legally throughout."""
@@ -177,15 +172,13 @@ def test_intervals() -> None:
 
 def test_arena_command_writes_json(tmp_path: Path) -> None:
     out = tmp_path / "m.json"
-    r = subprocess.run([FORTIES, "arena", "basic", "random", "--deals", "4", "--games", "0",
-                        "--jobs", "1", "--out", str(out)], capture_output=True, text=True,
-                       check=False)
+    r = run_forties("arena", "basic", "random", "--deals", "4", "--games", "0", "--jobs", "1",
+                    "--out", str(out))
     assert r.returncode == 0, r.stderr
     data = json.loads(out.read_text())
     assert data["a"] == "basic" and data["deals"] == 4
     assert "points per hand for basic" in r.stdout
-    bad = subprocess.run([FORTIES, "arena", "basic", "genius"], capture_output=True,
-                         text=True, check=False)
+    bad = run_forties("arena", "basic", "genius")
     assert bad.returncode == 2 and "unknown player" in bad.stderr
     assert "Traceback" not in bad.stderr
 

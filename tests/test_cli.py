@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import copy
 import json
-import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -18,14 +17,7 @@ import pytest
 import forties
 from forties.cli import main as cli_main
 
-from .helpers_engine import MV_OPENING, mv_record_json
-
-FORTIES = Path(__file__).resolve().parents[1] / ".venv" / "bin" / "forties"
-
-
-def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([str(FORTIES), *args], input=stdin, capture_output=True, text=True,
-                          timeout=60, check=False)
+from .helpers_engine import MV_OPENING, mv_record_json, run_forties
 
 
 def write(tmp_path: Path, obj: Any, name: str = "game.json") -> Path:
@@ -35,7 +27,7 @@ def write(tmp_path: Path, obj: Any, name: str = "game.json") -> Path:
 
 
 def check(tmp_path: Path, obj: Any) -> tuple[int, dict[str, Any]]:
-    res = run("check", str(write(tmp_path, obj)))
+    res = run_forties("check", str(write(tmp_path, obj)))
     assert res.stderr == "" and "Traceback" not in res.stdout
     return res.returncode, json.loads(res.stdout)
 
@@ -119,7 +111,7 @@ def test_check_refuses_what_is_not_a_game(tmp_path: Path, case: str) -> None:
     names the file and what is wrong where, never a traceback."""
     record, expected = MALFORMED[case]
     path = write(tmp_path, record)
-    res = run("check", str(path))
+    res = run_forties("check", str(path))
     assert res.returncode == 2, res.stdout + res.stderr
     assert res.stdout == ""
     assert "Traceback" not in res.stderr
@@ -131,7 +123,7 @@ def test_check_refuses_what_is_not_a_game(tmp_path: Path, case: str) -> None:
 
 def test_check_of_a_missing_file_is_one_line(tmp_path: Path) -> None:
     """A file that is not there: exit 2, one line."""
-    res = run("check", str(tmp_path / "nowhere.json"))
+    res = run_forties("check", str(tmp_path / "nowhere.json"))
     assert res.returncode == 2 and res.stderr.count("\n") == 1
     assert "nowhere.json" in res.stderr and "Traceback" not in res.stderr
 
@@ -205,18 +197,18 @@ def test_check_of_a_finished_game(tmp_path: Path) -> None:
     assert out["to_act"] is None and out["legal"] is None
     more = copy.deepcopy(rec)
     more["hands"].append({"deal": rec["hands"][0]["deal"], "actions": []})
-    res = run("check", str(write(tmp_path, more, "more.json")))
+    res = run_forties("check", str(write(tmp_path, more, "more.json")))
     assert res.returncode == 2 and res.stderr.count("\n") == 1 and "hand 1" in res.stderr
 
 
 def test_check_reads_standard_input(tmp_path: Path) -> None:
     """``check -`` reads the record from standard input and gives the file's verdict."""
     text = json.dumps(mv_record_json(tricks=3))
-    piped = run("check", "-", stdin=text)
-    filed = run("check", str(write(tmp_path, text)))
+    piped = run_forties("check", "-", stdin=text)
+    filed = run_forties("check", str(write(tmp_path, text)))
     assert piped.returncode == filed.returncode == 0
     assert json.loads(piped.stdout) == json.loads(filed.stdout)
-    bad = run("check", "-", stdin="{")
+    bad = run_forties("check", "-", stdin="{")
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "<stdin>" in bad.stderr
 
 
@@ -226,7 +218,7 @@ def test_check_reads_standard_input(tmp_path: Path) -> None:
 def test_show_prints_bids_trump_tricks_points_and_scores(tmp_path: Path) -> None:
     """The hand history names the bid, the trump, every trick with its winner, the points
     and the scores."""
-    res = run("show", str(write(tmp_path, mv_record_json())))
+    res = run_forties("show", str(write(tmp_path, mv_record_json())))
     assert res.returncode == 0 and res.stderr == ""
     lines = res.stdout.splitlines()
 
@@ -247,7 +239,7 @@ def test_show_prints_bids_trump_tricks_points_and_scores(tmp_path: Path) -> None
 
 
 def test_show_refuses_a_bad_record_in_one_line(tmp_path: Path) -> None:
-    res = run("show", str(write(tmp_path, _edit(("first_dealer",), 9))))
+    res = run_forties("show", str(write(tmp_path, _edit(("first_dealer",), 9))))
     assert res.returncode == 2 and res.stderr.count("\n") == 1 and "first_dealer" in res.stderr
 
 
@@ -255,7 +247,7 @@ def test_show_refuses_a_bad_record_in_one_line(tmp_path: Path) -> None:
 
 
 def test_rules_list_names_every_preset() -> None:
-    res = run("rules", "list")
+    res = run_forties("rules", "list")
     assert res.returncode == 0
     starts = {ln.split()[0] for ln in res.stdout.splitlines() if ln.strip()}
     assert set(forties.PRESETS) <= starts
@@ -264,14 +256,14 @@ def test_rules_list_names_every_preset() -> None:
 @pytest.mark.parametrize("preset", sorted(forties.PRESETS))
 def test_rules_show_lists_every_option(preset: str) -> None:
     rules = forties.build_rules(preset)
-    res = run("rules", "show", preset)
+    res = run_forties("rules", "show", preset)
     assert res.returncode == 0
     for name in rules.options():
         assert name in res.stdout
 
 
 def test_rules_show_with_an_override() -> None:
-    res = run("rules", "show", "merrimack-valley", "-o", "lead=left-of-bidder")
+    res = run_forties("rules", "show", "merrimack-valley", "-o", "lead=left-of-bidder")
     assert res.returncode == 0
     line = next(ln for ln in res.stdout.splitlines() if ln.lstrip("* ").startswith("lead "))
     assert "left-of-bidder" in line
@@ -286,14 +278,14 @@ def test_rules_show_with_an_override() -> None:
     (("nova-scotia", "-o", "kitty=3"), "kitty"),
 ])
 def test_rules_show_refuses_in_one_line(args: tuple[str, ...], expected: str) -> None:
-    res = run("rules", "show", *args)
+    res = run_forties("rules", "show", *args)
     assert res.returncode == 2 and res.stdout == ""
     assert res.stderr.count("\n") == 1 and expected in res.stderr
     assert "Traceback" not in res.stderr
 
 
 def test_version() -> None:
-    res = run("--version")
+    res = run_forties("--version")
     assert res.returncode == 0 and forties.__version__ in res.stdout
 
 
@@ -310,7 +302,7 @@ def _commands(group: click.Group, prefix: tuple[str, ...] = ()) -> list[tuple[st
 @pytest.mark.parametrize("command", _commands(cli_main), ids=lambda c: " ".join(c) or "forties")
 def test_help_shows_an_example(command: tuple[str, ...]) -> None:
     """Every command's --help ends in examples of its use."""
-    res = run(*command, "--help")
+    res = run_forties(*command, "--help")
     assert res.returncode == 0
     assert "Example" in res.stdout
     assert f"forties {' '.join(command)}".strip() in res.stdout.split("Example", 1)[1]
@@ -326,12 +318,12 @@ def test_demo_is_deterministic_and_its_record_checks(tmp_path: Path,
     """The same seed plays the same game; the saved record passes ``check``, whose
     verdict agrees with the demo's last scores."""
     a, b = tmp_path / "a.json", tmp_path / "b.json"
-    first = run("demo", *args, "--save", str(a))
-    second = run("demo", *args, "--save", str(b))
+    first = run_forties("demo", *args, "--save", str(a))
+    second = run_forties("demo", *args, "--save", str(b))
     assert first.returncode == second.returncode == 0, first.stderr
     assert first.stdout.replace(str(a), "X") == second.stdout.replace(str(b), "X")
     assert a.read_text() == b.read_text()
-    res = run("check", str(a))
+    res = run_forties("check", str(a))
     assert res.returncode == 0
     verdict = json.loads(res.stdout)
     assert verdict["ok"] is True

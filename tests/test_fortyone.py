@@ -16,7 +16,6 @@ import importlib.util
 import json
 import random
 import re
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -43,9 +42,19 @@ from forties import (
 from forties.cards import CARD_NAMES, parse_card
 from forties.show import render
 
-GOLDEN = Path(__file__).parent / "golden" / "forty_one"
-NAMES = sorted(p.name.removesuffix(".record.json") for p in GOLDEN.glob("*.record.json"))
-FORTIES = Path(sys.executable).parent / "forties"
+from .helpers_engine import (
+    GOLDEN_DIR,
+    card_tokens,
+    forty_one_follow_cards,
+    forty_one_trick_winner,
+    golden_names,
+    play_record,
+    run_forties,
+    sorted_legal,
+)
+
+GOLDEN = GOLDEN_DIR / "forty_one"
+NAMES = golden_names(GOLDEN)
 NORTH, EAST, SOUTH, WEST = range(4)
 Json = dict[str, Any]
 
@@ -63,14 +72,6 @@ def golden_verdict(name: str) -> Json:
     return obj
 
 
-def normalized(verdict: Json) -> Json:
-    """The verdict with ``legal`` as a sorted list: record.md fixes what is legal, not the order."""
-    out = dict(verdict)
-    if isinstance(out.get("legal"), list):
-        out["legal"] = sorted(out["legal"])
-    return out
-
-
 def judge(obj: Json) -> tuple[Json, int]:
     """The referee's verdict on a record given as parsed JSON (the API path)."""
     return referee(Record.from_json(copy.deepcopy(obj)))
@@ -79,11 +80,9 @@ def judge(obj: Json) -> tuple[Json, int]:
 def check_cli(path_or_obj: Path | Json) -> tuple[Json | None, int, str]:
     """Run ``forties check`` on a file, or on a record through standard input."""
     if isinstance(path_or_obj, Path):
-        proc = subprocess.run([str(FORTIES), "check", str(path_or_obj)], capture_output=True,
-                              text=True, check=False)
+        proc = run_forties("check", str(path_or_obj))
     else:
-        proc = subprocess.run([str(FORTIES), "check", "-"], input=json.dumps(path_or_obj),
-                              capture_output=True, text=True, check=False)
+        proc = run_forties("check", "-", stdin=json.dumps(path_or_obj))
     out = json.loads(proc.stdout) if proc.stdout.strip() else None
     return out, proc.returncode, proc.stderr
 
@@ -135,7 +134,7 @@ def test_golden_verdict_api(name: str) -> None:
     """``referee`` gives the stored verdict and exit status for every golden record."""
     expected = golden_verdict(name)
     verdict, status = judge(golden_record(name))
-    assert normalized(verdict) == normalized(expected)
+    assert sorted_legal(verdict) == sorted_legal(expected)
     assert status == (0 if expected["ok"] else 1)
     assert verdict["sides"] == [[0], [1], [2], [3]]
     for hand in verdict["hands"]:
@@ -148,7 +147,7 @@ def test_golden_verdict_cli(name: str) -> None:
     expected = golden_verdict(name)
     verdict, status, stderr = check_cli(GOLDEN / f"{name}.record.json")
     assert verdict is not None, stderr
-    assert normalized(verdict) == normalized(expected)
+    assert sorted_legal(verdict) == sorted_legal(expected)
     assert status == (0 if expected["ok"] else 1)
 
 
@@ -342,13 +341,7 @@ def test_level_team_totals_play_on() -> None:
 
 def test_no_play_after_the_game() -> None:
     """Once the game is won nothing is legal and no hand may be dealt."""
-    rec = Record.from_json(golden_record("win_positive_partner"))
-    g = new_game(rec.rules, deal=rec.hands[0].deal)
-    for i, hand in enumerate(rec.hands):
-        if i:
-            g.next_hand(hand.deal)
-        for text in hand.actions:
-            g.apply(text)
+    g = play_record(Record.from_json(golden_record("win_positive_partner")))
     assert g.over and g.winner == (1, 3) and g.phase is Phase.GAME_OVER
     assert list(g.legal_actions()) == []
     assert g.reason(Action.parse("2 bid 3")) == "the game is over"
@@ -525,24 +518,12 @@ def test_show_reads_well() -> None:
 
 def test_show_command() -> None:
     """``forties show`` prints the history of a Forty One record, illegal action included."""
-    proc = subprocess.run([str(FORTIES), "show", str(GOLDEN / "illegal_renounce.record.json")],
-                          capture_output=True, text=True, check=False)
+    proc = run_forties("show", str(GOLDEN / "illegal_renounce.record.json"))
     assert proc.returncode == 0
     assert "is illegal: must follow clubs: you hold 2C 5C 9C QC" in proc.stdout
 
 
 # ----- properties over random games --------------------------------------------------------------
-
-TOKEN = re.compile(r"\b[2-9TJQKA][CDHS]\b")
-
-
-def key(card: int, led: int) -> int:
-    """Independent trick ranking: any heart over any other card, then the suit led, aces high."""
-    suit, rank = divmod(card, 13)
-    if suit == 2:
-        return 100 + rank
-    return 1 + rank if suit == led else 0
-
 
 def random_action(g: GameState, rng: random.Random) -> Action:
     return rng.choice(list(g.legal_actions()))
@@ -572,13 +553,8 @@ def test_a_played_hand_has_13_tricks_every_card_once(seed: int) -> None:
     while not g.hand_over:
         seat = g.turn
         assert seat is not None
-        held = g.hands[seat]
-        cards = [i for i in range(52) if held >> i & 1]
-        if g.trick_cards:
-            led = g.trick_cards[0] // 13
-            expected = [i for i in cards if i // 13 == led] or cards
-        else:
-            expected = cards
+        may_play = forty_one_follow_cards(g.hands[seat], g.trick_cards)
+        expected = [i for i in range(52) if may_play >> i & 1]
         assert sorted(a.arg.bit_length() - 1 for a in g.legal_actions()) == expected
         g.apply(random_action(g, rng))
     assert len(g.tricks) == 13
@@ -589,19 +565,13 @@ def test_a_played_hand_has_13_tricks_every_card_once(seed: int) -> None:
         assert len(t.cards) == 4
         for k, card in enumerate(t.cards):
             assert card in dealt[(t.leader + k) % 4]
-        led = t.cards[0] // 13
-        best = max(range(4), key=lambda k: key(t.cards[k], led))
-        assert t.winner == (t.leader + best) % 4
+        assert t.winner == (t.leader + forty_one_trick_winner(t.cards)) % 4
         taken[t.winner] += 1
     assert g.taken == taken  # type: ignore[attr-defined]
     for s in range(4):
         bid = g.bids[s]  # type: ignore[attr-defined]
         worth = 2 * bid if bid >= 7 else bid
         assert g.scores[s] - start_scores[s] == (worth if taken[s] >= bid else -worth)
-
-
-def cards_in_view(view: Json) -> set[str]:
-    return set(TOKEN.findall(json.dumps(view)))
 
 
 @settings(max_examples=15, deadline=None)
@@ -619,7 +589,7 @@ def test_views_hide_other_hands(seed: int) -> None:
             own = set() if seat is None else {CARD_NAMES[i] for i in range(52)
                                               if g.hands[seat] >> i & 1}
             assert set(v["hand"]) == own
-            assert cards_in_view(v) <= own | played
+            assert card_tokens(v) <= own | played
             assert (v["legal"] != []) == (seat == g.turn)
         g.apply(random_action(g, rng))
 

@@ -18,7 +18,6 @@ import copy
 import json
 import random
 import subprocess
-import sys
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -37,10 +36,10 @@ from forties.rules import OPTIONS, PRESETS, Rules, RulesError, load_rules_file
 from forties.show import render
 from forties.state import StateError
 
-ROOT = Path(__file__).resolve().parent.parent
-GOLDEN = sorted((ROOT / "tests" / "golden").glob("*/*.record.json"))
+from .helpers_engine import FORTIES, GOLDEN_DIR
+
+GOLDEN = sorted(GOLDEN_DIR.glob("*/*.record.json"))
 GOLDEN_TEXT = [p.read_text(encoding="utf-8") for p in GOLDEN]
-FORTIES = Path(sys.executable).parent / "forties"
 
 FUZZ = settings(max_examples=250, deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -532,7 +531,7 @@ def test_golden_records_themselves_are_judged(path: Path) -> None:
 
 def run_cli(args: list[str], stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
     return subprocess.run([str(FORTIES), *args], input=stdin, capture_output=True,
-                          timeout=60, check=False, cwd=ROOT)
+                          timeout=60, check=False)
 
 
 def cli_says(proc: subprocess.CompletedProcess[bytes], allowed: set[int]) -> str:

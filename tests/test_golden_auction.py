@@ -13,8 +13,6 @@ Card order in the engine's output: clubs, diamonds, hearts, spades, each 2..A.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
 from functools import cache
@@ -37,9 +35,10 @@ from forties import (
     referee,
 )
 
-GOLDEN = Path(__file__).parent / "golden" / "ff_deal_auction"
-ROOT = Path(__file__).resolve().parents[1]
-NAMES = sorted(p.name.removesuffix(".record.json") for p in GOLDEN.glob("*.record.json"))
+from .helpers_engine import GOLDEN_DIR, golden_names, play_record, run_forties
+
+GOLDEN = GOLDEN_DIR / "ff_deal_auction"
+NAMES = golden_names(GOLDEN)
 MV = "merrimack-valley"
 A45 = "auction-45"
 
@@ -62,22 +61,12 @@ def expected(name: str) -> Verdict:
     return data
 
 
-def forties_cmd() -> list[str]:
-    exe = ROOT / ".venv" / "bin" / "forties"
-    return [str(exe)] if exe.exists() else [sys.executable, "-m", "forties.cli"]
-
-
-def run_cli(args: list[str], stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*forties_cmd(), *args], input=stdin, capture_output=True,
-                          text=True, timeout=60, cwd=ROOT, check=False)
-
-
 @cache
 def cli_verdicts() -> dict[str, tuple[Verdict, int, str]]:
     """``forties check`` on every golden record (run side by side, once per session)."""
 
     def one(name: str) -> tuple[str, tuple[Verdict, int, str]]:
-        p = run_cli(["check", str(record_path(name))])
+        p = run_forties("check", str(record_path(name)))
         return name, (json.loads(p.stdout), p.returncode, p.stderr)
 
     with ThreadPoolExecutor(max_workers=4) as pool:
@@ -104,17 +93,18 @@ def verdict(name: str) -> Verdict:
 def drive(name: str, cut: int = 0) -> GameState:
     """The record's game driven with ``new_game`` and ``apply``, every hand, leaving out
     the last ``cut`` actions of the last hand."""
-    rec = Record.from_json(record_json(name))
-    state = new_game(rec.rules, first_dealer=rec.first_dealer, deal=rec.hands[0].deal)
-    for i, hand in enumerate(rec.hands):
-        if i:
-            state.next_hand(hand.deal)
-        acts = hand.actions
-        if cut and i == len(rec.hands) - 1:
-            acts = acts[:-cut]
-        for a in acts:
-            state.apply(a)
-    return state
+    return play_record(Record.from_json(record_json(name)), upto=-cut if cut else None)
+
+
+def check_refuses(tmp_path: Path, obj: Any) -> str:
+    """``forties check`` on ``obj`` written to a file: exit 2, nothing on standard output
+    and one line on standard error, which is returned."""
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(obj), encoding="utf-8")
+    p = run_forties("check", str(path))
+    assert p.returncode == 2 and p.stdout == ""
+    assert len(p.stderr.strip().splitlines()) == 1
+    return p.stderr
 
 
 def error(v: Verdict) -> dict[str, Any]:
@@ -315,12 +305,8 @@ def test_kitty_four_refuses_a_three_card_kitty(tmp_path: Path) -> None:
     obj = record_json("kitty_4")
     obj["hands"][0]["deal"]["kitty"] = ["2S", "3S", "4S"]
     obj["hands"][0]["deal"]["stock"].append("5S")
-    path = tmp_path / "bad.json"
-    path.write_text(json.dumps(obj), encoding="utf-8")
-    p = run_cli(["check", str(path)])
-    assert p.returncode == 2 and p.stdout == ""
-    assert len(p.stderr.strip().splitlines()) == 1
-    assert "hand 0" in p.stderr and "kitty has 3 cards, not 4" in p.stderr
+    err = check_refuses(tmp_path, obj)
+    assert "hand 0" in err and "kitty has 3 cards, not 4" in err
 
 
 # ----- the auction --------------------------------------------------------------------------
@@ -965,18 +951,14 @@ def test_conflicts_that_the_value_lists_make_unreachable() -> None:
 
 def test_conflicts_refused_by_the_command_line(tmp_path: Path) -> None:
     """forties rules show and forties check both refuse conflicting rules: exit 2, one line."""
-    p = run_cli(["rules", "show", MV, "-o", "bid_60_for_120=true"])
+    p = run_forties("rules", "show", MV, "-o", "bid_60_for_120=true")
     assert p.returncode == 2 and p.stdout == ""
     assert len(p.stderr.strip().splitlines()) == 1
     assert "bid_60_for_120" in p.stderr and "bid_30_for_60" in p.stderr
     obj = record_json("kitty_0")
     obj["rules"]["options"]["go_on_kitty"] = True
-    path = tmp_path / "conflict.json"
-    path.write_text(json.dumps(obj), encoding="utf-8")
-    p = run_cli(["check", str(path)])
-    assert p.returncode == 2 and p.stdout == ""
-    assert len(p.stderr.strip().splitlines()) == 1
-    assert "go_on_kitty" in p.stderr and "kitty=0" in p.stderr
+    err = check_refuses(tmp_path, obj)
+    assert "go_on_kitty" in err and "kitty=0" in err
 
 
 # ----- unknown presets, options and values --------------------------------------------------
@@ -1027,10 +1009,6 @@ def test_unknown_option_and_preset_on_the_command_line(tmp_path: Path) -> None:
                         ({"preset": "merrimak-valley"}, "unknown preset")):
         obj = record_json("auction_single")
         obj["rules"] = rules
-        path = tmp_path / "bad.json"
-        path.write_text(json.dumps(obj), encoding="utf-8")
-        p = run_cli(["check", str(path)])
-        assert p.returncode == 2 and p.stdout == ""
-        assert len(p.stderr.strip().splitlines()) == 1 and word in p.stderr
-    p = run_cli(["rules", "show", "merrimak-valley"])
+        assert word in check_refuses(tmp_path, obj)
+    p = run_forties("rules", "show", "merrimak-valley")
     assert p.returncode == 2 and "unknown preset" in p.stderr

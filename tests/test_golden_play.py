@@ -13,10 +13,7 @@ some positions move by move with ``new_game`` and ``apply``.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -33,9 +30,10 @@ from forties import (
     referee,
 )
 
-GOLDEN = Path(__file__).parent / "golden" / "ff_play_score"
-NAMES = sorted(p.name.removesuffix(".record.json") for p in GOLDEN.glob("*.record.json"))
-FORTIES = Path(sys.executable).with_name("forties")
+from .helpers_engine import GOLDEN_DIR, golden_names, play_record, run_forties, sorted_legal
+
+GOLDEN = GOLDEN_DIR / "ff_play_score"
+NAMES = golden_names(GOLDEN)
 
 
 # ----- helpers ----------------------------------------------------------------------------
@@ -43,14 +41,6 @@ FORTIES = Path(sys.executable).with_name("forties")
 
 def load(name: str, kind: str) -> Any:
     return json.loads((GOLDEN / f"{name}.{kind}.json").read_text(encoding="utf-8"))
-
-
-def comparable(verdict: dict[str, Any]) -> dict[str, Any]:
-    """The verdict with ``legal`` as a sorted list: its order is not part of the contract."""
-    out: dict[str, Any] = json.loads(json.dumps(verdict))
-    if isinstance(out.get("legal"), list):
-        out["legal"] = sorted(out["legal"])
-    return out
 
 
 @cache
@@ -83,19 +73,7 @@ def error_reason(name: str) -> str:
 def replay(name: str, hand: int = -1, upto: int | None = None) -> GameState:
     """The game of record ``name`` rebuilt with ``new_game``/``apply``/``next_hand``,
     stopped before action ``upto`` of hand ``hand`` (default: the last hand, all of it)."""
-    rec = load(name, "record")
-    rules = Record.from_json(rec).rules
-    hands = rec["hands"]
-    last = len(hands) - 1 if hand < 0 else hand
-    state = new_game(rules, first_dealer=rec["first_dealer"],
-                     deal=Deal.from_json(hands[0]["deal"]))
-    for h in range(last + 1):
-        if h:
-            state.next_hand(Deal.from_json(hands[h]["deal"]))
-        actions = hands[h]["actions"]
-        for text in actions[:upto] if h == last and upto is not None else actions:
-            state.apply(text)
-    return state
+    return play_record(Record.from_json(load(name, "record")), hand, upto)
 
 
 def until(name: str, action: str, hand: int = -1) -> GameState:
@@ -132,7 +110,7 @@ def test_referee_api(name: str) -> None:
     """``referee`` on the record gives exactly the hand-worked verdict and exit status."""
     expected = load(name, "expected")
     got, code = referee(Record.from_json(load(name, "record")))
-    assert comparable(got) == comparable(expected)
+    assert sorted_legal(got) == sorted_legal(expected)
     assert code == (0 if expected["ok"] else 1)
 
 
@@ -140,11 +118,9 @@ def test_referee_api(name: str) -> None:
 def test_check_command(name: str) -> None:
     """``forties check RECORD`` prints the same verdict as JSON and exits 0 or 1."""
     expected = load(name, "expected")
-    cmd = [str(FORTIES)] if FORTIES.exists() else [sys.executable, "-m", "forties.cli"]
-    done = subprocess.run([*cmd, "check", str(GOLDEN / f"{name}.record.json")],
-                          capture_output=True, text=True, timeout=60, check=False)
+    done = run_forties("check", str(GOLDEN / f"{name}.record.json"))
     assert done.returncode == (0 if expected["ok"] else 1), done.stderr
-    assert comparable(json.loads(done.stdout)) == comparable(expected)
+    assert sorted_legal(json.loads(done.stdout)) == sorted_legal(expected)
     assert done.stderr == ""
 
 

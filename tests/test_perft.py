@@ -10,11 +10,10 @@ from collections.abc import Callable
 import pytest
 
 from forties import Deal, GameState, Phase, new_game
-from forties.cards import CARD_NAMES
+from forties.cards import CARD_NAMES, cards_of
 
 from .helpers_engine import (
     MV_OPENING,
-    cards_in,
     ff_follow_cards,
     ff_trick_winner,
     forty_one_follow_cards,
@@ -47,7 +46,7 @@ def ref_perft(hands: list[int], turn: int, leader: int, trick: list[int], depth:
         return 1
     n = len(hands)
     total = 0
-    for c in cards_in(follow(hands[turn], trick)):
+    for c in cards_of(follow(hands[turn], trick)):
         rest = list(hands)
         rest[turn] &= ~(1 << c)
         played = [*trick, c]
@@ -118,7 +117,7 @@ def ns_start() -> GameState:
 def ns_reference(depth: int) -> int:
     """Robbing by hand (pass, or give any one card for 7D), then the reference play."""
     hands = [mask(h) for h in NS_HANDS]
-    choices = [hands[1]] + [(hands[1] & ~(1 << c)) | mask("7D") for c in cards_in(hands[1])]
+    choices = [hands[1]] + [(hands[1] & ~(1 << c)) | mask("7D") for c in cards_of(hands[1])]
     total = 0
     for robber_hand in choices:
         now = list(hands)

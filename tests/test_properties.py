@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from forties import GameState, Phase, Record, Recorder, new_game, referee
-from forties.cards import CARD_NAMES
+from forties.cards import CARD_NAMES, cards_of
 
 from .helpers_engine import (
     ALL_CONFIGS,
@@ -20,7 +20,6 @@ from .helpers_engine import (
     Knowledge,
     candidate_actions,
     card_places,
-    cards_in,
     config_id,
     ff_trick_winner,
     forty_one_trick_winner,
@@ -171,7 +170,7 @@ def test_views_show_only_what_a_seat_may_know(config: Config, seed: int, choices
             view = state.view(seat)
             bad = leaks(view, know.allowed(state, seat))
             assert not bad, f"seat {seat} sees {bad} after {action} in {state.phase}"
-            mine = [] if seat is None else [CARD_NAMES[c] for c in cards_in(state.hands[seat])]
+            mine = [] if seat is None else [CARD_NAMES[c] for c in cards_of(state.hands[seat])]
             assert sorted(view["hand"]) == sorted(mine)
 
 

@@ -1,9 +1,9 @@
 """The rank tables of the Forty-Fives family and the trick winner, checked against
 rules.md section 1 (and the seeds 000 and 002, which print the same tables).
 
-The expected orders are typed out from the tables, never derived from the engine;
-the trick-winner property test uses an independent reference written from those
-same tables.
+The expected orders are typed out from the tables (``TRUMP_TABLE`` and ``OFF_TABLE`` in
+helpers_engine.py), never derived from the engine; the trick-winner property test uses
+the independent reference written there from those same tables.
 """
 
 from __future__ import annotations
@@ -12,24 +12,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from forties.cards import SUITS, card_name, parse_card
+from forties.cards import CARD_NAMES, SUITS, card_name, parse_card
 from forties.fortyfives import ABOVE, OFF_ORDER, PRIVILEGED, TRUMP_ORDER, TRUMPS, outranks
 from forties.fortyfives import trick_winner_index as winner
 
-# rules.md section 1, "Trump suit, high to low".
-TRUMP_TABLE = {
-    "H": "5H JH AH KH QH TH 9H 8H 7H 6H 4H 3H 2H",
-    "D": "5D JD AH AD KD QD TD 9D 8D 7D 6D 4D 3D 2D",
-    "C": "5C JC AH AC KC QC 2C 3C 4C 6C 7C 8C 9C TC",
-    "S": "5S JS AH AS KS QS 2S 3S 4S 6S 7S 8S 9S TS",
-}
-# "Non-trump suits, high to low": highest in red, lowest in black; AH is never a heart.
-OFF_TABLE = {
-    "H": "KH QH JH TH 9H 8H 7H 6H 5H 4H 3H 2H",
-    "D": "KD QD JD TD 9D 8D 7D 6D 5D 4D 3D 2D AD",
-    "C": "KC QC JC AC 2C 3C 4C 5C 6C 7C 8C 9C TC",
-    "S": "KS QS JS AS 2S 3S 4S 5S 6S 7S 8S 9S TS",
-}
+from .helpers_engine import OFF_TABLE, TRUMP_TABLE, ff_trick_winner
 
 
 def names(cards: tuple[int, ...] | list[int]) -> list[str]:
@@ -124,31 +111,10 @@ def test_trick_winner_examples(trump: str, played: str, win: int, why: str) -> N
     assert winner(cards(played), suit(trump)) == win, why
 
 
-def reference_winner(played: list[str], trump: str) -> int:
-    """The winner by the rules.md tables alone (independent of the engine's tables)."""
-    trump_order = TRUMP_TABLE[trump].split()
-    led = played[0]
-    led_suit = trump if led in trump_order else led[1]
-    best, best_key = 0, (-1, 0)
-    for i, c in enumerate(played):
-        if c in trump_order:
-            key = (2, len(trump_order) - trump_order.index(c))
-        elif c[1] == led_suit and c != "AH":
-            off = OFF_TABLE[led_suit].split()
-            key = (1, len(off) - off.index(c))
-        else:
-            key = (0, 0)
-        if key > best_key:
-            best, best_key = i, key
-    return best
-
-
-ALL_NAMES = [r + s for s in SUITS for r in "23456789TJQKA"]
-
-
 @settings(max_examples=300, deadline=None)
 @given(trump=st.sampled_from("CDHS"),
-       played=st.lists(st.sampled_from(ALL_NAMES), min_size=2, max_size=6, unique=True))
+       played=st.lists(st.sampled_from(CARD_NAMES), min_size=2, max_size=6, unique=True))
 def test_trick_winner_matches_the_tables(trump: str, played: list[str]) -> None:
     """Any trick of 2-6 different cards goes where the tables of rules.md send it."""
-    assert winner(cards(" ".join(played)), suit(trump)) == reference_winner(played, trump)
+    trick = cards(" ".join(played))
+    assert winner(trick, suit(trump)) == ff_trick_winner(trick, suit(trump))

@@ -34,8 +34,9 @@ from forties.solver import (
 )
 from forties.solver.position import forty_fives_position
 
+from .helpers_engine import Config, config_id
+
 ENGINES = ("kernel", "python")
-Config = tuple[str, dict[str, Any]]
 
 # Every following rule of rules.md: trump-only and suit-or-trump, the three renege
 # rules, hearts on hearts, both bonus rules, two to six players, pairs, three pairs,
@@ -57,10 +58,6 @@ RULES: list[Config] = [
     ("call-your-partner", {"hearts_on_hearts": True, "renege": "five-only",
                            "follow": "trump-only"}),
 ]
-
-
-def config_id(c: Config) -> str:
-    return c[0] + "".join(f",{k}={v}" for k, v in c[1].items())
 
 
 def players(c: Config) -> int:
