@@ -161,7 +161,12 @@ class Trick:
 def card_actions(actions: Sequence[Action], mask: int) -> list[Action]:
     """``actions[c]`` for every card ``c`` of ``mask``, lowest first: the legal plays of
     a seat from its row of interned play actions and its mask of playable cards."""
-    return list(map(actions.__getitem__, _cards(mask)))
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(actions[low.bit_length() - 1])
+        mask ^= low
+    return out
 
 
 def new_trick(leader: int, cards: tuple[int, ...], winner: int | None) -> Trick:
