@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from forties import build_rules, new_game
+from forties import arena, build_rules, new_game
 from forties.analysis import hint, par
 from forties.arena import mean_interval, play_deal, run_match, wilson_interval
 from forties.bots import LEVELS, make_bot
@@ -161,6 +161,25 @@ def test_arena_is_deterministic_and_fair() -> None:
     assert a.games_won == b.games_won
     # the same player on both sides of a duplicate deal cancels out exactly
     assert play_deal(rules, "basic", "basic", 1, 0) == 0.0
+
+
+def test_arena_plays_deals_and_games_in_one_pool(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With workers, one pool plays the deals and the games (each worker loads the players
+    and numba once), and the result is the one a single process gets."""
+    made: list[int] = []
+
+    class CountedPool(arena.ProcessPoolExecutor):
+        def __init__(self, max_workers: int) -> None:
+            made.append(max_workers)
+            super().__init__(max_workers=max_workers)
+
+    monkeypatch.setattr(arena, "ProcessPoolExecutor", CountedPool)
+    rules = build_rules("merrimack-valley")
+    pooled = run_match(rules, "basic", "random", deals=5, games=2, seed=4, jobs=2)
+    alone = run_match(rules, "basic", "random", deals=5, games=2, seed=4, jobs=1)
+    assert made == [2]
+    assert (pooled.points_per_hand, pooled.games_won) == (alone.points_per_hand,
+                                                          alone.games_won)
 
 
 def test_intervals() -> None:

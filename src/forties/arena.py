@@ -143,37 +143,53 @@ class MatchResult:
         return asdict(self)
 
 
-def _deal_job(args: tuple[Rules, str, str, int, int]) -> float:
-    return play_deal(*args)
+Job = tuple[str, Rules, str, str, int, int]  # ("deal" or "game", rules, a, b, seed, number)
 
 
-def _game_job(args: tuple[Rules, str, str, int, int]) -> float:
-    return play_game(*args)
+def _job(job: Job) -> float:
+    """One deal's margin or one game's share of wins."""
+    kind, rules, a, b, seed, number = job
+    return (play_deal if kind == "deal" else play_game)(rules, a, b, seed, number)
+
+
+def _batch(batch: list[Job]) -> list[float]:
+    """A worker process's share: a few jobs of one kind, in order."""
+    return [_job(j) for j in batch]
+
+
+def _batches(work: list[Job], jobs: int) -> list[list[Job]]:
+    """The deals in batches (about 16 per worker, each a few deals), then each game alone:
+    a game takes as long as many deals, so games are shared out one at a time."""
+    deals = [j for j in work if j[0] == "deal"]
+    size = max(1, len(deals) // (jobs * 16))
+    out = [deals[i:i + size] for i in range(0, len(deals), size)]
+    return out + [[j] for j in work if j[0] != "deal"]
+
+
+def _run(work: list[Job], jobs: int) -> Iterator[float]:
+    """Each job's result, in order: here, or in one pool of ``jobs`` worker processes for
+    the deals and the games alike (each worker loads the players and numba once)."""
+    if jobs <= 1 or len(work) <= 1:
+        yield from map(_job, work)
+        return
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        for results in pool.map(_batch, _batches(work, jobs)):
+            yield from results
 
 
 def run_match(rules: Rules, a: str, b: str, deals: int, games: int, seed: int = 1,
               jobs: int = 2, progress: Callable[[int], None] | None = None) -> MatchResult:
-    """Play ``deals`` duplicate deals and ``games`` duplicate games between ``a`` and ``b``."""
+    """Play ``deals`` duplicate deals and ``games`` duplicate games between ``a`` and ``b``.
+
+    With ``jobs`` above 1, one pool of ``jobs`` worker processes plays the deals, then the
+    games."""
     start = time.perf_counter()
-    deal_args = [(rules, a, b, seed, i) for i in range(deals)]
-    game_args = [(rules, a, b, seed, i) for i in range(games)]
-
-    def run(fn: Callable[[Any], float], args: list[Any]) -> Iterator[float]:
-        if jobs <= 1:
-            for x in args:
-                yield fn(x)
-        else:
-            with ProcessPoolExecutor(max_workers=jobs) as pool:
-                yield from pool.map(fn, args, chunksize=max(1, len(args) // (jobs * 16)))
-
+    work: list[Job] = [("deal", rules, a, b, seed, i) for i in range(deals)]
+    work += [("game", rules, a, b, seed, i) for i in range(games)]
     margins: list[float] = []
-    for m in run(_deal_job, deal_args):
-        margins.append(m)
-        if progress:
-            progress(1)
     won: list[float] = []
-    for w in run(_game_job, game_args):
-        won.append(w)
+    for (kind, *_), x in zip(work, _run(work, jobs), strict=True):
+        (margins if kind == "deal" else won).append(x)
         if progress:
             progress(1)
     rotations = len(arena_teams(rules))
