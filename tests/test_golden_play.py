@@ -29,6 +29,7 @@ from forties import (
     new_game,
     referee,
 )
+from forties.cards import CARD_NAMES
 
 from .helpers_engine import GOLDEN_DIR, golden_names, play_record, run_forties, sorted_legal
 
@@ -358,6 +359,55 @@ def test_best_trump_goes_to_the_highest_trump_played() -> None:
     five-only: the same hand earns none (25)."""
     assert verdict("bonus_best_trump_without_five")["hands"][0]["points"] == [30, 0]
     assert verdict("bonus_five_only_not_dealt")["hands"][0]["points"] == [25, 0]
+
+
+# Spades trump, 5S undealt: the trumps played are JS (the highest, side 0's third trick)
+# and TS (the lowest, side 1's second); both sides take tricks.
+BONUS_HANDS = ("KC QC 2D 3D 9H", "4C 7C 5D 6D 8H", "5C 8C JS 7D TH", "6C TS 4D 8D 2H")
+BONUS_TRICKS = (
+    ("0 play KC", "1 play 4C", "2 play 5C", "3 play 6C"),  # KC, clubs off: seat 0, 5
+    ("0 play QC", "1 play 7C", "2 play 8C", "3 play TS"),  # TS trumps: seat 3, 5
+    ("3 play 4D", "0 play 2D", "1 play 5D", "2 play JS"),  # JS trumps: seat 2, 5 + bonus
+    ("2 play 7D", "3 play 8D", "0 play 3D", "1 play 6D"),  # 8D, diamonds off: seat 3, 5
+    ("3 play 2H", "0 play 9H", "1 play 8H", "2 play TH"),  # TH, hearts off: seat 2, 5
+)
+
+
+def bonus_game(bonus: str) -> GameState:
+    """The hand above, bid 15 by seat 0, who names spades and throws the kitty back."""
+    kitty = ["2C", "3C", "4H"]
+    used = {*" ".join(BONUS_HANDS).split(), *kitty}
+    deal = Deal.from_json({"hands": [h.split() for h in BONUS_HANDS], "kitty": kitty,
+                           "stock": [c for c in CARD_NAMES if c not in used]})
+    state = new_game(build_rules("merrimack-valley", {"bonus": bonus}), first_dealer=3,
+                     deal=deal)
+    for a in ("0 bid 15", "1 pass", "2 pass", "3 pass", "0 trump S", "0 discard 2C 3C 4H",
+              "1 discard", "2 discard", "3 discard"):
+        state.apply(a)
+    return state
+
+
+def test_best_trump_bonus_goes_to_the_trick_of_the_highest_trump() -> None:
+    """best-trump: of the two trumps played, JS (side 0's third trick) is the higher, so
+    that trick is worth 10 and TS's (side 1's second) 5; worked out trick by trick."""
+    state = bonus_game("best-trump")
+    after = []
+    for trick in BONUS_TRICKS:
+        for a in trick:
+            state.apply(a)
+        after.append(list(state.points))
+    assert [t.winner for t in state.tricks] == [0, 3, 2, 3, 2]
+    assert after == [[5, 0], [5, 5], [15, 5], [15, 10], [20, 10]]
+    assert state.scores == [20, 10]  # bid 15, took 20
+
+
+def test_five_only_bonus_with_the_five_undealt() -> None:
+    """five-only, the same hand: no 5 of trumps in play, no bonus: 25 in all."""
+    state = bonus_game("five-only")
+    for trick in BONUS_TRICKS:
+        for a in trick:
+            state.apply(a)
+    assert state.points == [15, 10] and state.scores == [15, 10]
 
 
 def test_five_only_bonus_when_the_five_is_played() -> None:
