@@ -456,6 +456,39 @@ def test_lock_at_100() -> None:
     assert v["over"] is False  # target 150
 
 
+def bonus_hand_from(scores: list[int]) -> GameState:
+    """The bonus hand above (seat 0 bids 15 and takes 20, side 1 takes 10) under
+    lock_at=100, begun with ``scores``, played to its end."""
+    snap = bonus_game("best-trump").to_json()
+    snap["rules"] = {"preset": "merrimack-valley", "options": {"lock_at": 100}}
+    snap["scores"] = scores
+    state = GameState.from_json(snap)
+    for trick in BONUS_TRICKS:
+        for a in trick:
+            state.apply(a)
+    return state
+
+
+@pytest.mark.parametrize(("start", "end"), [
+    (99, 109),   # under the lock: side 1 scores its 10
+    (100, 100),  # on 100 exactly: locked, the 10 it took is not scored
+    (101, 101),  # above: locked too
+])
+def test_lock_at_100_by_hand(start: int, end: int) -> None:
+    """lock_at=100, side 1 not bidding and taking two tricks (10): it scores them from 99,
+    not from 100 or 101; the bidders, side 0, score their 20 as ever."""
+    state = bonus_hand_from([0, start])
+    assert state.points == [20, 10]
+    assert state.scores == [20, end]
+
+
+def test_lock_at_100_spares_the_bidders() -> None:
+    """A side on exactly 100 that won the bid scores its hand: 100 + 20 = 120, game."""
+    state = bonus_hand_from([100, 0])
+    assert state.scores == [120, 10]
+    assert state.over and state.winner == 0
+
+
 # ----- the end of the game ------------------------------------------------------------------
 
 
