@@ -20,7 +20,7 @@ lint: $(STAMP)
 	$(BIN)/mypy
 
 test: lint
-	$(BIN)/pytest -q -n auto
+	$(BIN)/pytest -q -n auto --hypothesis-profile=ci
 
 $(VENV)/.bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'

@@ -539,7 +539,7 @@ def play_to_a_played_hand(g: GameState, rng: random.Random) -> None:
         g.next_hand()
 
 
-@settings(max_examples=20, deadline=None)
+@settings(deadline=None)  # examples: the profile's (conftest.py)
 @given(seed=st.integers(0, 2**31 - 1))
 def test_a_played_hand_has_13_tricks_every_card_once(seed: int) -> None:
     """13 tricks of 4, each of the 52 cards once; legal plays are exactly 'follow suit if you
@@ -574,7 +574,7 @@ def test_a_played_hand_has_13_tricks_every_card_once(seed: int) -> None:
         assert g.scores[s] - start_scores[s] == (worth if taken[s] >= bid else -worth)
 
 
-@settings(max_examples=15, deadline=None)
+@settings(deadline=None)  # examples: the profile's (conftest.py)
 @given(seed=st.integers(0, 2**31 - 1))
 def test_views_hide_other_hands(seed: int) -> None:
     """A seat's view shows his own cards and the cards played, never another's unplayed card."""
@@ -594,7 +594,7 @@ def test_views_hide_other_hands(seed: int) -> None:
         g.apply(random_action(g, rng))
 
 
-@settings(max_examples=10, deadline=None)
+@settings(deadline=None)  # examples: the profile's (conftest.py)
 @given(seed=st.integers(0, 2**31 - 1), hands=st.integers(1, 4))
 def test_records_replay_to_the_same_scores(seed: int, hands: int) -> None:
     """A recorded game, written and read back, replays to the same tricks and scores."""
@@ -620,7 +620,7 @@ def test_records_replay_to_the_same_scores(seed: int, hands: int) -> None:
     assert verdict["over"] == g.over
 
 
-@settings(max_examples=15, deadline=None)
+@settings(deadline=None)  # examples: the profile's (conftest.py)
 @given(seed=st.integers(0, 2**31 - 1), stop=st.integers(0, 56))
 def test_json_state_round_trips(seed: int, stop: int) -> None:
     """to_json / from_json at any point gives the same state, and it plays on the same."""

@@ -31,8 +31,8 @@ from .helpers_engine import (
 )
 
 SEEDS = st.integers(min_value=0, max_value=2**48)
-FAST = settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-SLOW = settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# The number of examples is the profile's (tests/conftest.py): 5 for dev, 30 for make test.
+FAST = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 CONFIGS = pytest.mark.parametrize("config", ALL_CONFIGS, ids=[config_id(c) for c in ALL_CONFIGS])
 
 
@@ -153,7 +153,7 @@ def test_every_card_once_and_hand_points(config: Config, seed: int, choices: int
 
 
 @CONFIGS
-@SLOW
+@FAST
 @given(seed=SEEDS, choices=SEEDS)
 def test_views_show_only_what_a_seat_may_know(config: Config, seed: int, choices: int) -> None:
     """At every step, no seat's view (nor a spectator's) names a card it may not know:
@@ -198,7 +198,7 @@ def check_legal_matches_reason(state: GameState) -> None:
 
 
 @CONFIGS
-@SLOW
+@FAST
 @given(seed=SEEDS, choices=SEEDS)
 def test_legal_actions_are_exactly_those_reason_accepts(
         config: Config, seed: int, choices: int) -> None:
@@ -312,7 +312,7 @@ def test_record_replays_to_the_same_scores(config: Config, seed: int, choices: i
 
 
 @CONFIGS
-@settings(max_examples=2, deadline=None)
+@FAST
 @given(seed=SEEDS, choices=SEEDS)
 def test_same_seed_same_game(config: Config, seed: int, choices: int) -> None:
     """The same seed and the same choices give the same record, deal for deal."""
