@@ -1,30 +1,74 @@
 """The benchmark's loops count what they say, and its command runs (figures are for
-``make bench``, not for tests)."""
+``make bench``, not for tests).
+
+The loops stop on a clock; here the clock is a counter that moves 0.01 s each time it is
+read (once at the start, once a batch), so every run does the same work whatever the
+machine's load, and its counts can be checked exactly.
+"""
 
 from __future__ import annotations
 
+import itertools
+
+import numpy as np
 import pytest
 
+from forties import build_rules
 from forties.bench import __main__ as bench
-from forties.bench.loops import forties_hands, vector_hands
+from forties.bench import loops
+from forties.bench.loops import BATCH, VECTOR_WARM_STEPS, forties_hands, vector_hands
+from forties.vector import VectorGame
 
 
-@pytest.mark.parametrize("draw", ["float", "randrange"])
-def test_vector_loop_counts_whole_hands(draw: str) -> None:
-    hands, thrown, secs = vector_hands("merrimack-valley", 0.05, seed=3, draw=draw, tables=8)
-    # 16-step batches on 8 tables; a hand is about 29 steps: at least one batch was played
-    assert hands > 0 and 0 <= thrown <= hands and secs >= 0.05
+@pytest.fixture
+def ticks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The loops' clock reads 0.00, 0.01, 0.02...: ``seconds=0.01 * k`` is k batches."""
+    counter = itertools.count()
+    monkeypatch.setattr(loops, "clock", lambda: next(counter) / 100)
 
 
+def hands_after(preset: str, tables: int, seed: int, steps: int) -> tuple[int, int]:
+    """(hands, thrown in) finished in ``steps`` steps after the warm-up, played again here
+    as the loop plays them: the same generator, the same draws."""
+    env = VectorGame(build_rules(preset), tables, seed=seed)
+    rng = np.random.default_rng(seed)
+    for _ in range(VECTOR_WARM_STEPS):
+        env.step((rng.random(tables) * env.legal_counts()).astype(np.int64))
+    hands0, thrown0 = env.hands_played, env.hands_thrown_in
+    for _ in range(steps):
+        env.step((rng.random(tables) * env.legal_counts()).astype(np.int64))
+    return env.hands_played - hands0, env.hands_thrown_in - thrown0
+
+
+@pytest.mark.usefixtures("ticks")
+def test_vector_loop_counts_whole_hands() -> None:
+    hands, thrown, secs = vector_hands("merrimack-valley", 0.05, seed=3, tables=8)
+    assert secs == pytest.approx(0.05)  # five batches
+    assert (hands, thrown) == hands_after("merrimack-valley", 8, 3, 5 * BATCH)
+    assert hands > 0  # 8 tables, 80 steps, about 29 steps a hand
+
+
+@pytest.mark.usefixtures("ticks")
+def test_vector_loop_draws_by_randrange() -> None:
+    hands, thrown, _ = vector_hands("merrimack-valley", 0.05, seed=3, draw="randrange",
+                                    tables=8)
+    assert hands > 0 and thrown == 0
+
+
+@pytest.mark.usefixtures("ticks")
 def test_vector_loop_counts_thrown_in_hands() -> None:
-    # Forty One throws in a hand whose bids total under min_total: random bids often do
-    hands, thrown, _ = vector_hands("forty-one", 0.1, seed=1, tables=16)
+    # Forty One throws in a hand whose bids total under min_total: random bids sometimes do
+    hands, thrown, _ = vector_hands("forty-one", 0.4, seed=1, tables=64)
+    assert (hands, thrown) == hands_after("forty-one", 64, 1, 40 * BATCH)
     assert 0 < thrown < hands
 
 
+@pytest.mark.usefixtures("ticks")
 def test_state_loop_counts_hands() -> None:
     hands, thrown, secs = forties_hands("nova-scotia", 0.02, seed=1)
-    assert hands > 0 and thrown == 0 and secs >= 0.02
+    assert (hands, thrown) == (2 * BATCH, 0) and secs == pytest.approx(0.02)
+    hands, thrown, _ = forties_hands("forty-one", 0.3, seed=1)
+    assert hands == 30 * BATCH and 0 < thrown < hands
 
 
 def test_bench_command_prints_both_engines(capsys: pytest.CaptureFixture[str]) -> None:
