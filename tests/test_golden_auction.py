@@ -4,8 +4,14 @@ Each record in ``golden/ff_deal_auction/`` is a small hand-made deal and its
 actions, chosen so that one rule decides what happens. It is judged three ways,
 which must agree with each other and with the stored ``NAME.expected.json``:
 ``referee(Record.from_json(...))``, driving ``new_game`` with ``apply``, and
-``forties check`` on the command line. The tests further down then assert the
-facts each rule implies, worked out by hand from ``rules.md`` and the seeds.
+``forties check`` on the command line.
+
+The stored verdicts were written by the engine and read over by hand when they were
+made; they are not an independent oracle. Their tricks, points, scores and results are
+checked again without the engine by ``test_golden_scores.py``; what they say about
+legal actions and refusal reasons guards against change only, and rests on the named
+tests further down, which assert the facts each rule implies, worked out by hand from
+the rules reference (``docs/rules.md``).
 
 Card order in the engine's output: clubs, diamonds, hearts, spades, each 2..A.
 """

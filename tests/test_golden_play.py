@@ -2,12 +2,17 @@
 following, reneging, tricks, the bonus, the bidder's score, the lock at 100, the
 target, the end of the game, Traditional 45 and Call Your Partner.
 
-Each record in ``golden/ff_play_score`` (``NAME.record.json``) stands next to the
-full verdict worked out by hand from rules.md sections 1-5 (``NAME.expected.json``;
-the record's ``notes`` say how). Every record is judged twice: through the API
-(``referee``) and through the command line (``forties check``). The tests below
-the two sweeps then spell out, in code, the rule each record is about, and walk
-some positions move by move with ``new_game`` and ``apply``.
+Each record in ``golden/ff_play_score`` (``NAME.record.json``) stands next to its
+full verdict (``NAME.expected.json``; the record's ``notes`` say what it is about).
+Every record is judged twice: through the API (``referee``) and through the command
+line (``forties check``).
+
+The stored verdicts were written by the engine and read over by hand when they were
+made; they are not an independent oracle. Their tricks, points, scores and results are
+checked again without the engine by ``test_golden_scores.py``; their legal lists and
+refusal reasons guard against change only, and rest on the named tests below the two
+sweeps, which spell out, in code and worked by hand, the rule each record is about, and
+walk some positions move by move with ``new_game`` and ``apply``.
 """
 
 from __future__ import annotations
