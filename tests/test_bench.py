@@ -16,7 +16,15 @@ import pytest
 from forties import build_rules
 from forties.bench import __main__ as bench
 from forties.bench import loops
-from forties.bench.loops import BATCH, VECTOR_WARM_STEPS, forties_hands, vector_hands
+from forties.bench.loops import (
+    BATCH,
+    COMPILED_STEPS,
+    VECTOR_WARM_STEPS,
+    compiled_hands,
+    cpp_hands,
+    forties_hands,
+    vector_hands,
+)
 from forties.vector import VectorGame
 
 
@@ -71,14 +79,62 @@ def test_state_loop_counts_hands() -> None:
     assert hands == 30 * BATCH and 0 < thrown < hands
 
 
+@pytest.mark.usefixtures("ticks")
+def test_compiled_loop_counts_hands_played_in_compiled_code() -> None:
+    hands, thrown, secs = compiled_hands("forty-one", 0.03, seed=2)
+    env = VectorGame(build_rules("forty-one"), 1, seed=2)
+    env.play_random(VECTOR_WARM_STEPS)
+    hands0, thrown0 = env.hands_played, env.hands_thrown_in
+    env.play_random(3 * COMPILED_STEPS)  # three calls, one table
+    assert (hands, thrown) == (env.hands_played - hands0, env.hands_thrown_in - thrown0)
+    assert hands > 0 and secs == pytest.approx(0.03)
+
+
+class FakeSpiel:
+    """Stands in for pyspiel: records the calls the C++ loop makes."""
+
+    def __init__(self) -> None:
+        self.seeds: list[int] = []
+        self.bots: list[tuple[int, int]] = []
+
+    def load_game(self, name: str) -> FakeSpiel:
+        assert name == "euchre"
+        return self
+
+    def num_players(self) -> int:
+        return 4
+
+    def new_initial_state(self) -> str:
+        return "state"
+
+    def make_uniform_random_bot(self, player: int, seed: int) -> tuple[int, int]:
+        self.bots.append((player, seed))
+        return player, seed
+
+    def evaluate_bots(self, state: str, bots: list[tuple[int, int]], seed: int) -> list[float]:
+        assert state == "state" and bots == self.bots
+        self.seeds.append(seed)
+        return [0.0] * 4
+
+
+@pytest.mark.usefixtures("ticks")
+def test_cpp_loop_plays_one_episode_a_call_each_with_its_own_seed() -> None:
+    spiel = FakeSpiel()
+    episodes, thrown, _ = cpp_hands(spiel, "euchre", 0.02, seed=5)
+    assert (episodes, thrown) == (2 * BATCH, 0) == (len(spiel.seeds), 0)
+    assert len(set(spiel.seeds)) == len(spiel.seeds)  # a fresh deal every episode
+    assert [p for p, _ in spiel.bots] == [0, 1, 2, 3]
+
+
 def test_bench_command_prints_both_engines(capsys: pytest.CaptureFixture[str]) -> None:
     code = bench.main(["--games", "forty-one", "--rounds", "1", "--seconds", "0.02",
                        "--tables", "4"])
     out = capsys.readouterr().out
     assert code == 0
-    rows = [line.split()[0:2] for line in out.splitlines() if line.startswith("forty-one")]
-    assert ["forty-one", "[vector]"] in rows
-    assert any(r[0] == "forty-one" and r[1][0].isdigit() for r in rows)
+    rows = {line.split("  ")[0].strip() for line in out.splitlines()
+            if line.startswith("forty-one") and " / " not in line}
+    assert {"forty-one", "forty-one [vector]", "forty-one [vector 1]",
+            "forty-one [compiled]"} <= rows
 
 
 def test_bench_command_refuses_bad_input(capsys: pytest.CaptureFixture[str]) -> None:

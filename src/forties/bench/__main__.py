@@ -1,6 +1,13 @@
 """``python -m forties.bench``: random full hands per second for every preset and for OpenSpiel's
 euchre and spades, in one run, with the ratios the project aims at.
 
+Each preset is played four ways: by ``GameState`` one action at a time; by the compiled
+engine with 256 tables stepped at once from Python ``[vector]``; by it with one table
+stepped from Python ``[vector 1]``; and by it entirely in compiled code, actions drawn
+there too ``[compiled]``. OpenSpiel's games are played from Python (chance drawn among
+``legal_actions()`` ``[legal]`` or ``chance_outcomes()`` ``[outcomes]``) and entirely in
+C++ by its uniform random bots ``[C++]``. The ratios set each way against its like.
+
 Rounds go through every game in turn, so a slow spell on the machine touches all of
 them; each figure is the median of the rounds, and each ratio the median of the
 ratios taken within a round.
@@ -27,6 +34,8 @@ from .loops import (
     VECTOR_TABLES,
     check_seeded_deals,
     check_spiel_chance,
+    compiled_hands,
+    cpp_hands,
     forties_hands,
     load_pyspiel,
     mid_game_state,
@@ -37,9 +46,20 @@ from .loops import (
 
 SPIEL_GAMES = ("euchre", "spades")
 VECTOR = "vector"  # a preset's row on the compiled engine: "merrimack-valley [vector]"
-# (numerator preset, denominator, the least ratio aimed at); each row of the preset,
-# GameState's and the compiled engine's, is compared with each row of the denominator
+VECTOR_1 = "vector 1"  # the same with one table
+COMPILED = "compiled"  # the compiled engine's own random play, no Python between steps
+CPP = "C++"  # OpenSpiel's own random play: pyspiel.evaluate_bots, uniform random bots
+# (numerator preset, denominator, the least ratio aimed at)
 TARGETS = (("merrimack-valley", "euchre", 1.3), ("forty-one", "spades", 1.0))
+# Which row of the preset is set against which row of OpenSpiel's game, and what it says.
+COMPARISONS = (
+    (VECTOR, "legal", "256 tables stepped from Python / one game driven from Python"),
+    (VECTOR, "outcomes", "the same, OpenSpiel's chance drawn from chance_outcomes()"),
+    (VECTOR_1, "legal", "one table stepped from Python / one game driven from Python"),
+    ("", "legal", "GameState / one game driven from Python"),
+    ("", "outcomes", "GameState / the same, chance from chance_outcomes()"),
+    (COMPILED, CPP, "random play entirely in compiled code / entirely in C++"),
+)
 STATE_LIMIT = 2048
 
 
@@ -116,10 +136,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.tables < 1:
         print("--tables must be at least 1", file=sys.stderr)
         return 2
-    # One row per preset and engine, and per OpenSpiel game and way of sampling its
-    # chance nodes.
-    modes = CHANCES if args.chance == "both" else (args.chance,)
-    engines = {"state": ("",), VECTOR: (VECTOR,), "both": ("", VECTOR)}[args.engine]
+    # One row per preset and engine, and per OpenSpiel game and way of playing it.
+    modes = (*(CHANCES if args.chance == "both" else (args.chance,)), CPP)
+    compiled = (VECTOR, VECTOR_1, COMPILED)
+    engines = {"state": ("",), VECTOR: compiled, "both": ("", *compiled)}[args.engine]
     games = [f"{g} [{m}]" if m else g
              for g in names for m in (modes if g in SPIEL_GAMES else engines)]
 
@@ -127,9 +147,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         name, _, mode = row.partition(" [")
         mode = mode.rstrip("]")
         if name in SPIEL_GAMES:
+            if mode == CPP:
+                return cpp_hands(pyspiel, name, seconds, seed)
             return spiel_hands(pyspiel, name, seconds, seed, args.draw, mode)
         if mode == VECTOR:
             return vector_hands(name, seconds, seed, args.draw, args.tables)
+        if mode == VECTOR_1:
+            return vector_hands(name, seconds, seed, args.draw, 1)
+        if mode == COMPILED:
+            return compiled_hands(name, seconds, seed)
         return forties_hands(name, seconds, seed, args.draw)
 
     info = machine()
@@ -145,7 +171,12 @@ def main(argv: Sequence[str] | None = None) -> int:
               "into OpenSpiel), [outcomes] among chance_outcomes()")
     if args.engine != "state":
         print(f"[vector]: forties.vector, {args.tables} tables at once; each step Python draws "
-              "every table's action and the compiled engine applies them all")
+              "every table's action and the compiled engine applies them all; [vector 1]: "
+              "the same with one table; [compiled]: one table, VectorGame.play_random, "
+              "actions drawn in compiled code")
+    if pyspiel is not None:
+        print("[C++]: OpenSpiel's own random play, pyspiel.evaluate_bots with "
+              "make_uniform_random_bot, one call an episode")
     print(f"seeded deals checked against random.Random(...).shuffle: "
           f"{check_seeded_deals():,} decks identical")
     for row in games:  # warm up: imports, tables, caches
@@ -172,14 +203,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     ratios: dict[str, float] = {}
     print()
     for num_name, den_name, target in TARGETS:
-        for num, den in ((a, b) for a in games if a.partition(" [")[0] == num_name
-                         for b in games if b.partition(" [")[0] == den_name):
+        for num_mode, den_mode, what in COMPARISONS:
+            num = f"{num_name} [{num_mode}]" if num_mode else num_name
+            den = f"{den_name} [{den_mode}]"
+            if num not in rates or den not in rates:
+                continue
             per_round = [a / b for a, b in zip(rates[num], rates[den], strict=True)]
             ratio = statistics.median(per_round)
             ratios[f"{num} / {den}"] = ratio
             verdict = "met" if ratio >= target else "not met"
             print(f"{num} / {den}: {ratio:.2f} (rounds {min(per_round):.2f}-"
-                  f"{max(per_round):.2f}; target {target:g}: {verdict})")
+                  f"{max(per_round):.2f}; target {target:g}: {verdict}) {what}")
 
     sizes = {p: state_bytes(mid_game_state(p)) for p in PRESETS}
     print()

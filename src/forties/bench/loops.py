@@ -108,6 +108,32 @@ def vector_hands(preset: str, seconds: float, seed: int, draw: str = "float",
             return (env.hands_played - hands0, env.hands_thrown_in - thrown0, now - start)
 
 
+# Steps per call of play_random in compiled_hands: about 70 Merrimack Valley hands.
+COMPILED_STEPS = 2048
+
+
+def compiled_hands(preset: str, seconds: float, seed: int,
+                   tables: int = 1) -> tuple[int, int, float]:
+    """Random hands of ``preset`` played entirely in compiled code: ``VectorGame.play_random``
+    draws every action with each table's own generator and deals on, with no Python
+    between the steps (the counterpart of OpenSpiel's C++ random play, ``cpp_hands``).
+    One table by default: one game at a time, as OpenSpiel plays one. Returns (hands,
+    hands thrown in, seconds)."""
+    from forties.vector import VectorGame
+
+    env = VectorGame(build_rules(preset), tables, seed=seed)
+    env.play_random(VECTOR_WARM_STEPS)
+    hands0, thrown0 = env.hands_played, env.hands_thrown_in
+    steps = max(1, COMPILED_STEPS // tables)
+    start = clock()
+    stop = start + seconds
+    while True:
+        env.play_random(steps)
+        now = clock()
+        if now >= stop:
+            return (env.hands_played - hands0, env.hands_thrown_in - thrown0, now - start)
+
+
 def load_pyspiel() -> Any | None:
     """The ``pyspiel`` module (open_spiel, ``pip install -e '.[bench]'``), or None."""
     try:
@@ -178,6 +204,27 @@ def spiel_hands(pyspiel: Any, name: str, seconds: float, seed: int, draw: str = 
         now = clock()
         if now >= stop:
             return hands, 0, now - start
+
+
+def cpp_hands(pyspiel: Any, name: str, seconds: float, seed: int) -> tuple[int, int, float]:
+    """Random episodes of OpenSpiel's ``name`` played entirely in C++: one call of
+    ``pyspiel.evaluate_bots`` an episode, with OpenSpiel's uniform random bots
+    (``make_uniform_random_bot``); chance is sampled in C++ too, from the seed given to
+    each call. Returns (episodes, 0, seconds)."""
+    game = pyspiel.load_game(name)
+    bots = [pyspiel.make_uniform_random_bot(p, seed * 1_000 + p)
+            for p in range(game.num_players())]
+    evaluate, new_state = pyspiel.evaluate_bots, game.new_initial_state
+    episode = seed * 1_000_000
+    start = clock()
+    stop = start + seconds
+    while True:
+        for _ in range(BATCH):
+            evaluate(new_state(), bots, episode)
+            episode += 1
+        now = clock()
+        if now >= stop:
+            return episode - seed * 1_000_000, 0, now - start
 
 
 def check_spiel_chance(pyspiel: Any, name: str, seed: int = 1) -> None:
