@@ -131,6 +131,8 @@ def demo(preset: str, options: tuple[str, ...], rules_file: str | None, seed: in
 def rules() -> None:
     """List the presets, or show every option of one.
 
+    Every preset and option is explained, with its sources, in docs/rules.md.
+
     \b
     Examples:
       forties rules list

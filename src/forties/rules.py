@@ -1,8 +1,9 @@
 """Rules as frozen, validated values: a preset plus option overrides.
 
-Every option of ``rules.md`` is declared once in ``OPTIONS`` (its values, its
-meaning, its source). A preset is a named set of values; ``build_rules`` applies
-overrides and refuses combinations that cannot work, naming the options.
+Every option of the rules reference (docs/rules.md) is declared once in ``OPTIONS``
+(its values, its meaning, the documents it comes from). A preset is a named set of
+values; ``build_rules`` applies overrides and refuses combinations that cannot work,
+naming the options.
 """
 
 from __future__ import annotations
@@ -51,99 +52,121 @@ def format_value(v: Value) -> str:
     return str(v)
 
 
+# The documents the rules come from, as the rules reference (docs/rules.md) names them.
+DOW = "Merrimack Valley 45s rules by Jerry Dow"
+NS45 = "Nova Scotia 45-Card-Games and Traditional 45"
+AUCTION45 = "Nova Scotia Auction 45 / Call Your Partner"
+MV_GENERAL = "Forty-fives: Merrimack Valley variant (general description)"
+SYRIA = "Forty One (Syria)"
+SOURCES = (DOW, NS45, AUCTION45, MV_GENERAL, SYRIA)
+
+
+def cite(*sources: str) -> str:
+    """An option's ``source``: the documents it follows, as docs/rules.md cites them."""
+    return "; ".join(sources)
+
+
 _FF = FORTY_FIVES
 OPTIONS: tuple[OptionSpec, ...] = (
-    OptionSpec("players", (2, 3, 4, 5, 6), "number of players", "000, 001, 002"),
+    OptionSpec("players", (2, 3, 4, 5, 6), "number of players", cite(DOW, NS45, MV_GENERAL)),
     OptionSpec("teams", ("individual", "pairs", "three-pairs", "two-threes"),
                "who scores together: everyone alone; pairs (4: seats 0+2, 1+3); three pairs "
-               "(6: seats k and k+3); two teams of three (6: 0,2,4 and 1,3,5)", "001, 002"),
+               "(6: seats k and k+3); two teams of three (6: 0,2,4 and 1,3,5)",
+               cite(NS45, MV_GENERAL)),
     OptionSpec("kitty", (3, 0, 4), "cards dealt to the kitty (4: two after each time round)",
-               "000 var 9, 001, 002"),
+               cite(f"{DOW}, variation 9", AUCTION45, MV_GENERAL)),
     OptionSpec("auction", ("single", "none", "hold-reopens", "open"),
                "how trump is won: none (a card turned up), single (each bids once, dealer "
                "last), hold-reopens (a dealer's hold reopens the bidding), open (goes round "
-               "until all but one have passed)", "000, 000 var 6, 001"),
+               "until all but one have passed)", cite(DOW, AUCTION45)),
     OptionSpec("min_bid", (15, 20, 5), "lowest bid; bids go up in fives to 30",
-               "000 var 5, 001"),
+               cite(f"{DOW}, variation 5", AUCTION45)),
     OptionSpec("bid_30_for_60", (False, True),
-               "a bid '30for60' ranks above 30: make 30 to score 60, else lose 60", "002"),
+               "a bid '30for60' ranks above 30: make 30 to score 60, else lose 60",
+               cite(MV_GENERAL)),
     OptionSpec("bid_60_for_120", (False, True),
                "a bid '60for120' ranks above 30for60: make 30 to score 120, else lose 120",
-               "002"),
+               cite(MV_GENERAL)),
     OptionSpec("dealer_may_hold", (False, True),
                "the dealer may take the bid at the current high without raising",
-               "000 var 4, 6; 001"),
+               cite(f"{DOW}, variations 4 and 6", AUCTION45)),
     OptionSpec("all_pass", ("dealer-bagged", "redeal"),
                "when nobody bids: the dealer must bid at least the minimum, or the hand is "
-               "thrown in", "002"),
+               "thrown in", cite(MV_GENERAL, AUCTION45)),
     OptionSpec("min_bid_at_100", (None, 20), "a side on 100 or more may not bid less",
-               "000 var 11"),
+               cite(f"{DOW}, variation 11")),
     OptionSpec("winner_may_raise", (False, True),
-               "the auction winner at 20 or 25 may raise to 30 before naming trump", "001"),
+               "the auction winner at 20 or 25 may raise to 30 before naming trump",
+               cite(AUCTION45)),
     OptionSpec("trump_needs_card", (False, True),
                "the bidder may name only a suit of which he holds a trump (AH counts for any)",
-               "001"),
+               cite(AUCTION45)),
     OptionSpec("kitty_before_trump", (False, True), "the bidder sees the kitty before naming trump",
-               "001 Richmond County"),
+               cite(AUCTION45)),
     OptionSpec("go_on_kitty", (False, True),
-               "the bidder may throw in his hand and name trump from the kitty", "001 Cape Breton"),
+               "the bidder may throw in his hand and name trump from the kitty", cite(AUCTION45)),
     OptionSpec("go_on_top_card", (False, True),
                "having gone on the kitty, the bidder may throw it in too and take one card "
-               "from the stock, whose suit is trump", "001 Cape Breton"),
-    OptionSpec("keep_min", (1, 0, 2), "cards a player must keep when discarding", "000, 001, 002"),
+               "from the stock, whose suit is trump", cite(AUCTION45)),
+    OptionSpec("keep_min", (1, 0, 2), "cards a player must keep when discarding",
+               cite(f"{DOW}, variation 7", AUCTION45, MV_GENERAL)),
     OptionSpec("four_and_a_flip", (False, True),
-               "one may discard all five; the fifth card replenished is dealt face up", "002"),
+               "one may discard all five; the fifth card replenished is dealt face up",
+               cite(MV_GENERAL)),
     OptionSpec("replenish", ("all-at-once", "by-threes"),
                "how the dealer restores hands to five: all at once, or at most three a time "
-               "round", "000, 001"),
+               "round", cite(DOW, AUCTION45)),
     OptionSpec("dealer_robs_pack", (False, True),
                "after the draw the dealer may take any of the discards, discarding as many",
-               "000 var 8"),
+               cite(f"{DOW}, variation 8")),
     OptionSpec("robbing", (False, True),
                "the holder of the ace of trumps (the dealer, if an ace is turned) may take the "
-               "turned-up card for any card", "001"),
+               "turned-up card for any card", cite(NS45)),
     OptionSpec("lead", ("bidder", "left-of-bidder", "left-of-dealer"),
-               "who leads the first trick", "000, 000 var 10, 001"),
+               "who leads the first trick", cite(f"{DOW}, variation 10", NS45)),
     OptionSpec("follow", ("trump-only", "suit-or-trump"),
                "a trump lead must be followed with a trump; with suit-or-trump an off-suit lead "
-               "must also be followed or trumped", "000, 000 var 2"),
+               "must also be followed or trumped", cite(f"{DOW}, variation 2", NS45)),
     OptionSpec("renege", ("top3", "five-only", "none"),
-               "which top trumps may be withheld when a lower trump is led", "000, 001, 002"),
+               "which top trumps may be withheld when a lower trump is led",
+               cite(DOW, AUCTION45, MV_GENERAL)),
     OptionSpec("hearts_on_hearts", (False, True),
                "when AH is led no trump may be withheld, and one with no trump must play a heart",
-               "001"),
+               cite(NS45)),
     OptionSpec("bonus", ("best-trump", "five-only"),
                "5 more to the trick holding the highest trump played, or only to the 5 of trumps",
-               "000, 001, 002"),
+               cite(DOW, NS45, MV_GENERAL)),
     OptionSpec("bidder_scores", ("taken", "bid"),
-               "a bidder who makes it scores all his side took, or only the bid", "000, 001"),
-    OptionSpec("made_30_scores_60", (False, True), "a made bid of 30 scores 60", "000 var 1, 001"),
+               "a bidder who makes it scores all his side took, or only the bid",
+               cite(DOW, AUCTION45)),
+    OptionSpec("made_30_scores_60", (False, True), "a made bid of 30 scores 60",
+               cite(f"{DOW}, variation 1", AUCTION45)),
     OptionSpec("lock_at", (None, 100),
                "a side on this score or more scores only on hands it won the bid for",
-               "001 Auction"),
-    OptionSpec("target", None, "game score", "000, 001, 002", int_range=(5, 10000)),
+               cite(AUCTION45)),
+    OptionSpec("target", None, "game score", cite(DOW, NS45, MV_GENERAL), int_range=(5, 10000)),
     OptionSpec("forty_five_resets", (False, True),
-               "a score landing exactly on 45 goes back to 0", "002"),
+               "a score landing exactly on 45 goes back to 0", cite(MV_GENERAL)),
     OptionSpec("end", ("bidder-goes-out", "must-bid-on-green"),
                "several sides past the target: the bidders win if among them, else the highest; "
                "must-bid-on-green: once two sides are within 30 of the target, only a bidding "
-               "side can go out", "000, 002"),
+               "side can go out", cite(f"{DOW}, variation 3", MV_GENERAL)),
     OptionSpec("match", ("single", "best-of-3"), "one game, or the best two games of three",
-               "001"),
+               cite(NS45)),
     OptionSpec("call_partner", (False, True),
                "5 players: the bidder calls a card whose holder is his partner for the hand",
-               "001"),
-    OptionSpec("target", None, "a player's score that wins, with a positive partner", "003",
+               cite(AUCTION45)),
+    OptionSpec("target", None, "a player's score that wins, with a positive partner", cite(SYRIA),
                game=FORTY_ONE, int_range=(1, 10000)),
     OptionSpec("min_total", None, "the bids must total at least this, or the hand is thrown in",
-               "003", game=FORTY_ONE, int_range=(4, 52)),
-    OptionSpec("double_from", None, "bids of this many tricks or more score double", "003",
+               cite(SYRIA), game=FORTY_ONE, int_range=(4, 52)),
+    OptionSpec("double_from", None, "bids of this many tricks or more score double", cite(SYRIA),
                game=FORTY_ONE, int_range=(1, 14)),
-    OptionSpec("partner_positive", (True, False), "a winner's partner must be above 0", "003",
+    OptionSpec("partner_positive", (True, False), "a winner's partner must be above 0", cite(SYRIA),
                game=FORTY_ONE),
     OptionSpec("tie", ("lower-partner", "team-total"),
                "both teams qualify: the team whose lower player is higher wins, or the higher "
-               "total; a tie plays on", "003", game=FORTY_ONE),
+               "total; a tie plays on", cite(SYRIA), game=FORTY_ONE),
 )
 
 
@@ -326,12 +349,12 @@ def _register(p: Preset) -> None:
 
 _register(Preset(
     "merrimack-valley", FORTY_FIVES,
-    "Merrimack Valley 45s (seed 000): 4 in pairs, kitty 3, one round of bidding 15-30, "
+    "Merrimack Valley 45s: 4 in pairs, kitty 3, one round of bidding 15-30, "
     "dealer bagged, bidder leads, trumps must follow, 5/J/AH may renege, game 120",
     {}, aliases=("mv", "merrimack")))
 _register(Preset(
     "nova-scotia", FORTY_FIVES,
-    "Traditional Nova Scotia 45 (seed 001): trump turned up, robbing, left of dealer leads, "
+    "Traditional Nova Scotia 45: trump turned up, robbing, left of dealer leads, "
     "follow suit or trump, first to 45 wins",
     {"auction": "none", "kitty": 0, "robbing": True, "lead": "left-of-dealer",
      "follow": "suit-or-trump", "target": 45}, aliases=("ns", "traditional", "45")))
@@ -343,18 +366,18 @@ _AUCTION_45: dict[str, Value] = {
 }
 _register(Preset(
     "auction-45", FORTY_FIVES,
-    "Nova Scotia Auction 45 (seed 001): open bidding 20-30 with dealer hold, raise to 30, "
+    "Nova Scotia Auction 45: open bidding 20-30 with dealer hold, raise to 30, "
     "30 for 60, discard any number, locked at 100, game 120",
     _AUCTION_45, aliases=("auction", "a45")))
 _register(Preset(
     "call-your-partner", FORTY_FIVES,
-    "Call Your Partner (seed 001): Auction 45 for 5 players; the bidder calls a card and its "
+    "Call Your Partner: Auction 45 for 5 players; the bidder calls a card and its "
     "holder partners him for the hand",
     {**_AUCTION_45, "players": 5, "call_partner": True}, aliases=("cyp",)))
 _register(Preset(
     "forty-one", FORTY_ONE,
-    "Forty One (seed 003, Syria): 13 cards, hearts trump, each bids his tricks, bids total 11 "
-    "or more, 7+ scores double, 41 with a positive partner wins",
+    "Forty One: the Syrian partnership game; 13 cards, hearts trump, each bids his tricks, "
+    "bids total 11 or more, 7+ scores double, 41 with a positive partner wins",
     {}, aliases=("41", "fortyone")))
 
 _ALIASES = {a: p.name for p in PRESETS.values() for a in (p.name, *p.aliases)}

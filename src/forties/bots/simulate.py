@@ -46,7 +46,7 @@ def drive_to_play(st: FortyFivesState) -> None:
 
 
 def call_choice(st: FortyFivesState, seat: int) -> Action:
-    """Call the best trump the bidder does not hold, if he may (seed 001's custom)."""
+    """Call the best trump the bidder does not hold, if he may (Call Your Partner's custom)."""
     hand = st.hands[seat]
     for c in TRUMP_ORDER[st.trump]:
         if not hand >> c & 1 and st.may_call(c):
