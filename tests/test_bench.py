@@ -9,6 +9,8 @@ machine's load, and its counts can be checked exactly.
 from __future__ import annotations
 
 import itertools
+import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -142,3 +144,17 @@ def test_bench_command_refuses_bad_input(capsys: pytest.CaptureFixture[str]) -> 
     assert "unknown" in capsys.readouterr().err
     assert bench.main(["--games", "forty-one", "--tables", "0"]) == 2
     assert "--tables" in capsys.readouterr().err
+
+
+def test_readme_speed_figures_are_those_of_the_benchmarks_page() -> None:
+    """Every ratio in the README's summary is one that docs/benchmarks.md records."""
+    root = Path(__file__).resolve().parent.parent
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    summary = readme.split("## Speed\n", 1)[1].split("\n## ", 1)[0]
+    figures = re.findall(r"\| (\d+\.\d\d) \| (\d+\.\d\d) \|", summary)
+    page = (root / "docs" / "benchmarks.md").read_text(encoding="utf-8")
+    recorded = set(re.findall(r"\b\d+\.\d\d\b", page))
+    assert len(figures) == 4
+    assert {x for row in figures for x in row} <= recorded
+    dates = re.findall(r"\d{4}-\d\d-\d\d", summary)
+    assert dates and all(d in page for d in dates)  # the run the figures come from
