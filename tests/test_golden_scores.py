@@ -285,4 +285,4 @@ def test_golden_verdict_agrees_with_an_independent_reading(name: str) -> None:
 
 
 def test_every_forty_fives_golden_is_read() -> None:
-    assert len(NAMES) == 116
+    assert len(NAMES) >= 116
