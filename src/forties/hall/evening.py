@@ -252,20 +252,26 @@ class Hall:
         """Every couple that has played or will play, best score first."""
         won = self._won_games()
         mp = self.matchpoints() if self.settings.duplicate else {}
+        played: dict[int, int] = dict.fromkeys(self.couples, 0)
+        byes: dict[int, list[int]] = {c: [] for c in self.couples}
+        for g, seat in enumerate(self.seatings, 1):
+            for pair in seat.tables:
+                for x in pair:
+                    played[x] += 1
+            if seat.sitting_out is not None:
+                byes[seat.sitting_out].append(g)
         rows = []
         for c in self.couples.values():
             if c.withdrawn:
                 continue
-            byes = [g for g, s in enumerate(self.seatings, 1) if s.sitting_out == c.number]
             absent = [g for g in range(1, self.games + 1) if not c.plays(g)]
-            played = sum(1 for s in self.seatings if s.table_of(c.number) is not None)
             if self.settings.duplicate:
                 score = sum((per.get(c.number, Fraction(0)) for per in mp.values()),
                             Fraction(0))
             else:
                 score = Fraction(len(won[c.number]))
-            rows.append((c, tuple(sorted(won[c.number])), tuple(byes), played, tuple(absent),
-                         score))
+            rows.append((c, tuple(sorted(won[c.number])), tuple(byes[c.number]),
+                         played[c.number], tuple(absent), score))
         rows.sort(key=lambda r: (-r[5], r[0].number))
         out: list[Standing] = []
         for i, (c, w, b, p, a, s) in enumerate(rows):
