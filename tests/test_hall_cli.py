@@ -109,7 +109,7 @@ def test_readme_hall_commands_run(tmp_path: Path) -> None:
     """Every ``forties hall`` command of the README, in order, in an empty folder; the
     100-couple evening at a smaller size (its time is in docs/benchmarks.md)."""
     commands = readme_hall_commands()
-    assert len(commands) == 3
+    assert len(commands) == 5
     for cmd in commands:
         argv = shlex.split(cmd.replace("--couples 100 --games 25", "--couples 12 --games 5"))
         argv[0] = str(FORTIES)
@@ -117,3 +117,25 @@ def test_readme_hall_commands_run(tmp_path: Path) -> None:
                              check=False, env={**os.environ, "COLUMNS": "100"})
         assert res.returncode == 0, (cmd, res.stderr)
     assert (tmp_path / "evening.json").exists() and (tmp_path / "cards.html").exists()
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    (["ante", "--names", "A,B,C"], "six players"),
+    (["ante", "-p", "forty-one"], "not a game of 45s"),
+    (["ante", "-o", "kitty"], "NAME=VALUE"),
+    (["ante", "--players", "ace"], "unknown player 'ace'"),
+    (["home", "--couples", "Ann,Bob"], "two couples"),
+    (["home", "--matches", "0"], "--matches must be from 1"),
+])
+def test_ante_and_home_bad_input(args: list[str], words: str) -> None:
+    res = run_forties("hall", *args)
+    assert res.returncode == 2 and words in res.stderr
+    assert len(res.stderr.strip().splitlines()) == 1 and "Traceback" not in res.stderr
+
+
+def test_ante_and_home_print_their_results() -> None:
+    res = run_forties("hall", "ante", "--seed", "4", "--stake", "3")
+    assert res.returncode == 0 and "18 in the pot" in res.stdout
+    assert re.search(r"Cut-throat won by \w+, who takes the 18", res.stdout)
+    res = run_forties("hall", "home", "--matches", "2", "--seed", "1")
+    assert res.returncode == 0 and res.stdout.count("Match ") == 2

@@ -17,6 +17,7 @@ from .draw import METHOD, commitment
 from .evening import Hall
 from .events import HallError
 from .export import export_json, results_csv, standings_csv
+from .home import Ante, HomeEvening, play_ante, play_home
 from .printing import punch_cards_html, table_cards_html
 from .prizes import BOOBY, Contest
 from .settings import JAR_RULES, PLACES, TIE_BREAKS, Settings
@@ -271,3 +272,82 @@ def cards_command(evening: str, lang: str, tables: bool, out: str | None) -> Non
         _write(out, html)
     else:
         click.echo(html, nl=False)
+
+
+def _levels(players: str) -> list[str]:
+    levels = [p.strip() for p in players.split(",") if p.strip()]
+    bad = [p for p in levels if p not in LEVELS]
+    if not levels or bad:
+        _fail(f"unknown player {bad[0] if bad else players!r}; players: {', '.join(LEVELS)}")
+    return levels
+
+
+@hall.command("ante")
+@click.option("--names", default="Ann,Bob,Cy,Di,Ed,Flo", show_default=True,
+              help="The six players, in seat order (comma-separated).")
+@click.option("--stake", type=int, default=1, show_default=True, help="Each player's stake.")
+@click.option("--players", default="basic", show_default=True,
+              help="Computer players by seat, in turn: " + ", ".join(LEVELS) + ".")
+@click.option("--seed", type=int, default=None, help="Seed for the deals.")
+@click.option("--preset", "-p", default="nova-scotia", show_default=True)
+@click.option("--option", "-o", "options", multiple=True, metavar="NAME=VALUE")
+def ante_command(names: str, stake: int, players: str, seed: int | None, preset: str,
+                 options: tuple[str, ...]) -> None:
+    """The six-player ante, played by computer players: two teams of three play a game,
+    the three winners play cut-throat, and its winner takes the ante.
+
+    \b
+    Examples:
+      forties hall ante --seed 4
+      forties hall ante --names Ann,Bob,Cy,Di,Ed,Flo --stake 2 --players expert,basic
+    """
+    levels = _levels(players)
+    pairs = dict(p.split("=", 1) for p in options if "=" in p)
+    if len(pairs) != len(options):
+        _fail("options are written NAME=VALUE")
+    try:
+        a = Ante(tuple(n.strip() for n in names.split(",")), stake, preset, pairs)
+        play_ante(a, secrets.randbits(32) if seed is None else seed, levels)
+    except HallError as e:
+        _fail(str(e))
+    team = a.finalists()
+    assert a.winner is not None
+    click.echo(f"Ante: {len(a.names)} players at {a.stake} each, {a.pot} in the pot")
+    click.echo("Team game won by " + ", ".join(a.names[s] for s in team))
+    click.echo(f"Cut-throat won by {a.names[a.winner]}, who takes the {a.pot}")
+
+
+@hall.command("home")
+@click.option("--couples", default="Ann & Bob,Cy & Di", show_default=True,
+              help="The two couples (comma-separated, each 'name & name').")
+@click.option("--matches", type=int, default=3, show_default=True)
+@click.option("--players", default="basic", show_default=True,
+              help="Computer players by seat, in turn: " + ", ".join(LEVELS) + ".")
+@click.option("--seed", type=int, default=None, help="Seed for the deals.")
+@click.option("--preset", "-p", default="nova-scotia", show_default=True)
+def home_command(couples: str, matches: int, players: str, seed: int | None,
+                 preset: str) -> None:
+    """A home evening: two couples of computer players play matches of best two games
+    out of three, counting matches and games won.
+
+    \b
+    Examples:
+      forties hall home --matches 5 --seed 2
+    """
+    levels = _levels(players)
+    pairs = [tuple(x.strip() for x in c.split("&")) for c in couples.split(",")]
+    if len(pairs) != 2 or any(len(p) != 2 or not all(p) for p in pairs):
+        _fail("--couples is two couples, each written 'name & name'")
+    if not 1 <= matches <= 1000:
+        _fail("--matches must be from 1 to 1000")
+    try:
+        ev = HomeEvening(((pairs[0][0], pairs[0][1]), (pairs[1][0], pairs[1][1])), preset)
+        play_home(ev, matches, secrets.randbits(32) if seed is None else seed, levels)
+    except HallError as e:
+        _fail(str(e))
+    label = [" & ".join(c) for c in ev.couples]
+    for i, m in enumerate(ev.matches, 1):
+        click.echo(f"Match {i}: {label[m.winner]} win {max(m.games)}-{min(m.games)}")
+    t = ev.tally()
+    click.echo(f"Matches: {label[0]} {t['matches'][0]}, {label[1]} {t['matches'][1]}; "
+               f"games: {t['games'][0]} to {t['games'][1]}")
