@@ -320,3 +320,50 @@ def test_seating_functions_refuse_an_odd_table() -> None:
         first_seating([1, 2, 3], None)
     with pytest.raises(ValueError):
         next_seating(Seating(1, ((1, 2),)), {1: 1}, [1, 2, 3], None)
+
+
+def test_the_checks_catch_a_broken_evening(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each check fails on an evening tampered with behind the events' back."""
+    import dataclasses
+
+    def evening() -> Hall:
+        h = hall_of(7, games=3)
+        rng = random.Random(2)
+        for _ in range(3):
+            play_game(h, random_picker(rng))
+        assert all(c.ok for c in check_evening(h))
+        return h
+
+    def failed(h: Hall) -> list[str]:
+        return [c.name.split(" ")[0] + " " + c.name.split(" ")[1] for c in check_evening(h)
+                if not c.ok]
+
+    h = evening()
+    (a, b), *rest = h.seatings[1].tables
+    h.seatings[1] = dataclasses.replace(h.seatings[1], tables=((b, a), *rest))
+    assert failed(h) == ["winners moved"]
+    h = evening()
+    h.seatings[2] = dataclasses.replace(h.seatings[2], tables=h.seatings[2].tables[:-1])
+    assert "every couple" in failed(h)
+    h = evening()
+    s = h.seatings[2]
+    first_out = h.seatings[0].sitting_out
+    assert first_out is not None and s.sitting_out is not None
+    pos = s.place_of(first_out)
+    assert pos is not None
+    tables = [list(p) for p in s.tables]
+    tables[pos[0] - 1][pos[1]] = s.sitting_out
+    h.seatings[2] = Seating(3, tuple((x, y) for x, y in tables), first_out)
+    assert "no couple" in failed(h)  # couple 7 sits out again before couple 5 has
+    h = evening()
+    h.results[0].pop(1)
+    assert "games counted" in failed(h)
+    h = evening()
+    real = h.standings
+
+    def inflated() -> list[object]:
+        rows = real()
+        return [dataclasses.replace(rows[0], won=(*rows[0].won, 99)), *rows[1:]]
+
+    monkeypatch.setattr(h, "standings", inflated)
+    assert "punch cards" in failed(h)

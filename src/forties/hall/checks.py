@@ -51,7 +51,9 @@ def _winners_move(hall: Hall) -> Check:
             continue
         n = len(seat.tables)
         for t, pair in enumerate(prev.tables, 1):
-            r = hall.results[g - 2][t]
+            r = hall.results[g - 2].get(t)
+            if r is None:
+                return Check(name, False, f"game {g - 1}, table {t} has no result")
             winner = pair[0] if r.winner is None else r.winner
             loser = pair[1] if winner == pair[0] else pair[0]
             for couple, want in ((winner, (t % n + 1, VISITORS)), (loser, (t, HOME))):
@@ -113,6 +115,8 @@ def _games_counted(hall: Hall) -> Check:
     results = sum(len(r) for r in hall.results)
     for g, seat in enumerate(hall.seatings, 1):
         for t, r in hall.results[g - 1].items():
+            if not 1 <= t <= len(seat.tables):
+                return Check(name, False, f"game {g}: a result for table {t}, which it had not")
             if r.winner is not None and r.winner not in seat.tables[t - 1]:
                 return Check(name, False, f"game {g} table {t}: couple {r.winner} not there")
     if hall.over and results != tables:
