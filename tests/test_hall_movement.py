@@ -361,9 +361,30 @@ def test_the_checks_catch_a_broken_evening(monkeypatch: pytest.MonkeyPatch) -> N
     h = evening()
     real = h.standings
 
-    def inflated() -> list[object]:
+    def moved_punch() -> list[object]:
         rows = real()
-        return [dataclasses.replace(rows[0], won=(*rows[0].won, 99)), *rows[1:]]
+        lost = next(g for g in (1, 2, 3) if g not in rows[0].won)
+        return [dataclasses.replace(rows[0], won=(*rows[0].won[1:], lost)), *rows[1:]]
 
-    monkeypatch.setattr(h, "standings", inflated)
+    monkeypatch.setattr(h, "standings", moved_punch)
     assert "punch cards" in failed(h)
+
+
+def test_when_a_table_closes_its_winner_takes_a_free_dealing_place_first() -> None:
+    h = hall_of(7, games=2)
+    play_game(h, winners(1, 3, 5))  # 7 sat out
+    h.leave(1)  # a winner leaves: its dealing place at table 2 is free
+    h.leave(2)
+    # two tables now; 6 sits out (going down from 7); table 3's winner (5) takes the free
+    # dealing place before 7, back from sitting out, takes the home place
+    assert h.seating(2) == Seating(2, ((3, 7), (5, 4)), 6)
+
+
+def test_when_a_table_closes_and_no_dealing_place_is_free() -> None:
+    h = hall_of(7, games=2)
+    play_game(h, winners(1, 3, 5))
+    h.leave(2)  # two losers leave: the home places are free
+    h.leave(4)
+    # 5 (winner at the closed table 3) and 7 (back) fill the home places in that order;
+    # at table 1 two winners meet, and 3, who came by the ordinary move, deals first
+    assert h.seating(2) == Seating(2, ((3, 5), (1, 7)), 6)
