@@ -362,9 +362,11 @@ def test_the_checks_catch_a_broken_evening(monkeypatch: pytest.MonkeyPatch) -> N
     real = h.standings
 
     def moved_punch() -> list[object]:
-        rows = real()
-        lost = next(g for g in (1, 2, 3) if g not in rows[0].won)
-        return [dataclasses.replace(rows[0], won=(*rows[0].won[1:], lost)), *rows[1:]]
+        rows: list[object] = list(real())
+        i, row = next((i, r) for i, r in enumerate(real()) if 0 < r.wins < 3)
+        lost = next(g for g in (1, 2, 3) if g not in row.won)
+        rows[i] = dataclasses.replace(row, won=(*row.won[1:], lost))
+        return rows
 
     monkeypatch.setattr(h, "standings", moved_punch)
     assert "punch cards" in failed(h)
