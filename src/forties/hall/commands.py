@@ -162,7 +162,7 @@ def _couple(hall: Hall, c: int) -> str:
 def _score(hall: Hall, x: Any) -> str:
     if hall.settings.duplicate:
         return f"{float(x):.1f} matchpoints"
-    return f"{int(x)} games"
+    return f"{int(x)} game{'' if x == 1 else 's'}"
 
 
 def contest_lines(hall: Hall, ct: Contest) -> list[str]:
@@ -174,7 +174,7 @@ def contest_lines(hall: Hall, ct: Contest) -> list[str]:
     if ct.votes:
         out.append("  votes: " + ", ".join(f"couple {c} {v}" for c, v in ct.votes.items()))
     if ct.method:
-        out.append(f"  settled by {'a ' if ct.method != 'split' else ''}{ct.method}")
+        out.append(f"  settled by a {ct.method}")
     if ct.answers:
         out.append("  asked to play off: " + ", ".join(
             f"couple {c} {'plays' if v else 'forfeits'}" for c, v in ct.answers.items()))
@@ -211,11 +211,19 @@ def report_text(sim: Simulation, top: int) -> str:
                      f"{score:>11}")
     lines += ["", "Prizes:"]
     scores = {st.couple: st.score for st in table}
+    split: set[tuple[int, ...]] = set()
     for a in hall.awards():
         who = " and ".join(_couple(hall, c) for c in a.couples)
-        how = {"outright": "", "split": ", split"}.get(a.how, f", by {a.how}")
-        lines.append(f"  {prize_name('en', a.prize)}: {who}, "
-                     f"{_score(hall, scores[a.couples[0]])}{how}")
+        score = _score(hall, scores[a.couples[0]])
+        if a.how == "split":
+            if a.couples not in split:
+                split.add(a.couples)
+                shared = [prize_name("en", x.prize) for x in hall.awards()
+                          if x.couples == a.couples and x.how == "split"]
+                lines.append(f"  {', '.join(shared)}: split between {who}, {score} each")
+            continue
+        how = "" if a.how == "outright" else f", by {a.how}"
+        lines.append(f"  {prize_name('en', a.prize)}: {who}, {score}{how}")
     for ct in hall.contests().values():
         lines += ["  " + x for x in contest_lines(hall, ct)]
     jar = hall.cookie_jar()
@@ -299,7 +307,7 @@ def ante_command(names: str, stake: int, players: str, seed: int | None, preset:
     \b
     Examples:
       forties hall ante --seed 4
-      forties hall ante --names Ann,Bob,Cy,Di,Ed,Flo --stake 2 --players expert,basic
+      forties hall ante --names Ann,Bob,Cy,Di,Ed,Flo --stake 2 --players basic,random
     """
     levels = _levels(players)
     pairs = dict(p.split("=", 1) for p in options if "=" in p)
