@@ -19,7 +19,7 @@ body { font-family: sans-serif; margin: 0; }
 .punch { width: 88mm; border: 1px dashed #555; padding: 3mm; box-sizing: border-box;
          break-inside: avoid; }
 .punch h2 { margin: 0; font-size: 14pt; } .punch p { margin: 1mm 0; font-size: 9pt; }
-.holes { display: grid; grid-template-columns: repeat(10, 1fr); gap: 1.5mm; margin-top: 2mm; }
+.holes { display: grid; grid-template-columns: repeat(10, 7mm); gap: 1mm; margin-top: 2mm; }
 .n { display: inline-block; width: 7mm; height: 7mm; line-height: 7mm; text-align: center;
      border: 1px solid #000; border-radius: 50%; font-size: 8pt; }
 .n.won { background: #000; color: #fff; } .n.bye { border-style: double; }
@@ -69,14 +69,11 @@ def punch_cards_html(hall: Hall, lang: str = "en", couples: Iterable[int] | None
     return _page(lang, title, '<div class="sheet">\n' + "\n".join(cards) + "\n</div>\n")
 
 
-def table_cards_html(hall: Hall, lang: str = "en", game: int | None = None) -> str:
-    """A page for each table of ``game`` (default: the first, or the game in play): its
-    number, where the winners go, and who sits there."""
+def table_cards_html(hall: Hall, lang: str = "en", game: int = 1) -> str:
+    """A page for each table of ``game`` (default: the first, whose couples it names):
+    its number, where the winners go, and that they deal first."""
     check_language(lang)
-    g = game or max(1, hall.begun)
-    seat = hall.seating(g)
-    if seat is None:
-        seat = hall.seating(hall.begun + 1)
+    seat = hall.seating(game)
     pages = []
     if seat is not None:
         n = len(seat.tables)
