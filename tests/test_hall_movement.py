@@ -219,7 +219,7 @@ def evenings(draw: st.DrawFn) -> tuple[int, int, int, float, bool]:
     return couples, games, seed, no_game, draw(st.booleans())
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(evenings())
 def test_any_evening_keeps_every_rule(ev: tuple[int, int, int, float, bool]) -> None:
     couples, games, seed, no_game, bye_wins = ev
