@@ -407,5 +407,15 @@ def _terminal_commands() -> None:
 
 _terminal_commands()
 
+
+def _hall_commands() -> None:
+    """``forties hall``: the 45-Card-Games evening (``forties.hall``)."""
+    from .hall.commands import hall
+
+    main.add_command(hall)
+
+
+_hall_commands()
+
 if __name__ == "__main__":  # pragma: no cover
     main()

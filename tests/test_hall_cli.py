@@ -1,0 +1,141 @@
+"""``forties hall`` as a user runs it, and the README's hall commands."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from forties.hall import Hall
+
+from .helpers_engine import FORTIES, run_forties
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+
+
+def simulate(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return run_forties("hall", "simulate", *args)
+
+
+def test_simulate_prints_standings_prizes_and_checks(tmp_path: Path) -> None:
+    j, c, cards = tmp_path / "e.json", tmp_path / "s.csv", tmp_path / "cards.html"
+    res = simulate(tmp_path, "--couples", "9", "--games", "6", "--players", "basic,random",
+                   "--seed", "3", "--booby", "--cookie-jar", "3", "--json", str(j),
+                   "--csv", str(c), "--cards", str(cards), "--top", "0")
+    assert res.returncode == 0, res.stderr
+    out = res.stdout
+    assert "9 couples at 4 tables, 6 games of nova-scotia" in out
+    assert "Prizes:" in out and "FAILED" not in out
+    assert out.count("  ok: ") == 6
+    assert "Cookie jar (games " in out and "Booby prize" in out
+    assert len(re.findall(r"^\s+\d+\s+\d+\s+Player", out, re.M)) == 9
+    export = json.loads(j.read_text())
+    h = Hall.from_json({k: export[k] for k in ("format", "settings", "events")})
+    assert h.over and len(h.couples) == 9
+    assert [r["couple"] for r in export["standings"]] == [s.couple for s in h.standings()]
+    assert len(c.read_text().splitlines()) == 10
+    assert (tmp_path / "s-results.csv").exists()
+    assert cards.read_text().count('class="punch"') == 9
+    again = simulate(tmp_path, "--couples", "9", "--games", "6", "--players", "basic,random",
+                     "--seed", "3", "--booby", "--cookie-jar", "3", "--top", "0")
+
+    def steady(text: str) -> str:
+        return re.sub(r"played in [\d.]+ s", "", text)
+
+    assert steady(again.stdout) == steady(out)  # the same seed, the same evening
+
+
+def test_simulate_duplicate_with_house_rules(tmp_path: Path) -> None:
+    res = simulate(tmp_path, "--couples", "6", "--games", "3", "--duplicate", "-p",
+                   "auction-45", "-o", "lock_at=null", "-o", "target=60", "--seed", "1",
+                   "--jobs", "2")
+    assert res.returncode == 0, res.stderr
+    assert "(duplicate)" in res.stdout and "Matchpoints" in res.stdout
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    (["--players", "wizard"], "unknown player 'wizard'"),
+    (["--couples", "1"], "--couples must be from 2"),
+    (["-p", "call-your-partner"], "four players in two pairs"),
+    (["-o", "kitty"], "NAME=VALUE"),
+    (["-o", "trumps=S"], "unknown option"),
+    (["--games", "0"], "games must be from 1 to 200"),
+    (["--cookie-jar", "40"], "cookie_jar must be from 0"),
+    (["--jobs", "0"], "--jobs must be at least 1"),
+    (["--json", "/no/such/dir/e.json", "--couples", "2", "--games", "1"], "cannot write"),
+])
+def test_simulate_bad_input_is_one_line(tmp_path: Path, args: list[str], words: str) -> None:
+    res = simulate(tmp_path, *args)
+    assert res.returncode == 2
+    assert words in res.stderr and len(res.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in res.stderr
+
+
+def test_cards_of_a_saved_evening(tmp_path: Path) -> None:
+    j = tmp_path / "e.json"
+    assert simulate(tmp_path, "--couples", "4", "--games", "2", "--seed", "2", "--json",
+                    str(j)).returncode == 0
+    res = run_forties("hall", "cards", str(j), "--lang", "fr")
+    assert res.returncode == 0 and 'lang="fr"' in res.stdout
+    assert res.stdout.count('class="punch"') == 4
+    out = tmp_path / "t.html"
+    assert run_forties("hall", "cards", str(j), "--tables", "-o", str(out)).returncode == 0
+    assert 'class="big"' in out.read_text()
+    for bad, words in [(tmp_path / "none.json", "cannot read"),
+                       (tmp_path / "x.json", "not JSON")]:
+        if bad.name == "x.json":
+            bad.write_text("{")
+        res = run_forties("hall", "cards", str(bad))
+        assert res.returncode == 2 and words in res.stderr and "Traceback" not in res.stderr
+    broken = json.loads(j.read_text())
+    last = max(i for i, e in enumerate(broken["events"]) if e["type"] == "result")
+    broken["events"][last]["winner"] = 99
+    (tmp_path / "b.json").write_text(json.dumps(broken))
+    res = run_forties("hall", "cards", str(tmp_path / "b.json"))
+    assert res.returncode == 2 and "couple 99 is not at table" in res.stderr
+
+
+def readme_hall_commands() -> list[str]:
+    return [line.split("#")[0].strip() for line in README.read_text().splitlines()
+            if line.startswith(".venv/bin/forties hall")]
+
+
+def test_readme_hall_commands_run(tmp_path: Path) -> None:
+    """Every ``forties hall`` command of the README, in order, in an empty folder; the
+    100-couple evening at a smaller size (its time is in docs/benchmarks.md)."""
+    commands = readme_hall_commands()
+    assert len(commands) == 5
+    for cmd in commands:
+        argv = shlex.split(cmd.replace("--couples 100 --games 25", "--couples 12 --games 5"))
+        argv[0] = str(FORTIES)
+        res = subprocess.run(argv, cwd=tmp_path, capture_output=True, text=True, timeout=120,
+                             check=False, env={**os.environ, "COLUMNS": "100"})
+        assert res.returncode == 0, (cmd, res.stderr)
+    assert (tmp_path / "evening.json").exists() and (tmp_path / "cards.html").exists()
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    (["ante", "--names", "A,B,C"], "six players"),
+    (["ante", "-p", "forty-one"], "not a game of 45s"),
+    (["ante", "-o", "kitty"], "NAME=VALUE"),
+    (["ante", "--players", "ace"], "unknown player 'ace'"),
+    (["home", "--couples", "Ann,Bob"], "two couples"),
+    (["home", "--matches", "0"], "--matches must be from 1"),
+])
+def test_ante_and_home_bad_input(args: list[str], words: str) -> None:
+    res = run_forties("hall", *args)
+    assert res.returncode == 2 and words in res.stderr
+    assert len(res.stderr.strip().splitlines()) == 1 and "Traceback" not in res.stderr
+
+
+def test_ante_and_home_print_their_results() -> None:
+    res = run_forties("hall", "ante", "--seed", "4", "--stake", "3")
+    assert res.returncode == 0 and "18 in the pot" in res.stdout
+    assert re.search(r"Cut-throat won by \w+, who takes the 18", res.stdout)
+    res = run_forties("hall", "home", "--matches", "2", "--seed", "1")
+    assert res.returncode == 0 and res.stdout.count("Match ") == 2
