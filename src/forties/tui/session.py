@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ..actions import Action
-from ..bots import Bot, make_bot
+from ..bots import LEVELS, Bot, make_bot
 from ..games import new_game
 from ..record import HandRecord, Record, Recorder, RecordError, Replay, replay_record
 from ..rules import Rules
@@ -27,7 +27,6 @@ from ..state import Deal, GameState, IllegalActionError, Phase
 from . import advice
 from .words import default_names, hand_start, narrate
 
-LEVELS = ("basic", "random")
 NOTES_KEY = "forties-play"
 
 
@@ -154,6 +153,8 @@ class Session:
             record = Record.loads(path.read_text(encoding="utf-8"))
         except OSError as e:
             raise SessionError(f"{path}: cannot read: {e.strerror}") from None
+        except UnicodeDecodeError:
+            raise SessionError(f"{path}: not a UTF-8 text file, so not a game record") from None
         except RecordError as e:
             raise SessionError(f"{path}: {e}") from None
         notes = record.extras.get("notes")
@@ -162,13 +163,15 @@ class Session:
         seat = human if human is not None else saved.get("seat", 0)
         if not isinstance(seat, int) or not 0 <= seat < n:
             raise SessionError(f"there is no seat {seat}: seats are 0 to {n - 1}")
-        levels: list[str | None] = seat_levels(
-            n, seat, record.rules.sides,  # type: ignore[attr-defined]
-            check_level(partner or "basic"), check_level(opponents or "basic"))
         old = saved.get("levels")
-        if partner is None and opponents is None and isinstance(old, list) and len(old) == n:
-            levels = [None if s == seat else (lv if isinstance(lv, str) and lv in LEVELS
-                                               else "basic") for s, lv in enumerate(old)]
+        kept = old if isinstance(old, list) and len(old) == n else [None] * n
+        mine = next((side for side in record.rules.sides  # type: ignore[attr-defined]
+                     if seat in side), (seat,))
+        levels: list[str | None] = []
+        for s, lv in enumerate(kept):  # each seat keeps its level unless told otherwise
+            told = partner if s in mine else opponents
+            levels.append(None if s == seat else check_level(told) if told is not None
+                          else lv if isinstance(lv, str) and lv in LEVELS else "basic")
         seed = record.extras.get("seed")
         if not isinstance(seed, int):
             seed = random.SystemRandom().randrange(1 << 32)
