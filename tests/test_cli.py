@@ -80,34 +80,34 @@ MALFORMED: dict[str, tuple[Any, tuple[str, ...]]] = {
     "conflicting options": (_edit(("rules",), {"preset": "nova-scotia",
                                                "options": {"kitty": 3}}),
                             ("kitty", "auction")),
-    "unknown card": (_deal(1, ["5S", "2D", "7C", "8H", "1X"]), ("hand 0", "1X")),
-    "a card twice": (_deal(1, ["5S", "2D", "7C", "8H", "JS"]), ("hand 0", "JS", "twice")),
-    "four cards in a hand": (_deal(2, ["AH", "4D", "5C", "6H"]), ("hand 0", "hand 2", "4")),
+    "unknown card": (_deal(1, ["5S", "2D", "7C", "8H", "1X"]), ("hand 1", "1X")),
+    "a card twice": (_deal(1, ["5S", "2D", "7C", "8H", "JS"]), ("hand 1", "JS", "twice")),
+    "four cards in a hand": (_deal(2, ["AH", "4D", "5C", "6H"]), ("hand 1", "hand 2", "4")),
     "a short kitty": (_edit(("hands", 0, "deal", "kitty"), ["2C", "3C"]), ("kitty", "2")),
     # the stock is the unused cards in index order (helpers_engine): 6C comes first
     "a card missing": (_edit(("hands", 0, "deal", "stock"),
                              mv_record_json()["hands"][0]["deal"]["stock"][1:]),
-                       ("hand 0", "missing", "6C")),
+                       ("hand 1", "missing", "6C")),
     "bad first_dealer": (_edit(("first_dealer",), 4), ("first_dealer", "4")),
     "first_dealer not a number": (_edit(("first_dealer",), "3"), ("first_dealer",)),
     "unknown key": (_edit(("scoresheet",), [1, 2]), ("unknown key", "scoresheet")),
-    "unknown key in a hand": (_edit(("hands", 0, "comment"), "x"), ("hand 0", "comment")),
-    "unknown key in a deal": (_edit(("hands", 0, "deal", "flop"), []), ("hand 0", "flop")),
+    "unknown key in a hand": (_edit(("hands", 0, "comment"), "x"), ("hand 1", "comment")),
+    "unknown key in a deal": (_edit(("hands", 0, "deal", "flop"), []), ("hand 1", "flop")),
     "missing rules": (_without("rules"), ("rules",)),
     "three names for four seats": (_edit(("players",), ["Ann", "Bob", "Cy"]),
                                    ("players", "3")),
     "game and preset disagree": (_edit(("game",), "forty-one"), ("forty-one",)),
-    "actions not strings": (_actions("0 bid 20", 1), ("hand 0", "actions")),
-    "a bid not a number": (_actions("0 bid twenty"), ("hand 0, action 0", "twenty")),
-    "an unknown verb": (_actions("0 bid 20", "1 fold"), ("hand 0, action 1", "fold")),
-    "a seat not a number": (_actions("North bid 20"), ("hand 0, action 0", "seat")),
-    "an action with no verb": (_actions("0"), ("hand 0, action 0",)),
+    "actions not strings": (_actions("0 bid 20", 1), ("hand 1", "actions")),
+    "a bid not a number": (_actions("0 bid twenty"), ("hand 1, action 1", "twenty")),
+    "an unknown verb": (_actions("0 bid 20", "1 fold"), ("hand 1, action 2", "fold")),
+    "a seat not a number": (_actions("North bid 20"), ("hand 1, action 1", "seat")),
+    "an action with no verb": (_actions("0"), ("hand 1, action 1",)),
     "two cards played": (_actions(*MV_OPENING, "0 play JS 4S"),
-                         ("hand 0, action 9", "one card")),
-    "an unknown card played": (_actions(*MV_OPENING, "0 play 1S"), ("hand 0, action 9", "1S")),
-    "a pass with a card": (_actions("0 pass 5H"), ("hand 0, action 0", "pass")),
+                         ("hand 1, action 10", "one card")),
+    "an unknown card played": (_actions(*MV_OPENING, "0 play 1S"), ("hand 1, action 10", "1S")),
+    "a pass with a card": (_actions("0 pass 5H"), ("hand 1, action 1", "pass")),
     "a trump that is no suit": (_actions("0 bid 20", "1 pass", "2 pass", "3 pass",
-                                         "0 trump X"), ("hand 0, action 4", "X")),
+                                         "0 trump X"), ("hand 1, action 5", "X")),
 }
 
 
@@ -204,7 +204,7 @@ def test_check_of_a_finished_game(tmp_path: Path) -> None:
     more = copy.deepcopy(rec)
     more["hands"].append({"deal": rec["hands"][0]["deal"], "actions": []})
     res = run_forties("check", str(write(tmp_path, more, "more.json")))
-    assert res.returncode == 2 and res.stderr.count("\n") == 1 and "hand 1" in res.stderr
+    assert res.returncode == 2 and res.stderr.count("\n") == 1 and "hand 2" in res.stderr
 
 
 def test_check_reads_standard_input(tmp_path: Path) -> None:

@@ -107,8 +107,8 @@ def env_for(tmp_path: Path, **extra: str) -> dict[str, str]:
 
 
 def play_argv(save: Path, seed: int) -> list[str]:
-    return [sys.executable, "-m", "forties.cli", "play", "--plain", "--seed", str(seed),
-            "--save", str(save)]
+    return [sys.executable, "-m", "forties.cli", "play", "--plain", "--no-autoplay", "--seed",
+            str(seed), "--save", str(save)]
 
 
 def test_a_whole_hand_through_a_pty(tmp_path: Path) -> None:
@@ -184,7 +184,8 @@ def trump_lead_deal() -> Deal:
 
 def run_lines(session: Session, lines: list[str]) -> str:
     out = io.StringIO()
-    Plain(session, io.StringIO("".join(x + "\n" for x in lines)), out, color=False).run()
+    Plain(session, io.StringIO("".join(x + "\n" for x in lines)), out, color=False,
+          autoplay=False).run()
     return out.getvalue()
 
 

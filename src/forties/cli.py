@@ -164,15 +164,23 @@ def check(record: str) -> None:
 def show(record: str) -> None:
     """Print a readable hand history of a game record.
 
+    Exit status 0; 1 if the record has an illegal action (the history stops there and
+    says why); 2 if it is not a game record at all.
+
     \b
     Examples:
       forties show game.json
     """
+    from .state import IllegalActionError
+
     rec = read_record(record)
     try:
         click.echo(render(rec), nl=False)
+        replay_record(rec)
     except RecordError as e:
         fail(f"{shown_path(record)}: {e}")
+    except IllegalActionError:
+        sys.exit(1)
 
 
 @main.command()
@@ -366,6 +374,26 @@ def arena(a: str, b: str, preset: str | None, options: tuple[str, ...], rules_fi
     click.echo(f"  {result.seconds:.1f} s")
     if out:
         write_file(out, json.dumps(result.to_json(), indent=1) + "\n")
+
+
+@main.command("warm-up")
+def warm_up_command() -> None:
+    """Get the computer players' search ready now: numba compiles it once after an install
+    or an update (20 to 50 seconds) and keeps it on disk, so that the first expert move or
+    hint of a game comes at once. ``make run`` does this before the game.
+
+    \b
+    Examples:
+      forties warm-up
+    """
+    from .warmup import configure_cache, warm_up
+
+    where = configure_cache()
+    click.echo("Getting the computer players' search ready (compiled once after an install "
+               "or an update: 20 to 50 s)...")
+    seconds = warm_up()
+    kept = f" The compiled code is kept in {where}." if where is not None else ""
+    click.echo(f"Ready in {seconds:.1f} s.{kept}")
 
 
 def _terminal_commands() -> None:

@@ -59,12 +59,18 @@ FIXED_BY_RECORD = ("preset", "options", "rules_file", "seed", "name")
               help="Plain lines instead of the full-screen table (any terminal, screen "
                    "readers; honours NO_COLOR).")
 @click.option("--delay", type=click.FloatRange(min=0), default=0.6, show_default=True,
-              help="Seconds between the computer players' actions on the table.")
+              help="Seconds between the computer players' actions on the table (0: at once).")
+@click.option("--autoplay/--no-autoplay", default=True, show_default=True,
+              help="Play your card by itself when it is the only one you may play.")
+@click.option("--auto-next", is_flag=True,
+              help="Deal the next hand by itself after each hand's review (shown a few "
+                   "seconds), with no key to press.")
 @click.pass_context
 def play(ctx: click.Context, preset: str | None, options: tuple[str, ...],
          rules_file: str | None, seat: int | None, partner: str | None,
          opponents: str | None, name: str, seed: int | None, save: str | None,
-         resume: str | None, plain: bool, delay: float) -> None:
+         resume: str | None, plain: bool, delay: float, autoplay: bool,
+         auto_next: bool) -> None:
     """Play against computer players in the terminal.
 
     The game is saved after every action; a crash or Ctrl-C loses nothing.
@@ -76,6 +82,7 @@ def play(ctx: click.Context, preset: str | None, options: tuple[str, ...],
       forties play -p auction-45 -o players=3 --opponents random
       forties play --opponents expert --partner expert
       forties play --plain
+      forties play --delay 0.3 --auto-next
       forties play --resume ~/.local/share/forties/games/2025-01-01-120000-merrimack-valley.json
     """
     try:
@@ -102,7 +109,8 @@ def play(ctx: click.Context, preset: str | None, options: tuple[str, ...],
     if plain or not _interactive():
         from .plain import run_plain
 
-        sys.exit(run_plain(session, resumed=bool(resume)))
+        sys.exit(run_plain(session, resumed=bool(resume), autoplay=autoplay,
+                           auto_next=auto_next))
 
     from .app import TableApp
 
@@ -112,7 +120,8 @@ def play(ctx: click.Context, preset: str | None, options: tuple[str, ...],
                              names=session.record.players,
                              save_path=default_save_path(rules.preset))
 
-    app = TableApp(session, delay=max(delay, 0.0), resumed=bool(resume), new_session=fresh)
+    app = TableApp(session, delay=delay, resumed=bool(resume), new_session=fresh,
+                   autoplay=autoplay, auto_next=max(4.0, 6 * delay) if auto_next else None)
     app.run()
     final = app.session
     if final.save_path is not None:
