@@ -197,30 +197,34 @@ def hint(record: str, worlds: int, as_json: bool) -> None:
       forties hint game.json
       forties hint --worlds 64 --json game.json
     """
+    from .analysis import action_words, par
     from .analysis import hint as advise
-    from .analysis import par
     from .state import IllegalActionError
+    from .tui.words import pretty
 
     rec = read_record(record)
     try:
         st = replay_record(rec)
     except RecordError as e:
-        fail(str(e))
+        fail(f"{shown_path(record)}: {e}")
     except IllegalActionError as e:
-        fail(f"illegal action: {e}", 1)
+        fail(f"{shown_path(record)}: {pretty(str(e), False)}", 1)
     if st is None:
         fail("the record has no hand yet")
     if st.turn is not None:
-        h = advise(st, worlds=max(1, worlds))
+        h = advise(st, worlds=worlds)
         ranked = sorted(h.values.items(), key=lambda kv: -kv[1])
         if as_json:
             click.echo(json.dumps({"to_act": st.turn, "action": str(h.action),
                                    "values": {str(a): round(v, 2) for a, v in ranked},
                                    "explanation": h.explanation}))
             return
-        click.echo(f"Seat {st.turn} ({rec.players[st.turn]}) to act. {h.explanation}")
-        for a, v in ranked:
-            click.echo(f"  {a!s:<28} {v:+7.2f}")
+        click.echo(f"Seat {st.turn} ({rec.players[st.turn]}) to act: {h.explanation}")
+        if len(ranked) > 1:
+            click.echo("Points of this hand for the side to act over the others, on average:")
+            for a, v in ranked:
+                mark = "  <- the advice" if a == h.action else ""
+                click.echo(f"  {action_words(a):<28} {v:+7.1f}{mark}")
         return
     p = par(st)
     if p is None:
