@@ -548,3 +548,55 @@ def test_the_licence_is_an_spdx_expression() -> None:
     need = [r for r in meta["build-system"]["requires"] if r.startswith("setuptools")]
     version = re.fullmatch(r"setuptools>=(\d+)[.\d]*", need[0])
     assert version is not None and int(version.group(1)) >= 77
+
+
+# ----- words: agreement, numbers, exit status ------------------------------------------------
+
+
+def _renege_record() -> dict[str, Any]:
+    """The fixed hand with Di's illegal 8D (she holds 9S) as the 13th action of hand 1."""
+    rec = mv_record_json(tricks=0)
+    rec["hands"][0]["actions"] += ["0 play 4S", "1 play 2D", "2 play 4D", "3 play 8D"]
+    return rec
+
+
+def test_every_command_numbers_hands_and_actions_from_one(tmp_path: Path) -> None:
+    """People count from 1: the 13th action of the first hand is "hand 1, action 13" in
+    show, replay, hint and check's messages alike (check's JSON keeps the record's
+    0-based indices, hand 0 and index 12)."""
+    path = write(tmp_path, _renege_record())
+    status, verdict = check(tmp_path, _renege_record())
+    assert status == 1 and (verdict["error"]["hand"], verdict["error"]["index"]) == (0, 12)
+    shown = run_forties("show", str(path))
+    assert "! action 13 (3 play 8D) is illegal" in shown.stdout and "Hand 1," in shown.stdout
+    replayed = run_forties("replay", "--plain", str(path))
+    assert "hand 1, action 13 (3 play 8D) is illegal" in replayed.stdout
+    hinted = run_forties("hint", str(path))
+    assert hinted.returncode == 1 and "hand 1, action 13 (3 play 8D)" in hinted.stderr, \
+        hinted.stderr
+    syntax = _actions("0 bid 20", "1 fold")
+    res = run_forties("check", str(write(tmp_path, syntax, "bad.json")))
+    assert res.returncode == 2 and "hand 1, action 2" in res.stderr
+
+
+def test_show_exits_1_on_an_illegal_action(tmp_path: Path) -> None:
+    """``show`` prints the history up to an illegal action, says why, and exits 1 (as
+    ``check`` does); a legal record exits 0."""
+    res = run_forties("show", str(write(tmp_path, _renege_record())))
+    assert res.returncode == 1 and "is illegal" in res.stdout
+    assert run_forties("show", str(write(tmp_path, mv_record_json(), "ok.json"))).returncode == 0
+
+
+def test_show_speaks_to_you_and_of_one_player_in_agreement(tmp_path: Path) -> None:
+    """A record whose first seat is "You" (as ``forties play`` writes it): "You bid 20",
+    "Bob passes", "You win" a trick; a game won by one player: "Cy wins"."""
+    rec = mv_record_json(players=["You", "Bob", "Cy", "Di"])
+    res = run_forties("show", str(write(tmp_path, rec)))
+    assert res.returncode == 0
+    out = res.stdout
+    assert "Bob passes" in out and "Bob pass," not in out
+    assert "You discard 3" in out and "You discards" not in out
+    assert "; You win" in out and "; Bob wins" in out
+    demo = run_forties("demo", "-p", "call-your-partner", "--seed", "1")
+    last = [ln for ln in demo.stdout.splitlines() if ln.startswith("Game over")][-1]
+    assert re.fullmatch(r"Game over: \w+ wins", last), last

@@ -207,8 +207,10 @@ def hint(record: str, worlds: int, as_json: bool) -> None:
         st = replay_record(rec)
     except RecordError as e:
         fail(f"{shown_path(record)}: {e}")
-    except IllegalActionError as e:
-        fail(f"{shown_path(record)}: {pretty(str(e), False)}", 1)
+    except IllegalActionError as e:  # the reason is "hand H, action I: why"
+        where, _, why = e.reason.partition(": ")
+        fail(f"{shown_path(record)}: {where} ({pretty(str(e.action), False)}) is illegal: "
+             f"{pretty(why, False)}", 1)
     if st is None:
         fail("the record has no hand yet")
     if st.turn is not None:
