@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import os
 import pty
+import random
 import select
 import signal
 import sys
@@ -13,6 +14,7 @@ import time
 from pathlib import Path
 
 from forties import Deal, Record, build_rules, referee
+from forties.bots import make_bot
 from forties.cards import card_name
 from forties.tui.plain import Plain, parse_plain
 from forties.tui.session import Session
@@ -280,3 +282,34 @@ def test_plain_words_for_every_kind_of_choice() -> None:
     assert str(parse_plain(v, [], "9c")) == "2 rob 9C"
     v["phase"] = "play"
     assert parse_plain(v, [], "10h") == Action.parse("2 play TH")
+
+
+def test_plain_plays_a_forced_card_and_deals_on_when_asked() -> None:
+    """Plain mode: the player's only legal card plays itself (said so) unless autoplay is
+    off; with auto_next the next hand is dealt without asking for Enter."""
+    from .test_tui import trump_lead_deal
+
+    def forced() -> Session:
+        return Session.start(build_rules("nova-scotia"), human=1, first_dealer=3,
+                             deal=trump_lead_deal(), seed=1)
+
+    out = io.StringIO()
+    s = forced()
+    Plain(s, io.StringIO("quit\n"), out, color=False).run()
+    assert "Your only legal card: 4H." in out.getvalue()
+    assert "1 play 4H" in s.record.hands[0].actions
+    s = forced()
+    Plain(s, io.StringIO("quit\n"), io.StringIO(), color=False, autoplay=False).run()
+    assert "1 play 4H" not in s.record.hands[0].actions
+    for auto_next in (True, False):
+        s = Session.start(build_rules("merrimack-valley"), seed=6)
+        bot = make_bot("basic", random.Random(0))
+        while not s.state.hand_over:
+            if s.my_turn:
+                s.act(bot.choose(s.view(), s.legal()))
+            s.run_bots()
+        out = io.StringIO()
+        Plain(s, io.StringIO("quit\n"), out, color=False, par=False,
+              auto_next=auto_next).run()
+        assert ("Press Enter for the next hand" in out.getvalue()) is not auto_next
+        assert len(s.record.hands) == (2 if auto_next else 1)
