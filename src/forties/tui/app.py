@@ -233,7 +233,17 @@ class TableApp(App[None]):
             self.log_lines(s.opening())
         self.refresh_table()
         self.set_interval(0.5, self.show_progress)
+        if any(lv in ("expert", "oracle") for lv in s.levels):
+            self.run_worker(self.load_search, thread=True, group="warm-up")
         self.after_change()
+
+    @staticmethod
+    def load_search() -> None:
+        """Load the compiled search while the player looks at his cards, so the first
+        expert decision takes a tenth of a second, not the second the loading takes."""
+        from ..warmup import warm_up
+
+        warm_up()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """The table's keys work only at the table; over it, a screen has them."""
