@@ -13,6 +13,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from forties import Deal, Record, build_rules, referee
 from forties.bots import make_bot
 from forties.cards import card_name
@@ -313,3 +315,17 @@ def test_plain_plays_a_forced_card_and_deals_on_when_asked() -> None:
               auto_next=auto_next).run()
         assert ("Press Enter for the next hand" in out.getvalue()) is not auto_next
         assert len(s.record.hands) == (2 if auto_next else 1)
+
+
+def test_plain_says_why_the_first_search_may_take_a_while(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Before the first expert move of a session whose search is not loaded yet, plain
+    mode says once that it may compile (so a long wait is never silent)."""
+    from forties import warmup
+
+    monkeypatch.setattr(warmup, "is_warm", lambda: False)
+    s = Session.start(build_rules("merrimack-valley"), seed=2, opponents="expert",
+                      first_dealer=0)  # seat 1, an expert, bids first
+    out = io.StringIO()
+    Plain(s, io.StringIO("quit\n"), out, color=False).run()
+    assert out.getvalue().count("compiles, up to a minute") == 1

@@ -174,13 +174,16 @@ def show(record: str) -> None:
     from .state import IllegalActionError
 
     rec = read_record(record)
+    status = 0
     try:
-        click.echo(render(rec), nl=False)
+        text = render(rec)
         replay_record(rec)
-    except RecordError as e:
+    except RecordError as e:  # no game at all: nothing on standard output
         fail(f"{shown_path(record)}: {e}")
     except IllegalActionError:
-        sys.exit(1)
+        status = 1
+    click.echo(text, nl=False)
+    sys.exit(status)
 
 
 @main.command()

@@ -36,7 +36,13 @@ class OneLineGroup(click.Group):
             rv = super().main(args, prog_name, complete_var, False, **extra)
         except click.UsageError as e:
             where = e.ctx.command_path if e.ctx is not None else "forties"
-            click.echo(f"{where}: {e.format_message()} (see {where} --help)", err=True)
+            if isinstance(e, click.BadParameter) and e.param is not None and \
+                    isinstance(e.param.type, InputFile | OutputFile):
+                opt = max(e.param.opts, key=len) if isinstance(e.param, click.Option) else ""
+                fail(f"{opt + ' ' if opt else ''}{e.message}", e.exit_code)  # names the file
+            command = where.partition(" ")[2]
+            click.echo(f"forties: {command + ': ' if command else ''}{e.format_message()} "
+                       f"(see {where} --help)", err=True)
             sys.exit(e.exit_code)
         except click.ClickException as e:
             fail(e.format_message(), e.exit_code)
