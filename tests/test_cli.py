@@ -7,7 +7,12 @@ spades; Ann & Cy take 15 and are set (-20), Bob & Di take 15."""
 from __future__ import annotations
 
 import copy
+import importlib.util
 import json
+import os
+import random
+import re
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -15,9 +20,10 @@ import click
 import pytest
 
 import forties
+from forties.bots import make_bot
 from forties.cli import main as cli_main
 
-from .helpers_engine import MV_OPENING, mv_record_json, run_forties
+from .helpers_engine import FORTIES, MV_OPENING, mv_record_json, run_forties
 
 
 def write(tmp_path: Path, obj: Any, name: str = "game.json") -> Path:
@@ -74,34 +80,34 @@ MALFORMED: dict[str, tuple[Any, tuple[str, ...]]] = {
     "conflicting options": (_edit(("rules",), {"preset": "nova-scotia",
                                                "options": {"kitty": 3}}),
                             ("kitty", "auction")),
-    "unknown card": (_deal(1, ["5S", "2D", "7C", "8H", "1X"]), ("hand 0", "1X")),
-    "a card twice": (_deal(1, ["5S", "2D", "7C", "8H", "JS"]), ("hand 0", "JS", "twice")),
-    "four cards in a hand": (_deal(2, ["AH", "4D", "5C", "6H"]), ("hand 0", "hand 2", "4")),
+    "unknown card": (_deal(1, ["5S", "2D", "7C", "8H", "1X"]), ("hand 1", "1X")),
+    "a card twice": (_deal(1, ["5S", "2D", "7C", "8H", "JS"]), ("hand 1", "JS", "twice")),
+    "four cards in a hand": (_deal(2, ["AH", "4D", "5C", "6H"]), ("hand 1", "hand 2", "4")),
     "a short kitty": (_edit(("hands", 0, "deal", "kitty"), ["2C", "3C"]), ("kitty", "2")),
     # the stock is the unused cards in index order (helpers_engine): 6C comes first
     "a card missing": (_edit(("hands", 0, "deal", "stock"),
                              mv_record_json()["hands"][0]["deal"]["stock"][1:]),
-                       ("hand 0", "missing", "6C")),
+                       ("hand 1", "missing", "6C")),
     "bad first_dealer": (_edit(("first_dealer",), 4), ("first_dealer", "4")),
     "first_dealer not a number": (_edit(("first_dealer",), "3"), ("first_dealer",)),
     "unknown key": (_edit(("scoresheet",), [1, 2]), ("unknown key", "scoresheet")),
-    "unknown key in a hand": (_edit(("hands", 0, "comment"), "x"), ("hand 0", "comment")),
-    "unknown key in a deal": (_edit(("hands", 0, "deal", "flop"), []), ("hand 0", "flop")),
+    "unknown key in a hand": (_edit(("hands", 0, "comment"), "x"), ("hand 1", "comment")),
+    "unknown key in a deal": (_edit(("hands", 0, "deal", "flop"), []), ("hand 1", "flop")),
     "missing rules": (_without("rules"), ("rules",)),
     "three names for four seats": (_edit(("players",), ["Ann", "Bob", "Cy"]),
                                    ("players", "3")),
     "game and preset disagree": (_edit(("game",), "forty-one"), ("forty-one",)),
-    "actions not strings": (_actions("0 bid 20", 1), ("hand 0", "actions")),
-    "a bid not a number": (_actions("0 bid twenty"), ("hand 0, action 0", "twenty")),
-    "an unknown verb": (_actions("0 bid 20", "1 fold"), ("hand 0, action 1", "fold")),
-    "a seat not a number": (_actions("North bid 20"), ("hand 0, action 0", "seat")),
-    "an action with no verb": (_actions("0"), ("hand 0, action 0",)),
+    "actions not strings": (_actions("0 bid 20", 1), ("hand 1", "actions")),
+    "a bid not a number": (_actions("0 bid twenty"), ("hand 1, action 1", "twenty")),
+    "an unknown verb": (_actions("0 bid 20", "1 fold"), ("hand 1, action 2", "fold")),
+    "a seat not a number": (_actions("North bid 20"), ("hand 1, action 1", "seat")),
+    "an action with no verb": (_actions("0"), ("hand 1, action 1",)),
     "two cards played": (_actions(*MV_OPENING, "0 play JS 4S"),
-                         ("hand 0, action 9", "one card")),
-    "an unknown card played": (_actions(*MV_OPENING, "0 play 1S"), ("hand 0, action 9", "1S")),
-    "a pass with a card": (_actions("0 pass 5H"), ("hand 0, action 0", "pass")),
+                         ("hand 1, action 10", "one card")),
+    "an unknown card played": (_actions(*MV_OPENING, "0 play 1S"), ("hand 1, action 10", "1S")),
+    "a pass with a card": (_actions("0 pass 5H"), ("hand 1, action 1", "pass")),
     "a trump that is no suit": (_actions("0 bid 20", "1 pass", "2 pass", "3 pass",
-                                         "0 trump X"), ("hand 0, action 4", "X")),
+                                         "0 trump X"), ("hand 1, action 5", "X")),
 }
 
 
@@ -198,7 +204,7 @@ def test_check_of_a_finished_game(tmp_path: Path) -> None:
     more = copy.deepcopy(rec)
     more["hands"].append({"deal": rec["hands"][0]["deal"], "actions": []})
     res = run_forties("check", str(write(tmp_path, more, "more.json")))
-    assert res.returncode == 2 and res.stderr.count("\n") == 1 and "hand 1" in res.stderr
+    assert res.returncode == 2 and res.stderr.count("\n") == 1 and "hand 2" in res.stderr
 
 
 def test_check_reads_standard_input(tmp_path: Path) -> None:
@@ -330,3 +336,267 @@ def test_demo_is_deterministic_and_its_record_checks(tmp_path: Path,
     last_scores = [ln for ln in first.stdout.splitlines() if "Scores" in ln][-1]
     for score in verdict["scores"]:
         assert str(score) in last_scores
+
+
+# ----- files: every file option of every command, pointed where it cannot work ------------
+
+# How each command that takes a file runs here, small and quick; FILE marks the argument
+# under test (an option's value, or the command's RECORD). A command with a new file
+# option runs with it at once; a new command with a file option must be added here.
+FILE_RUNS: dict[tuple[str, ...], tuple[str, ...]] = {
+    ("demo",): ("--seed", "1", "--max-hands", "1"),
+    ("rules", "show"): ("merrimack-valley",),
+    ("check",): (),
+    ("show",): (),
+    ("hint",): ("--worlds", "1"),
+    ("replay",): ("--plain",),
+    ("odds",): ("-p", "merrimack-valley", "--deals", "1"),
+    ("arena",): ("random", "random", "--deals", "1", "--games", "0", "--jobs", "1"),
+    ("play",): ("--plain",),
+}
+
+
+def _file_params() -> list[tuple[tuple[str, ...], str]]:
+    """(command, parameter name) for every parameter of type click.Path in the CLI."""
+    out = []
+    for path in _commands(cli_main):
+        cmd: click.Command = cli_main
+        for name in path:
+            assert isinstance(cmd, click.Group)
+            cmd = cmd.commands[name]
+        for p in cmd.params:
+            if isinstance(p.type, click.Path):
+                out.append((path, str(p.name)))
+    return out
+
+
+def _run_with_file(tmp_path: Path, command: tuple[str, ...], param: str,
+                   value: str) -> subprocess.CompletedProcess[str]:
+    from forties.cli import main as group
+
+    cmd: click.Command = group
+    for name in command:
+        assert isinstance(cmd, click.Group)
+        cmd = cmd.commands[name]
+    p = next(x for x in cmd.params if x.name == param)
+    args = list(FILE_RUNS[command])
+    if isinstance(p, click.Argument):
+        args.append(value)
+    else:
+        args += [max(p.opts, key=len), value]
+    env = {**os.environ, "FORTIES_DATA": str(tmp_path / "data")}
+    return subprocess.run([str(FORTIES), *command, *args], input="", capture_output=True,
+                          text=True, timeout=300, check=False, env=env, cwd=tmp_path)
+
+
+@pytest.mark.parametrize("command, param", _file_params(),
+                         ids=lambda x: " ".join(x) if isinstance(x, tuple) else x)
+def test_every_file_option_fails_in_one_line_or_makes_its_folder(
+        tmp_path: Path, command: tuple[str, ...], param: str) -> None:
+    """Every file a command reads or writes, pointed into a folder that does not exist,
+    through a file where a folder should be, at a folder, or (to read) at a file that is
+    not UTF-8 text: a file to write gets its folder made and is written; anything else is
+    one line on standard error, exit status 2, never a traceback, before any work."""
+    from forties.command_line import InputFile, OutputFile
+
+    assert command in FILE_RUNS, f"add 'forties {' '.join(command)}' to FILE_RUNS"
+    cmd: click.Command = cli_main
+    for name in command:
+        assert isinstance(cmd, click.Group)
+        cmd = cmd.commands[name]
+    kind = next(p.type for p in cmd.params if p.name == param)
+    assert isinstance(kind, InputFile | OutputFile), \
+        f"{param} of forties {' '.join(command)} must be an InputFile or an OutputFile"
+    (tmp_path / "afile").write_text("x", encoding="utf-8")
+    (tmp_path / "latin1.json").write_bytes(b"{\"players\": \"\xe9\xff\"}")
+    bad = {"through a file": str(tmp_path / "afile" / "x.json"),
+           "a folder": str(tmp_path)}
+    if isinstance(kind, InputFile):
+        bad["missing folder"] = str(tmp_path / "no" / "such" / "x.json")
+        bad["not UTF-8"] = str(tmp_path / "latin1.json")
+    for case, value in bad.items():
+        res = _run_with_file(tmp_path, command, param, value)
+        assert res.returncode == 2, (case, res.stdout, res.stderr)
+        assert "Traceback" not in res.stderr + res.stdout, (case, res.stderr)
+        assert res.stderr.count("\n") == 1, (case, res.stderr)
+        assert value in res.stderr or Path(value).name in res.stderr, (case, res.stderr)
+    if isinstance(kind, OutputFile):
+        target = tmp_path / "no" / "such" / "out.file"
+        res = _run_with_file(tmp_path, command, param, str(target))
+        if param == "plot_path" and importlib.util.find_spec("matplotlib") is None:
+            assert res.returncode == 2 and "matplotlib" in res.stderr  # said before the work
+            assert res.stderr.count("\n") == 1 and not target.exists()
+        else:
+            assert res.returncode == 0, res.stderr
+            assert target.is_file() and target.stat().st_size > 0
+
+
+# ----- options that disagree, numbers out of range ------------------------------------------
+
+
+@pytest.mark.parametrize("args, expected", [
+    (("demo", "--max-hands", "0"), "--max-hands"),
+    (("hint", "--worlds", "-3", "RECORD"), "--worlds"),
+    (("odds", "--deals", "0"), "--deals"),
+    (("arena", "basic", "random", "--jobs", "0"), "--jobs"),
+    (("arena", "basic", "random", "--deals", "-1"), "--deals"),
+    (("arena", "basic", "random", "--games", "-2"), "--games"),
+    (("arena", "basic", "random", "--deals", "0", "--games", "0"), "nothing to play"),
+    (("arena", "basic", "nobody"), "nobody"),
+    (("play", "--seat", "-1"), "--seat"),
+    (("play", "--delay", "-1"), "--delay"),
+    (("play", "--opponents", "genius"), "genius"),
+    (("demo", "--level", "genius"), "genius"),
+    (("demo", "--no-such-option"), "--no-such-option"),
+])
+def test_numbers_out_of_range_are_refused_in_one_line(tmp_path: Path, args: tuple[str, ...],
+                                                      expected: str) -> None:
+    """A number out of range or a word not in the list: exit 2, one line naming it."""
+    record = str(write(tmp_path, mv_record_json()))
+    res = run_forties(*(record if a == "RECORD" else a for a in args))
+    assert res.returncode == 2, res.stdout + res.stderr
+    assert res.stderr.count("\n") == 1 and expected in res.stderr, res.stderr
+    assert "Traceback" not in res.stderr and res.stdout == ""
+
+
+def test_a_preset_and_a_rules_file_of_another_preset_are_refused(tmp_path: Path) -> None:
+    """-p names one preset and --rules a file of another: refused, naming both; the same
+    preset (or its alias) with the file is fine, and ``rules show --rules FILE`` needs no
+    preset."""
+    house = tmp_path / "house.toml"
+    house.write_text('preset = "nova-scotia"\n[options]\ntarget = 60\n', encoding="utf-8")
+    for command in (("demo", "--max-hands", "1", "-p"), ("rules", "show"),
+                    ("arena", "random", "random", "--deals", "1", "--games", "0", "-p")):
+        res = run_forties(*command, "auction-45", "--rules", str(house))
+        assert res.returncode == 2 and res.stderr.count("\n") == 1, (command, res.stderr)
+        assert "auction-45" in res.stderr and "nova-scotia" in res.stderr
+    res = run_forties("play", "--plain", "-p", "auction-45", "--rules", str(house),
+                      "--save", str(tmp_path / "p.json"))
+    assert res.returncode == 2 and "nova-scotia" in res.stderr
+    shown = run_forties("rules", "show", "--rules", str(house))
+    assert shown.returncode == 0, shown.stderr
+    assert "Nova Scotia" in shown.stdout and re.search(r"target\s+60", shown.stdout)
+    alias = run_forties("rules", "show", "ns", "--rules", str(house))
+    assert alias.returncode == 0 and alias.stdout == shown.stdout
+    nothing = run_forties("rules", "show")
+    assert nothing.returncode == 2 and "--rules" in nothing.stderr
+
+
+@pytest.mark.parametrize("extra, named", [
+    (("-p", "nova-scotia"), "--preset"),
+    (("-o", "kitty=0"), "--option"),
+    (("--rules", "RULES"), "--rules"),
+    (("--seed", "4"), "--seed"),
+    (("--name", "Zed"), "--name"),
+    (("--save", "OTHER"), "--save"),
+])
+def test_resume_refuses_what_the_record_already_fixes(tmp_path: Path, extra: tuple[str, ...],
+                                                      named: str) -> None:
+    """A resumed game goes on under its record's rules, seed and names: an option that
+    would change them is refused, naming it, and the record is left as it was."""
+    saved = tmp_path / "g.json"
+    env = {**os.environ, "FORTIES_DATA": str(tmp_path)}
+    start = subprocess.run([str(FORTIES), "play", "--plain", "--seed", "2", "--save",
+                            str(saved)], input="", capture_output=True, text=True,
+                           timeout=60, env=env, check=False)
+    assert start.returncode == 0 and saved.exists(), start.stderr
+    before = saved.read_text()
+    rules = tmp_path / "house.toml"
+    rules.write_text('preset = "merrimack-valley"\n', encoding="utf-8")
+    args = [str(rules) if a == "RULES" else str(tmp_path / "o.json") if a == "OTHER" else a
+            for a in extra]
+    res = subprocess.run([str(FORTIES), "play", "--plain", "--resume", str(saved), *args],
+                         input="", capture_output=True, text=True, timeout=60, env=env,
+                         check=False)
+    assert res.returncode == 2 and res.stderr.count("\n") == 1, res.stderr
+    assert named in res.stderr
+    assert saved.read_text() == before
+
+
+# ----- play against any level ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("partner, opponents", [("expert", "expert"), ("oracle", "random"),
+                                                ("random", "basic")])
+def test_play_takes_every_level_and_resume_keeps_them(tmp_path: Path, partner: str,
+                                                      opponents: str) -> None:
+    """``forties play --opponents expert`` (and a partner of any level) starts a game whose
+    record keeps each seat's level; a resume keeps them, and changes only what it is told."""
+    from forties.tui.session import Session
+
+    saved = tmp_path / "g.json"
+    env = {**os.environ, "FORTIES_DATA": str(tmp_path)}
+    res = subprocess.run([str(FORTIES), "play", "--plain", "--partner", partner,
+                          "--opponents", opponents, "--save", str(saved)], input="",
+                         capture_output=True, text=True, timeout=120, env=env, check=False)
+    assert res.returncode == 0, res.stderr
+    resumed = Session.resume(saved)
+    assert resumed.levels == [None, opponents, partner, opponents]
+    assert [type(b).__name__ if b else None for b in resumed.bots][1:] == [
+        type(make_bot(lv, random.Random(0))).__name__ for lv in (opponents, partner, opponents)]
+    again = Session.resume(saved, partner="basic")
+    assert again.levels == [None, opponents, "basic", opponents]
+
+
+def test_the_licence_is_an_spdx_expression() -> None:
+    """pyproject.toml gives the licence as an SPDX string (the table form makes every
+    install print a deprecation box) and asks for a setuptools that reads it."""
+    import tomllib
+
+    meta = tomllib.loads((Path(__file__).parents[1] / "pyproject.toml").read_text())
+    assert meta["project"]["license"] == "MIT"
+    need = [r for r in meta["build-system"]["requires"] if r.startswith("setuptools")]
+    version = re.fullmatch(r"setuptools>=(\d+)[.\d]*", need[0])
+    assert version is not None and int(version.group(1)) >= 77
+
+
+# ----- words: agreement, numbers, exit status ------------------------------------------------
+
+
+def _renege_record() -> dict[str, Any]:
+    """The fixed hand with Di's illegal 8D (she holds 9S) as the 13th action of hand 1."""
+    rec = mv_record_json(tricks=0)
+    rec["hands"][0]["actions"] += ["0 play 4S", "1 play 2D", "2 play 4D", "3 play 8D"]
+    return rec
+
+
+def test_every_command_numbers_hands_and_actions_from_one(tmp_path: Path) -> None:
+    """People count from 1: the 13th action of the first hand is "hand 1, action 13" in
+    show, replay, hint and check's messages alike (check's JSON keeps the record's
+    0-based indices, hand 0 and index 12)."""
+    path = write(tmp_path, _renege_record())
+    status, verdict = check(tmp_path, _renege_record())
+    assert status == 1 and (verdict["error"]["hand"], verdict["error"]["index"]) == (0, 12)
+    shown = run_forties("show", str(path))
+    assert "! action 13 (3 play 8D) is illegal" in shown.stdout and "Hand 1," in shown.stdout
+    replayed = run_forties("replay", "--plain", str(path))
+    assert "hand 1, action 13 (3 play 8D) is illegal" in replayed.stdout
+    hinted = run_forties("hint", str(path))
+    assert hinted.returncode == 1 and "hand 1, action 13 (3 play 8D)" in hinted.stderr, \
+        hinted.stderr
+    syntax = _actions("0 bid 20", "1 fold")
+    res = run_forties("check", str(write(tmp_path, syntax, "bad.json")))
+    assert res.returncode == 2 and "hand 1, action 2" in res.stderr
+
+
+def test_show_exits_1_on_an_illegal_action(tmp_path: Path) -> None:
+    """``show`` prints the history up to an illegal action, says why, and exits 1 (as
+    ``check`` does); a legal record exits 0."""
+    res = run_forties("show", str(write(tmp_path, _renege_record())))
+    assert res.returncode == 1 and "is illegal" in res.stdout
+    assert run_forties("show", str(write(tmp_path, mv_record_json(), "ok.json"))).returncode == 0
+
+
+def test_show_speaks_to_you_and_of_one_player_in_agreement(tmp_path: Path) -> None:
+    """A record whose first seat is "You" (as ``forties play`` writes it): "You bid 20",
+    "Bob passes", "You win" a trick; a game won by one player: "Cy wins"."""
+    rec = mv_record_json(players=["You", "Bob", "Cy", "Di"])
+    res = run_forties("show", str(write(tmp_path, rec)))
+    assert res.returncode == 0
+    out = res.stdout
+    assert "Bob passes" in out and "Bob pass," not in out
+    assert "You discard 3" in out and "You discards" not in out
+    assert "; You win" in out and "; Bob wins" in out
+    demo = run_forties("demo", "-p", "call-your-partner", "--seed", "1")
+    last = [ln for ln in demo.stdout.splitlines() if ln.startswith("Game over")][-1]
+    assert re.fullmatch(r"Game over: \w+ wins", last), last

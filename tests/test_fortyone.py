@@ -517,9 +517,10 @@ def test_show_reads_well() -> None:
 
 
 def test_show_command() -> None:
-    """``forties show`` prints the history of a Forty One record, illegal action included."""
+    """``forties show`` prints the history of a Forty One record, illegal action included
+    (and exits 1, as ``check`` does)."""
     proc = run_forties("show", str(GOLDEN / "illegal_renounce.record.json"))
-    assert proc.returncode == 0
+    assert proc.returncode == 1
     assert "is illegal: must follow clubs: you hold 2C 5C 9C QC" in proc.stdout
 
 

@@ -312,7 +312,7 @@ def test_kitty_four_refuses_a_three_card_kitty(tmp_path: Path) -> None:
     obj["hands"][0]["deal"]["kitty"] = ["2S", "3S", "4S"]
     obj["hands"][0]["deal"]["stock"].append("5S")
     err = check_refuses(tmp_path, obj)
-    assert "hand 0" in err and "kitty has 3 cards, not 4" in err
+    assert "hand 1" in err and "kitty has 3 cards, not 4" in err
 
 
 # ----- the auction --------------------------------------------------------------------------

@@ -6,13 +6,17 @@ from __future__ import annotations
 import io
 import os
 import pty
+import random
 import select
 import signal
 import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from forties import Deal, Record, build_rules, referee
+from forties.bots import make_bot
 from forties.cards import card_name
 from forties.tui.plain import Plain, parse_plain
 from forties.tui.session import Session
@@ -107,8 +111,8 @@ def env_for(tmp_path: Path, **extra: str) -> dict[str, str]:
 
 
 def play_argv(save: Path, seed: int) -> list[str]:
-    return [sys.executable, "-m", "forties.cli", "play", "--plain", "--seed", str(seed),
-            "--save", str(save)]
+    return [sys.executable, "-m", "forties.cli", "play", "--plain", "--no-autoplay", "--seed",
+            str(seed), "--save", str(save)]
 
 
 def test_a_whole_hand_through_a_pty(tmp_path: Path) -> None:
@@ -184,7 +188,8 @@ def trump_lead_deal() -> Deal:
 
 def run_lines(session: Session, lines: list[str]) -> str:
     out = io.StringIO()
-    Plain(session, io.StringIO("".join(x + "\n" for x in lines)), out, color=False).run()
+    Plain(session, io.StringIO("".join(x + "\n" for x in lines)), out, color=False,
+          autoplay=False).run()
     return out.getvalue()
 
 
@@ -279,3 +284,48 @@ def test_plain_words_for_every_kind_of_choice() -> None:
     assert str(parse_plain(v, [], "9c")) == "2 rob 9C"
     v["phase"] = "play"
     assert parse_plain(v, [], "10h") == Action.parse("2 play TH")
+
+
+def test_plain_plays_a_forced_card_and_deals_on_when_asked() -> None:
+    """Plain mode: the player's only legal card plays itself (said so) unless autoplay is
+    off; with auto_next the next hand is dealt without asking for Enter."""
+    from .test_tui import trump_lead_deal
+
+    def forced() -> Session:
+        return Session.start(build_rules("nova-scotia"), human=1, first_dealer=3,
+                             deal=trump_lead_deal(), seed=1)
+
+    out = io.StringIO()
+    s = forced()
+    Plain(s, io.StringIO("quit\n"), out, color=False).run()
+    assert "Your only legal card: 4H." in out.getvalue()
+    assert "1 play 4H" in s.record.hands[0].actions
+    s = forced()
+    Plain(s, io.StringIO("quit\n"), io.StringIO(), color=False, autoplay=False).run()
+    assert "1 play 4H" not in s.record.hands[0].actions
+    for auto_next in (True, False):
+        s = Session.start(build_rules("merrimack-valley"), seed=6)
+        bot = make_bot("basic", random.Random(0))
+        while not s.state.hand_over:
+            if s.my_turn:
+                s.act(bot.choose(s.view(), s.legal()))
+            s.run_bots()
+        out = io.StringIO()
+        Plain(s, io.StringIO("quit\n"), out, color=False, par=False,
+              auto_next=auto_next).run()
+        assert ("Press Enter for the next hand" in out.getvalue()) is not auto_next
+        assert len(s.record.hands) == (2 if auto_next else 1)
+
+
+def test_plain_says_why_the_first_search_may_take_a_while(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Before the first expert move of a session whose search is not loaded yet, plain
+    mode says once that it may compile (so a long wait is never silent)."""
+    from forties import warmup
+
+    monkeypatch.setattr(warmup, "is_warm", lambda: False)
+    s = Session.start(build_rules("merrimack-valley"), seed=2, opponents="expert",
+                      first_dealer=0)  # seat 1, an expert, bids first
+    out = io.StringIO()
+    Plain(s, io.StringIO("quit\n"), out, color=False).run()
+    assert out.getvalue().count("compiles, up to a minute") == 1

@@ -18,7 +18,13 @@ from forties.bots import make_bot
 from forties.cards import card_name, parse_card
 from forties.tui.app import TableApp
 from forties.tui.replay import ReplayApp
-from forties.tui.screens import CallScreen, HelpScreen, LastTrickScreen, ReviewScreen
+from forties.tui.screens import (
+    CallScreen,
+    ConfirmScreen,
+    HelpScreen,
+    LastTrickScreen,
+    ReviewScreen,
+)
 from forties.tui.session import Session, write_atomic
 
 SIZE = (80, 24)
@@ -113,7 +119,7 @@ async def test_complete_game_by_keys_and_mouse(tmp_path: Path) -> None:
     save = tmp_path / "game.json"
     rules = build_rules("merrimack-valley", {"target": 45})
     session = Session.start(rules, seed=11, save_path=save)
-    app = TableApp(session, delay=0, par=False)
+    app = TableApp(session, delay=0, par=False, autoplay=False)
     chosen: list[str] = []
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -138,7 +144,7 @@ async def test_resume_after_a_crash(tmp_path: Path) -> None:
     leaves) resumes at the same point, the same cards in hand, and plays on to the end."""
     save = tmp_path / "game.json"
     session = Session.start(build_rules("nova-scotia", {"target": 30}), seed=4, save_path=save)
-    app = TableApp(session, delay=0, par=False)
+    app = TableApp(session, delay=0, par=False, autoplay=False)
     crash = tmp_path / "crashed.json"
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -157,7 +163,7 @@ async def test_resume_after_a_crash(tmp_path: Path) -> None:
     resumed = Session.resume(crash)
     assert [list(h.actions) for h in resumed.record.hands] == actions_then
     assert sorted(resumed.view()["hand"]) == hand_then
-    app2 = TableApp(resumed, delay=0, resumed=True, par=False)
+    app2 = TableApp(resumed, delay=0, resumed=True, par=False, autoplay=False)
     chosen: list[str] = []
     async with app2.run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -188,7 +194,7 @@ async def test_illegal_play_is_explained_then_undone(tmp_path: Path) -> None:
     refused with the reason; the hint can only suggest 4H; undo takes the play back."""
     session = Session.start(build_rules("nova-scotia"), human=1, first_dealer=3,
                             deal=trump_lead_deal(), seed=1, save_path=tmp_path / "g.json")
-    app = TableApp(session, delay=0, par=False)
+    app = TableApp(session, delay=0, par=False, autoplay=False)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         st = app.session.state
@@ -218,7 +224,7 @@ async def test_forty_one_hand_fits_80_by_24() -> None:
     """Thirteen cards, the choices 1 to 13, the message and the footer all lie inside
     an 80 x 24 terminal."""
     session = Session.start(build_rules("forty-one"), seed=3)
-    app = TableApp(session, delay=0, par=False)
+    app = TableApp(session, delay=0, par=False, autoplay=False)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         assert app.session.my_turn and app.session.view()["phase"] == "auction"
@@ -234,7 +240,7 @@ async def test_help_shows_the_rules_being_played() -> None:
     """The help screen explains the preset in play: Nova Scotia's turned-up trump, its
     robbing and its game of 45 (rules.md section 3)."""
     session = Session.start(build_rules("nova-scotia"), seed=2)
-    app = TableApp(session, delay=0, par=False)
+    app = TableApp(session, delay=0, par=False, autoplay=False)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await pilot.press("question_mark")
@@ -252,7 +258,7 @@ async def test_review_reveals_every_hand_and_last_trick_on_demand() -> None:
     """After a hand the review lists every card each seat was dealt and every trick;
     during play, l shows the last trick."""
     session = Session.start(build_rules("merrimack-valley"), seed=8)
-    app = TableApp(session, delay=0, par=False)
+    app = TableApp(session, delay=0, par=False, autoplay=False)
     bot = make_bot("basic", random.Random(0))
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -290,7 +296,7 @@ async def test_call_a_partner_with_the_mouse(tmp_path: Path) -> None:
     then calls a card through the picker; a card above all his trumps is refused."""
     rules = build_rules("call-your-partner", {"dealer_may_hold": "false"})
     session = Session.start(rules, seed=21, save_path=tmp_path / "c.json")
-    app = TableApp(session, delay=0, par=False)
+    app = TableApp(session, delay=0, par=False, autoplay=False)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await enter(pilot, app, Action(0, Verb.BID, 30), mouse=True)
@@ -474,3 +480,294 @@ def test_replay_stops_at_an_illegal_action_with_the_reason() -> None:
     assert replay_plain(rec.record, out) == 1
     assert "Seat 0 leads 5H." in out.getvalue()
     assert out.getvalue().endswith(f"The record stops here: {stopped}\n")
+
+
+# ----- the keyboard with a widget focused, as in a real terminal -------------------------------
+
+
+@pytest.mark.asyncio
+async def test_arrow_keys_reach_the_table_whatever_has_the_focus() -> None:
+    """In a real terminal Textual focuses the first focusable widget (the log, once), and
+    a log with more lines than it shows scrolls on ↑ ↓: the arrow keys and Enter must
+    still move between the rows and along them, and nothing on the table may take the
+    focus from them."""
+    session = Session.start(build_rules("merrimack-valley"), seed=3)
+    app = TableApp(session, delay=0, par=False, autoplay=False)
+    bot = make_bot("basic", random.Random(0))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert app.screen.focus_chain == []  # nothing on the table takes the focus
+        log = app.query_one("#log", RichLog)
+        log.can_focus = True  # what a real terminal gave the focus to
+        for i in range(60):
+            log.write(f"line {i}")
+        app.set_focus(log)
+        await settle(pilot)
+        assert app.focused is log and log.max_scroll_y > 0
+        while app.session.view()["phase"] != "draw":
+            s = app.session
+            await enter(pilot, app, bot.choose(s.view(), s.legal()), mouse=False)
+        assert app.focused is log and app.row == "hand"
+        await pilot.press("right", "right")
+        await settle(pilot)
+        assert app.cursor == 2
+        await pilot.press("down")
+        await settle(pilot)
+        assert app.row == "choices"
+        await pilot.press("up")
+        await settle(pilot)
+        assert app.row == "hand"
+        await pilot.press("space")  # mark the card under the cursor, then discard it
+        await settle(pilot)
+        marked = set(app.marked)
+        assert len(marked) == 1
+        await pilot.press("down", "enter")
+        await settle(pilot)
+        mine = [a for a in app.session.record.hands[0].actions if a.startswith("0 discard")]
+        assert mine == [f"0 discard {marked.pop()}"]
+
+
+async def reach_the_call(pilot: Pilot[Any], app: TableApp) -> None:
+    """Bid 30 (nobody can go higher), name trump and draw, all by keys."""
+    await enter(pilot, app, Action(0, Verb.BID, 30), mouse=False)
+    trump = next(a for a in app.session.legal() if a.verb is Verb.TRUMP)
+    await enter(pilot, app, trump, mouse=False)
+    bot = make_bot("basic", random.Random(0))
+    while app.session.view()["phase"] == "draw":
+        s = app.session
+        await enter(pilot, app, bot.choose(s.view(), s.legal()), mouse=False)
+    assert app.session.view()["phase"] == "call"
+
+
+@pytest.mark.asyncio
+async def test_call_a_partner_by_keyboard_and_confirm_going_alone(tmp_path: Path) -> None:
+    """Call Your Partner by keys alone: the cursor starts on the choices, → Enter opens the
+    call list, the arrows move in it; an illegal card is refused with its reason said
+    once; a card of one's own hand (going alone) is asked again, n keeps the choice open,
+    and y (typed by name at the table) calls it."""
+    rules = build_rules("call-your-partner", {"dealer_may_hold": "false"})
+    session = Session.start(rules, seed=21, save_path=tmp_path / "c.json")
+    app = TableApp(session, delay=0, par=False, autoplay=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await reach_the_call(pilot, app)
+        assert app.row == "choices"
+        call_at = next(i for i, ch in enumerate(app.choices) if ch.kind == "call")
+        await pilot.press(*["right"] * ((call_at - app.choice_cursor) % len(app.choices)))
+        await pilot.press("enter")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, CallScreen)
+        from forties.tui.screens import CALL_GRID
+
+        mine = app.session.view()["hand"]
+        t = app.session.view()["trump"]
+        allowed = {str(a).split()[-1] for a in app.session.legal() if a.arg}
+        assert CALL_GRID[screen.cursor] in allowed and CALL_GRID[screen.cursor] not in mine
+
+        async def move_to(card: str) -> None:
+            steps = (CALL_GRID.index(card) - screen.cursor) % 52
+            await pilot.press(*["right"] * steps)
+            await settle(pilot)
+            assert CALL_GRID[screen.cursor] == card
+
+        refused = next((c for c in CALL_GRID if c not in allowed), None)
+        if refused is not None:  # a trump above all the caller's trumps
+            await move_to(refused)
+            await pilot.press("enter")
+            await settle(pilot)
+            said = str(screen.query_one("#call-message", Static).render())
+            assert said.count("call") == 1 and "outranks" in said, said
+        own = next(c for c in mine if c in allowed)
+        await move_to(own)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("n")
+        await settle(pilot)
+        assert app.session.view()["phase"] == "call" and app.screen is not screen
+        assert t  # trump was named
+        await pilot.press(*card_keys(own))
+        await settle(pilot)
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("y")
+        await settle(pilot)
+        assert f"0 call {own}" in app.session.record.hands[0].actions
+
+
+# ----- the pace: forced cards, the review, computer players on a thread ------------------------
+
+
+@pytest.mark.asyncio
+async def test_a_forced_card_plays_itself_and_undo_keeps_it_undone(tmp_path: Path) -> None:
+    """Hearts trump, a heart led, and 4H the person's only trump: with autoplay (the
+    default) it is played without a key; undo takes it back and leaves the choice to the
+    player; with --no-autoplay it waits."""
+    session = Session.start(build_rules("nova-scotia"), human=1, first_dealer=3,
+                            deal=trump_lead_deal(), seed=1, save_path=tmp_path / "g.json")
+    app = TableApp(session, delay=0, par=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert [str(a) for a in app.session.state.history[:2]] == ["0 play 5H", "1 play 4H"]
+        await pilot.press("u")
+        await settle(pilot)
+        assert [str(a) for a in app.session.state.history] == ["0 play 5H"]
+        assert app.session.my_turn
+    manual = Session.start(build_rules("nova-scotia"), human=1, first_dealer=3,
+                           deal=trump_lead_deal(), seed=1)
+    app2 = TableApp(manual, delay=0, par=False, autoplay=False)
+    async with app2.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert [str(a) for a in app2.session.state.history] == ["0 play 5H"]
+
+
+@pytest.mark.asyncio
+async def test_auto_next_deals_on_after_the_review_without_a_key() -> None:
+    """With auto_next the review is shown, then the next hand is dealt by itself; without
+    it the review waits for Enter."""
+    for auto in (1.0, None):
+        session = Session.start(build_rules("merrimack-valley"), seed=8)
+        app = TableApp(session, delay=0, par=False, auto_next=auto, autoplay=False)
+        bot = make_bot("basic", random.Random(0))
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            while not isinstance(app.screen, ReviewScreen):
+                s = app.session
+                await enter(pilot, app, bot.choose(s.view(), s.legal()), mouse=False)
+            for _ in range(100):  # up to 10 s on a busy machine
+                await pilot.pause(0.1)
+                if len(app.session.record.hands) == 2:
+                    break
+            dealt = len(app.session.record.hands)
+            assert dealt == (2 if auto else 1), auto
+            assert isinstance(app.screen, ReviewScreen) is (auto is None)
+
+
+@pytest.mark.asyncio
+async def test_computer_players_think_on_a_thread_and_show_their_progress() -> None:
+    """With a delay the computer players decide on a worker thread; one that takes longer
+    than a moment shows who is thinking and for how long, and the game goes on to the
+    person's turn by itself."""
+    import time
+
+    session = Session.start(build_rules("merrimack-valley"), human=1, first_dealer=3, seed=4)
+    slow = session.bots[0]
+    assert slow is not None
+    fast_choose = slow.choose
+
+    def slow_choose(view: dict[str, Any], legal: Any) -> Action:
+        time.sleep(2.2)
+        return fast_choose(view, legal)
+
+    slow.choose = slow_choose  # type: ignore[method-assign]
+    app = TableApp(session, delay=0.01, par=False, autoplay=False)
+    async with app.run_test(size=SIZE) as pilot:
+        seen = ""
+        for _ in range(60):
+            await pilot.pause(0.1)
+            seen = seen or (text_of(app, "#message") if "thinking… 1 s"
+                            in text_of(app, "#message") else "")
+            if app.session.my_turn:
+                break
+        assert app.session.my_turn
+        assert f"{app.session.names[0]} is thinking… 1 s" in seen
+
+
+# ----- words ----------------------------------------------------------------------------------
+
+
+def test_drew_counts_the_cards_drawn_not_those_discarded() -> None:
+    """After the draw each seat shows how many cards it drew from the stock: the bidder,
+    who took the 3-card kitty, drew 3 fewer than he discarded. During the draw a seat
+    shows what it discarded."""
+    from forties import new_game
+    from forties.tui.table import seat_status
+
+    st = new_game(build_rules("merrimack-valley"), seed=12, first_dealer=3)
+    bot = make_bot("basic", random.Random(0))
+    before: dict[int, set[str]] = {}
+    checked_during = False
+    while st.phase.value != "play":
+        seat = st.turn
+        assert seat is not None
+        if st.phase.value == "draw":
+            before[seat] = set(st.view(seat)["hand"])
+            first = next(iter(before))
+            if seat != first:
+                thrown = st.view(None)["discard_counts"][first]
+                assert f"discarded {thrown}" in seat_status(st.view(None), first)
+                checked_during = True
+        st.apply(bot.choose(st.view(seat), st.legal_actions()))
+    assert checked_during
+    v = st.view(None)
+    bidder = v["bidder"]
+    for seat, held in before.items():
+        drawn = len(set(st.view(seat)["hand"]) - held)
+        status = seat_status(v, seat)
+        if v["discard_counts"][seat]:
+            assert f"drew {drawn}" in status, (seat, status, drawn)
+    assert v["discard_counts"][bidder] - 3 == len(set(st.view(bidder)["hand"]) - before[bidder])
+
+
+def test_refusals_say_the_reason_once() -> None:
+    """A refusal whose reason already names the action is said once; others say what was
+    refused and why."""
+    from forties.tui.words import refusal
+
+    v = {"phase": "call", "game": "forty-fives", "history": [], "seat": 0}
+    call = Action(0, Verb.CALL, 1 << parse_card("5D"))
+    said = refusal(v, call, "you may not call 5D: it outranks every trump you hold")
+    assert said == "You may not call 5♦: it outranks every trump you hold."
+    play = Action(1, Verb.PLAY, 1 << parse_card("2C"))
+    v["phase"] = "play"
+    assert refusal(v, play, "must play a trump: you hold 4H", fancy=False) == \
+        "You can't play 2C: must play a trump: you hold 4H."
+
+
+def test_the_hand_result_speaks_to_you() -> None:
+    """The person's side set: "You bid 20 and were set", never "You ... was set"."""
+    from forties import Record
+    from forties.record import replay_record
+    from forties.tui.words import hand_result
+
+    from .helpers_engine import mv_record_json
+
+    names = ["You", "Bob", "Cy", "Di"]
+    record = Record.from_json(mv_record_json(players=names))
+    st = replay_record(record)
+    assert st is not None
+    lines = hand_result(st.view(0), names)
+    assert "You bid 20 and were set (took 15)." in lines
+    other = hand_result(st.view(0), ["Ann", "Bob", "Cy", "Di"])
+    assert "Ann bid 20 and was set (took 15)." in other
+
+
+@pytest.mark.asyncio
+async def test_r_shows_the_last_finished_hand_as_the_help_says() -> None:
+    """The help says r is the last finished hand's review: during hand 2 it shows hand 1;
+    during hand 1 it says there is none yet."""
+    session = Session.start(build_rules("merrimack-valley"), seed=8)
+    app = TableApp(session, delay=0, par=False, autoplay=False)
+    bot = make_bot("basic", random.Random(0))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("r")
+        await settle(pilot)
+        assert "No hand has finished yet" in text_of(app, "#message")
+        while not isinstance(app.screen, ReviewScreen):
+            s = app.session
+            await enter(pilot, app, bot.choose(s.view(), s.legal()), mouse=False)
+        first = text_of(app, "#review-text")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert len(app.session.record.hands) == 2 and not isinstance(app.screen, ReviewScreen)
+        await pilot.press("r")
+        await settle(pilot)
+        assert isinstance(app.screen, ReviewScreen)
+        assert text_of(app, "#review-text") == first
+        await pilot.press("escape")
+        await settle(pilot)
+        assert not isinstance(app.screen, ReviewScreen)
+    from forties.tui.screens import KEYS_HELP
+
+    assert "r  the last finished hand's review" in KEYS_HELP

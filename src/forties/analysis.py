@@ -8,20 +8,28 @@ take against the best defence.
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass
 
-from .actions import Action
-from .bots.expert import ExpertBot
+from .actions import Action, Verb, bid_text
+from .bots.expert import Choice, ExpertBot
+from .cards import SUIT_NAMES
 from .position import forty_fives_position, forty_one_position, start_hands_of
 from .state import GameState, Phase
 
 
 @dataclass(frozen=True)
 class Hint:
+    """The expert's advice: the ``action``, what each option considered is worth in points
+    of this hand (``values``: the seat's side's points over the others', averaged over the
+    imagined deals; no bonus for ending the game folded in), and why, in words: ``reason``
+    alone, and ``explanation`` naming the action first."""
+
     action: Action
     values: dict[Action, float]
     explanation: str
+    reason: str = ""
 
 
 def hint(state: GameState, seat: int | None = None, worlds: int = 24,
@@ -31,22 +39,66 @@ def hint(state: GameState, seat: int | None = None, worlds: int = 24,
     if seat is None or seat != state.turn:
         raise ValueError("it is not that seat's turn" if seat is not None else
                          "nobody is to act: the hand is over")
-    bot = ExpertBot(random.Random(seed), worlds=worlds)
-    choice = bot.decide(state.view(seat), state.legal_actions())
-    ranked = sorted(choice.values.items(), key=lambda kv: -kv[1])
+    view, legal = state.view(seat), state.legal_actions()
+    points = ExpertBot(random.Random(seed), worlds=worlds, win_bonus=0.0).decide(view, legal)
+    action = points.action
+    for_game = None
+    if _game_may_end(state):  # ending the game may weigh more than this hand's points
+        for_game = ExpertBot(random.Random(seed), worlds=worlds).decide(view, legal).action
+        action = for_game
+    values = {a: v for a, v in points.values.items() if math.isfinite(v)}
+    reason = _reason(action, Choice(points.action, values, points.samples), for_game)
+    return Hint(action, values, f"{action_words(action)}: {reason}", reason)
+
+
+def _game_may_end(state: GameState) -> bool:
+    """Whether a side could reach the game's target in this hand (60 is the most a hand
+    can score: 30 for 60)."""
+    target = getattr(state.rules, "target", None)
+    return target is not None and max(state.scores) + 60 >= target
+
+
+def _reason(action: Action, choice: Choice, for_game: Action | None) -> str:
+    """Why ``action``, in points of this hand, saying so where it is not the best by them."""
+    values = choice.values
+    ranked = sorted(values, key=lambda a: -values[a])
     if choice.samples == 0 or len(ranked) < 2:
-        why = f"{_words(choice.action)}: the only sensible choice here."
-    else:
-        best, nxt = ranked[0], ranked[1]
-        why = (f"{_words(best[0])}: worth {best[1]:+.1f} points on average over "
-               f"{choice.samples} imagined deals; next best {_words(nxt[0])} "
-               f"{nxt[1]:+.1f}.")
-    return Hint(choice.action, choice.values, why)
+        return "the only sensible choice here."
+    n = choice.samples
+    best = ranked[0]
+    if for_game is not None and for_game != choice.action:
+        return (f"it gives your side the better chance of winning the game. For this "
+                f"hand's points alone, {action_words(best)} is worth {values[best]:+.1f} "
+                f"and this {values.get(action, float('nan')):+.1f} (your side's points over "
+                f"the others', averaged over {n} imagined deals).")
+    if action != best:  # the sound default: the search is not sure enough to leave it
+        return (f"the sound choice: over {n} imagined deals {action_words(best)} comes to "
+                f"{values[best]:+.1f} points this hand and this to "
+                f"{values[action]:+.1f}, too close to prefer it.")
+    nxt = ranked[1]
+    return (f"worth {values[action]:+.1f} points this hand (your side's over the others', "
+            f"averaged over {n} imagined deals); next best, {action_words(nxt)}: "
+            f"{values[nxt]:+.1f}.")
 
 
-def _words(a: Action) -> str:
-    text = str(a)
-    return text.split(" ", 1)[1] if " " in text else text
+def action_words(a: Action) -> str:
+    """An action as a player says it, cards as written at the table: "play 10H",
+    "name spades trump", "bid 30 for 60", "go alone"."""
+    words = str(a).split()[1:]
+    cards = " ".join(("10" + c[1:]) if c.startswith("T") else c for c in words[1:])
+    verb = a.verb
+    if verb is Verb.TRUMP:
+        return f"name {SUIT_NAMES[a.arg]} trump"
+    if verb is Verb.BID:
+        return "bid " + {"30for60": "30 for 60", "60for120": "60 for 120"}.get(
+            bid_text(a.arg), bid_text(a.arg))
+    if verb is Verb.RAISE:
+        return "raise to 30"
+    if verb is Verb.CALL:
+        return "go alone" if a.arg == 0 else f"call {cards}"
+    if verb is Verb.DISCARD:
+        return f"discard {cards}" if cards else "keep every card"
+    return " ".join([words[0], cards]) if cards else words[0]
 
 
 @dataclass(frozen=True)

@@ -10,73 +10,39 @@ import json
 import random
 import sys
 from pathlib import Path
-from typing import Any, NoReturn
 
 import click
 
 from . import __version__
+from .bots import LEVELS
+from .command_line import (
+    InputFile,
+    OneLineGroup,
+    OutputFile,
+    fail,
+    read_record,
+    rules_from_cli,
+    shown_path,
+    write_file,
+)
 from .games import new_game
-from .record import Record, Recorder, RecordError, referee, replay_record
-from .rules import PRESETS, Rules, RulesError, build_rules, describe, load_rules_file
+from .record import Recorder, RecordError, referee, replay_record
+from .rules import PRESETS, RulesError, build_rules, describe
 from .show import render
 
-
-def fail(message: str, status: int = 2) -> NoReturn:
-    click.echo(f"forties: {message}", err=True)
-    sys.exit(status)
-
-
-def parse_options(pairs: tuple[str, ...]) -> dict[str, str]:
-    out = {}
-    for p in pairs:
-        if "=" not in p:
-            fail(f"option {p!r}: write it as NAME=VALUE")
-        k, v = p.split("=", 1)
-        out[k.strip()] = v.strip()
-    return out
-
-
-def rules_from_cli(preset: str, options: tuple[str, ...], rules_file: str | None) -> Rules:
-    try:
-        if rules_file:
-            base = load_rules_file(rules_file)
-            merged: dict[str, Any] = {k: v for k, v in base.overrides}
-            merged.update(parse_options(options))
-            return build_rules(base.preset, merged)
-        return build_rules(preset, parse_options(options))
-    except RulesError as e:
-        fail(str(e))
-
-
-def _shown_path(path: str) -> str:
-    return "<stdin>" if path == "-" else path
-
-
-def read_record(path: str) -> Record:
-    try:
-        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
-    except OSError as e:
-        fail(f"{path}: cannot read: {e.strerror}")
-    except UnicodeDecodeError:
-        fail(f"{path}: not a text file")
-    try:
-        return Record.loads(text)
-    except RecordError as e:
-        fail(f"{_shown_path(path)}: {e}")
-
-
 preset_option = click.option(
-    "--preset", "-p", default="merrimack-valley", show_default=True,
-    help="Rules preset: " + ", ".join(PRESETS) + ".")
+    "--preset", "-p", default=None,
+    help="Rules preset: " + ", ".join(PRESETS) + " (default merrimack-valley, or the "
+         "preset of --rules).")
 option_option = click.option(
     "--option", "-o", "options", multiple=True, metavar="NAME=VALUE",
     help="Override one option of the preset (repeatable).")
 rules_file_option = click.option(
-    "--rules", "rules_file", type=click.Path(dir_okay=False), default=None,
+    "--rules", "rules_file", type=InputFile(), default=None,
     help="House rules file (TOML or JSON): preset and [options].")
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=OneLineGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="forties")
 def main() -> None:
     """Forty-Fives and Forty One: rules, records, and a referee.
@@ -95,13 +61,13 @@ def main() -> None:
 @option_option
 @rules_file_option
 @click.option("--seed", type=int, default=None, help="Seed for the deals and the players.")
-@click.option("--save", type=click.Path(dir_okay=False), default=None,
+@click.option("--save", type=OutputFile(), default=None,
               help="Write the game record here.")
-@click.option("--max-hands", type=int, default=500, show_default=True,
+@click.option("--max-hands", type=click.IntRange(min=1), default=500, show_default=True,
               help="Stop after this many hands.")
-@click.option("--level", type=click.Choice(["basic", "random"]), default="basic",
+@click.option("--level", type=click.Choice(LEVELS), default="basic",
               show_default=True, help="How the computer players play.")
-def demo(preset: str, options: tuple[str, ...], rules_file: str | None, seed: int | None,
+def demo(preset: str | None, options: tuple[str, ...], rules_file: str | None, seed: int | None,
          save: str | None, max_hands: int, level: str) -> None:
     """Computer players play one full game; print its hand history.
 
@@ -123,7 +89,7 @@ def demo(preset: str, options: tuple[str, ...], rules_file: str | None, seed: in
     play_out(rec, [make_bot(level, rng) for _ in range(state.n)], max_hands=max_hands)
     click.echo(render(rec.record), nl=False)
     if save:
-        Path(save).write_text(rec.record.dumps(), encoding="utf-8")
+        write_file(save, rec.record.dumps())
         click.echo(f"Record written to {save}")
 
 
@@ -155,22 +121,26 @@ def rules_list() -> None:
 
 
 @rules.command("show")
-@click.argument("preset")
+@click.argument("preset", required=False)
 @option_option
 @rules_file_option
-def rules_show(preset: str, options: tuple[str, ...], rules_file: str | None) -> None:
-    """Print every option of PRESET with its value and meaning.
+def rules_show(preset: str | None, options: tuple[str, ...], rules_file: str | None) -> None:
+    """Print every option of PRESET (or of the house rules in --rules FILE) with its
+    value and meaning.
 
     \b
     Examples:
       forties rules show merrimack-valley
       forties rules show auction-45 -o players=3
+      forties rules show --rules house.toml
     """
+    if preset is None and rules_file is None:
+        fail("name a preset (forties rules list shows them), or give --rules FILE")
     click.echo(describe(rules_from_cli(preset, options, rules_file)))
 
 
 @main.command()
-@click.argument("record", metavar="RECORD|-")
+@click.argument("record", metavar="RECORD|-", type=InputFile(allow_dash=True))
 def check(record: str) -> None:
     """Replay a game record and print the referee's verdict as JSON.
 
@@ -186,30 +156,41 @@ def check(record: str) -> None:
     try:
         verdict, status = referee(rec)
     except RecordError as e:
-        fail(f"{_shown_path(record)}: {e}")
+        fail(f"{shown_path(record)}: {e}")
     click.echo(json.dumps(verdict))
     sys.exit(status)
 
 
 @main.command()
-@click.argument("record", metavar="RECORD|-")
+@click.argument("record", metavar="RECORD|-", type=InputFile(allow_dash=True))
 def show(record: str) -> None:
     """Print a readable hand history of a game record.
+
+    Exit status 0; 1 if the record has an illegal action (the history stops there and
+    says why); 2 if it is not a game record at all.
 
     \b
     Examples:
       forties show game.json
     """
+    from .state import IllegalActionError
+
     rec = read_record(record)
+    status = 0
     try:
-        click.echo(render(rec), nl=False)
-    except RecordError as e:
-        fail(f"{_shown_path(record)}: {e}")
+        text = render(rec)
+        replay_record(rec)
+    except RecordError as e:  # no game at all: nothing on standard output
+        fail(f"{shown_path(record)}: {e}")
+    except IllegalActionError:
+        status = 1
+    click.echo(text, nl=False)
+    sys.exit(status)
 
 
 @main.command()
-@click.argument("record", metavar="RECORD|-")
-@click.option("--worlds", type=int, default=24, show_default=True,
+@click.argument("record", metavar="RECORD|-", type=InputFile(allow_dash=True))
+@click.option("--worlds", type=click.IntRange(min=1), default=24, show_default=True,
               help="Imagined deals the expert searches.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 def hint(record: str, worlds: int, as_json: bool) -> None:
@@ -221,30 +202,36 @@ def hint(record: str, worlds: int, as_json: bool) -> None:
       forties hint game.json
       forties hint --worlds 64 --json game.json
     """
+    from .analysis import action_words, par
     from .analysis import hint as advise
-    from .analysis import par
     from .state import IllegalActionError
+    from .tui.words import pretty
 
     rec = read_record(record)
     try:
         st = replay_record(rec)
     except RecordError as e:
-        fail(str(e))
-    except IllegalActionError as e:
-        fail(f"illegal action: {e}", 1)
+        fail(f"{shown_path(record)}: {e}")
+    except IllegalActionError as e:  # the reason is "hand H, action I: why"
+        where, _, why = e.reason.partition(": ")
+        fail(f"{shown_path(record)}: {where} ({pretty(str(e.action), False)}) is illegal: "
+             f"{pretty(why, False)}", 1)
     if st is None:
         fail("the record has no hand yet")
     if st.turn is not None:
-        h = advise(st, worlds=max(1, worlds))
+        h = advise(st, worlds=worlds)
         ranked = sorted(h.values.items(), key=lambda kv: -kv[1])
         if as_json:
             click.echo(json.dumps({"to_act": st.turn, "action": str(h.action),
                                    "values": {str(a): round(v, 2) for a, v in ranked},
                                    "explanation": h.explanation}))
             return
-        click.echo(f"Seat {st.turn} ({rec.players[st.turn]}) to act. {h.explanation}")
-        for a, v in ranked:
-            click.echo(f"  {a!s:<28} {v:+7.2f}")
+        click.echo(f"Seat {st.turn} ({rec.players[st.turn]}) to act: {h.explanation}")
+        if len(ranked) > 1:
+            click.echo("Points of this hand for the side to act over the others, on average:")
+            for a, v in ranked:
+                mark = "  <- the advice" if a == h.action else ""
+                click.echo(f"  {action_words(a):<28} {v:+7.1f}{mark}")
         return
     p = par(st)
     if p is None:
@@ -258,12 +245,12 @@ def hint(record: str, worlds: int, as_json: bool) -> None:
 @main.command()
 @click.option("--preset", "-p", "presets", multiple=True,
               help="Preset(s) to compute (default: every preset with an auction).")
-@click.option("--deals", type=int, default=400, show_default=True,
+@click.option("--deals", type=click.IntRange(min=1), default=400, show_default=True,
               help="Deals per holding and preset.")
 @click.option("--seed", type=int, default=1, show_default=True)
-@click.option("--markdown", "md_path", type=click.Path(dir_okay=False), default=None,
+@click.option("--markdown", "md_path", type=OutputFile(), default=None,
               help="Also write the table as Markdown here.")
-@click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None,
+@click.option("--plot", "plot_path", type=OutputFile(), default=None,
               help="Also draw a chart here (PNG; needs matplotlib).")
 def odds(presets: tuple[str, ...], deals: int, seed: int, md_path: str | None,
          plot_path: str | None) -> None:
@@ -287,8 +274,11 @@ def odds(presets: tuple[str, ...], deals: int, seed: int, md_path: str | None,
         if rules.game != "forty-fives" or rules.auction == "none":  # type: ignore[attr-defined]
             fail(f"{name} has no bidding: odds are for the auction games")
         chosen.append(rules.preset)
-    if deals < 1:
-        fail("--deals must be at least 1")
+    if plot_path:
+        try:
+            import matplotlib  # noqa: F401  (checked before the long work, not after)
+        except ImportError:
+            fail("--plot needs matplotlib: pip install matplotlib")
     table = odds_table(tuple(chosen), deals, seed)
     for preset, rows in table.items():
         click.echo(f"{preset}: share of {deals} deals in which the bidder's side takes at least")
@@ -299,14 +289,14 @@ def odds(presets: tuple[str, ...], deals: int, seed: int, md_path: str | None,
         text = markdown(table, deals, seed)
         if plot_path:
             text += f"\n![chances of making each bid]({Path(plot_path).name})\n"
-        Path(md_path).write_text(text, encoding="utf-8")
+        write_file(md_path, text)
     if plot_path:
         from .odds import plot
 
         try:
             plot(table, plot_path)
-        except ImportError:
-            fail("--plot needs matplotlib: pip install matplotlib")
+        except OSError as e:
+            fail(f"{plot_path}: cannot write: {e.strerror}")
 
 
 @main.command(context_settings={"ignore_unknown_options": True, "allow_extra_args": True,
@@ -352,15 +342,16 @@ def completion(shell: str) -> None:
 @preset_option
 @option_option
 @rules_file_option
-@click.option("--deals", type=int, default=200, show_default=True,
+@click.option("--deals", type=click.IntRange(min=0), default=200, show_default=True,
               help="Deals, each played once per rotation of the teams (points per hand).")
-@click.option("--games", type=int, default=20, show_default=True,
+@click.option("--games", type=click.IntRange(min=0), default=20, show_default=True,
               help="Whole games, each played once per rotation (games won).")
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed for deals and bots.")
-@click.option("--jobs", type=int, default=2, show_default=True, help="Worker processes.")
-@click.option("--out", type=click.Path(dir_okay=False), default=None,
+@click.option("--jobs", type=click.IntRange(min=1), default=2, show_default=True,
+              help="Worker processes.")
+@click.option("--out", type=OutputFile(), default=None,
               help="Write the results as JSON here.")
-def arena(a: str, b: str, preset: str, options: tuple[str, ...], rules_file: str | None,
+def arena(a: str, b: str, preset: str | None, options: tuple[str, ...], rules_file: str | None,
           deals: int, games: int, seed: int, jobs: int, out: str | None) -> None:
     """A duplicate match between two computer players A and B (random, basic, ...).
 
@@ -373,13 +364,12 @@ def arena(a: str, b: str, preset: str, options: tuple[str, ...], rules_file: str
       forties arena basic random -p auction-45 --games 100 --out match.json
     """
     from .arena import run_match
-    from .bots import LEVELS
 
     for level in (a, b):
         if level not in LEVELS:
             fail(f"unknown player {level!r}; players: {', '.join(LEVELS)}")
-    if deals < 0 or games < 0 or jobs < 1:
-        fail("--deals and --games must be 0 or more, --jobs at least 1")
+    if deals == 0 and games == 0:
+        fail("--deals 0 and --games 0: nothing to play")
     rules = rules_from_cli(preset, options, rules_file)
     teams = 2 if rules.game == "forty-one" else len(rules.sides)  # type: ignore[attr-defined]
     with click.progressbar(length=deals + games, label=f"{a} vs {b}", file=sys.stderr) as bar:
@@ -394,7 +384,27 @@ def arena(a: str, b: str, preset: str, options: tuple[str, ...], rules_file: str
         click.echo(f"  games won by {a}: {gw.mean:.1%}  (95%: {gw.low:.1%} .. {gw.high:.1%})")
     click.echo(f"  {result.seconds:.1f} s")
     if out:
-        Path(out).write_text(json.dumps(result.to_json(), indent=1) + "\n", encoding="utf-8")
+        write_file(out, json.dumps(result.to_json(), indent=1) + "\n")
+
+
+@main.command("warm-up")
+def warm_up_command() -> None:
+    """Get the computer players' search ready now: numba compiles it once after an install
+    or an update (20 to 50 seconds) and keeps it on disk, so that the first expert move or
+    hint of a game comes at once. ``make run`` does this before the game.
+
+    \b
+    Examples:
+      forties warm-up
+    """
+    from .warmup import configure_cache, warm_up
+
+    where = configure_cache()
+    click.echo("Getting the computer players' search ready (compiled once after an install "
+               "or an update: 20 to 50 s)...")
+    seconds = warm_up()
+    kept = f" The compiled code is kept in {where}." if where is not None else ""
+    click.echo(f"Ready in {seconds:.1f} s.{kept}")
 
 
 def _terminal_commands() -> None:

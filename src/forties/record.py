@@ -23,7 +23,9 @@ OPTIONAL_KEYS = ("seed", "started", "times", "notes", "event")
 
 
 class RecordError(ValueError):
-    """A record that is not a game at all: says what is wrong and where."""
+    """A record that is not a game at all: says what is wrong and where. Messages number
+    hands and actions from 1, as people count (the referee's JSON keeps the record's
+    0-based indices)."""
 
 
 @dataclass
@@ -98,17 +100,17 @@ class Record:
         hands = []
         for i, h in enumerate(hands_obj):
             if not isinstance(h, dict) or "deal" not in h:
-                raise RecordError(f"hand {i}: must be an object with \"deal\" and \"actions\"")
+                raise RecordError(f"hand {i + 1}: must be an object with \"deal\" and \"actions\"")
             bad = sorted(set(h) - {"deal", "actions"})
             if bad:
-                raise RecordError(f"hand {i}: unknown key {bad[0]!r}")
+                raise RecordError(f"hand {i + 1}: unknown key {bad[0]!r}")
             try:
                 deal = Deal.from_json(h["deal"])
             except DealError as e:
-                raise RecordError(f"hand {i}: {e}") from None
+                raise RecordError(f"hand {i + 1}: {e}") from None
             acts = h.get("actions", [])
             if not isinstance(acts, list) or not all(_is_text(a) for a in acts):
-                raise RecordError(f"hand {i}: actions must be a list of strings")
+                raise RecordError(f"hand {i + 1}: actions must be a list of strings")
             hands.append(HandRecord(deal, list(acts)))
         extras = {k: obj[k] for k in OPTIONAL_KEYS if k in obj}
         return cls(rules, players, first, hands, extras)
@@ -187,12 +189,12 @@ class Replay:
                 else:
                     st = self.state
                     if st.over:
-                        raise RecordError(f"hand {h} follows the end of the game")
+                        raise RecordError(f"hand {h + 1} follows the end of the game")
                     if st.phase is not Phase.HAND_OVER:
-                        raise RecordError(f"hand {h} starts before hand {h - 1} is finished")
+                        raise RecordError(f"hand {h + 1} starts before hand {h} is finished")
                     st.next_hand(hand.deal)
             except DealError as e:
-                raise RecordError(f"hand {h}: {e}") from None
+                raise RecordError(f"hand {h + 1}: {e}") from None
             yield h, self.state
 
     def run(self) -> GameState | None:
@@ -203,7 +205,7 @@ class Replay:
                 try:
                     a = Action.parse(text)
                 except ActionSyntaxError as e:
-                    raise RecordError(f"hand {h}, action {i}: {e}") from None
+                    raise RecordError(f"hand {h + 1}, action {i + 1}: {e}") from None
                 why = st.reason(a)
                 if why is not None:
                     raise PositionedIllegal(h, i, text, why, self)
@@ -214,7 +216,7 @@ class Replay:
 
 class PositionedIllegal(Exception):
     def __init__(self, hand: int, index: int, text: str, reason: str, replay: Replay) -> None:
-        super().__init__(f"hand {hand}, action {index} ({text}): {reason}")
+        super().__init__(f"hand {hand + 1}, action {index + 1} ({text}): {reason}")
         self.hand, self.index, self.text, self.reason, self.replay = (
             hand, index, text, reason, replay)
 
@@ -301,5 +303,5 @@ def replay_record(record: Record) -> GameState | None:
     try:
         return Replay(record).run()
     except PositionedIllegal as e:
-        raise IllegalActionError(Action.parse(e.text), f"hand {e.hand}, action {e.index}: "
+        raise IllegalActionError(Action.parse(e.text), f"hand {e.hand + 1}, action {e.index + 1}: "
                                  f"{e.reason}") from None

@@ -13,6 +13,12 @@ def side_name(record: Record, side: tuple[int, ...]) -> str:
     return " & ".join(record.players[s] for s in side)
 
 
+def says(who: str, verb: str, s_form: str) -> str:
+    """``who`` and the verb that agrees with it: "You pass", "Bob passes", "Ann & Cy win"."""
+    plural = who == "You" or " & " in who
+    return f"{who} {verb if plural else s_form}"
+
+
 def _cards(cards: list[int] | tuple[int, ...]) -> str:
     return " ".join(CARD_NAMES[c] for c in cards)
 
@@ -49,10 +55,10 @@ def render(record: Record) -> str:
                 a = Action.parse(text)
                 why = st.reason(a)
             except ValueError as e:
-                out.append(f"  ! action {i} ({text}): {e}")
+                out.append(f"  ! action {i + 1} ({text}): {e}")
                 return "\n".join(out) + "\n"
             if why is not None:
-                out.append(f"  ! action {i} ({text}) is illegal: {why}")
+                out.append(f"  ! action {i + 1} ({text}) is illegal: {why}")
                 return "\n".join(out) + "\n"
             line = _describe(st, a, names)
             tricks_before = len(st.tricks)
@@ -72,7 +78,7 @@ def render(record: Record) -> str:
                 order = [names[(t.leader + k) % st.n] + " " + CARD_NAMES[c]
                          for k, c in enumerate(t.cards)]
                 out.append(f"  Trick {len(st.tricks)}: {', '.join(order)}; "
-                           f"{names[t.winner or 0]} wins")
+                           + says(names[t.winner or 0], "win", "wins"))
         if auction:
             out.append(f"  {_auction_label(st)} so far: " + ", ".join(auction))
         out.extend("  " + x for x in _hand_end(st, record))
@@ -102,28 +108,31 @@ def _describe(st: GameState, a: Action, names: list[str]) -> str:
         return f"{who} {bid_text(a.arg)}"
     if v is Verb.PASS:
         if st.phase is Phase.RAISE:
-            return f"{who} keeps the bid"
+            return says(who, "keep", "keeps") + " the bid"
         if st.phase is Phase.ROB:
-            return f"{who} does not rob"
+            return says(who, "do", "does") + " not rob"
         if st.phase is Phase.PACK:
-            return f"{who} does not rob the pack"
-        return f"{who} pass"
+            return says(who, "do", "does") + " not rob the pack"
+        return says(who, "pass", "passes")
     if v is Verb.HOLD:
-        return f"{who} holds"
+        return says(who, "hold", "holds")
     if v is Verb.RAISE:
-        return f"{who} raises to {bid_text(a.arg)}"
+        return says(who, "raise", "raises") + f" to {bid_text(a.arg)}"
     if v is Verb.TRUMP:
-        return f"{who} names {SUIT_NAMES[a.arg]} trump"
+        return says(who, "name", "names") + f" {SUIT_NAMES[a.arg]} trump"
     if v is Verb.DISCARD:
         if st.phase is Phase.TRUMP:
-            return f"{who} throws in {format_mask(a.arg)} and goes on the " + (
-                "top card" if getattr(st, "went_on_kitty", False) else "kitty")
+            goes = "go" if who == "You" else "goes"
+            return says(who, "throw", "throws") + f" in {format_mask(a.arg)} and {goes} on " \
+                "the " + ("top card" if getattr(st, "went_on_kitty", False) else "kitty")
         k = a.arg.bit_count()
-        return f"{who} discards {k}" + (f": {format_mask(a.arg)}" if k else "")
+        return says(who, "discard", "discards") + f" {k}" + (
+            f": {format_mask(a.arg)}" if k else "")
     if v is Verb.ROB:
-        return f"{who} robs: {format_mask(a.arg)}"
+        return says(who, "rob", "robs") + f": {format_mask(a.arg)}"
     if v is Verb.CALL:
-        return f"{who} calls " + ("no partner" if a.arg == 0 else format_mask(a.arg))
+        return says(who, "go", "goes") + " alone" if a.arg == 0 else \
+            says(who, "call", "calls") + f" {format_mask(a.arg)}"
     return ""
 
 
@@ -171,7 +180,8 @@ def _forty_one_waits(st: GameState, record: Record) -> list[str]:
     for a, b in teams:
         for p, q in ((a, b), (b, a)):
             if sc[p] >= rules.target and sc[q] <= 0:  # type: ignore[attr-defined]
-                out.append(f"{names[p]} has {sc[p]} but partner {names[q]} is not above 0")
+                out.append(says(names[p], "have", "has") + f" {sc[p]} but partner {names[q]} "
+                           "is not above 0")
     return out
 
 
@@ -180,7 +190,7 @@ def _game_end(st: GameState, record: Record) -> str:
     if isinstance(w, tuple):
         scores = ", ".join(f"{record.players[s]} {st.scores[s]}" for s in w) \
             if st.game == "forty-one" else ""
-        return ("Game over: " + " & ".join(record.players[s] for s in w) + " win"
+        return ("Game over: " + says(" & ".join(record.players[s] for s in w), "win", "wins")
                 + (f" ({scores})" if scores else ""))
     assert w is not None
-    return f"Game over: {side_name(record, st.sides[w])} win"
+    return "Game over: " + says(side_name(record, st.sides[w]), "win", "wins")

@@ -58,8 +58,9 @@ class ExpertBot:
     name = "expert"
 
     def __init__(self, rng: random.Random, worlds: int = 96, deals: int = 120,
-                 judge: Judge | None = None) -> None:
+                 judge: Judge | None = None, win_bonus: float = sim.WIN_BONUS) -> None:
         self.rng = rng
+        self.win_bonus = win_bonus  # what ending the game is worth (0: this hand alone)
         self.worlds = worlds
         self.deals = deals
         self.judge = judge or default_judge()
@@ -126,7 +127,7 @@ class ExpertBot:
         for w in ws:
             outcomes = self.judge.play_outcomes(w)
             for a in legal:
-                totals[a] += utility(w, seat, outcomes[a])
+                totals[a] += utility(w, seat, outcomes[a], self.win_bonus)
         values = {a: v / len(ws) for a, v in totals.items()}
         best = max(legal, key=lambda a: (values[a], -legal.index(a)))
         return Choice(best, values, len(ws))
@@ -172,14 +173,13 @@ class ExpertBot:
                 facts.append((who, False, float(max(high + 5, lowest))))
         self._facts = facts
 
-    @staticmethod
-    def _value(done: tuple[FortyFivesState, list[int]], seat: int, bid: int) -> float:
+    def _value(self, done: tuple[FortyFivesState, list[int]], seat: int, bid: int) -> float:
         """The utility of an imagined hand's outcome had the bid been ``bid``."""
         st, outcome = done
         saved = st.bid
         st.bid = bid
         try:
-            return utility(st, seat, outcome)
+            return utility(st, seat, outcome, self.win_bonus)
         finally:
             st.bid = saved
 
@@ -207,7 +207,7 @@ class ExpertBot:
                     st = sim.simulate_contract(rules, deal, view["dealer"], seat, bid, a.arg,
                                                view["scores"])
                     if st is not None:
-                        row[a] = utility(st, seat, self.pre_judge.outcome(st))
+                        row[a] = utility(st, seat, self.pre_judge.outcome(st), self.win_bonus)
                 if len(row) == len(named):
                     for a, u in row.items():
                         scores[a].append(u)
@@ -252,7 +252,7 @@ class ExpertBot:
             st = sim.simulate_contract(rules, deal, view["dealer"], other, bid, t,
                                        view["scores"])
             if st is not None:
-                return utility(st, view["seat"], self.pre_judge.outcome(st))
+                return utility(st, view["seat"], self.pre_judge.outcome(st), self.win_bonus)
         return None
 
     # ----- the draw -----------------------------------------------------------------
@@ -279,7 +279,7 @@ class ExpertBot:
                 assert isinstance(st, FortyFivesState)
                 st.apply(a)
                 sim.drive_to_play(st)
-                scores[a].append(utility(st, seat, self.pre_judge.outcome(st)))
+                scores[a].append(utility(st, seat, self.pre_judge.outcome(st), self.win_bonus))
         return _confident(scores, default)
 
     # ----- Forty One ----------------------------------------------------------------

@@ -55,22 +55,24 @@ def expected_partner(st: FortyFivesState) -> int:
     return -1
 
 
-def utility(st: GameState, seat: int, outcome: Sequence[int]) -> float:
-    """How good ``outcome`` of the hand in ``st`` is for ``seat``'s team."""
+def utility(st: GameState, seat: int, outcome: Sequence[int],
+            win_bonus: float = sim.WIN_BONUS) -> float:
+    """How good ``outcome`` of the hand in ``st`` is for ``seat``'s team: its points of the
+    hand over the others', and ``win_bonus`` for ending the game (0: the hand alone)."""
     deltas = deltas_of(st, outcome)
     mine = sim.team_of(st, seat)
     others = [x for x in range(len(deltas)) if x not in mine]
     if isinstance(st, FortyOneState):
         u = float(sum(deltas[x] for x in mine) - sum(deltas[x] for x in others))
-        return u + _forty_one_win(st, seat, deltas)
+        return u + win_bonus * _forty_one_win(st, seat, deltas)
     u = sum(deltas[x] for x in mine) / len(mine) - (
         sum(deltas[x] for x in others) / len(others) if others else 0.0)
     target = st.rules.target  # type: ignore[attr-defined]
     now = st.scores
     if any(now[x] + deltas[x] >= target for x in mine):
-        u += sim.WIN_BONUS
+        u += win_bonus
     elif any(now[x] + deltas[x] >= target for x in others):
-        u -= sim.WIN_BONUS
+        u -= win_bonus
     return u
 
 
@@ -86,9 +88,9 @@ def _forty_one_win(st: FortyOneState, seat: int, deltas: Sequence[int]) -> float
     mine = (seat % 2, seat % 2 + 2)
     theirs = (1 - seat % 2, 3 - seat % 2)
     if wins(mine) and not wins(theirs):
-        return sim.WIN_BONUS
+        return 1.0
     if wins(theirs) and not wins(mine):
-        return -sim.WIN_BONUS
+        return -1.0
     return 0.0
 
 

@@ -62,11 +62,11 @@ def hint(state: GameState, seat: int) -> Advice:
             continue
         if state.reason(action) is not None:
             continue  # never suggest what the rules refuse
+        why = str(getattr(got, "reason", "") or got.explanation)
         words = str(action).split(" ", 1)[1]
-        why = str(got.explanation).rstrip(".")
         if why.startswith(words + ": "):  # "play 2C: worth ..." says the action twice
             why = why[len(words) + 2:]
-        return Advice(action, why, "expert")
+        return Advice(action, why.rstrip("."), "expert")
     view = state.view(seat)
     action = make_bot("basic", random.Random(0)).choose(view, state.legal_actions())
     return Advice(action, basic_reason(view, action), "basic")

@@ -9,6 +9,7 @@ comes from the player's view of the game.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -27,7 +28,14 @@ from ..fortyfives import bid_ladder
 from ..rules import FortyFivesRules
 from ..state import GameState
 from . import advice
-from .screens import CallScreen, HelpScreen, LastTrickScreen, PackScreen, ReviewScreen
+from .screens import (
+    CallScreen,
+    ConfirmScreen,
+    HelpScreen,
+    LastTrickScreen,
+    PackScreen,
+    ReviewScreen,
+)
 from .session import Session
 from .table import draw_table, scores_text
 from .widgets import CardPicked, CardSlot, ChoicePicked, ChoiceSlot
@@ -35,11 +43,11 @@ from .words import (
     card_text,
     choice_label,
     discard_range,
-    doing,
     game_name,
     game_result,
     is_red,
     pretty,
+    refusal,
     so_far,
     sort_hand,
     suit_text,
@@ -56,7 +64,7 @@ KEYS_BY_PHASE = {
     "draw": "Click (or Space) marks a card to discard; Enter discards them.  h hint",
     "rob": "Click the card to give up for the turned-up card, or p to pass.",
     "rob-pack": "Pass, or open the pack to choose what to take and what to give.",
-    "call": "Go alone, or call a card: click Call, or type it (a s is A♠).",
+    "call": "Go alone, or call a card: ← → Enter, click Call, or type it (a s is A♠).",
     "play": "Click a card, or type it (5 h is 5♥), or ← → Enter.  h hint  l last trick",
 }
 
@@ -71,7 +79,9 @@ def compose_table() -> ComposeResult:
                     yield Static("", id=f"cell-{r}-{c}", classes="cell", markup=False)
         with Vertical(id="side"):
             yield Static("", id="scores", markup=False)
-            yield RichLog(id="log", wrap=True, markup=False, max_lines=400, min_width=10)
+            log = RichLog(id="log", wrap=True, markup=False, max_lines=400, min_width=10)
+            log.can_focus = False  # focused, it would take the arrow keys from the table
+            yield log
 
 
 @dataclass(frozen=True)
@@ -129,6 +139,8 @@ Screen { layout: vertical; }
 .pick.red { color: $error; }
 .pick.illegal { text-opacity: 45%; }
 .pick.marked { background: $warning 50%; }
+.pick.mine { text-style: underline; }
+.pick.cursor { background: $accent; color: $text; text-style: bold; }
 .pick-row { grid-size: 13; grid-rows: 1; height: auto; width: 66; }
 ModalScreen { align: center middle; }
 """
@@ -147,23 +159,36 @@ class TableApp(App[None]):
         Binding("l", "last_trick", "Last trick"),
         Binding("r", "review", "Review", show=False),
         Binding("p", "pass", "Pass", show=False),
-        Binding("left", "move(-1)", show=False),
-        Binding("right", "move(1)", show=False),
-        Binding("up", "row(-1)", show=False),
-        Binding("down", "row(1)", show=False),
-        Binding("enter", "enter", show=False),
-        Binding("space", "mark", show=False),
-        Binding("escape", "clear", show=False),
+        # Priority: the table's keys, whatever widget has the focus; check_action lets
+        # them through to a screen over the table (help, review, pickers).
+        Binding("left", "move(-1)", show=False, priority=True),
+        Binding("right", "move(1)", show=False, priority=True),
+        Binding("up", "row(-1)", show=False, priority=True),
+        Binding("down", "row(1)", show=False, priority=True),
+        Binding("enter", "enter", show=False, priority=True),
+        Binding("space", "mark", show=False, priority=True),
+        Binding("escape", "clear", show=False, priority=True),
         Binding("ctrl+q", "quit", "Save & quit", priority=True),
         Binding("ctrl+c", "quit", show=False, priority=True),
     ]
 
+    TABLE_KEYS = frozenset({"move", "row", "enter", "mark", "clear"})
+    SLOW_SECONDS = 1.0  # a computer player or a hint taking longer shows its progress
+    FIRST_SEARCH_NOTE = ("(the first search after an install compiles the solver once, up "
+                         "to a minute; `forties warm-up` does it beforehand)")
+
     def __init__(self, session: Session, delay: float = 0.6, resumed: bool = False,
-                 new_session: Callable[[], Session] | None = None, par: bool = True) -> None:
+                 new_session: Callable[[], Session] | None = None, par: bool = True,
+                 autoplay: bool = True, auto_next: float | None = None) -> None:
         super().__init__()
         self.session = session
         self.par = par
         self.delay = delay
+        self.autoplay = autoplay  # play the person's only legal card by itself
+        self.auto_next = auto_next  # seconds the review stays up before the next deal
+        self.autoplay_hold: tuple[int, int] | None = None  # not again where undo landed
+        self.thinking: str | None = None  # who is working something out: a name, "hint"
+        self.thinking_since = 0.0
         self.resumed = resumed
         self.new_session = new_session
         self.cursor = 0
@@ -207,7 +232,39 @@ class TableApp(App[None]):
         else:
             self.log_lines(s.opening())
         self.refresh_table()
+        self.set_interval(0.5, self.show_progress)
+        if any(lv in ("expert", "oracle") for lv in s.levels):
+            self.run_worker(self.load_search, thread=True, group="warm-up")
         self.after_change()
+
+    @staticmethod
+    def load_search() -> None:
+        """Load the compiled search while the player looks at his cards, so the first
+        expert decision takes a tenth of a second, not the second the loading takes."""
+        from ..warmup import warm_up
+
+        warm_up()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The table's keys work only at the table; over it, a screen has them."""
+        return action not in self.TABLE_KEYS or self.at_table()
+
+    def position(self) -> tuple[int, int]:
+        """Where the game is: hands dealt and actions in the last one."""
+        rec = self.session.record
+        return len(rec.hands), len(rec.hands[-1].actions)
+
+    def show_progress(self) -> None:
+        """Seconds spent so far by a slow computer player or hint (twice a second)."""
+        if self.thinking is None or not self.at_table():
+            return
+        spent = time.monotonic() - self.thinking_since
+        if spent < self.SLOW_SECONDS:
+            return
+        who = "Thinking about a hint" if self.thinking == "hint" else \
+            f"{self.thinking} is thinking"
+        note = f" {self.FIRST_SEARCH_NOTE}" if spent >= 3 else ""
+        self.say(f"{who}… {int(spent)} s{note}")
 
     # ----- the flow of the game -------------------------------------------------------
 
@@ -216,6 +273,8 @@ class TableApp(App[None]):
         s = self.session
         if s.bots_turn:
             self.schedule_bots()
+        elif s.my_turn:
+            self.maybe_autoplay()
         elif s.state.hand_over and not self.reviewing and \
                 self.last_review_hand != s.state.hand_index:
             if self.delay > 0 and self.timer is None:  # let the last trick be seen
@@ -230,8 +289,33 @@ class TableApp(App[None]):
                 self.last_review_hand != s.state.hand_index:
             self.show_review()
 
+    def forced_card(self) -> Action | None:
+        """The person's card when it is his only legal play (and autoplay is on)."""
+        s = self.session
+        if not self.autoplay or not s.my_turn or s.view()["phase"] != "play" or \
+                self.autoplay_hold == self.position():
+            return None
+        legal = s.legal()
+        return legal[0] if len(legal) == 1 else None
+
+    def maybe_autoplay(self) -> None:
+        """Play a forced card by itself, after the same pause as a computer player's."""
+        card = self.forced_card()
+        if card is None:
+            return
+        if self.delay <= 0:
+            self.do(card)
+        elif self.timer is None:
+            self.timer = self.set_timer(self.delay, self.autoplay_due)
+
+    def autoplay_due(self) -> None:
+        self.timer = None
+        card = self.forced_card()
+        if card is not None and self.at_table():
+            self.do(card)
+
     def schedule_bots(self) -> None:
-        if self.timer is not None:
+        if self.timer is not None or self.thinking is not None:
             return
         if self.delay <= 0:
             self.log_lines(self.session.run_bots())
@@ -245,11 +329,29 @@ class TableApp(App[None]):
         self.timer = self.set_timer(pause, self.bot_step)
 
     def bot_step(self) -> None:
+        """The computer player to act works out its action on a thread (an expert may
+        search for a second or more; the table stays live and shows its progress)."""
         self.timer = None
-        if not self.session.bots_turn:
+        s = self.session
+        if not s.bots_turn or self.thinking is not None:
             return
-        self.log_lines(self.session.bot_step())
-        self.refresh_table()
+        decide = s.bot_decision()
+        where = self.position()
+        self.thinking = s.names[s.state.turn or 0]
+        self.thinking_since = time.monotonic()
+
+        def work() -> None:
+            action = decide()
+            self.call_from_thread(self.bot_decided, action, where)
+
+        self.run_worker(work, thread=True, group="bots")
+
+    def bot_decided(self, action: Action, where: tuple[int, int]) -> None:
+        self.thinking = None
+        s = self.session
+        if where == self.position() and s.bots_turn:  # else undone meanwhile: think again
+            self.log_lines(s.bot_step(action))
+            self.refresh_table()
         self.after_change()
 
     def stop_bots(self) -> None:
@@ -263,8 +365,9 @@ class TableApp(App[None]):
         if s.state.over and self.last_review_hand != s.state.hand_index:
             self.log_lines([game_result(s.view(), s.names)])
         self.last_review_hand = s.state.hand_index
-        self.push_screen(ReviewScreen(s.review(), s.names, s.state.over, look_back, self.par),
-                         self.review_done)
+        auto = None if look_back or s.state.over else self.auto_next
+        self.push_screen(ReviewScreen(s.review(), s.names, s.state.over, look_back, self.par,
+                                      auto_next=auto), self.review_done)
 
     def review_done(self, result: str | None) -> None:
         self.reviewing = False
@@ -294,7 +397,7 @@ class TableApp(App[None]):
             return False
         why = s.reason(action)
         if why is not None:
-            self.say(f"You can't {doing(s.view(), action)}: {pretty(why)}.", error=True)
+            self.say(refusal(s.view(), action, why), error=True)
             self.bell()
             return False
         self.log_lines(s.act(action))
@@ -336,7 +439,10 @@ class TableApp(App[None]):
         moment = (v["hand_index"], v["phase"], v["to_act"])
         if moment != self.moment:  # a new step of the hand: the cursor goes where it acts
             self.moment = moment
-            self.row = "hand" if self.card_phase(v["phase"]) else "choices"
+            # Calling a partner starts on its choices: a card of one's own hand is rarely
+            # the card to call.
+            self.row = "hand" if self.card_phase(v["phase"]) and v["phase"] != "call" \
+                else "choices"
             self.choice_cursor = -1  # on the first legal choice, once the choices are made
             self.pending = ""
         self.draw_title(v)
@@ -349,7 +455,8 @@ class TableApp(App[None]):
         elif s.state.hand_over:
             self.say("The hand is over. Enter: the review and the next hand."
                      if not s.state.over else "The game is over. r: the last hand's review.")
-        else:
+        elif self.thinking is None or time.monotonic() - self.thinking_since < \
+                self.SLOW_SECONDS:
             self.say(f"{s.names[v['to_act']]} is thinking…")
 
     def draw_title(self, v: dict[str, Any]) -> None:
@@ -497,6 +604,8 @@ class TableApp(App[None]):
                 self.choice_cursor = index
                 self.row = "choices"
             self.refresh_table()
+            if phase == "call":
+                self.pending = ch  # "5 s" calls the 5 of spades
             return
         if ch in "TJQKA" and self.card_phase(phase):
             self.pending = ch
@@ -536,7 +645,7 @@ class TableApp(App[None]):
         elif phase == "rob":
             self.do(Action(s.human, Verb.ROB, bit))
         elif phase == "call":
-            self.do(Action(s.human, Verb.CALL, bit))
+            self.called(card)
         else:
             self.say("Choose from the row below the cards (← → and Enter, or a number).")
 
@@ -564,19 +673,42 @@ class TableApp(App[None]):
             self.confirm_discard()
         elif ch.kind == "call":
             allowed = [str(a).split()[-1] for a in s.legal() if a.verb is Verb.CALL and a.arg]
-            self.push_screen(CallScreen(allowed), self.called)
+
+            def check(card: str) -> str | None:
+                a = Action(s.human, Verb.CALL, 1 << parse_card(card))
+                why = s.reason(a)
+                return refusal(s.view(), a, why) if why else None
+
+            self.push_screen(CallScreen(allowed, self.shown, check), self.called)
         elif ch.kind == "pack":
             v = s.view()
 
-            def check(mask: int) -> str | None:
+            def check_rob(mask: int) -> str | None:
                 why = s.reason(Action(s.human, Verb.ROB, mask))
                 return pretty(why) if why else None
 
-            self.push_screen(PackScreen(v.get("pack") or [], self.shown, check), self.robbed)
+            self.push_screen(PackScreen(v.get("pack") or [], self.shown, check_rob),
+                             self.robbed)
 
     def called(self, card: str | None) -> None:
-        if card is not None:
-            self.do(Action(self.session.human, Verb.CALL, 1 << parse_card(card)))
+        """Call ``card``; one of the caller's own cards (going alone) is asked again."""
+        if card is None:
+            return
+        s = self.session
+        action = Action(s.human, Verb.CALL, 1 << parse_card(card))
+        if card not in self.shown or s.reason(action) is not None:
+            self.do(action)
+            return
+
+        def confirmed(yes: bool | None) -> None:
+            if yes:
+                self.do(action)
+            else:
+                self.say("Not called. Call another card, or go alone.")
+
+        self.push_screen(ConfirmScreen(
+            f"{card_text(card)} is in your own hand: calling it means you play alone, "
+            "with no partner. Call it?"), confirmed)
 
     def robbed(self, mask: int | None) -> None:
         if mask is not None:
@@ -608,6 +740,8 @@ class TableApp(App[None]):
         if self.choices and self.card_phase(phase):
             self.row = "choices" if self.row == "hand" else "hand"
             self.refresh_table()
+        elif self.choices:  # one row only (bids, suits): ↑ ↓ move along it too
+            self.action_move(step)
 
     def action_enter(self) -> None:
         if not self.at_table():
@@ -662,7 +796,9 @@ class TableApp(App[None]):
             self.say("A hint is for your turn.")
             return
         self.say("Thinking about a hint…")
-        where = (len(s.record.hands), len(s.record.hands[-1].actions))
+        where = self.position()
+        if self.thinking is None:
+            self.thinking, self.thinking_since = "hint", time.monotonic()
         state = s.state.clone()
         self.run_worker(lambda: self.think(state, where), thread=True, exclusive=True,
                         group="hint")
@@ -673,7 +809,9 @@ class TableApp(App[None]):
 
     def show_hint(self, adv: advice.Advice, where: tuple[int, int]) -> None:
         s = self.session
-        if where != (len(s.record.hands), len(s.record.hands[-1].actions)) or not s.my_turn:
+        if self.thinking == "hint":
+            self.thinking = None
+        if where != self.position() or not s.my_turn:
             return  # the game moved on while the hint was being worked out
         v = s.view()
         if adv.action.verb in (Verb.PLAY, Verb.ROB) and adv.action.arg.bit_count() == 1:
@@ -694,6 +832,7 @@ class TableApp(App[None]):
             return
         self.stop_bots()
         if self.session.undo():
+            self.autoplay_hold = self.position()  # a forced card undone is not replayed
             self.marked.clear()
             self.log_lines(["Undone: your last action and the computer players' after it."])
             self.last_review_hand = -1 if not self.session.state.hand_over else \
@@ -709,12 +848,19 @@ class TableApp(App[None]):
         self.push_screen(LastTrickScreen(self.session.view(), self.session.names))
 
     def action_review(self) -> None:
+        """The review of the last finished hand: this one once it is over, else the one
+        before it."""
         if not self.at_table():
             return
-        if self.session.state.hand_over:
+        s = self.session
+        if s.state.hand_over:
             self.show_review(look_back=True)
+        elif len(s.record.hands) > 1:
+            self.push_screen(ReviewScreen(s.review(len(s.record.hands) - 2), s.names, False,
+                                          True, self.par), self.review_done)
+            self.reviewing = True
         else:
-            self.say("The review comes when the hand is over.")
+            self.say("No hand has finished yet: its review comes when it is over.")
 
     def action_help(self) -> None:
         if not self.at_table():

@@ -22,13 +22,13 @@ from .words import (
     card_text,
     cards_text,
     discard_range,
-    doing,
     game_name,
     game_result,
     is_red,
     partners,
     plain_word,
     pretty,
+    refusal,
     rules_in_words,
     side_names,
     so_far,
@@ -53,9 +53,14 @@ class Plain:
     """The plain-text client: reads commands from ``inp``, writes lines to ``out``."""
 
     def __init__(self, session: Session, inp: TextIO = sys.stdin, out: TextIO = sys.stdout,
-                 color: bool | None = None, par: bool = True) -> None:
+                 color: bool | None = None, par: bool = True, autoplay: bool = True,
+                 auto_next: bool = False) -> None:
         self.s = session
         self.par = par
+        self.autoplay = autoplay  # play the player's only legal card by itself
+        self.auto_next = auto_next  # deal the next hand without asking for Enter
+        self.autoplay_hold: tuple[int, int] | None = None  # not again where undo landed
+        self.warned = False
         self.inp = inp
         self.out = out
         self.color = use_color(out) if color is None else color
@@ -97,14 +102,17 @@ class Plain:
                     return 0
                 if s.new_hand_due:
                     self.review()
-                    line = self.ask("Press Enter for the next hand (or type quit): ")
-                    if line is None or line.lower() in ("q", "quit", "exit"):
-                        self.saved_note()
-                        return 0
+                    if not self.auto_next:
+                        line = self.ask("Press Enter for the next hand (or type quit): ")
+                        if line is None or line.lower() in ("q", "quit", "exit"):
+                            self.saved_note()
+                            return 0
                     s.next_hand()
                     self.opening()
                     continue
                 if s.bots_turn:
+                    if s.levels[s.state.turn or 0] in ("expert", "oracle"):
+                        self.search_note()
                     for text in s.bot_step():
                         self.say(pretty(text, False))
                     continue
@@ -145,6 +153,20 @@ class Plain:
         for line in so_far(self.s.view(), self.s.names, self.s.human, fancy=False):
             self.say(pretty(line, False))
 
+    def search_note(self) -> None:
+        """Once, before the first search of a session that must load (or compile) it."""
+        from ..warmup import is_warm
+
+        if not self.warned and not is_warm():
+            self.warned = True
+            self.say("(Loading the computer players' search: the first time after an "
+                     "install it compiles, up to a minute; `forties warm-up` does it "
+                     "beforehand.)", "dim")
+
+    def position(self) -> tuple[int, int]:
+        rec = self.s.record
+        return len(rec.hands), len(rec.hands[-1].actions)
+
     def saved_note(self) -> None:
         p = self.s.save_path
         if p is not None and not self.s.state.over:
@@ -156,6 +178,12 @@ class Plain:
         while s.my_turn:
             v = s.view()
             legal = s.legal()
+            if self.autoplay and v["phase"] == "play" and len(legal) == 1 and \
+                    self.autoplay_hold != self.position():
+                self.say(f"Your only legal card: {self.cards([str(legal[0]).split()[-1]])}.")
+                for text in s.act(legal[0]):
+                    self.say(pretty(text, False))
+                continue
             hand = sort_hand(v["hand"], v.get("trump"), v["game"])
             self.say(f"Your cards: {self.cards(hand)}")
             self.say(pretty(task(v, legal, s.names, False), False), "bold")
@@ -177,7 +205,7 @@ class Plain:
                 continue
             why = s.reason(action)
             if why is not None:
-                self.say(f"You can't {doing(v, action, False)}: {pretty(why, False)}.", "red")
+                self.say(refusal(v, action, why, False), "red")
                 continue
             for text in s.act(action):
                 self.say(pretty(text, False))
@@ -221,10 +249,12 @@ class Plain:
             self.say("Cards are rank then suit: 10H, QS, AD, 5C. Bids are numbers: 20. "
                      "Suits by name: hearts.")
         elif word == "hint":
+            self.search_note()
             adv = s.hint()
             self.say(hint_line(v, adv, False))
         elif word == "undo":
             if s.undo():
+                self.autoplay_hold = self.position()  # a forced card undone stays undone
                 self.say("Undone: your last action and the computer players' after it.")
                 self.opening()
                 self.so_far()
@@ -363,6 +393,7 @@ def parse_plain(v: dict[str, Any], legal: Sequence[Action], text: str) -> Action
 
 
 def run_plain(session: Session, resumed: bool = False, inp: TextIO | None = None,
-              out: TextIO | None = None) -> int:
+              out: TextIO | None = None, autoplay: bool = True, auto_next: bool = False) -> int:
     """Play ``session`` in plain mode on standard input and output."""
-    return Plain(session, inp or sys.stdin, out or sys.stdout).run(resumed)
+    return Plain(session, inp or sys.stdin, out or sys.stdout, autoplay=autoplay,
+                 auto_next=auto_next).run(resumed)

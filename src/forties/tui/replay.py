@@ -179,7 +179,7 @@ def replay_plain(record: Record, out: TextIO) -> int:
         for line in f.lines:
             out.write(pretty(line, False) + "\n")
     if stopped:
-        out.write(f"The record stops here: {stopped}\n")
+        out.write(f"The record stops here: {pretty(stopped, False)}\n")
         return 1
     return 0
 

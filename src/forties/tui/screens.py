@@ -3,7 +3,7 @@ the last trick, and the pickers for calling a partner and robbing the pack."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -41,7 +41,7 @@ Playing with the keyboard
   Space     mark a card to discard; Enter discards the marked cards
   p         pass              h  a hint: the computer's choice and why
   u         undo your last action (and the computer players' after it)
-  l         the last trick    r  the last hand's review
+  l         the last trick    r  the last finished hand's review
   ? or F1   this help         Ctrl+Q  save and quit
 With the mouse: click a card to play it (or mark it), or click a choice.
 The game is saved after every action: forties play --resume FILE."""
@@ -143,8 +143,10 @@ class ReviewScreen(ModalScreen[str]):
     ]
 
     def __init__(self, review: HandReview, names: Sequence[str], game_over: bool,
-                 look_back: bool = False, par: bool = True) -> None:
+                 look_back: bool = False, par: bool = True,
+                 auto_next: float | None = None) -> None:
         super().__init__()
+        self.auto_next = auto_next  # seconds before the next hand deals itself, if set
         self.review = review
         self.par = par
         self.names = list(names)
@@ -161,11 +163,15 @@ class ReviewScreen(ModalScreen[str]):
                 foot = "Esc or Enter: back to the table"
             elif self.game_over:
                 foot = "n: a new game    q: quit    Esc: look at the table"
+            elif self.auto_next is not None:
+                foot = f"The next hand deals itself in {self.auto_next:.0f} s.  Enter: now"
             else:
                 foot = "Enter: deal the next hand    Esc: look at the table first"
             yield Static(foot, id="review-keys", markup=False)
 
     def on_mount(self) -> None:
+        if self.auto_next is not None:
+            self.set_timer(self.auto_next, self.action_next)
         if self.review.play_start is not None and self.par:
             self.query_one("#par", Static).update("Working out the double-dummy par…")
             self.solve_par()
@@ -237,27 +243,45 @@ class LastTrickScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
+CALL_GRID = [rank + suit for suit in "SHCD" for rank in "AKQJT98765432"]  # 4 rows of 13
+
+
 class CallScreen(ModalScreen[str | None]):
-    """Call Your Partner: pick the card whose holder partners you (or go alone)."""
+    """Call Your Partner: pick the card whose holder partners you (or go alone): click
+    it, type it, or move to it with the arrow keys and press Enter."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "close", "Cancel"),
+        Binding("left", "move(-1)", show=False),
+        Binding("right", "move(1)", show=False),
+        Binding("up", "move(-13)", show=False),
+        Binding("down", "move(13)", show=False),
+        Binding("enter,space", "pick", "Call"),
+    ]
 
-    def __init__(self, allowed: Sequence[str]) -> None:
+    def __init__(self, allowed: Sequence[str], hand: Sequence[str] = (),
+                 check: Callable[[str], str | None] | None = None) -> None:
         super().__init__()
         self.allowed = set(allowed)
+        self.hand = set(hand)
+        self.check = check  # why a card may not be called, in the player's words
         self.rank = ""
+        # The cursor starts on the best card one may call and does not hold.
+        self.cursor = next((i for i, c in enumerate(CALL_GRID)
+                            if c in self.allowed and c not in self.hand), 0)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="call", classes="dialog small"):
             yield Static("Call a card: its holder is your partner for this hand.\n"
-                         "Click it or type it (5 s is 5♠). Esc: back.", markup=False)
+                         "Click it, type it (5 s is 5♠), or ← → ↑ ↓ and Enter. Esc: back.",
+                         markup=False)
             with Grid(id="call-grid"):
-                for suit in "SHCD":
-                    for rank in "AKQJT98765432":
-                        name = rank + suit
-                        cls = ("red " if is_red(name) else "") + (
-                            "legal" if name in self.allowed else "illegal")
-                        yield PickCard(name, card_text(name), cls)
+                for i, name in enumerate(CALL_GRID):
+                    cls = ("red " if is_red(name) else "") + (
+                        "legal" if name in self.allowed else "illegal") + (
+                        " cursor" if i == self.cursor else "") + (
+                        " mine" if name in self.hand else "")
+                    yield PickCard(name, card_text(name), cls)
             yield Static("", id="call-message", markup=False)
 
     @on(CardPicked)
@@ -265,12 +289,25 @@ class CallScreen(ModalScreen[str | None]):
         event.stop()
         self.choose(event.card)
 
+    def action_move(self, step: int) -> None:
+        old = self.query_one(f"#pick-{CALL_GRID[self.cursor]}", Static)
+        old.remove_class("cursor")
+        self.cursor = (self.cursor + step) % len(CALL_GRID)
+        self.query_one(f"#pick-{CALL_GRID[self.cursor]}", Static).add_class("cursor")
+        card = CALL_GRID[self.cursor]
+        self.query_one("#call-message", Static).update(
+            f"{card_text(card)}" + (": in your own hand" if card in self.hand else ""))
+
+    def action_pick(self) -> None:
+        self.choose(CALL_GRID[self.cursor])
+
     def choose(self, card: str) -> None:
         if card in self.allowed:
             self.dismiss(card)
-        else:
-            self.query_one("#call-message", Static).update(
-                f"You may not call {card_text(card)}: it outranks every trump you hold.")
+            return
+        why = self.check(card) if self.check is not None else None
+        self.query_one("#call-message", Static).update(
+            why or f"You may not call {card_text(card)}.")
 
     def on_key(self, event: events.Key) -> None:
         ch = (event.character or "").upper()
@@ -286,6 +323,26 @@ class CallScreen(ModalScreen[str | None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    """A question to answer yes or no before an action that is easy to regret."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y,enter", "answer(True)", "Yes"),
+        Binding("n,escape", "answer(False)", "No"),
+    ]
+
+    def __init__(self, question: str) -> None:
+        super().__init__()
+        self.question = question
+
+    def compose(self) -> ComposeResult:
+        yield Static(f"{self.question}\n\ny or Enter: yes    n or Esc: no", id="confirm",
+                     classes="dialog small", markup=False)
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)
 
 
 class PackScreen(ModalScreen[int | None]):
@@ -335,5 +392,5 @@ class PackScreen(ModalScreen[int | None]):
         self.dismiss(None)
 
 
-__all__ = ["CallScreen", "HelpScreen", "LastTrickScreen", "PackScreen", "ReviewScreen",
-           "review_text"]
+__all__ = ["CallScreen", "ConfirmScreen", "HelpScreen", "LastTrickScreen", "PackScreen",
+           "ReviewScreen", "review_text"]

@@ -13,13 +13,13 @@ import datetime as _dt
 import os
 import random
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ..actions import Action
-from ..bots import Bot, make_bot
+from ..bots import LEVELS, Bot, make_bot
 from ..games import new_game
 from ..record import HandRecord, Record, Recorder, RecordError, Replay, replay_record
 from ..rules import Rules
@@ -27,7 +27,6 @@ from ..state import Deal, GameState, IllegalActionError, Phase
 from . import advice
 from .words import default_names, hand_start, narrate
 
-LEVELS = ("basic", "random")
 NOTES_KEY = "forties-play"
 
 
@@ -154,6 +153,8 @@ class Session:
             record = Record.loads(path.read_text(encoding="utf-8"))
         except OSError as e:
             raise SessionError(f"{path}: cannot read: {e.strerror}") from None
+        except UnicodeDecodeError:
+            raise SessionError(f"{path}: not a UTF-8 text file, so not a game record") from None
         except RecordError as e:
             raise SessionError(f"{path}: {e}") from None
         notes = record.extras.get("notes")
@@ -162,13 +163,15 @@ class Session:
         seat = human if human is not None else saved.get("seat", 0)
         if not isinstance(seat, int) or not 0 <= seat < n:
             raise SessionError(f"there is no seat {seat}: seats are 0 to {n - 1}")
-        levels: list[str | None] = seat_levels(
-            n, seat, record.rules.sides,  # type: ignore[attr-defined]
-            check_level(partner or "basic"), check_level(opponents or "basic"))
         old = saved.get("levels")
-        if partner is None and opponents is None and isinstance(old, list) and len(old) == n:
-            levels = [None if s == seat else (lv if isinstance(lv, str) and lv in LEVELS
-                                               else "basic") for s, lv in enumerate(old)]
+        kept = old if isinstance(old, list) and len(old) == n else [None] * n
+        mine = next((side for side in record.rules.sides  # type: ignore[attr-defined]
+                     if seat in side), (seat,))
+        levels: list[str | None] = []
+        for s, lv in enumerate(kept):  # each seat keeps its level unless told otherwise
+            told = partner if s in mine else opponents
+            levels.append(None if s == seat else check_level(told) if told is not None
+                          else lv if isinstance(lv, str) and lv in LEVELS else "basic")
         seed = record.extras.get("seed")
         if not isinstance(seed, int):
             seed = random.SystemRandom().randrange(1 << 32)
@@ -217,14 +220,26 @@ class Session:
             raise IllegalActionError(action, why)
         return self._apply(action)
 
-    def bot_step(self) -> list[str]:
-        """One computer player's action; what happened (one line per event)."""
+    def bot_step(self, action: Action | None = None) -> list[str]:
+        """One computer player's action (``action`` when it was worked out beforehand, as
+        ``bot_decision`` does); what happened (one line per event)."""
+        if action is None:
+            action = self.bot_decision()()
+        seat = self.state.turn
+        assert seat is not None and seat != self.human and action.seat == seat
+        return self._apply(action)
+
+    def bot_decision(self) -> Callable[[], Action]:
+        """The computer player to act, ready to decide: a call that works out its action
+        from a copy of what it sees and changes nothing, so it may run on another thread
+        while the table stays live."""
         st = self.state
         seat = st.turn
         assert seat is not None and seat != self.human
         bot = self.bots[seat]
         assert bot is not None
-        return self._apply(bot.choose(st.view(seat), st.legal_actions()))
+        view, legal = st.view(seat), st.legal_actions()
+        return lambda: bot.choose(view, legal)
 
     def run_bots(self) -> list[str]:
         """Every computer player's action up to the person's turn or the hand's end."""
@@ -281,12 +296,23 @@ class Session:
     def hint(self) -> advice.Advice:
         return advice.hint(self.state, self.human)
 
-    def review(self) -> HandReview:
-        """The hand just played, every card laid open (the hand is over)."""
-        v = self.view()
-        hand = self.record.hands[-1]
-        return HandReview(v["hand_index"], v["dealer"], hand.deal, list(v["tricks"]), v,
-                          play_start(self.record))
+    def review(self, hand: int | None = None) -> HandReview:
+        """A finished hand, every card laid open: the one just played (the default; the
+        hand is over), or the earlier hand ``hand`` (counted from 0)."""
+        last = len(self.record.hands) - 1
+        if hand is None or hand == last:
+            v = self.view()
+            record = self.record
+        else:
+            if not 0 <= hand < last:
+                raise SessionError(f"there is no finished hand {hand + 1}")
+            old = self.record
+            record = Record(old.rules, list(old.players), old.first_dealer,
+                            [HandRecord(x.deal, list(x.actions)) for x in old.hands[:hand + 1]],
+                            dict(old.extras))
+            v = _replay(record, self.state.seed, self.save_path).view(self.human)
+        return HandReview(v["hand_index"], v["dealer"], record.hands[-1].deal,
+                          list(v["tricks"]), v, play_start(record))
 
     def save(self) -> None:
         if self.save_path is not None:

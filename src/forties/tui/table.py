@@ -118,11 +118,21 @@ def seat_status(v: dict[str, Any], seat: int) -> list[str]:
     if v.get("partner") == seat:
         parts.append("partner")
     if not v["tricks"] and any(h.split()[:2] == [str(seat), "discard"] for h in v["history"]):
-        parts.append(f"drew {v['discard_counts'][seat]}")
+        parts.append(draw_status(v, seat))
     taken = sum(1 for t in v["tricks"] if t["winner"] == seat)
     if taken:
         parts.append(f"{taken} trick{'s' if taken > 1 else ''}")
     return parts[:2]
+
+
+def draw_status(v: dict[str, Any], seat: int) -> str:
+    """"discarded 3" until the dealer deals the replacements, then "drew 3": what came
+    from the stock (the bidder's discards count the kitty he took, which he did not draw)."""
+    thrown = v["discard_counts"][seat]
+    if v["phase"] == "draw":
+        return f"discarded {thrown}"
+    took_kitty = v.get("bidder") == seat and v.get("kitty_size")
+    return f"drew {max(thrown - (v['kitty_size'] if took_kitty else 0), 0)}"
 
 
 def winning_seat(v: dict[str, Any]) -> int | None:

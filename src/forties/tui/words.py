@@ -286,8 +286,9 @@ def hand_result(view: dict[str, Any], names: Sequence[str], fancy: bool = True) 
                     bside.append(side_of(view, view["partner"]))
                 took = sum(view["points"][x] for x in set(bside))
                 made = took >= need
+                set_ = "were set" if names[b] == "You" else "was set"
                 out.append(f"{names[b]} bid {bid_words(view, view['bid'])} and "
-                           f"{'made it' if made else 'was set'} (took {took}).")
+                           f"{'made it' if made else set_} (took {took}).")
     out.append("Scores: " + ", ".join(f"{sides[i]} {s}" for i, s in enumerate(view["scores"]))
                + ".")
     return out
@@ -411,6 +412,20 @@ def plain_word(view: dict[str, Any], a: Action) -> str:
     if v is Verb.PLAY:
         return card_text(str(a).split()[-1], False)
     return str(a).split(" ", 1)[1]
+
+
+# The engine's reasons that already say, to the player, what he may not do.
+_WHOLE_REASONS = ("you may not ", "you do not hold ", "you may ", "you already ")
+
+
+def refusal(v: dict[str, Any], a: Action, why: str, fancy: bool = True) -> str:
+    """Why ``a`` is refused, said once: "You can't play 2♣: must play a trump: you hold
+    4♥." or, where the reason names the action itself, just the reason ("You may not call
+    5♦: it outranks every trump you hold.")."""
+    text = pretty(why, fancy)
+    if why.startswith(_WHOLE_REASONS):
+        return text[0].upper() + text[1:] + "."
+    return f"You can't {doing(v, a, fancy)}: {text}."
 
 
 def doing(v: dict[str, Any], a: Action, fancy: bool = True) -> str:

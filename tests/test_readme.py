@@ -1,0 +1,123 @@
+"""The README cannot drift: every command and code example in it is run here.
+
+Shell blocks: each ``.venv/bin/forties ...`` line runs in one folder, in order (the demo
+writes the game.json that later lines read), with small sizes where the README's would
+take minutes (the substitutions are listed below); interactive ``play`` runs where a
+full-screen app cannot (no terminal), so it plays in plain mode and stops at once.
+``make`` lines are checked with ``make -n`` (``make test`` cannot run itself). The TOML
+block is given to ``rules show --rules``; the Python blocks are run.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from .helpers_engine import FORTIES
+
+ROOT = Path(__file__).parents[1]
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+
+# What makes a long command short, and nothing else: the same command and options.
+SMALLER = {
+    "--deals 2000": "--deals 2 --games 0",
+}
+
+
+def blocks(language: str) -> list[str]:
+    return re.findall(rf"```{language}\n(.*?)```", README, flags=re.S)
+
+
+def shell_lines() -> list[str]:
+    out = []
+    for block in blocks("sh"):
+        for line in block.splitlines():
+            command = line.split("#", 1)[0].strip()
+            if command:
+                out.append(command)
+    return out
+
+
+def test_every_shell_line_is_a_command_this_test_knows() -> None:
+    """A new kind of line in the README must be taught to this test, not skipped."""
+    lines = shell_lines()
+    assert lines, "the README has no commands"
+    for line in lines:
+        assert line.startswith((".venv/bin/forties ", "make ")), line
+
+
+def test_make_targets_exist() -> None:
+    """``make run``, ``make test``, ``make bench``: each is a target of the Makefile (a dry
+    run prints its recipe without running it), and ``make run`` warms up first."""
+    targets = [ln.split()[1] for ln in shell_lines() if ln.startswith("make ")]
+    targets += re.findall(r"`make (\w+)`", README)
+    assert {"run", "test", "bench"} <= set(targets)
+    for target in sorted(set(targets)):
+        res = subprocess.run(["make", "-n", target], cwd=ROOT, capture_output=True, text=True,
+                             timeout=60, check=False)
+        assert res.returncode == 0, (target, res.stderr)
+    dry = subprocess.run(["make", "-n", "run"], cwd=ROOT, capture_output=True, text=True,
+                         timeout=60, check=False).stdout
+    assert dry.index("forties warm-up") < dry.index("forties play")
+    bench = subprocess.run(["make", "-n", "bench"], cwd=ROOT, capture_output=True, text=True,
+                           timeout=60, check=False).stdout
+    if "pip install" in bench:  # not yet installed: the bench extra brings OpenSpiel
+        assert ".[dev,bench]" in bench
+    assert 'bench = [\n    "open_spiel' in (ROOT / "pyproject.toml").read_text()
+
+
+def test_every_forties_command_in_the_readme_runs(tmp_path: Path) -> None:
+    """Each ``forties`` line of the README, in order, in one folder: exit status 0, no
+    traceback; ``demo --save game.json`` leaves a record the others read."""
+    env = {**os.environ, "FORTIES_DATA": str(tmp_path / "data"), "TERM": "dumb"}
+    ran = 0
+    for line in shell_lines():
+        if not line.startswith(".venv/bin/forties "):
+            continue
+        for long, short in SMALLER.items():
+            line = line.replace(long, short)
+        args = shlex.split(line)[1:]
+        if args[0] == "odds" and "--deals" not in args:
+            args += ["--deals", "2", "-p", "merrimack-valley"]
+        res = subprocess.run([str(FORTIES), *args], cwd=tmp_path, env=env, input="",
+                             capture_output=True, text=True, timeout=600, check=False)
+        assert res.returncode == 0, (line, res.stdout[-2000:], res.stderr)
+        assert "Traceback" not in res.stdout + res.stderr, line
+        ran += 1
+    assert ran >= 10
+    assert (tmp_path / "game.json").is_file()
+
+
+def test_the_rules_file_example_is_read(tmp_path: Path) -> None:
+    """The TOML example, given with --rules (and no preset), sets its options."""
+    (toml,) = blocks("toml")
+    path = tmp_path / "house.toml"
+    path.write_text(toml, encoding="utf-8")
+    res = subprocess.run([str(FORTIES), "rules", "show", "--rules", str(path)],
+                         capture_output=True, text=True, timeout=60, check=False)
+    assert res.returncode == 0, res.stderr
+    assert re.search(r"dealer_may_hold\s+(true|True|yes)", res.stdout), res.stdout
+    assert re.search(r"min_bid_at_100\s+20", res.stdout), res.stdout
+
+
+@pytest.mark.parametrize("index", range(len(blocks("python"))))
+def test_every_python_example_runs(index: int) -> None:
+    """Each Python block of the README runs as it is written."""
+    code = blocks("python")[index]
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=600, check=False)
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.strip(), "each example prints what it made"
+
+
+def test_the_library_example_plays_whole_games() -> None:
+    """The library example deals hand after hand with next_hand() until the game is
+    over (not one hand alone)."""
+    (example,) = [b for b in blocks("python") if "new_game" in b]
+    assert "next_hand()" in example and "game.over" in example
