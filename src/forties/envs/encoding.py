@@ -380,13 +380,15 @@ class Encoder:
 
     def bounds(self) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
         """The observation's lowest and highest values: 0 and 1, but for the scaled
-        blocks (scores can go below 0 and past the target)."""
+        blocks (scores go below 0 and past the target; the dealer who robs the pack
+        may have discarded more than nine cards)."""
         low = np.zeros(self.layout.size, dtype=np.float32)
         high = np.ones(self.layout.size, dtype=np.float32)
         for name, start, shape in self.layout.blocks:
+            size = int(np.prod(shape))
             if name in ("scores", "points"):
-                size = int(np.prod(shape))
                 low[start:start + size] = -np.inf
+            if name in ("scores", "points", "discard_counts"):
                 high[start:start + size] = np.inf
         return low, high
 
