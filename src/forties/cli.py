@@ -371,14 +371,23 @@ def arena(a: str, b: str, preset: str, options: tuple[str, ...], rules_file: str
       forties arena basic random -p auction-45 --games 100 --out match.json
     """
     from .arena import run_match
-    from .bots import LEVELS
+    from .bots import LEVELS, unavailable
 
     for level in (a, b):
         if level not in LEVELS:
             fail(f"unknown player {level!r}; players: {', '.join(LEVELS)}")
+        why = unavailable(level)
+        if why:
+            fail(why)
     if deals < 0 or games < 0 or jobs < 1:
         fail("--deals and --games must be 0 or more, --jobs at least 1")
     rules = rules_from_cli(preset, options, rules_file)
+    if "ismcts" in (a, b):
+        from .envs.spiel import unsupported
+
+        why = unsupported(rules)
+        if why:
+            fail(why)
     teams = 2 if rules.game == "forty-one" else len(rules.sides)  # type: ignore[attr-defined]
     with click.progressbar(length=deals + games, label=f"{a} vs {b}", file=sys.stderr) as bar:
         result = run_match(rules, a, b, deals, games, seed=seed, jobs=jobs,
