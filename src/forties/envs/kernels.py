@@ -16,6 +16,7 @@ from typing import Any, TypeVar, cast
 from numba import njit
 
 from ..vector import kernel as k
+from . import basic_kernel as bk
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
@@ -35,7 +36,7 @@ M_PICKS = M_HELD + 1  # the cards picked so far by a dealer robbing the pack
 MF = M_PICKS + 1
 
 # Fixed players' codes.
-P_LEARNER, P_RANDOM, P_EXTERNAL = 0, 1, 2
+P_LEARNER, P_RANDOM, P_EXTERNAL, P_BASIC = 0, 1, 2, 3
 
 # Action ids (as ``encoding``).
 PASS, HOLD, RAISE, BID0, TRUMP0, GO_ON, CARD0, CALL_NONE, DISCARD0 = 0, 1, 2, 3, 11, 15, 16, 68, 69
@@ -399,7 +400,7 @@ def hand_over(S: Any, D: Any, R: Any, M: Any, t: int, learner: int, game_reward:
 @_jit
 def advance(S: Any, D: Any, R: Any, M: Any, P: Any, learner: int, game_reward: bool,
             one_hand: bool, max_hands: int, hands: Any, rew: Any, done: Any, trunc: Any,
-            starts: Any, final_obs: Any, waiting: Any) -> None:
+            starts: Any, final_obs: Any, waiting: Any, basic_target: int) -> None:
     """Play every table's compiled fixed players until the learner is to act, or a
     player given from Python (``waiting[t]``: its seat, else -1)."""
     for t in range(S.shape[0]):
@@ -415,8 +416,22 @@ def advance(S: Any, D: Any, R: Any, M: Any, P: Any, learner: int, game_reward: b
             if P[s] == P_EXTERNAL:
                 waiting[t] = s
                 break
+            if P[s] == P_BASIC:
+                verb, arg = basic_choice(S, R, M, t, basic_target)
+                record(S, M, t, verb, arg)
+                k.apply(S, D, R, t, verb, arg)
+                continue
             c = k.count(S, R, t)
             apply_index(S, D, R, M, t, k.rand_below(S, t, c))
+
+
+@_jit
+def basic_choice(S: Any, R: Any, M: Any, t: int, target: int) -> tuple[int, int]:
+    """``basic``'s action for the seat to act on table ``t`` (``basic_kernel.choice``)."""
+    played = 0
+    for s in range(R[k.R_N]):
+        played |= M[t, M_PLAYED + s]
+    return bk.choice(S, R, t, target, played)
 
 
 @_jit

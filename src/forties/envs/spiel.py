@@ -211,7 +211,11 @@ class FortiesState(pyspiel.State):  # type: ignore[misc]
         return self.done
 
     def returns(self) -> list[float]:
-        return list(self.totals)
+        return list(self.totals) if self.done else [0.0] * self.n
+
+    def rewards(self) -> list[float]:
+        # the reward model is terminal: everything is paid at the end
+        return self.returns()
 
     def information_state_string(self, player: int | None = None) -> str:
         return self.view_text(self.current_player() if player is None else player)
@@ -501,7 +505,16 @@ _register()
 
 # ----- the search as a forties player ------------------------------------------------------
 
-ISMCTS_SIMULATIONS = 100
+ISMCTS_SIMULATIONS = 100  # each decision's; the environment's FORTIES_ISMCTS_SIMULATIONS
+
+
+def _simulations() -> int:
+    import os
+
+    text = os.environ.get("FORTIES_ISMCTS_SIMULATIONS", "")
+    if text.isdigit() and int(text) > 0:
+        return int(text)
+    return ISMCTS_SIMULATIONS
 
 
 class IsmctsBot:
@@ -517,7 +530,7 @@ class IsmctsBot:
         from open_spiel.python.algorithms import ismcts, mcts
 
         self.rng = random.Random(rng.getrandbits(64))
-        self.simulations = simulations or ISMCTS_SIMULATIONS
+        self.simulations = simulations or _simulations()
         self._ismcts, self._mcts = ismcts, mcts
         self._bots: dict[str, Any] = {}
 

@@ -15,7 +15,8 @@ Each table plays ``forties.vector``'s compiled rules. At every step the learner 
 the fixed players then play on each table until the learner is to act again, and
 ``step`` returns the learner's observations and action masks as arrays of
 ``(tables, size)``, with the rewards the learner earned meanwhile. The fixed players
-are ``"random"`` (uniform among the legal actions, in compiled code), or a callable
+are ``"random"`` (uniform among the legal actions), ``"basic"`` (``forties.bots.basic``,
+compiled: the same choices, at compiled speed), or a callable
 ``policy(observations, masks) -> ids`` called with the arrays of the tables waiting for
 it (a trained policy, for self-play); one for every other seat, or a list by seat.
 
@@ -47,7 +48,6 @@ from .aec import EPISODES, REWARDS, check_choice, make_rules
 from .encoding import ActionIdError, Encoder
 
 Policy = Callable[[npt.NDArray[np.float32], npt.NDArray[np.int8]], Any]
-OPPONENTS = ("random",)
 
 
 class FortiesVectorEnv(VectorEnv):
@@ -77,6 +77,8 @@ class FortiesVectorEnv(VectorEnv):
         self.one_hand = episode == "hand"
         self.max_hands = max_hands
         self.codes = np.zeros(n, dtype=np.int64)
+        # the game score as basic reads it from its view's rules
+        self.basic_target = int(self.rules.to_json().get("options", {}).get("target", 120))
         self.policies: dict[int, Policy] = {}
         self._set_opponents(opponents)
         low, high = self.encoder.bounds()
@@ -116,9 +118,11 @@ class FortiesVectorEnv(VectorEnv):
                 self.policies[s] = p
             elif p == "random":
                 self.codes[s] = kk.P_RANDOM
+            elif p == "basic":
+                self.codes[s] = kk.P_BASIC
             else:
-                raise ValueError(f"opponents: {p!r} is not a player: random, or a callable "
-                                 "policy(observations, masks) -> action ids")
+                raise ValueError(f"opponents: {p!r} is not a player: random, basic, or a "
+                                 "callable policy(observations, masks) -> action ids")
 
     def _start(self, seed: int) -> None:
         self.game = VectorGame(self.rules, self.num_envs, seed=seed,
@@ -170,7 +174,7 @@ class FortiesVectorEnv(VectorEnv):
         while True:
             kk.advance(g.S, g.D, g.R, self.M, self.codes, self.seat, self.game_reward,
                        self.one_hand, self.max_hands, self.hands, rew, done_i, trunc_i,
-                       self.starts, self.final_obs, waiting)
+                       self.starts, self.final_obs, waiting, self.basic_target)
             if (waiting < 0).all():
                 break
             for s, policy in self.policies.items():
