@@ -105,6 +105,9 @@ class FortiesAEC(AECEnv):  # type: ignore[misc]
         self.np_random, _ = seeding.np_random(None)
         self.state_: GameState | None = None
         self.picks = 0
+        self._mask_key = -1
+        self._version = 0  # counts the changes to the position
+        self._mask = np.zeros(self.encoder.actions, dtype=np.int8)
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -127,6 +130,7 @@ class FortiesAEC(AECEnv):  # type: ignore[misc]
         game_seed = int(self.np_random.integers(1 << 48))
         first = int(self.np_random.integers(self.rules.players))
         self.state_ = new_game(self.rules, seed=game_seed, first_dealer=first)
+        self._version += 1
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -159,9 +163,15 @@ class FortiesAEC(AECEnv):  # type: ignore[misc]
         st = self.game
         if seat != st.turn:
             return np.zeros(self.encoder.actions, dtype=np.int8)
+        # observe() and step() both ask for the mask of the same position: make it once
+        key = self._version
+        if self._mask_key == key:
+            return self._mask.copy()
         pile = getattr(st, "pile", 0) if st.phase is Phase.PACK else 0
         legal = st.legal_actions() if st.phase is not Phase.PACK else [Action(seat, Verb.PASS)]
-        return self.encoder.mask(st.phase, legal, st.hands[seat], pile, self.picks)
+        self._mask = self.encoder.mask(st.phase, legal, st.hands[seat], pile, self.picks)
+        self._mask_key = key
+        return self._mask.copy()
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -174,6 +184,7 @@ class FortiesAEC(AECEnv):  # type: ignore[misc]
         if action is None or not 0 <= int(action) < len(mask) or not mask[int(action)]:
             raise ActionIdError(f"action {action!r} is not legal for {agent} now")
         i = int(action)
+        self._version += 1
         self._cumulative_rewards[agent] = 0.0
         self.rewards = {a: 0.0 for a in self.agents}
         if st.phase is Phase.PACK and i != PASS:

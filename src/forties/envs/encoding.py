@@ -248,6 +248,14 @@ class Encoder:
             if pack_may_rob(hand, pile, picks):
                 out[ROB_PACK] = 1
             return out
+        sizes = getattr(legal, "sizes", None)
+        if phase is Phase.DRAW and isinstance(sizes, range):
+            # every subset of the hand with a size in ``sizes``: its slot masks, directly
+            m = hand.bit_count()
+            for slots in range(1 << m):
+                if slots.bit_count() in sizes:
+                    out[DISCARD0 + slots] = 1
+            return out
         for a in legal:
             out[action_id(a, phase, hand, self.forty_one)] = 1
         return out
