@@ -375,7 +375,6 @@ def _try_world(st: GameState, seat: int, view: dict[str, Any], receivers: dict[i
     if up >= 0:
         known |= BITS[up]
     played = [0] * n
-    hidden_args: list[Action] = []
     for a in st.history:
         if a.verb is Verb.PLAY:
             played[a.seat] |= a.arg
@@ -460,7 +459,6 @@ def _try_world(st: GameState, seat: int, view: dict[str, Any], receivers: dict[i
         return None
     if world.view(seat) != view:
         return None
-    del hidden_args
     return world
 
 
