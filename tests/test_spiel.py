@@ -75,6 +75,19 @@ def test_imagined_worlds_look_the_same_to_the_seat_and_differ_elsewhere(preset: 
     assert differed > len(nodes) // 2
 
 
+def test_ismcts_without_openspiel_is_refused_in_one_line(monkeypatch: pytest.MonkeyPatch
+                                                         ) -> None:
+    import sys
+
+    from forties.bots import make_bot, unavailable
+
+    assert unavailable("ismcts") is None
+    monkeypatch.setitem(sys.modules, "pyspiel", None)  # as if it were not installed
+    assert unavailable("ismcts") == "ismcts needs OpenSpiel: pip install 'forties[research]'"
+    with pytest.raises(ValueError, match="needs OpenSpiel"):
+        make_bot("ismcts", random.Random(0))
+
+
 def test_unsupported_rules_are_refused_in_one_line() -> None:
     result = run_forties("arena", "ismcts", "basic", "-o", "dealer_robs_pack=true",
                          "--deals", "1", "--games", "0")
