@@ -4,12 +4,12 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench clean
+.PHONY: run test lint bench bench-envs clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,research]'
 	touch $(STAMP)
 
 # The warm-up compiles the computer players' search once after an install or an update
@@ -26,11 +26,14 @@ test: lint
 	$(BIN)/pytest -q -n auto --hypothesis-profile=ci
 
 $(VENV)/.bench: $(STAMP)
-	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,research,bench]'
 	touch $(VENV)/.bench
 
 bench: $(VENV)/.bench
 	$(BIN)/python -m forties.bench
+
+bench-envs: $(VENV)/.bench
+	$(BIN)/python -m forties.bench.envs
 
 clean:
 	rm -rf $(VENV) build *.egg-info src/*.egg-info .mypy_cache .ruff_cache .pytest_cache .hypothesis

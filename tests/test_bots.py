@@ -84,7 +84,7 @@ def test_search_levels_play_only_legal_actions(preset: str, options: dict, level
 
 
 def test_levels_are_listed() -> None:
-    assert set(LEVELS) == {"random", "basic", "expert", "oracle"}
+    assert set(LEVELS) == {"random", "basic", "expert", "oracle", "ismcts"}
     with pytest.raises(ValueError, match="unknown level"):
         make_bot("genius", random.Random(0))
 

@@ -364,13 +364,23 @@ def arena(a: str, b: str, preset: str | None, options: tuple[str, ...], rules_fi
       forties arena basic random -p auction-45 --games 100 --out match.json
     """
     from .arena import run_match
+    from .bots import unavailable
 
     for level in (a, b):
         if level not in LEVELS:
             fail(f"unknown player {level!r}; players: {', '.join(LEVELS)}")
+        why = unavailable(level)
+        if why:
+            fail(why)
     if deals == 0 and games == 0:
         fail("--deals 0 and --games 0: nothing to play")
     rules = rules_from_cli(preset, options, rules_file)
+    if "ismcts" in (a, b):
+        from .envs.spiel import unsupported
+
+        why = unsupported(rules)
+        if why:
+            fail(why)
     teams = 2 if rules.game == "forty-one" else len(rules.sides)  # type: ignore[attr-defined]
     with click.progressbar(length=deals + games, label=f"{a} vs {b}", file=sys.stderr) as bar:
         result = run_match(rules, a, b, deals, games, seed=seed, jobs=jobs,

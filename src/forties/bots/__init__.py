@@ -29,7 +29,17 @@ class RandomBot:
         return legal[self.rng.randrange(len(legal))]
 
 
-LEVELS = ("random", "basic", "expert", "oracle")
+LEVELS = ("random", "basic", "expert", "oracle", "ismcts")
+
+
+def unavailable(level: str) -> str | None:
+    """Why ``level`` cannot play on this machine (None: it can)."""
+    if level == "ismcts":
+        try:
+            import pyspiel  # noqa: F401
+        except ImportError:
+            return "ismcts needs OpenSpiel: pip install 'forties[research]'"
+    return None
 
 
 def make_bot(level: str, rng: random.Random) -> Bot:
@@ -47,6 +57,13 @@ def make_bot(level: str, rng: random.Random) -> Bot:
         from .oracle import OracleBot
 
         return OracleBot(rng)
+    if level == "ismcts":
+        why = unavailable(level)
+        if why:
+            raise ValueError(why)
+        from ..envs.spiel import IsmctsBot
+
+        return IsmctsBot(rng)
     raise ValueError(f"unknown level {level!r}: {', '.join(LEVELS)}")
 
 

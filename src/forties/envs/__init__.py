@@ -1,0 +1,16 @@
+"""Research interfaces over the engine: PettingZoo, Gymnasium and OpenSpiel.
+
+``aec_env`` is a PettingZoo AEC environment for any preset and house rules, and
+Forty One; ``VectorEnv`` (``forties.envs.vector``) a Gymnasium vector environment in
+which one seat of thousands of compiled tables learns against fixed players;
+``forties.envs.spiel`` registers the games with OpenSpiel. They need the ``research``
+extra (``pip install 'forties[research]'``). The action ids and the observation
+layout are in ``forties.envs.encoding`` and docs/research.md.
+"""
+
+from __future__ import annotations
+
+from .aec import FortiesAEC, aec_env
+from .encoding import FF_ACTIONS, FO_ACTIONS, Encoder
+
+__all__ = ["FF_ACTIONS", "FO_ACTIONS", "Encoder", "FortiesAEC", "aec_env"]

@@ -1,0 +1,220 @@
+"""A Gymnasium vector environment: one seat of thousands of compiled tables learns
+against fixed players.
+
+    >>> import numpy as np
+    >>> from forties.envs.vector import FortiesVectorEnv
+    >>> env = FortiesVectorEnv("merrimack-valley", tables=512, seat=0, opponents="random")
+    >>> obs, info = env.reset(seed=1)
+    >>> rng = np.random.default_rng(1)
+    >>> for _ in range(50):
+    ...     logits = rng.random(obs["action_mask"].shape) + obs["action_mask"]  # a policy
+    ...     obs, reward, terminated, truncated, info = env.step(logits.argmax(axis=1))
+
+Each table plays ``forties.vector``'s compiled rules. At every step the learner (seat
+``seat`` of every table) gives one action id per table (``forties.envs.encoding``);
+the fixed players then play on each table until the learner is to act again, and
+``step`` returns the learner's observations and action masks as arrays of
+``(tables, size)``, with the rewards the learner earned meanwhile. The fixed players
+are ``"random"`` (uniform among the legal actions), ``"basic"`` (``forties.bots.basic``,
+compiled: the same choices, at compiled speed), or a callable
+``policy(observations, masks) -> ids`` called with the arrays of the tables waiting for
+it (a trained policy, for self-play); one for every other seat, or a list by seat.
+
+Episodes, rewards and ids are those of the AEC environment (``forties.envs.aec``):
+``episode="game"`` (cut at ``max_hands``) or ``"hand"`` (the first hand of a new game),
+``reward="hand"`` (the learner's side's score change at the end of each hand) or
+``"game"`` (+1 won, -1 lost). A table whose episode ends starts the next one at once
+(Gymnasium's same-step autoreset): the observation returned is the new episode's, and
+``info["final_obs"]`` holds the last one where ``info["_final_obs"]`` is set.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from ..actions import Action
+from ..rules import Rules
+from ..vector import VERBS, VectorGame
+from ..vector import kernel as vk
+from . import kernels as kk
+from .aec import EPISODES, REWARDS, check_choice, make_rules
+from .encoding import ActionIdError, Encoder
+
+Policy = Callable[[npt.NDArray[np.float32], npt.NDArray[np.int8]], Any]
+
+
+class FortiesVectorEnv(VectorEnv):
+    """``tables`` compiled games; seat ``seat`` of each is the learner (see the module)."""
+
+    metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP}  # noqa: RUF012
+
+    def __init__(self, rules: Rules | str = "merrimack-valley",
+                 options: Mapping[str, Any] | None = None, *, tables: int = 1024,
+                 seat: int = 0, opponents: str | Policy | Sequence[str | Policy | None] = "random",
+                 reward: str = "hand", episode: str = "game", max_hands: int = 200,
+                 seed: int = 0) -> None:
+        check_choice("reward", reward, REWARDS)
+        check_choice("episode", episode, EPISODES)
+        if type(tables) is not int or tables < 1:
+            raise ValueError(f"tables must be a whole number from 1, not {tables!r}")
+        if type(max_hands) is not int or max_hands < 1:
+            raise ValueError(f"max_hands must be a whole number from 1, not {max_hands!r}")
+        self.rules = make_rules(rules, options)
+        n = self.rules.players
+        if type(seat) is not int or not 0 <= seat < n:
+            raise ValueError(f"seat must be a seat, 0..{n - 1}, not {seat!r}")
+        self.encoder = Encoder(self.rules)
+        self.num_envs = tables
+        self.seat = seat
+        self.game_reward = reward == "game"
+        self.one_hand = episode == "hand"
+        self.max_hands = max_hands
+        self.codes = np.zeros(n, dtype=np.int64)
+        # the game score as basic reads it from its view's rules
+        self.basic_target = int(self.rules.to_json().get("options", {}).get("target", 120))
+        self.policies: dict[int, Policy] = {}
+        self._set_opponents(opponents)
+        low, high = self.encoder.bounds()
+        self.single_observation_space = spaces.Dict({
+            "observation": spaces.Box(low, high, dtype=np.float32),
+            "action_mask": spaces.Box(0, 1, (self.encoder.actions,), dtype=np.int8),
+        })
+        self.single_action_space = spaces.Discrete(self.encoder.actions)
+        self.observation_space = batch_space(self.single_observation_space, tables)
+        self.action_space = batch_space(self.single_action_space, tables)
+        layout = self.encoder.layout
+        self.starts = np.array([start for _, start, _ in layout.blocks], dtype=np.int64)
+        self.obs = np.zeros((tables, layout.size), dtype=np.float32)
+        self.masks = np.zeros((tables, self.encoder.actions), dtype=np.int8)
+        self.final_obs = np.zeros_like(self.obs)
+        self._all = np.arange(tables, dtype=np.int64)
+        self._scratch = np.zeros(self.encoder.actions, dtype=np.int8)
+        # The tables a callable player is being asked about, in the order of its rows.
+        self.asking = np.zeros(0, dtype=np.int64)
+        self._seed = seed
+        self._start(seed)
+
+    def _set_opponents(self, opponents: str | Policy | Sequence[str | Policy | None]) -> None:
+        n = self.rules.players
+        if isinstance(opponents, str) or callable(opponents):
+            given: list[str | Policy | None] = [opponents] * n
+        else:
+            given = list(opponents)
+            if len(given) != n:
+                raise ValueError(f"opponents: give one player for each of the {n} seats "
+                                 f"(the learner's is ignored), not {len(given)}")
+        for s, p in enumerate(given):
+            if s == self.seat:
+                self.codes[s] = kk.P_LEARNER
+            elif callable(p):
+                self.codes[s] = kk.P_EXTERNAL
+                self.policies[s] = p
+            elif p == "random":
+                self.codes[s] = kk.P_RANDOM
+            elif p == "basic":
+                self.codes[s] = kk.P_BASIC
+            else:
+                raise ValueError(f"opponents: {p!r} is not a player: random, basic, or a "
+                                 "callable policy(observations, masks) -> action ids")
+
+    def _start(self, seed: int) -> None:
+        self.game = VectorGame(self.rules, self.num_envs, seed=seed,
+                               first_dealer=seed % self.rules.players)
+        self.M = np.zeros((self.num_envs, kk.MF), dtype=np.int64)
+        self.hands = np.zeros(self.num_envs, dtype=np.int64)
+        self.hands_played = 0
+
+    # ----- the cycle ------------------------------------------------------------------
+
+    def reset(self, *, seed: int | None = None,
+              options: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
+        self._start(self._seed if seed is None else seed)
+        rew = np.zeros(self.num_envs)
+        done = np.zeros(self.num_envs, dtype=np.bool_)
+        trunc = np.zeros(self.num_envs, dtype=np.bool_)
+        self._advance(rew, done, trunc)
+        return self._observation(), {}
+
+    def step(self, actions: Any) -> tuple[dict[str, Any], npt.NDArray[np.float64],
+                                          npt.NDArray[np.bool_], npt.NDArray[np.bool_],
+                                          dict[str, Any]]:
+        ids = np.ascontiguousarray(actions, dtype=np.int64)
+        if ids.shape != (self.num_envs,):
+            raise ValueError(f"step needs {self.num_envs} action ids, not {ids.shape}")
+        self._apply(self._all, ids, "the learner")
+        rew = np.zeros(self.num_envs)
+        done = np.zeros(self.num_envs, dtype=np.bool_)
+        trunc = np.zeros(self.num_envs, dtype=np.bool_)
+        self._advance(rew, done, trunc)
+        ended = done | trunc
+        info = {"final_obs": self.final_obs, "_final_obs": ended}
+        return self._observation(), rew, done, trunc, info
+
+    def _apply(self, tables: npt.NDArray[np.int64], ids: npt.NDArray[np.int64],
+               who: str) -> None:
+        bad = kk.apply_ids(self.game.S, self.game.D, self.game.R, self.M, tables, ids,
+                           self._scratch)
+        if bad >= 0:
+            raise ActionIdError(f"table {tables[bad]}: action id {ids[bad]} from {who} is "
+                                "not legal there now")
+
+    def _advance(self, rew: npt.NDArray[np.float64], done: npt.NDArray[np.bool_],
+                 trunc: npt.NDArray[np.bool_]) -> None:
+        g = self.game
+        waiting = np.full(self.num_envs, -1, dtype=np.int64)
+        done_i = np.zeros(self.num_envs, dtype=np.int64)
+        trunc_i = np.zeros(self.num_envs, dtype=np.int64)
+        while True:
+            kk.advance(g.S, g.D, g.R, self.M, self.codes, self.seat, self.game_reward,
+                       self.one_hand, self.max_hands, self.hands, rew, done_i, trunc_i,
+                       self.starts, self.final_obs, waiting, self.basic_target)
+            if (waiting < 0).all():
+                break
+            for s, policy in self.policies.items():
+                tables = np.flatnonzero(waiting == s).astype(np.int64)
+                if not len(tables):
+                    continue
+                obs = np.zeros((len(tables), self.obs.shape[1]), dtype=np.float32)
+                masks = np.zeros((len(tables), self.masks.shape[1]), dtype=np.int8)
+                kk.observe_all(g.S, g.R, self.M, tables, s, self.starts, obs, masks)
+                self.asking = tables
+                ids = np.ascontiguousarray(policy(obs, masks), dtype=np.int64)
+                if ids.shape != tables.shape:
+                    raise ValueError(f"the policy of seat {s} gave {ids.shape} ids for "
+                                     f"{len(tables)} tables")
+                self._apply(tables, ids, f"the policy of seat {s}")
+        done |= done_i.astype(np.bool_)
+        trunc |= trunc_i.astype(np.bool_)
+
+    def _observation(self) -> dict[str, Any]:
+        kk.observe_all(self.game.S, self.game.R, self.M, self._all, self.seat, self.starts,
+                       self.obs, self.masks)
+        return {"observation": self.obs, "action_mask": self.masks}
+
+    # ----- looking at one table -------------------------------------------------------
+
+    def action_of(self, t: int, i: int) -> Action | None:
+        """What id ``i`` does on table ``t`` now: its Action (None for a pick of robbing
+        the pack, which acts only with the picks that follow it)."""
+        g = self.game
+        S, R = g.S, g.R
+        s = int(S[t, vk.F_TURN])
+        if R[vk.R_GAME] == vk.G_FORTY_FIVES and S[t, vk.F_PHASE] == vk.PACK and i != kk.PASS:
+            if i != kk.ROB_PACK:
+                return None
+            return Action(s, VERBS[vk.V_ROB], int(self.M[t, kk.M_PICKS]))
+        for j in range(vk.count(S, R, t)):
+            verb, arg = vk.nth(S, R, t, j)
+            if kk.action_id(S, R, t, verb, arg) == i:
+                return Action(s, VERBS[verb], int(arg))
+        raise ActionIdError(f"table {t}: action id {i} is not legal there now")
+
+    def close_extras(self, **kwargs: Any) -> None:
+        pass

@@ -1,0 +1,406 @@
+"""The research environments: PettingZoo's own API and seed tests for every preset, the
+action ids, and the compiled vector environment held to the AEC environment's
+observations, masks and rewards, blind to the cards its seat cannot see."""
+
+from __future__ import annotations
+
+import random
+import warnings
+from typing import Any
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, seed_test
+
+from forties import build_rules
+from forties.actions import Action, Verb
+from forties.bots.basic import BasicBot
+from forties.cards import mask_of_names
+from forties.envs import aec_env
+from forties.envs import kernels as kk
+from forties.envs.aec import hand_rewards
+from forties.envs.encoding import (
+    CARD0,
+    DISCARD0,
+    FF_ACTIONS,
+    FO_ACTIONS,
+    GO_ON,
+    PICK0,
+    ROB_PACK,
+    ActionIdError,
+    Encoder,
+    action_id,
+    slot_cards,
+    slot_mask,
+)
+from forties.envs.vector import FortiesVectorEnv
+from forties.games import game_class
+from forties.rules import Rules
+from forties.state import GameState, Phase
+from forties.vector import VERBS
+from forties.vector import kernel as vk
+
+PRESETS = ("merrimack-valley", "nova-scotia", "auction-45", "call-your-partner", "forty-one")
+# House rules that reach the rare corners: robbing the pack (picks), going on the kitty and
+# the top card, four and a flip, a kitty of four, a best-of-3 match, hold-reopens.
+VARIANTS: tuple[tuple[str, dict[str, Any]], ...] = (
+    ("merrimack-valley", {"dealer_robs_pack": True}),
+    ("merrimack-valley", {"go_on_kitty": True, "go_on_top_card": True, "keep_min": 0}),
+    ("merrimack-valley", {"four_and_a_flip": True, "kitty": 0, "keep_min": 0}),
+    ("merrimack-valley", {"kitty": 4, "kitty_before_trump": True, "match": "best-of-3",
+                          "target": 40}),
+    ("auction-45", {"auction": "hold-reopens", "bid_30_for_60": True,
+                    "bid_60_for_120": True}),
+    ("nova-scotia", {"players": 6}),
+    ("merrimack-valley", {"players": 6, "teams": "two-threes"}),
+)
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_pettingzoo_api_and_seed_tests_pass(preset: str) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # PettingZoo's advice on dict observations
+        api_test(aec_env(preset), num_cycles=200)
+        seed_test(lambda: aec_env(preset), num_cycles=100)
+
+
+@pytest.mark.parametrize(("preset", "options"), VARIANTS)
+def test_pettingzoo_api_test_passes_with_house_rules(preset: str, options: dict[str, Any]
+                                                     ) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(aec_env(preset, options), num_cycles=100)
+
+
+def test_the_action_spaces_are_fixed_by_game() -> None:
+    for preset in PRESETS[:4]:
+        assert aec_env(preset).action_space("player_0").n == FF_ACTIONS == 634
+    assert aec_env("forty-one").action_space("player_0").n == FO_ACTIONS == 65
+
+
+def test_a_discard_id_is_the_mask_of_hand_slots() -> None:
+    hand = mask_of_names(["2C", "9D", "5H", "AH", "KS"])
+    cards = mask_of_names(["9D", "KS"])
+    assert slot_mask(hand, cards) == 0b10010
+    assert slot_cards(hand, 0b10010) == cards
+    a = Action(0, Verb.DISCARD, cards)
+    assert action_id(a, Phase.DRAW, hand, False) == DISCARD0 + 0b10010
+    assert action_id(Action(0, Verb.DISCARD, hand), Phase.TRUMP, hand, False) == GO_ON
+    assert action_id(Action(1, Verb.PLAY, 1 << 38), Phase.PLAY, hand, False) == CARD0 + 38
+    enc = Encoder(build_rules("merrimack-valley"))
+    assert enc.decode(DISCARD0 + 0b10010, 0, Phase.DRAW, hand) == a
+    assert enc.decode(CARD0 + 38, 2, Phase.CALL, hand) == Action(2, Verb.CALL, 1 << 38)
+
+
+def test_every_legal_action_has_its_own_id() -> None:
+    """Over many positions of every preset, the legal actions map to distinct ids, and
+    each id decodes back to its action."""
+    for preset in PRESETS:
+        env = aec_env(preset)
+        env.reset(seed=3)
+        enc = env.encoder
+        for _ in range(400):
+            st = env.game
+            if st.turn is None:
+                break
+            seat = st.turn
+            legal = list(st.legal_actions())
+            if st.phase is not Phase.PACK:
+                ids = [action_id(a, st.phase, st.hands[seat], enc.forty_one) for a in legal]
+                assert len(set(ids)) == len(ids)
+                for i, a in zip(ids, legal, strict=True):
+                    assert enc.decode(i, seat, st.phase, st.hands[seat]) == a
+            mask = env.legal_mask(seat)
+            env.step(int(np.flatnonzero(mask)[random.Random(len(legal)).randrange(
+                int(mask.sum()))]))
+            if env.terminations[env.agent_selection]:
+                break
+
+
+def test_an_illegal_id_is_refused_in_one_line() -> None:
+    env = aec_env("merrimack-valley")
+    env.reset(seed=1)
+    mask = env.legal_mask(env.game.turn or 0)
+    bad = int(np.flatnonzero(mask == 0)[0])
+    with pytest.raises(ActionIdError, match="not legal"):
+        env.step(bad)
+
+
+@pytest.mark.parametrize(("kwargs", "message"), [
+    ({"reward": "points"}, "reward must be one of"),
+    ({"episode": "match"}, "episode must be one of"),
+    ({"max_hands": 0}, "max_hands"),
+])
+def test_bad_settings_are_refused(kwargs: dict[str, Any], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        aec_env("merrimack-valley", **kwargs)
+    with pytest.raises(ValueError, match=message):
+        FortiesVectorEnv("merrimack-valley", tables=2, **kwargs)
+
+
+def test_vector_env_refuses_bad_players_and_ids() -> None:
+    with pytest.raises(ValueError, match="not a player"):
+        FortiesVectorEnv("merrimack-valley", tables=2, opponents="genius")
+    with pytest.raises(ValueError, match="seat must be"):
+        FortiesVectorEnv("merrimack-valley", tables=2, seat=4)
+    env = FortiesVectorEnv("merrimack-valley", tables=2)
+    obs, _ = env.reset(seed=1)
+    bad = np.array([int(np.flatnonzero(m == 0)[0]) for m in obs["action_mask"]])
+    with pytest.raises(ActionIdError, match="not legal"):
+        env.step(bad)
+
+
+def test_game_rewards_are_one_for_the_winners() -> None:
+    env = aec_env("nova-scotia", reward="game")
+    env.reset(seed=5)
+    total = {a: 0.0 for a in env.agents}
+    for agent in env.agent_iter(5000):
+        obs, reward, term, trunc, _ = env.last()
+        total[agent] += reward
+        env.step(None if term or trunc else int(np.flatnonzero(obs["action_mask"])[0]))
+    st = env.game
+    assert st.over
+    winners = {f"player_{s}" for s in st.sides[st.winner]}  # type: ignore[index]
+    assert total == {a: 1.0 if a in winners else -1.0 for a in total}
+
+
+# ----- the vector environment, side by side with GameState ----------------------------
+
+
+class Mirror:
+    """GameState copies of the vector environment's tables, checked at every decision."""
+
+    def __init__(self, env: FortiesVectorEnv, rules: Rules) -> None:
+        self.env = env
+        self.rules = rules
+        self.enc = Encoder(rules)
+        self.states: list[GameState] = []
+        self.picks = [0] * env.num_envs
+        self.expected = np.zeros(env.num_envs)
+        self.hand_start: list[list[int]] = []
+        self.rng = random.Random(7)
+        self.checked = 0
+        self.basic_checked = 0
+        self.phases: set[str] = set()
+
+    def start(self) -> None:
+        g = self.env.game
+        self.states = [self._new_game(t) for t in range(self.env.num_envs)]
+        self.hand_start = [list(st.scores) for st in self.states]
+        del g
+
+    def _new_game(self, t: int) -> GameState:
+        g = self.env.game
+        cls = game_class(self.rules)
+        probe = object.__new__(cls)
+        probe.n, probe.rules = self.rules.players, self.rules
+        deal = cls.deal_from_deck(probe, [int(c) for c in g.D[t]])
+        return cls(self.rules, seed=None, first_dealer=int(g.S[t, vk.F_FIRST_DEALER]),
+                   deal=deal)
+
+    def sync(self, t: int) -> None:
+        st = self.states[t]
+        if not st.hand_over:
+            return
+        if st.over or self.env.one_hand:
+            self.states[t] = self._new_game(t)
+        else:
+            st.next_hand(st.deal_from_deck([int(c) for c in self.env.game.D[t]]))
+        self.hand_start[t] = list(self.states[t].scores)
+
+    def check_basic(self, t: int, seat: int) -> None:
+        """The compiled basic chooses what BasicBot chooses here."""
+        st = self.states[t]
+        try:
+            want = BasicBot().choose(st.view(seat), st.legal_actions())
+        except (StopIteration, ValueError):  # BasicBot has no move here: nothing to compare
+            return
+        g = self.env.game
+        verb, arg = kk.basic_choice(g.S, g.R, self.env.M, t, self.env.basic_target)
+        assert Action(seat, VERBS[verb], int(arg)) == want, (st.phase, st.view(seat))
+        self.basic_checked += 1
+
+    def decide(self, t: int, seat: int, obs: np.ndarray, mask: np.ndarray) -> int:
+        """Check table ``t``'s observation and mask for ``seat``; choose an id; play it on
+        the copy as the environment will."""
+        self.sync(t)
+        st = self.states[t]
+        assert st.turn == seat
+        view = st.view(seat)
+        want = self.enc.observe(view, self.picks[t])
+        np.testing.assert_array_equal(obs, want, err_msg=f"table {t} {st.phase}")
+        pile = getattr(st, "pile", 0)
+        legal = st.legal_actions() if st.phase is not Phase.PACK else [Action(seat, Verb.PASS)]
+        np.testing.assert_array_equal(mask, self.enc.mask(st.phase, legal, st.hands[seat],
+                                                          pile, self.picks[t]))
+        self.checked += 1
+        self.phases.add(st.phase.value)
+        if not self.picks[t]:
+            self.check_basic(t, seat)
+        ids = np.flatnonzero(mask)
+        i = int(ids[self.rng.randrange(len(ids))])
+        if st.phase is Phase.PACK and i >= PICK0 and i != ROB_PACK:
+            self.picks[t] |= 1 << (i - PICK0)
+            self.phases.add("pick")
+            return i
+        action = self.env.action_of(t, i)
+        assert action is not None
+        self.picks[t] = 0
+        st.apply(action)
+        if st.hand_over:
+            learner = self.env.seat
+            if self.env.game_reward:
+                if st.over:
+                    self.expected[t] += 1.0 if learner in winners(st) else -1.0
+            else:
+                self.expected[t] += hand_rewards(st, self.hand_start[t])[learner]
+        return i
+
+
+def winners(st: GameState) -> set[int]:
+    from forties.envs.aec import winners_of
+
+    return winners_of(st)
+
+
+def play_side_by_side(preset: str, options: dict[str, Any], reward: str = "hand",
+                      episode: str = "game", steps: int = 150, tables: int = 6) -> Mirror:
+    rules = build_rules(preset, options)
+    holder: dict[str, Mirror] = {}
+
+    def policy_for(seat: int) -> Any:
+        def policy(obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+            m = holder["m"]
+            waiting = [int(t) for t in m.env.asking]
+            assert all(m.env.game.S[t, vk.F_TURN] == seat for t in waiting)
+            return np.array([m.decide(t, seat, obs[i], masks[i])
+                             for i, t in enumerate(waiting)])
+        return policy
+
+    n = rules.players
+    env = FortiesVectorEnv(rules, tables=tables, seat=1 % n, reward=reward, episode=episode,
+                           opponents=[policy_for(s) for s in range(n)], seed=11)
+    m = Mirror(env, rules)
+    holder["m"] = m
+    env._start(11)
+    m.start()
+    obs, _ = env.reset(seed=11)
+    got = np.zeros(tables)
+    for _ in range(steps):
+        ids = np.array([m.decide(t, env.seat, obs["observation"][t], obs["action_mask"][t])
+                        for t in range(tables)])
+        obs, rew, *_ = env.step(ids)
+        got += rew
+    np.testing.assert_allclose(got, m.expected)
+    return m
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_vector_observations_masks_and_rewards_equal_the_aec_envs(preset: str) -> None:
+    m = play_side_by_side(preset, {})
+    assert m.checked > 1000
+    assert m.basic_checked > 1000
+    assert {"play"} < m.phases
+
+
+@pytest.mark.parametrize(("preset", "options"), VARIANTS)
+def test_vector_env_equals_the_aec_env_with_house_rules(preset: str, options: dict[str, Any]
+                                                        ) -> None:
+    m = play_side_by_side(preset, options, steps=120)
+    if options.get("dealer_robs_pack"):
+        assert "pick" in m.phases and "rob-pack" in m.phases
+
+
+@pytest.mark.parametrize("preset", ("auction-45", "forty-one"))
+def test_vector_game_rewards_and_one_hand_episodes(preset: str) -> None:
+    play_side_by_side(preset, {}, reward="game", steps=150)
+    m = play_side_by_side(preset, {}, episode="hand", steps=80)
+    assert m.expected.any()
+
+
+def hide_and_shuffle(env: FortiesVectorEnv, t: int, rng: random.Random) -> None:
+    """Change what the learner of table ``t`` cannot see: the others' cards (each keeps
+    as many, face-up cards stay), the kitty unless it took it, the stock not yet dealt,
+    the bonus card and the points it brings, the card given in robbing."""
+    S, D, R = env.game.S, env.game.D, env.game.R
+    me, n = env.seat, int(R[vk.R_N])
+    faceup = int(S[t, vk.F_FACEUP])
+    seats = [s for s in range(n) if s != me]
+    pool: list[int] = []
+    sizes = []
+    for s in seats:
+        hidden = int(S[t, vk.F_HANDS + s]) & ~faceup
+        pool += [c for c in range(52) if hidden >> c & 1]
+        sizes.append(hidden)
+    rng.shuffle(pool)
+    for s, hidden in zip(seats, sizes, strict=True):
+        kept = int(S[t, vk.F_HANDS + s]) & ~hidden
+        for _ in range(hidden.bit_count()):
+            kept |= 1 << pool.pop()
+        S[t, vk.F_HANDS + s] = kept
+    if R[vk.R_GAME] == vk.G_FORTY_ONE:
+        return
+    seen_kitty = S[t, vk.F_BIDDER] == me and S[t, vk.F_KITTY_TAKEN]
+    if not seen_kitty:
+        S[t, vk.F_KITTY] = rng.getrandbits(52)
+    start = int(R[vk.R_STOCK0] + S[t, vk.F_STOCK_POS])
+    rest = [int(c) for c in D[t, start:]]
+    rng.shuffle(rest)
+    D[t, start:] = rest
+    S[t, vk.F_BONUS] = rng.randrange(52)
+    S[t, vk.F_ROB_GIVEN] = 1 << rng.randrange(52)
+    if S[t, vk.F_PHASE] == vk.PLAY:
+        S[t, vk.F_POINTS] += 5  # a bonus not yet known
+
+
+@pytest.mark.parametrize(("preset", "options"), [(p, {}) for p in PRESETS] + list(VARIANTS))
+def test_vector_observations_are_blind_to_hidden_cards(preset: str, options: dict[str, Any]
+                                                       ) -> None:
+    env = FortiesVectorEnv(preset, options, tables=64, seat=0)
+    obs, _ = env.reset(seed=2)
+    rng = random.Random(5)
+    nrng = np.random.default_rng(5)
+    compared = 0
+    for _ in range(60):
+        before = obs["observation"].copy()
+        mask = obs["action_mask"].copy()
+        saved = env.game.S.copy(), env.game.D.copy()
+        for t in range(env.num_envs):
+            hide_and_shuffle(env, t, rng)
+        after = {"observation": np.zeros_like(before), "action_mask": np.zeros_like(mask)}
+        kk.observe_all(env.game.S, env.game.R, env.M, env._all, env.seat, env.starts,
+                       after["observation"], after["action_mask"])
+        np.testing.assert_array_equal(after["observation"], before)
+        compared += len(before)
+        env.game.S[:], env.game.D[:] = saved
+        ids = (nrng.random(mask.shape) * mask).argmax(axis=1)
+        obs, *_ = env.step(ids)
+    assert compared == 60 * 64
+
+
+def test_hiding_test_would_see_a_leak() -> None:
+    """The hidden-card test can fail: seat 1's observation, which holds seat 1's hand,
+    changes when seat 0's hidden cards are shuffled."""
+    env = FortiesVectorEnv("merrimack-valley", tables=16, seat=0)
+    env.reset(seed=2)
+    rng = random.Random(5)
+    size = env.encoder.layout.size
+    before = np.zeros((16, size), dtype=np.float32)
+    after = np.zeros((16, size), dtype=np.float32)
+    masks = np.zeros((16, env.encoder.actions), dtype=np.int8)
+    kk.observe_all(env.game.S, env.game.R, env.M, env._all, 1, env.starts, before, masks)
+    for t in range(16):
+        hide_and_shuffle(env, t, rng)
+    kk.observe_all(env.game.S, env.game.R, env.M, env._all, 1, env.starts, after, masks)
+    assert (before != after).any(axis=1).all()
+
+
+def test_vector_env_runs_with_gymnasium_batches() -> None:
+    env = FortiesVectorEnv("forty-one", tables=8, opponents="random")
+    obs, _ = env.reset(seed=4)
+    assert env.observation_space.contains(obs)
+    assert obs["observation"].shape == (8, env.encoder.layout.size)
+    ids = np.array([int(np.flatnonzero(m)[0]) for m in obs["action_mask"]])
+    obs, rew, term, trunc, info = env.step(ids)
+    assert rew.shape == term.shape == trunc.shape == (8,)
+    assert info["_final_obs"].shape == (8,)

@@ -1,0 +1,113 @@
+"""The games in OpenSpiel: its random simulation test for every preset, information
+states from the view alone, imagined worlds that the seat cannot tell apart from the
+real one, and the information-set MCTS player in the arena."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import numpy as np
+import pyspiel
+import pytest
+
+from forties import build_rules
+from forties.arena import run_match
+from forties.envs import spiel
+from forties.envs.encoding import Encoder
+
+from .helpers_engine import run_forties
+
+PRESETS = ("merrimack-valley", "nova-scotia", "auction-45", "call-your-partner", "forty-one")
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_openspiel_random_simulation_test_passes(preset: str) -> None:
+    hands = 2 if preset == "nova-scotia" else 1
+    game = pyspiel.load_game(spiel.short_name(preset), {"hands": hands})
+    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+    assert game.num_distinct_actions() == Encoder(build_rules(preset)).actions
+    assert game.max_chance_outcomes() == 52
+
+
+def play_randomly(game: object, seed: int) -> list[object]:
+    """Every decision node of one random episode."""
+    rng = random.Random(seed)
+    state = game.new_initial_state()  # type: ignore[attr-defined]
+    nodes = []
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            assert abs(sum(probs) - 1) < 1e-9
+            state.apply_action(rng.choice(outcomes))
+            continue
+        nodes.append(state.clone())
+        state.apply_action(rng.choice(state.legal_actions()))
+    return nodes
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_information_states_are_the_view(preset: str) -> None:
+    game = pyspiel.load_game(spiel.short_name(preset))
+    for state in play_randomly(game, 3)[::5]:
+        p = state.current_player()
+        text = state.information_state_string(p)
+        view = json.loads(text)
+        assert view["seat"] == p and view["hand"] == state.st.view(p)["hand"]
+        tensor = np.array(state.information_state_tensor(p), dtype=np.float32)
+        np.testing.assert_array_equal(tensor, state.enc.observe(state.st.view(p)))
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_imagined_worlds_look_the_same_to_the_seat_and_differ_elsewhere(preset: str) -> None:
+    game = pyspiel.load_game(spiel.short_name(preset))
+    rng = random.Random(1)
+    differed = 0
+    nodes = play_randomly(game, 9)
+    for state in nodes:
+        p = state.current_player()
+        world = state.resample_from_infostate(p, None, rng)
+        assert world.information_state_string(p) == state.information_state_string(p)
+        assert world.legal_actions() == state.legal_actions()
+        others = [s for s in range(state.n) if s != p]
+        if any(world.st.hands[s] != state.st.hands[s] for s in others):
+            differed += 1
+    assert differed > len(nodes) // 2
+
+
+def test_ismcts_without_openspiel_is_refused_in_one_line(monkeypatch: pytest.MonkeyPatch
+                                                         ) -> None:
+    import sys
+
+    from forties.bots import make_bot, unavailable
+
+    assert unavailable("ismcts") is None
+    monkeypatch.setitem(sys.modules, "pyspiel", None)  # as if it were not installed
+    assert unavailable("ismcts") == "ismcts needs OpenSpiel: pip install 'forties[research]'"
+    with pytest.raises(ValueError, match="needs OpenSpiel"):
+        make_bot("ismcts", random.Random(0))
+
+
+def test_unsupported_rules_are_refused_in_one_line() -> None:
+    result = run_forties("arena", "ismcts", "basic", "-o", "dealer_robs_pack=true",
+                         "--deals", "1", "--games", "0")
+    assert result.returncode != 0
+    assert "ismcts does not play with the option dealer_robs_pack" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("preset", ("merrimack-valley", "forty-one"))
+def test_ismcts_plays_a_match_in_the_arena(preset: str, monkeypatch: pytest.MonkeyPatch
+                                          ) -> None:
+    monkeypatch.setattr(spiel, "ISMCTS_SIMULATIONS", 12)
+    result = run_match(build_rules(preset), "ismcts", "basic", deals=2, games=0, jobs=1)
+    assert result.deals == 2
+    assert result.points_per_hand.low <= result.points_per_hand.mean
+
+
+def test_arena_command_runs_ismcts(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("FORTIES_ISMCTS_SIMULATIONS", "8")
+    result = run_forties("arena", "ismcts", "random", "-p", "nova-scotia", "--deals", "1",
+                         "--games", "0", "--jobs", "1")
+    assert result.returncode == 0, result.stderr
+    assert "ismcts vs random" in result.stdout
