@@ -1,11 +1,9 @@
-"""``forties hall`` as a user runs it, and the README's hall commands."""
+"""``forties hall`` as a user runs it (the README's hall commands run in test_readme.py)."""
 
 from __future__ import annotations
 
 import json
-import os
 import re
-import shlex
 import subprocess
 from pathlib import Path
 
@@ -13,9 +11,7 @@ import pytest
 
 from forties.hall import Hall
 
-from .helpers_engine import FORTIES, run_forties
-
-README = Path(__file__).resolve().parent.parent / "README.md"
+from .helpers_engine import run_forties
 
 
 def simulate(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -112,25 +108,6 @@ def test_cards_of_a_saved_evening(tmp_path: Path) -> None:
     (tmp_path / "b.json").write_text(json.dumps(broken))
     res = run_forties("hall", "cards", str(tmp_path / "b.json"))
     assert res.returncode == 2 and "couple 99 is not at table" in res.stderr
-
-
-def readme_hall_commands() -> list[str]:
-    return [line.split("#")[0].strip() for line in README.read_text().splitlines()
-            if line.startswith(".venv/bin/forties hall")]
-
-
-def test_readme_hall_commands_run(tmp_path: Path) -> None:
-    """Every ``forties hall`` command of the README, in order, in an empty folder; the
-    100-couple evening at a smaller size (its time is in docs/benchmarks.md)."""
-    commands = readme_hall_commands()
-    assert len(commands) == 5
-    for cmd in commands:
-        argv = shlex.split(cmd.replace("--couples 100 --games 25", "--couples 12 --games 5"))
-        argv[0] = str(FORTIES)
-        res = subprocess.run(argv, cwd=tmp_path, capture_output=True, text=True, timeout=120,
-                             check=False, env={**os.environ, "COLUMNS": "100"})
-        assert res.returncode == 0, (cmd, res.stderr)
-    assert (tmp_path / "evening.json").exists() and (tmp_path / "cards.html").exists()
 
 
 @pytest.mark.parametrize(("args", "words"), [
