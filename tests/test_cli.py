@@ -23,6 +23,7 @@ import forties
 from forties.bots import make_bot
 from forties.cli import main as cli_main
 
+from .hall_helpers import hall_of, play_game
 from .helpers_engine import FORTIES, MV_OPENING, mv_record_json, run_forties
 
 
@@ -340,8 +341,13 @@ def test_demo_is_deterministic_and_its_record_checks(tmp_path: Path,
 
 # ----- files: every file option of every command, pointed where it cannot work ------------
 
-# How each command that takes a file runs here, small and quick; FILE marks the argument
-# under test (an option's value, or the command's RECORD). A command with a new file
+# A command's file argument that must be a real file while one of its options is tested
+# (a saved evening, written by _saved_evening); when the argument itself is tested, the
+# file under test takes its place.
+EVENING = "<a saved evening>"
+
+# How each command that takes a file runs here, small and quick; the file under test (an
+# option's value, or the command's argument) is added to these. A command with a new file
 # option runs with it at once; a new command with a file option must be added here.
 FILE_RUNS: dict[tuple[str, ...], tuple[str, ...]] = {
     ("demo",): ("--seed", "1", "--max-hands", "1"),
@@ -353,7 +359,19 @@ FILE_RUNS: dict[tuple[str, ...], tuple[str, ...]] = {
     ("odds",): ("-p", "merrimack-valley", "--deals", "1"),
     ("arena",): ("random", "random", "--deals", "1", "--games", "0", "--jobs", "1"),
     ("play",): ("--plain",),
+    ("hall", "simulate"): ("--couples", "2", "--games", "1", "--players", "random", "--seed",
+                           "1"),
+    ("hall", "cards"): (EVENING, "--tables"),
 }
+
+
+def _saved_evening(folder: Path) -> str:
+    """A four-couple evening of one game, saved as ``forties hall simulate --json`` would."""
+    h = hall_of(4, games=1)
+    play_game(h, lambda table, visitors, home: visitors)
+    path = folder / "evening.json"
+    path.write_text(json.dumps(h.to_json()), encoding="utf-8")
+    return str(path)
 
 
 def _file_params() -> list[tuple[tuple[str, ...], str]]:
@@ -381,8 +399,10 @@ def _run_with_file(tmp_path: Path, command: tuple[str, ...], param: str,
     p = next(x for x in cmd.params if x.name == param)
     args = list(FILE_RUNS[command])
     if isinstance(p, click.Argument):
-        args.append(value)
+        args = [value if a == EVENING else a for a in args] if EVENING in args \
+            else [*args, value]
     else:
+        args = [_saved_evening(tmp_path) if a == EVENING else a for a in args]
         args += [max(p.opts, key=len), value]
     env = {**os.environ, "FORTIES_DATA": str(tmp_path / "data")}
     return subprocess.run([str(FORTIES), *command, *args], input="", capture_output=True,
@@ -448,6 +468,19 @@ def test_every_file_option_fails_in_one_line_or_makes_its_folder(
     (("play", "--opponents", "genius"), "genius"),
     (("demo", "--level", "genius"), "genius"),
     (("demo", "--no-such-option"), "--no-such-option"),
+    (("hall", "simulate", "--couples", "0"), "--couples"),
+    (("hall", "simulate", "--couples", "2001"), "--couples"),
+    (("hall", "simulate", "--games", "-1"), "--games"),
+    (("hall", "simulate", "--games", "201"), "--games"),
+    (("hall", "simulate", "--jobs", "0"), "--jobs"),
+    (("hall", "simulate", "--prizes", "-1"), "--prizes"),
+    (("hall", "simulate", "--cookie-jar", "-1"), "--cookie-jar"),
+    (("hall", "simulate", "--top", "-1"), "--top"),
+    (("hall", "simulate", "--seed", "-1"), "--seed"),
+    (("hall", "simulate", "--places", "random"), "--places"),
+    (("hall", "ante", "--stake", "0"), "--stake"),
+    (("hall", "home", "--matches", "0"), "--matches"),
+    (("hall", "home", "--matches", "1001"), "--matches"),
 ])
 def test_numbers_out_of_range_are_refused_in_one_line(tmp_path: Path, args: tuple[str, ...],
                                                       expected: str) -> None:

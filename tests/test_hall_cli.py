@@ -1,11 +1,9 @@
-"""``forties hall`` as a user runs it, and the README's hall commands."""
+"""``forties hall`` as a user runs it (the README's hall commands run in test_readme.py)."""
 
 from __future__ import annotations
 
 import json
-import os
 import re
-import shlex
 import subprocess
 from pathlib import Path
 
@@ -13,9 +11,7 @@ import pytest
 
 from forties.hall import Hall
 
-from .helpers_engine import FORTIES, run_forties
-
-README = Path(__file__).resolve().parent.parent / "README.md"
+from .helpers_engine import run_forties
 
 
 def simulate(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -60,20 +56,34 @@ def test_simulate_duplicate_with_house_rules(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("args", "words"), [
     (["--players", "wizard"], "unknown player 'wizard'"),
-    (["--couples", "1"], "--couples must be from 2"),
+    (["--couples", "1"], "'--couples': 1 is not in the range 2<=x<=2000"),
     (["-p", "call-your-partner"], "four players in two pairs"),
     (["-o", "kitty"], "NAME=VALUE"),
     (["-o", "trumps=S"], "unknown option"),
-    (["--games", "0"], "games must be from 1 to 200"),
+    (["--games", "0"], "'--games': 0 is not in the range 1<=x<=200"),
     (["--cookie-jar", "40"], "cookie_jar must be from 0"),
-    (["--jobs", "0"], "--jobs must be at least 1"),
-    (["--json", "/no/such/dir/e.json", "--couples", "2", "--games", "1"], "cannot write"),
+    (["--jobs", "0"], "'--jobs': 0 is not in the range x>=1"),
+    (["--json", ".", "--couples", "2", "--games", "1"], "--json . is a folder"),
 ])
 def test_simulate_bad_input_is_one_line(tmp_path: Path, args: list[str], words: str) -> None:
     res = simulate(tmp_path, *args)
     assert res.returncode == 2
     assert words in res.stderr and len(res.stderr.strip().splitlines()) == 1
     assert "Traceback" not in res.stderr
+
+
+def test_a_rules_file_gives_the_preset_and_a_preset_against_it_is_refused(
+        tmp_path: Path) -> None:
+    house = tmp_path / "house.toml"
+    house.write_text('preset = "auction-45"\n[options]\ntarget = 150\n', encoding="utf-8")
+    res = simulate(tmp_path, "--couples", "2", "--games", "1", "--seed", "1", "--rules",
+                   str(house))
+    assert res.returncode == 0, res.stderr
+    assert "of auction-45, players basic" in res.stdout
+    res = simulate(tmp_path, "--couples", "2", "--games", "1", "--rules", str(house), "-p",
+                   "nova-scotia")
+    assert res.returncode == 2 and res.stdout == ""
+    assert "--preset nova-scotia disagrees" in res.stderr and res.stderr.count("\n") == 1
 
 
 def test_cards_of_a_saved_evening(tmp_path: Path) -> None:
@@ -86,7 +96,7 @@ def test_cards_of_a_saved_evening(tmp_path: Path) -> None:
     out = tmp_path / "t.html"
     assert run_forties("hall", "cards", str(j), "--tables", "-o", str(out)).returncode == 0
     assert 'class="big"' in out.read_text()
-    for bad, words in [(tmp_path / "none.json", "cannot read"),
+    for bad, words in [(tmp_path / "none.json", "no such file"),
                        (tmp_path / "x.json", "not JSON")]:
         if bad.name == "x.json":
             bad.write_text("{")
@@ -100,32 +110,13 @@ def test_cards_of_a_saved_evening(tmp_path: Path) -> None:
     assert res.returncode == 2 and "couple 99 is not at table" in res.stderr
 
 
-def readme_hall_commands() -> list[str]:
-    return [line.split("#")[0].strip() for line in README.read_text().splitlines()
-            if line.startswith(".venv/bin/forties hall")]
-
-
-def test_readme_hall_commands_run(tmp_path: Path) -> None:
-    """Every ``forties hall`` command of the README, in order, in an empty folder; the
-    100-couple evening at a smaller size (its time is in docs/benchmarks.md)."""
-    commands = readme_hall_commands()
-    assert len(commands) == 5
-    for cmd in commands:
-        argv = shlex.split(cmd.replace("--couples 100 --games 25", "--couples 12 --games 5"))
-        argv[0] = str(FORTIES)
-        res = subprocess.run(argv, cwd=tmp_path, capture_output=True, text=True, timeout=120,
-                             check=False, env={**os.environ, "COLUMNS": "100"})
-        assert res.returncode == 0, (cmd, res.stderr)
-    assert (tmp_path / "evening.json").exists() and (tmp_path / "cards.html").exists()
-
-
 @pytest.mark.parametrize(("args", "words"), [
     (["ante", "--names", "A,B,C"], "six players"),
     (["ante", "-p", "forty-one"], "not a game of 45s"),
     (["ante", "-o", "kitty"], "NAME=VALUE"),
     (["ante", "--players", "ace"], "unknown player 'ace'"),
     (["home", "--couples", "Ann,Bob"], "two couples"),
-    (["home", "--matches", "0"], "--matches must be from 1"),
+    (["home", "--matches", "0"], "'--matches': 0 is not in the range 1<=x<=1000"),
 ])
 def test_ante_and_home_bad_input(args: list[str], words: str) -> None:
     res = run_forties("hall", *args)

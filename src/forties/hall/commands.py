@@ -7,12 +7,13 @@ import json
 import secrets
 import sys
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 import click
 
 from ..bots import LEVELS
-from ..rules import PRESETS, Rules, RulesError, build_rules, load_rules_file
+from ..command_line import InputFile, OutputFile, fail, parse_options, rules_from_cli, write_file
+from ..rules import PRESETS
 from .draw import METHOD, commitment
 from .evening import Hall
 from .events import HallError
@@ -20,37 +21,20 @@ from .export import export_json, results_csv, standings_csv
 from .home import Ante, HomeEvening, play_ante, play_home
 from .printing import punch_cards_html, table_cards_html
 from .prizes import BOOBY, Contest
-from .settings import JAR_RULES, PLACES, TIE_BREAKS, Settings
+from .settings import JAR_RULES, MAX_GAMES, MAX_PRIZES, PLACES, TIE_BREAKS, Settings
 from .simulate import Simulation, simulate
 from .words import LANGUAGES, prize_name
 
-
-def _fail(message: str) -> NoReturn:
-    click.echo(f"forties: {message}", err=True)
-    sys.exit(2)
+HALL_PRESET = "nova-scotia"  # the game of the Cape Breton halls
 
 
-def _rules(preset: str, options: tuple[str, ...], rules_file: str | None) -> Rules:
-    pairs: dict[str, Any] = {}
-    for p in options:
-        if "=" not in p:
-            _fail(f"option {p!r}: write it as NAME=VALUE")
-        k, v = p.split("=", 1)
-        pairs[k.strip()] = v.strip()
-    try:
-        if rules_file:
-            base = load_rules_file(rules_file)
-            return build_rules(base.preset, {**dict(base.overrides), **pairs})
-        return build_rules(preset, pairs)
-    except RulesError as e:
-        _fail(str(e))
-
-
-def _write(path: str, text: str) -> None:
-    try:
-        Path(path).write_text(text, encoding="utf-8")
-    except OSError as e:
-        _fail(f"{path}: cannot write: {e.strerror}")
+def _levels(players: str) -> list[str]:
+    """The computer players named by ``--players``: one level, or a list given in turn."""
+    levels = [p.strip() for p in players.split(",") if p.strip()]
+    bad = [p for p in levels if p not in LEVELS]
+    if not levels or bad:
+        fail(f"unknown player {bad[0] if bad else players!r}; players: {', '.join(LEVELS)}")
+    return levels
 
 
 @click.group()
@@ -65,47 +49,52 @@ def hall() -> None:
 
 
 @hall.command("simulate")
-@click.option("--couples", type=int, default=20, show_default=True, help="Couples playing.")
-@click.option("--games", type=int, default=25, show_default=True, help="Games in the evening.")
+@click.option("--couples", type=click.IntRange(2, 2000), default=20, show_default=True,
+              help="Couples playing.")
+@click.option("--games", type=click.IntRange(1, MAX_GAMES), default=25, show_default=True,
+              help="Games in the evening.")
 @click.option("--players", default="basic", show_default=True,
               help="Computer players, given to the couples in turn: one level or a list "
                    "(basic,random). Levels: " + ", ".join(LEVELS) + ".")
-@click.option("--seed", type=int, default=None, help="Seed for the deals and every draw.")
-@click.option("--preset", "-p", default="nova-scotia", show_default=True,
-              help="Rules preset: " + ", ".join(PRESETS) + ".")
+@click.option("--seed", type=click.IntRange(min=0), default=None,
+              help="Seed for the deals and every draw.")
+@click.option("--preset", "-p", default=None,
+              help="Rules preset: " + ", ".join(PRESETS) + f" (default {HALL_PRESET}, or the "
+                   "preset of --rules).")
 @click.option("--option", "-o", "options", multiple=True, metavar="NAME=VALUE",
               help="Override one option of the preset (repeatable).")
-@click.option("--rules", "rules_file", type=click.Path(dir_okay=False), default=None,
+@click.option("--rules", "rules_file", type=InputFile(), default=None,
               help="House rules file (TOML or JSON): preset and [options].")
-@click.option("--prizes", type=int, default=3, show_default=True)
+@click.option("--prizes", type=click.IntRange(0, MAX_PRIZES), default=3, show_default=True,
+              help="Prizes, to the couples with the most games.")
 @click.option("--places", type=click.Choice(PLACES), default="score-levels",
               show_default=True, help="How tied couples share the prizes out.")
 @click.option("--tie-break", type=click.Choice(TIE_BREAKS), default="vote",
               show_default=True, help="How ties are broken (vote: the couples choose).")
 @click.option("--bye-wins/--bye-loses", default=True, show_default=True,
               help="Whether a game sat out counts as won.")
-@click.option("--cookie-jar", type=int, default=0, show_default=True,
+@click.option("--cookie-jar", type=click.IntRange(min=0), default=0, show_default=True,
               help="Games drawn for the cookie jar (0: none).")
 @click.option("--cookie-jar-rule", type=click.Choice(JAR_RULES), default="all",
               show_default=True, help="Won by winning all the drawn games, or the most.")
 @click.option("--booby", is_flag=True, help="A booby prize for the fewest games.")
 @click.option("--duplicate", is_flag=True,
               help="The same deals at every table of a game; prizes by matchpoints.")
-@click.option("--jobs", type=int, default=1, show_default=True,
+@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
               help="Worker processes playing the tables of a game.")
-@click.option("--top", type=int, default=10, show_default=True,
+@click.option("--top", type=click.IntRange(min=0), default=10, show_default=True,
               help="Lines of the standings to print (0: all).")
-@click.option("--json", "json_path", type=click.Path(dir_okay=False), default=None,
+@click.option("--json", "json_path", type=OutputFile(), default=None,
               help="Write the evening and everything derived from it as JSON here.")
-@click.option("--csv", "csv_path", type=click.Path(dir_okay=False), default=None,
+@click.option("--csv", "csv_path", type=OutputFile(), default=None,
               help="Write the standings as CSV here (and the results beside it).")
-@click.option("--cards", "cards_path", type=click.Path(dir_okay=False), default=None,
+@click.option("--cards", "cards_path", type=OutputFile(), default=None,
               help="Write the punch cards as a printable HTML page here.")
 @click.option("--lang", type=click.Choice(LANGUAGES), default="en", show_default=True,
               help="Language of the printed cards.")
-def simulate_command(couples: int, games: int, players: str, seed: int | None, preset: str,
-                     options: tuple[str, ...], rules_file: str | None, prizes: int,
-                     places: str, tie_break: str, bye_wins: bool, cookie_jar: int,
+def simulate_command(couples: int, games: int, players: str, seed: int | None,
+                     preset: str | None, options: tuple[str, ...], rules_file: str | None,
+                     prizes: int, places: str, tie_break: str, bye_wins: bool, cookie_jar: int,
                      cookie_jar_rule: str, booby: bool, duplicate: bool, jobs: int, top: int,
                      json_path: str | None, csv_path: str | None, cards_path: str | None,
                      lang: str) -> None:
@@ -118,26 +107,18 @@ def simulate_command(couples: int, games: int, players: str, seed: int | None, p
       forties hall simulate --couples 15 --games 10 --booby --cookie-jar 4 --seed 7
       forties hall simulate --couples 24 --duplicate -p auction-45 --json evening.json
     """
-    levels = [p.strip() for p in players.split(",") if p.strip()]
-    bad = [p for p in levels if p not in LEVELS]
-    if not levels or bad:
-        _fail(f"unknown player {bad[0] if bad else players!r}; players: {', '.join(LEVELS)}")
-    if not 2 <= couples <= 2000:
-        _fail(f"--couples must be from 2 to 2000, not {couples}")
-    if jobs < 1:
-        _fail("--jobs must be at least 1")
-    rules = _rules(preset, options, rules_file)
+    levels = _levels(players)
+    rules = rules_from_cli(preset if preset or rules_file else HALL_PRESET, options,
+                           rules_file)
     if seed is None:
         seed = secrets.randbits(32)
-    if seed < 0:
-        _fail("--seed must be 0 or more")
     try:
         settings = Settings(games=games, rules=rules, prizes=prizes, places=places,
                             tie_break=tie_break, bye_wins=bye_wins, cookie_jar=cookie_jar,
                             cookie_jar_rule=cookie_jar_rule, booby=booby, duplicate=duplicate,
                             seed=seed)
     except HallError as e:
-        _fail(str(e))
+        fail(str(e))
     if sys.stderr.isatty():
         with click.progressbar(length=games, label="games", file=sys.stderr) as bar:
             sim = simulate(couples, settings, levels, jobs=jobs, progress=bar.update)
@@ -145,13 +126,13 @@ def simulate_command(couples: int, games: int, players: str, seed: int | None, p
         sim = simulate(couples, settings, levels, jobs=jobs)
     click.echo(report_text(sim, top))
     if json_path:
-        _write(json_path, json.dumps(export_json(sim.hall), indent=1) + "\n")
+        write_file(json_path, json.dumps(export_json(sim.hall), indent=1) + "\n")
     if csv_path:
-        _write(csv_path, standings_csv(sim.hall))
+        write_file(csv_path, standings_csv(sim.hall))
         p = Path(csv_path)
-        _write(str(p.with_name(p.stem + "-results" + p.suffix)), results_csv(sim.hall))
+        write_file(str(p.with_name(p.stem + "-results" + p.suffix)), results_csv(sim.hall))
     if cards_path:
-        _write(cards_path, punch_cards_html(sim.hall, lang))
+        write_file(cards_path, punch_cards_html(sim.hall, lang))
     sys.exit(0 if sim.ok else 1)
 
 
@@ -247,10 +228,10 @@ def report_text(sim: Simulation, top: int) -> str:
 
 
 @hall.command("cards")
-@click.argument("evening", type=click.Path(dir_okay=False))
+@click.argument("evening", type=InputFile())
 @click.option("--lang", type=click.Choice(LANGUAGES), default="en", show_default=True)
 @click.option("--tables", is_flag=True, help="Print the table cards instead of punch cards.")
-@click.option("--out", "-o", "out", type=click.Path(dir_okay=False), default=None,
+@click.option("--out", "-o", "out", type=OutputFile(), default=None,
               help="Write the HTML here (default: standard output).")
 def cards_command(evening: str, lang: str, tables: bool, out: str | None) -> None:
     """Print the punch cards (or the table cards) of a saved evening as an HTML page.
@@ -263,37 +244,30 @@ def cards_command(evening: str, lang: str, tables: bool, out: str | None) -> Non
     try:
         text = Path(evening).read_text(encoding="utf-8")
     except OSError as e:
-        _fail(f"{evening}: cannot read: {e.strerror}")
+        fail(f"{evening}: cannot read: {e.strerror}")
     except UnicodeDecodeError:
-        _fail(f"{evening}: not a text file")
+        fail(f"{evening}: not a UTF-8 text file")
     try:
         obj = json.loads(text)
         if isinstance(obj, dict):  # an export carries the evening's own keys too
             obj = {k: obj[k] for k in ("format", "settings", "events") if k in obj}
         h = Hall.from_json(obj)
     except json.JSONDecodeError as e:
-        _fail(f"{evening}: not JSON: {e.msg} at line {e.lineno}")
+        fail(f"{evening}: not JSON: {e.msg} at line {e.lineno}")
     except HallError as e:
-        _fail(f"{evening}: {e}")
+        fail(f"{evening}: {e}")
     html = table_cards_html(h, lang) if tables else punch_cards_html(h, lang)
     if out:
-        _write(out, html)
+        write_file(out, html)
     else:
         click.echo(html, nl=False)
-
-
-def _levels(players: str) -> list[str]:
-    levels = [p.strip() for p in players.split(",") if p.strip()]
-    bad = [p for p in levels if p not in LEVELS]
-    if not levels or bad:
-        _fail(f"unknown player {bad[0] if bad else players!r}; players: {', '.join(LEVELS)}")
-    return levels
 
 
 @hall.command("ante")
 @click.option("--names", default="Ann,Bob,Cy,Di,Ed,Flo", show_default=True,
               help="The six players, in seat order (comma-separated).")
-@click.option("--stake", type=int, default=1, show_default=True, help="Each player's stake.")
+@click.option("--stake", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Each player's stake.")
 @click.option("--players", default="basic", show_default=True,
               help="Computer players by seat, in turn: " + ", ".join(LEVELS) + ".")
 @click.option("--seed", type=int, default=None, help="Seed for the deals.")
@@ -310,14 +284,12 @@ def ante_command(names: str, stake: int, players: str, seed: int | None, preset:
       forties hall ante --names Ann,Bob,Cy,Di,Ed,Flo --stake 2 --players basic,random
     """
     levels = _levels(players)
-    pairs = dict(p.split("=", 1) for p in options if "=" in p)
-    if len(pairs) != len(options):
-        _fail("options are written NAME=VALUE")
+    pairs = parse_options(options)
     try:
         a = Ante(tuple(n.strip() for n in names.split(",")), stake, preset, pairs)
         play_ante(a, secrets.randbits(32) if seed is None else seed, levels)
     except HallError as e:
-        _fail(str(e))
+        fail(str(e))
     team = a.finalists()
     assert a.winner is not None
     click.echo(f"Ante: {len(a.names)} players at {a.stake} each, {a.pot} in the pot")
@@ -328,7 +300,8 @@ def ante_command(names: str, stake: int, players: str, seed: int | None, preset:
 @hall.command("home")
 @click.option("--couples", default="Ann & Bob,Cy & Di", show_default=True,
               help="The two couples (comma-separated, each 'name & name').")
-@click.option("--matches", type=int, default=3, show_default=True)
+@click.option("--matches", type=click.IntRange(1, 1000), default=3, show_default=True,
+              help="Matches of best two games out of three.")
 @click.option("--players", default="basic", show_default=True,
               help="Computer players by seat, in turn: " + ", ".join(LEVELS) + ".")
 @click.option("--seed", type=int, default=None, help="Seed for the deals.")
@@ -345,14 +318,12 @@ def home_command(couples: str, matches: int, players: str, seed: int | None,
     levels = _levels(players)
     pairs = [tuple(x.strip() for x in c.split("&")) for c in couples.split(",")]
     if len(pairs) != 2 or any(len(p) != 2 or not all(p) for p in pairs):
-        _fail("--couples is two couples, each written 'name & name'")
-    if not 1 <= matches <= 1000:
-        _fail("--matches must be from 1 to 1000")
+        fail("--couples is two couples, each written 'name & name'")
     try:
         ev = HomeEvening(((pairs[0][0], pairs[0][1]), (pairs[1][0], pairs[1][1])), preset)
         play_home(ev, matches, secrets.randbits(32) if seed is None else seed, levels)
     except HallError as e:
-        _fail(str(e))
+        fail(str(e))
     label = [" & ".join(c) for c in ev.couples]
     for i, m in enumerate(ev.matches, 1):
         click.echo(f"Match {i}: {label[m.winner]} win {max(m.games)}-{min(m.games)}")

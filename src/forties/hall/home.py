@@ -1,5 +1,6 @@
-"""Two smaller evenings of seed 001's Nova Scotia: the six-player ante, and a home
-evening of best-two-out-of-three matches.
+"""Two smaller evenings of Nova Scotia 45 (*Nova Scotia 45-Card-Games and Traditional
+45*, in docs/rules.md): the six-player ante, and a home evening of
+best-two-out-of-three matches.
 
 The ante: six players each put the same stake in; two teams of three (seats
 0, 2, 4 against 1, 3, 5) play a full game; the three winners then play a game of

@@ -11,6 +11,8 @@ from .events import HallError
 PLACES = ("score-levels", "standard")
 TIE_BREAKS = ("vote", "split", "cut", "play-off")
 JAR_RULES = ("all", "most")
+MAX_GAMES = 200  # games in one evening
+MAX_PRIZES = 50
 
 
 def _nova_scotia() -> Rules:
@@ -68,10 +70,10 @@ class Settings:
         if r.players != 4 or (r.game != FORTY_ONE and r.teams != "pairs"):  # type: ignore[attr-defined]
             return (f"an evening is played by couples: the rules must be for four players "
                     f"in two pairs ({r.preset} here has {r.players} players)")
-        if not 1 <= self.games <= 200:
-            return f"games must be from 1 to 200, not {self.games}"
-        if not 0 <= self.prizes <= 50:
-            return f"prizes must be from 0 to 50, not {self.prizes}"
+        if not 1 <= self.games <= MAX_GAMES:
+            return f"games must be from 1 to {MAX_GAMES}, not {self.games}"
+        if not 0 <= self.prizes <= MAX_PRIZES:
+            return f"prizes must be from 0 to {MAX_PRIZES}, not {self.prizes}"
         if self.places not in PLACES:
             return f"places must be one of {', '.join(PLACES)}, not {self.places!r}"
         if self.tie_break not in TIE_BREAKS:
