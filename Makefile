@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,research]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,research,scale]'
 	touch $(STAMP)
 
 # The warm-up compiles the computer players' search once after an install or an update
