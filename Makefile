@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench bench-envs clean
+.PHONY: run test lint services bench bench-envs clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -22,7 +22,16 @@ lint: $(STAMP)
 	$(BIN)/ruff check src tests
 	$(BIN)/mypy
 
-test: lint
+# PostgreSQL and Redis, which the tests of many server processes start on loopback for the
+# run: Debian's packages, installed with apt when missing (CI is a fresh machine, as root).
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+services:
+	@if ! command -v redis-server >/dev/null || ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
+	  $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq postgresql redis-server; \
+	fi
+
+test: lint services
 	$(BIN)/pytest -q -n auto --hypothesis-profile=ci
 
 $(VENV)/.bench: $(STAMP)
