@@ -58,7 +58,7 @@ function tableCard(b, tb) {
   const g = b.current.game;
   const id = `${g}/${tb.table}`;
   const who = (c) => `${t("hall.couple.n", "Couple {n}", { n: c })}`;
-  const card = el("div", { class: `tablecard${tb.reported ? " done" : ""}`, "data-table": tb.table },
+  const card = el("div", { class: tb.reported ? "tablecard done" : "tablecard", "data-table": tb.table },
     el("h3", {}, t("hall.table.n", "Table {n}", { n: tb.table })),
     el("div", {}, `${who(tb.deals_first)} (${t("hall.move.deals", "deals first")}) — ${who(tb.other)}`));
   const online = b.online !== null;

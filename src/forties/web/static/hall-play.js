@@ -31,5 +31,5 @@ async function tick() {
   } catch (e) { $("error").textContent = e.message; }
   setTimeout(tick, 2000);
 }
-if (!key) $("error").textContent = t("hall.report.nokey", "Open the link the director gave you.");
+if (!key) $("error").textContent = t("hall.play.nokey", "Open the link the director gave you.");
 else tick();

@@ -6,14 +6,14 @@ let messages = {};
 
 export function pickLanguage() {
   const q = new URLSearchParams(location.search).get("lang");
-  const stored = localStorage.getItem("lang");
+  const stored = localStorage.getItem("forties.lang");
   const nav = (navigator.language || "en").slice(0, 2);
   return [q, stored, nav, "en"].find((x) => x && LANGS.includes(x));
 }
 
 export const lang = pickLanguage();
 
-// t("hall.id", "English text with {n}", {n: 3}): the catalogue's text, else the English.
+// t(id, english, vars): the catalogue's text for id ("hall.something"), else the English.
 export function t(id, english, vars = {}) {
   const text = messages[id] || english;
   return text.replace(/\{(\w+)\}/g, (_, k) => (k in vars ? String(vars[k]) : `{${k}}`));
@@ -29,8 +29,8 @@ export async function loadMessages() {
     }
   } catch (e) { /* English it is */ }
   document.documentElement.lang = lang;
-  for (const node of document.querySelectorAll("[data-t]")) {
-    node.textContent = t(node.dataset.t, node.textContent);
+  for (const node of document.querySelectorAll("[data-i18n]")) {
+    node.textContent = t(node.dataset.i18n, node.textContent.trim());
   }
 }
 
@@ -39,7 +39,7 @@ export function languagePicker(into) {
     ...[["en", "English"], ["fr", "Français"], ["ar", "العربية"]].map(([code, name]) =>
       el("option", { value: code, selected: code === lang ? "" : null }, name)));
   sel.addEventListener("change", () => {
-    localStorage.setItem("lang", sel.value);
+    localStorage.setItem("forties.lang", sel.value);
     const url = new URL(location.href);
     url.searchParams.set("lang", sel.value);
     location.replace(url.toString());
