@@ -8,8 +8,11 @@ import itertools
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from babel.messages.pofile import read_po
 from starlette.applications import Starlette
-from starlette.routing import Mount
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from forties.web import hall as hall_web
@@ -76,6 +79,17 @@ class FakeService:
             await t["on_over"](tid, {"winner": winner_seat % 2, "scores": t["summary"]["scores"]})
 
 
+async def i18n(request: Request) -> JSONResponse:
+    """The catalogs as the server gives them (GET /i18n/LANG.json)."""
+    lang = request.path_params["lang"]
+    if lang not in ("en", "fr", "ar"):
+        return JSONResponse({"error": "no such language"}, status_code=404)
+    with open(hall_web.STATIC.parent / "locale" / f"{lang}.po", "rb") as f:
+        messages = {str(m.id): str(m.string) for m in read_po(f) if m.id}
+    return JSONResponse({"dir": messages.get("dir", "ltr"), "messages": messages})
+
+
 def tiny_app(service: Any) -> Starlette:
     return Starlette(routes=[*hall_web.routes(service),
+                             Route("/i18n/{lang}.json", i18n),
                              Mount("/static", StaticFiles(directory=hall_web.STATIC))])

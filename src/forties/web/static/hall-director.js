@@ -54,8 +54,7 @@ function drawLinks(b) {
   }
 }
 
-function tableCard(b, tb) {
-  const g = b.current.game;
+function tableCard(b, g, tb) {
   const id = `${g}/${tb.table}`;
   const who = (c) => `${t("hall.couple.n", "Couple {n}", { n: c })}`;
   const card = el("div", { class: tb.reported ? "tablecard done" : "tablecard", "data-table": tb.table },
@@ -105,8 +104,13 @@ function draw(b, error) {
         c.game === 1 ? t("hall.game.start", "Start the evening") : t("hall.game.next", "Begin game {g}", { g: c.game })));
     }
     if (c.sitting_out !== null) game.append(el("p", {}, t("hall.move.out", "Couple {c} sits out game {g}", { c: c.sitting_out, g: c.game })));
-    if (c.begun) game.append(el("div", { class: "tables" }, c.tables.map((tb) => tableCard(b, tb))));
+    if (c.begun) game.append(el("div", { class: "tables", id: "tables" }, c.tables.map((tb) => tableCard(b, c.game, tb))));
   }
+  if (b.last) {
+    game.append(el("h3", {}, t("hall.game.last", "Game {g}: the results (correct them before the next game begins)", { g: b.last.game })),
+      el("div", { class: "tables", id: "last-tables" }, b.last.tables.map((tb) => tableCard(b, b.last.game, tb))));
+  }
+  $("fix-box").hidden = b.status.game < 1 || ["prizes", "finished"].includes(b.status.phase) || b.online !== null;
   if (b.notes.length) game.append(el("ul", { class: "muted" }, b.notes.map((n) => el("li", {}, n))));
   $("moves-box").replaceChildren(b.current && !b.current.begun || (b.current && b.current.game > 1) ? drawMoves(b) : "");
   $("standings-box").replaceChildren(drawStandings(b));
@@ -119,6 +123,15 @@ function draw(b, error) {
     } }, t("hall.close", "End the evening now (time is up)")));
   }
 }
+
+// Any earlier result: game, table and the winner (a couple number, or empty for no game).
+$("fix-any").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  const f = new FormData($("fix-any"));
+  const w = f.get("winner");
+  const r = await act("correct", { game: Number(f.get("game")), table: Number(f.get("table")), winner: w ? Number(w) : null });
+  if (r) $("fix-any").reset();
+});
 
 $("register").addEventListener("submit", async (ev) => {
   ev.preventDefault();

@@ -95,18 +95,25 @@ export async function post(path, body) {
 export function watch(draw, every = 2000) {
   let version = null;
   let timer = null;
+  let running = false;
+  let again = false;
   async function tick() {
+    clearTimeout(timer);
+    if (running) { again = true; return; }
+    running = true;
     try {
       const q = version === null ? "" : `?since=${version}`;
       const r = await fetch(`/api/hall/${encodeURIComponent(evening())}${q}`);
       const data = await r.json();
-      if (!r.ok) { draw(null, data.error); return; }
-      if (!data.same) { version = data.version; draw(data); }
+      if (!r.ok) draw(null, data.error);
+      else if (!data.same) { version = data.version; draw(data); }
     } catch (e) { /* try again at the next tick */ }
+    running = false;
+    if (again) { again = false; version = null; tick(); return; }
     timer = setTimeout(tick, every);
   }
   tick();
-  return { now() { clearTimeout(timer); version = null; tick(); } };
+  return { now() { version = null; tick(); } };
 }
 
 export function phaseText(b) {
