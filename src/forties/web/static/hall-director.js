@@ -65,16 +65,15 @@ function tableCard(b, g, tb) {
     card.append(el("p", { class: "result" }, tb.winner === null ? t("hall.result.nogame", "No game")
       : t("hall.result.won", "Couple {c} won", { c: tb.winner })));
     card.append(el("button", { class: "warn", onclick: () => { fixing = id; draw(board); } }, t("hall.result.fix", "Correct")));
-  } else if (!online || tb.reported) {
+  } else {
+    const web = online ? b.online.tables.find((x) => x.table === tb.table && x.game === g) : null;
+    if (web) card.append(el("p", {}, el("a", { href: web.url, target: "_blank" }, t("hall.online.watch", "Watch the table"))));
     const send = (w) => act(tb.reported ? "correct" : "report", { game: g, table: tb.table, winner: w })
       .then((r) => { if (r) { fixing = null; } });
     card.append(el("div", {},
       el("button", { onclick: () => send(tb.deals_first) }, t("hall.result.won", "Couple {c} won", { c: tb.deals_first })),
       el("button", { onclick: () => send(tb.other) }, t("hall.result.won", "Couple {c} won", { c: tb.other })),
       el("button", { class: "warn", onclick: () => send(null) }, t("hall.result.nogame", "No game"))));
-  } else {
-    const web = b.online.tables.find((x) => x.table === tb.table);
-    if (web) card.append(el("a", { href: web.url, target: "_blank" }, t("hall.online.watch", "Watch the table")));
   }
   return card;
 }
