@@ -713,6 +713,9 @@ function render() {
   renderPad();
   renderLastTrick();
   document.body.dataset.phase = view.phase;
+  document.body.dataset.trick = view.trick && view.trick.cards ? view.trick.cards.join(' ') : '';
+  document.body.dataset.hand = String(view.hand_index);
+  document.body.dataset.you = S.you === null ? '' : String(S.you);
   document.body.dataset.version = String(view.version);
   document.body.dataset.toAct = view.to_act === null || view.to_act === undefined ? '' : String(view.to_act);
   document.body.dataset.mine = String(view.to_act === S.you && S.you !== null);
