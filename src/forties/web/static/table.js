@@ -171,12 +171,23 @@ function tricksWon(view) {
   return won;
 }
 
-function trickCardOf(view, seat) {
+/** The trick on the table: the one being played, or, until its first card, the trick
+ *  just finished (so everyone sees its last card and who took it). */
+function shownTrick(view) {
   const tr = view.trick;
-  if (!tr || !tr.cards) return null;
+  if (tr && tr.cards && tr.cards.length) return { ...tr, done: false };
+  const tricks = view.tricks || [];
+  if (view.phase === 'play' && tricks.length) return { ...tricks[tricks.length - 1], done: true };
+  return null;
+}
+
+function trickCardOf(view, seat) {
+  const tr = shownTrick(view);
+  if (!tr) return null;
   const n = view.players;
   const i = (seat - tr.leader + n) % n;
-  return i < tr.cards.length ? tr.cards[i] : null;
+  if (i >= tr.cards.length) return null;
+  return cardFigure(tr.cards[i], `${tr.done ? 'done' : ''} ${tr.done && tr.winner === seat ? 'win' : ''}`);
 }
 
 function badge(seat, view) {
@@ -236,12 +247,11 @@ function renderFelt() {
   const pos = positions(n);
   const cells = [];
   const playing = view.phase === 'play';
-  const lastTrick = !playing ? null : null;
   for (let r = 1; r < n; r += 1) {
     const seat = (me + r) % n;
     const cell = h('div', { class: 'seat', dataset: { pos: pos[r - 1], seat } }, badge(seat, view));
     const c = trickCardOf(view, seat);
-    if (playing) cell.appendChild(h('div', { class: 'played' }, c ? cardFigure(c) : null));
+    if (playing) cell.appendChild(h('div', { class: 'played' }, c));
     cells.push(cell);
   }
   const mid = h('div', { class: 'mid' });
@@ -268,9 +278,8 @@ function renderFelt() {
   }
   if (playing) {
     const c = S.you === null ? trickCardOf(view, me) : trickCardOf(view, S.you);
-    mid.appendChild(h('div', { class: 'played' }, c ? cardFigure(c) : null));
+    mid.appendChild(h('div', { class: 'played' }, c));
   }
-  void lastTrick;
   felt.replaceChildren(...cells, mid);
 }
 
@@ -800,6 +809,11 @@ function onHint(m) {
 function onError(m) {
   S.pending = null;
   if (m.code === 'stale') return; // the position moved on: the new one is on its way
+  if (m.code === 'token') { // this browser's seat is not at this table: stop knocking
+    S.conn.close();
+    $('conn').textContent = m.message || t('conn.refused');
+    return;
+  }
   showRefusal(m.message || m.code);
 }
 
