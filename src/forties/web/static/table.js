@@ -171,12 +171,23 @@ function tricksWon(view) {
   return won;
 }
 
-function trickCardOf(view, seat) {
+/** The trick on the table: the one being played, or, until its first card, the trick
+ *  just finished (so everyone sees its last card and who took it). */
+function shownTrick(view) {
   const tr = view.trick;
-  if (!tr || !tr.cards) return null;
+  if (tr && tr.cards && tr.cards.length) return { ...tr, done: false };
+  const tricks = view.tricks || [];
+  if (view.phase === 'play' && tricks.length) return { ...tricks[tricks.length - 1], done: true };
+  return null;
+}
+
+function trickCardOf(view, seat) {
+  const tr = shownTrick(view);
+  if (!tr) return null;
   const n = view.players;
   const i = (seat - tr.leader + n) % n;
-  return i < tr.cards.length ? tr.cards[i] : null;
+  if (i >= tr.cards.length) return null;
+  return cardFigure(tr.cards[i], `${tr.done ? 'done' : ''} ${tr.done && tr.winner === seat ? 'win' : ''}`);
 }
 
 function badge(seat, view) {
@@ -184,11 +195,15 @@ function badge(seat, view) {
   const turn = view.to_act === seat;
   const b = h('div', { class: `badge${turn ? ' turn' : ''}${info && info.away ? ' away' : ''}`,
     dataset: { seat } });
+  if (info && info.kind === 'computer') b.setAttribute('title', t('table.computer'));
   b.appendChild(h('span', { class: 'name', text: seatName(seat) }));
   const line = [];
   if (view.dealer === seat) line.push(h('span', { class: 'chip', title: t('table.dealer'),
     'aria-label': t('table.dealer'), text: t('table.dealer_chip') }));
-  if (info && info.kind === 'computer') line.push(h('span', { text: t('table.computer') }));
+  if (info && info.kind === 'computer' && info.name) line.push(h('span', { text: t('table.computer') }));
+  if (view.scores && view.sides && view.scores.length !== view.sides.length) {
+    line.push(h('span', { text: ` ${t('table.score', { score: view.scores[seat] })}` }));
+  }
   if (info && info.away) line.push(h('span', { text: ` ${t('table.away_short')}` }));
   if (info && info.kind === 'person' && !info.connected) {
     line.push(h('span', { text: ` ${t('table.offline')}` }));
@@ -232,12 +247,11 @@ function renderFelt() {
   const pos = positions(n);
   const cells = [];
   const playing = view.phase === 'play';
-  const lastTrick = !playing ? null : null;
   for (let r = 1; r < n; r += 1) {
     const seat = (me + r) % n;
     const cell = h('div', { class: 'seat', dataset: { pos: pos[r - 1], seat } }, badge(seat, view));
     const c = trickCardOf(view, seat);
-    if (playing) cell.appendChild(h('div', { class: 'played' }, c ? cardFigure(c) : null));
+    if (playing) cell.appendChild(h('div', { class: 'played' }, c));
     cells.push(cell);
   }
   const mid = h('div', { class: 'mid' });
@@ -247,8 +261,9 @@ function renderFelt() {
   }
   // trump, the turned-up card, the bid
   if (view.trump) {
-    mid.appendChild(h('div', { class: 'trumpline' }, suitIcon(view.trump, 26),
-      h('span', { text: t('table.trump', { suit: suitWords(view.trump) }) })));
+    mid.appendChild(h('div', { class: 'trumpline', role: 'img',
+      'aria-label': t('table.trump', { suit: suitWords(view.trump) }) },
+    suitIcon(view.trump, 26), h('span', { 'aria-hidden': 'true', text: suitWords(view.trump) })));
   } else if (view.game !== '41' && view.high_bid) {
     mid.appendChild(h('div', { text: t('table.high_bid', { bid: bidText(view.high_bid),
       name: seatName(view.high_bidder) }) }));
@@ -263,9 +278,8 @@ function renderFelt() {
   }
   if (playing) {
     const c = S.you === null ? trickCardOf(view, me) : trickCardOf(view, S.you);
-    mid.appendChild(h('div', { class: 'played' }, c ? cardFigure(c) : null));
+    mid.appendChild(h('div', { class: 'played' }, c));
   }
-  void lastTrick;
   felt.replaceChildren(...cells, mid);
 }
 
@@ -301,14 +315,18 @@ function renderStatus() {
   tick();
   // the score line
   const v = S.view;
-  let parts;
+  let parts = [];
   if (v.scores.length === v.sides.length) {
-    parts = v.sides.map((side, i) => `${sideName(side)} ${v.scores[i]}`);
-  } else {
-    parts = v.scores.map((s, i) => `${seatName(i)} ${s}`);
+    const mine = S.you === null ? -1 : v.sides.findIndex((side) => side.includes(S.you));
+    const two = v.sides.length === 2 && v.sides[0].length > 1;
+    parts = v.sides.map((side, i) => {
+      let who = sideName(side);
+      if (two && mine >= 0) who = i === mine ? t('table.us') : t('table.them');
+      return `${who} ${v.scores[i]}`;
+    });
   }
   $('scoreline').textContent = parts.join(' · ');
-  $('scoreline').setAttribute('aria-label', t('table.scores', { scores: parts.join(', ') }));
+  if (parts.length) $('scoreline').setAttribute('aria-label', t('table.scores', { scores: parts.join(', ') }));
 }
 
 function tick() {
@@ -435,24 +453,25 @@ function renderActions(legal) {
     if (view.phase === 'rob') items.unshift(h('p', { class: 'prompt', text: t('prompt.rob', { card: cardName(view.up_card) }) }));
     if (view.phase === 'auction' && view.game === '41') items.unshift(h('p', { class: 'prompt', text: t('prompt.bid41') }));
   }
+  box.replaceChildren(...items);
+  const row = document.querySelector('.statusrow');
+  row.querySelector('#hint')?.remove();
   if (S.table && S.table.settings && S.table.settings.hints && mine) {
-    items.push(h('button', { type: 'button', id: 'hint', text: t('table.hint'),
+    row.appendChild(h('button', { type: 'button', id: 'hint', text: t('table.hint'),
       onclick: () => S.conn.send({ type: 'hint' }) }));
   }
-  box.replaceChildren(...items);
 }
 
 function selectionActions(view, legal) {
   const out = [];
   const key = setKey(S.selected);
   if (view.phase === 'draw') {
-    out.push(h('p', { class: 'prompt', text: t('prompt.discard') }));
     const n = S.selected.size;
     const a = legal.discard.get(key) || `${S.you} discard ${[...S.selected].join(' ')}`.trim();
     const ok = legal.discard.has(key);
     const b = h('button', { type: 'button', class: ok ? 'primary act' : 'act', id: 'discard',
       dataset: { action: a },
-      text: n === 0 ? t('act.keep_all') : t('act.discard', { count: n }) });
+      text: n === 0 && legal.discard.has('') ? t('act.keep_all') : t('act.discard', { count: n }) });
     if (!ok) b.setAttribute('aria-disabled', 'true');
     b.addEventListener('click', () => { send(a); });
     out.push(b);
@@ -510,6 +529,7 @@ function renderReview() {
     return;
   }
   box.hidden = false;
+  const buttons = h('div', { class: 'row' });
   const parts = [h('h2', { text: view.over ? t('review.game_over') : t('review.heading',
     { hand: view.hand_index + 1 }) })];
   if (view.points && view.sides && view.points.length === view.sides.length) {
@@ -541,7 +561,7 @@ function renderReview() {
     }
     parts.push(h('h3', { text: t('review.tricks') }), list);
   }
-  const row = h('div', { class: 'row' });
+  const row = buttons;
   if (S.you !== null && !view.over && S.table && S.table.status !== 'over') {
     const done = S.ready.has(S.you);
     row.appendChild(h('button', { type: 'button', class: 'primary', id: 'ready', disabled: done,
@@ -554,7 +574,7 @@ function renderReview() {
   }
   row.appendChild(h('a', { class: 'button', href: recordUrl(), download: `forties-${S.tableId}.json`,
     text: t('table.record') }));
-  parts.push(row);
+  parts.splice(2, 0, row);
   box.replaceChildren(...parts);
 }
 
@@ -687,6 +707,7 @@ function render() {
   S.calls = lastCalls(view);
   const preset = S.table ? S.table.preset : '';
   $('title').textContent = t(`preset.${preset}.title`, null, preset);
+  document.title = `${$('title').textContent}: ${t('table.title')}`;
   $('rules-text').textContent = S.table ? S.table.rules_text || '' : '';
   $('b-hint').hidden = true;
   $('b-record').href = recordUrl();
@@ -694,12 +715,16 @@ function render() {
   renderStatus();
   renderWaiting();
   renderFelt();
+  $('felt').hidden = ['hand-over', 'game-over'].includes(view.phase);
   renderActions(legal);
   renderHand(legal);
   renderReview();
   renderPad();
   renderLastTrick();
   document.body.dataset.phase = view.phase;
+  document.body.dataset.trick = view.trick && view.trick.cards ? view.trick.cards.join(' ') : '';
+  document.body.dataset.hand = String(view.hand_index);
+  document.body.dataset.you = S.you === null ? '' : String(S.you);
   document.body.dataset.version = String(view.version);
   document.body.dataset.toAct = view.to_act === null || view.to_act === undefined ? '' : String(view.to_act);
   document.body.dataset.mine = String(view.to_act === S.you && S.you !== null);
@@ -784,6 +809,11 @@ function onHint(m) {
 function onError(m) {
   S.pending = null;
   if (m.code === 'stale') return; // the position moved on: the new one is on its way
+  if (m.code === 'token') { // this browser's seat is not at this table: stop knocking
+    S.conn.close();
+    $('conn').textContent = m.message || t('conn.refused');
+    return;
+  }
   showRefusal(m.message || m.code);
 }
 
