@@ -377,3 +377,62 @@ async def _settle() -> None:
     import asyncio
     for _ in range(20):
         await asyncio.sleep(0.01)
+
+
+def test_leave_swap_and_close(client: Any) -> None:
+    eid, key, tables = new_evening(client, 6, games=4)
+    client.post(f"/api/hall/{eid}/begin", json={"key": key})
+    # a couple at the wrong table: swap two couples' places before either table reports
+    assert client.post(f"/api/hall/{eid}/swap", json={"key": key, "couples": [2, 3]}
+                       ).status_code == 200
+    cur = board(client, eid)["current"]["tables"]
+    assert (cur[0]["deals_first"], cur[0]["other"], cur[1]["deals_first"]) == (1, 3, 2)
+    assert "two couple numbers" in one_line(client.post(f"/api/hall/{eid}/swap", json={
+        "key": key, "couples": [2]}), 400)
+    assert "must be two couples" in one_line(client.post(f"/api/hall/{eid}/swap", json={
+        "key": key, "couples": [2, 9]}), 409)
+    # couple 6 leaves from game 2; the leaving is refused for a game in play
+    assert client.post(f"/api/hall/{eid}/leave", json={"key": key, "couple": 6}
+                       ).status_code == 200
+    assert "already left" in one_line(client.post(f"/api/hall/{eid}/leave", json={
+        "key": key, "couple": 6}), 409)
+    assert "no couple 9" in one_line(client.post(f"/api/hall/{eid}/leave", json={
+        "key": key, "couple": 9}), 409)
+    assert "couple" in one_line(client.post(f"/api/hall/{eid}/leave", json={
+        "key": key, "couple": "six"}), 400)
+    for t in cur:
+        client.post(f"/api/hall/{eid}/report", json={"key": tables, "game": 1,
+                                                     "table": t["table"],
+                                                     "winner": t["other"]})
+    b = board(client, eid)
+    assert b["current"]["game"] == 2 and b["current"]["sitting_out"] is not None
+    assert 6 not in [c for t in b["current"]["tables"] for c in (t["deals_first"], t["other"])]
+    # time is up: the evening closes after game 1, the prizes on the games played
+    assert client.post(f"/api/hall/{eid}/close", json={"key": key}).status_code == 200
+    b = board(client, eid)
+    assert b["games"] == 1 and b["status"]["phase"] in ("prizes", "finished")
+
+
+def test_online_tables_made_again_after_a_failure(client: Any, service: FakeService) -> None:
+    """A table the service could not make is made at the next poll; the turn timer the
+    director chose goes to every table."""
+    r = client.post("/api/hall", json={"games": 1, "online": True, "turn_seconds": 30})
+    eid, key = r.json()["evening"], r.json()["key"]
+    assert "turn_seconds" in one_line(client.post("/api/hall", json={
+        "online": True, "turn_seconds": 2}), 400)
+    for i in (1, 2):
+        client.post(f"/api/hall/{eid}/register", json={"key": key, "names": [f"A{i}", f"B{i}"],
+                                                       "players": "computer"})
+    service.refuse = 2  # the begin, and the poll just after it
+    assert client.post(f"/api/hall/{eid}/begin", json={"key": key}).status_code == 200
+    assert service.tables == {}
+    b = board(client, eid)
+    assert any("could not be made" in n for n in b["notes"])
+    hall_web.POLL_SECONDS = 0.0
+    try:
+        b = board(client, eid)
+    finally:
+        hall_web.POLL_SECONDS = 3.0
+    assert list(service.tables) == ["T1"]
+    assert service.tables["T1"]["settings"] == {"turn_seconds": 30}
+    assert [t["url"] for t in board(client, eid)["online"]["tables"]] == ["/t/T1"]

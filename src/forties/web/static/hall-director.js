@@ -132,6 +132,13 @@ $("fix-any").addEventListener("submit", async (ev) => {
   if (r) $("fix-any").reset();
 });
 
+$("swap").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  const f = new FormData($("swap"));
+  const r = await act("swap", { couples: [Number(f.get("a")), Number(f.get("b"))] });
+  if (r) $("swap").reset();
+});
+
 $("register").addEventListener("submit", async (ev) => {
   ev.preventDefault();
   const names = [$("name-a").value, $("name-b").value];

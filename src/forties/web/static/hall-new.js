@@ -21,6 +21,7 @@ form.addEventListener("submit", async (ev) => {
                  online: f.has("online") };
   for (const k of ["games", "prizes", "cookie_jar"]) body[k] = Number(f.get(k));
   if (f.get("target")) body.options = { target: Number(f.get("target")) };
+  if (body.online && f.get("turn_seconds")) body.turn_seconds = Number(f.get("turn_seconds"));
   try {
     const made = await post("/api/hall", body);
     location.assign(made.url);
