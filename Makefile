@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench bench-envs clean
+.PHONY: run test lint bench bench-envs clean screenshots
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -22,8 +22,20 @@ lint: $(STAMP)
 	$(BIN)/ruff check src tests
 	$(BIN)/mypy
 
-test: lint
-	$(BIN)/pytest -q -n auto --hypothesis-profile=ci
+# The browser tests drive Debian's Chromium (never a downloaded browser): installed with apt
+# when it is missing.
+CHROMIUM := /usr/bin/chromium
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+$(CHROMIUM):
+	$(SUDO) apt-get install -y chromium || ($(SUDO) apt-get update && $(SUDO) apt-get install -y chromium)
+
+test: lint $(CHROMIUM)
+	$(BIN)/pytest -q -n auto --hypothesis-profile=ci --durations=30
+
+# The browser client's pictures in docs/screenshots (web-*.png), taken by its browser tests.
+screenshots: $(STAMP) $(CHROMIUM)
+	FORTIES_SCREENSHOTS=$(CURDIR)/docs/screenshots $(BIN)/pytest -q -n 2 tests/web
 
 $(VENV)/.bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev,research,bench]'

@@ -769,7 +769,8 @@ class FortyFivesState(GameState):
         ph = self.phase
         if ph is _PLAY and type(action) is Action:
             s, verb, arg = action
-            if (verb is _V_PLAY and s == self.turn and arg > 0 and arg.bit_count() == 1
+            if (verb is _V_PLAY and s == self.turn and type(s) is type(arg) is int and arg > 0
+                    and arg.bit_count() == 1
                     and arg & self.legal_play_mask(s)):
                 self.history.append(action)
                 self.hands[s] ^= arg  # as _play_apply
@@ -782,13 +783,15 @@ class FortyFivesState(GameState):
                 return
         elif ph is _DRAW and type(action) is Action:
             s, verb, arg = action
-            if verb is _V_DISCARD and s == self.turn and not arg & ~self.hands[s]:
+            if (verb is _V_DISCARD and s == self.turn and type(s) is type(arg) is int
+                    and not arg & ~self.hands[s]):
                 sizes = self._discard_sizes(s)
                 if sizes.start <= arg.bit_count() < sizes.stop:  # as _draw_reason
                     self.history.append(action)
                     self._draw_apply(action)
                     return
         elif (ph is _AUCTION and type(action) is Action and action.seat == self.turn
+              and type(action.seat) is type(action.arg) is int
               and self._auction_reason(action) is None):  # as reason(), for the seat to act
             self.history.append(action)
             self._auction_apply(action)

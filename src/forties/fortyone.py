@@ -107,7 +107,8 @@ class FortyOneState(GameState):
         # The play phase is the hot path: check it without building the legal list.
         if self.phase is _PLAY and type(action) is Action:
             s, verb, arg = action
-            if verb is _V_PLAY and s == self.turn and arg > 0 and arg.bit_count() == 1:
+            if (verb is _V_PLAY and s == self.turn and type(s) is type(arg) is int and arg > 0
+                    and arg.bit_count() == 1):
                 legal = self.hands[s]
                 if self.trick_cards:  # legal_play_mask, inlined: this is the hot path
                     legal = legal & SUIT_MASKS[self.trick_cards[0] // 13] or legal
@@ -117,7 +118,8 @@ class FortyOneState(GameState):
                     return
         elif self.phase is _AUCTION and type(action) is Action:
             s, verb, arg = action
-            if verb is _V_BID and s == self.turn and 1 <= arg <= 13:  # as _reason
+            if (verb is _V_BID and s == self.turn and type(s) is type(arg) is int
+                    and 1 <= arg <= 13):  # as _reason
                 self.history.append(action)
                 self._apply(action)
                 return
