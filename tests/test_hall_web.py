@@ -369,7 +369,21 @@ def test_online_evening_rotates_by_itself(client: Any, service: FakeService) -> 
     b = board(client, eid)
     assert b["status"]["phase"] in ("prizes", "finished")
     assert sum(s["score"] for s in b["standings"]) == 4
-    assert "tok-" not in client.get(f"/api/hall/{eid}").text
+    # what anyone can read holds no key: no seat's token, no player's or director's key
+    director = client.post(f"/api/hall/{eid}/director", json={"key": key}).json()
+    public = client.get(f"/api/hall/{eid}").text + \
+        client.get(f"/api/hall/{eid}/export/json").text + \
+        client.get(f"/api/hall/{eid}/export/results").text
+    assert "tok-" not in public and key not in public
+    for secret in [director["report"], *(p["url"] for p in director["players"])]:
+        assert secret.split("#key=")[1] not in public
+    assert len(director["players"]) == 4
+
+
+def test_new_evenings_are_limited_per_address(client: Any) -> None:
+    for _ in range(hall_web.CREATE_PER_MINUTE):
+        assert client.post("/api/hall", json={"games": 1}).status_code == 200
+    assert "wait a minute" in one_line(client.post("/api/hall", json={"games": 1}), 429)
 
 
 async def _settle() -> None:
