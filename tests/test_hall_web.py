@@ -450,3 +450,20 @@ def test_online_tables_made_again_after_a_failure(client: Any, service: FakeServ
     assert list(service.tables) == ["T1"]
     assert service.tables["T1"]["settings"] == {"turn_seconds": 30}
     assert [t["url"] for t in board(client, eid)["online"]["tables"]] == ["/t/T1"]
+
+
+def test_a_duplicate_evening_reports_points(client: Any) -> None:
+    assert "duplicate" in one_line(client.post("/api/hall", json={
+        "online": True, "duplicate": True}), 400)
+    eid, key, tables = new_evening(client, 4, games=1, duplicate=True)
+    client.post(f"/api/hall/{eid}/begin", json={"key": key})
+    assert "points" in one_line(client.post(f"/api/hall/{eid}/report", json={
+        "key": tables, "game": 1, "table": 1, "winner": 1}), 409)
+    assert "points" in one_line(client.post(f"/api/hall/{eid}/report", json={
+        "key": tables, "game": 1, "table": 1, "winner": 1, "points": {"1": "lots"}}), 400)
+    for t, w, pts in ((1, 1, {"1": 45, "2": 20}), (2, 3, {"3": 50, "4": 10})):
+        assert client.post(f"/api/hall/{eid}/report", json={
+            "key": tables, "game": 1, "table": t, "winner": w, "points": pts}).status_code == 200
+    b = board(client, eid)
+    # couples 1 and 3 held the same cards and won, 3 by more: 3 beats 1; 2 lost by less
+    assert {s["couple"]: s["score"] for s in b["standings"]} == {3: 100, 2: 100, 1: 0, 4: 0}

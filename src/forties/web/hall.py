@@ -463,6 +463,9 @@ def routes(service: Any) -> list[BaseRoute]:
         obj = await _body(request)
         settings = settings_from_request(obj)
         online = _bool(obj, "online", False)
+        if online and settings.duplicate:
+            raise Refused("an online evening cannot be a duplicate one: its tables deal "
+                          "their own cards")
         turn = obj.get("turn_seconds")
         if turn is not None and (type(turn) is not int or not 5 <= turn <= 3600):
             raise Refused("turn_seconds must be null (no timer) or a whole number of seconds "
