@@ -467,3 +467,24 @@ def test_a_duplicate_evening_reports_points(client: Any) -> None:
     b = board(client, eid)
     # couples 1 and 3 held the same cards and won, 3 by more: 3 beats 1; 2 lost by less
     assert {s["couple"]: s["score"] for s in b["standings"]} == {3: 100, 2: 100, 1: 0, 4: 0}
+
+
+def test_an_online_couple_sitting_out_is_told_so(client: Any, service: FakeService) -> None:
+    r = client.post("/api/hall", json={"games": 2, "online": True})
+    eid, key = r.json()["evening"], r.json()["key"]
+    links = []
+    for i, players in enumerate(("computer", "computer", "people"), 1):
+        r = client.post(f"/api/hall/{eid}/register", json={
+            "key": key, "names": [f"A{i}", f"B{i}"], "players": players})
+        links += r.json().get("players", [])
+    client.post(f"/api/hall/{eid}/begin", json={"key": key})
+    seat = client.post(f"/api/hall/{eid}/seat", json={"key": links[1].split("#key=")[1]}).json()
+    assert (seat["status"], seat["couple"], seat["name"], seat["url"]) == \
+        ("sitting out", 3, "B3", None)
+    assert len(service.tables) == 1
+    # the table ends; game 2 seats couple 3 (the couple that sat out comes back)
+    client.portal.call(service.finish, "T1", 0)
+    client.portal.call(_settle)
+    seat = client.post(f"/api/hall/{eid}/seat", json={"key": links[1].split("#key=")[1]}).json()
+    assert seat["status"] == "playing" and seat["game"] == 2
+    assert seat["url"].startswith("/t/T2#token=")

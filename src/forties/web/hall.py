@@ -601,7 +601,7 @@ def routes(service: Any) -> list[BaseRoute]:
         couple, member = who["couple"], who["member"]
         answer: dict[str, Any] = {"couple": couple, "name": who["name"], "game": hall.begun,
                                   "games": hall.games, "url": None, "table": None,
-                                  "version": version}
+                                  "version": version, "bye_wins": hall.settings.bye_wins}
         if not hall.started:
             answer["status"] = "waiting"
         elif hall.over:
