@@ -50,6 +50,7 @@ STATIC = Path(__file__).parent / "static"
 MAX_BODY = 16 * 1024
 MAX_COUPLES = 400
 RETRIES = 8
+CREATE_PER_MINUTE = 30
 POLL_SECONDS = 3.0  # an online evening asks the service about its open tables this often
 LEVELS = ("random", "basic", "expert")
 TIE_TYPES = ("vote", "answer", "cut", "play-off")
@@ -214,6 +215,7 @@ class Evenings:
         self.polled: dict[str, float] = {}
         self.tasks: set[asyncio.Task[bool]] = set()
         self.problems: dict[str, str] = {}
+        self.created: dict[str, list[float]] = {}
 
     async def load(self, eid: str) -> tuple[int, dict[str, Any], Hall]:
         got = await self.store.get_doc(KIND, eid) if _valid_id(eid) else None
@@ -245,6 +247,14 @@ class Evenings:
                 self.boards.pop(eid, None)
                 return result
         raise Refused("the evening is busy: try again", 503)
+
+    def limit(self, address: str) -> None:
+        """At most CREATE_PER_MINUTE new evenings a minute from one address."""
+        now = time.monotonic()
+        recent = [t for t in self.created.get(address, []) if t > now - 60]
+        if len(recent) >= CREATE_PER_MINUTE:
+            raise Refused("too many new evenings from here: wait a minute", 429)
+        self.created[address] = [*recent, now]
 
     def check_key(self, body: dict[str, Any], key: Any, *, tables: bool = False) -> str:
         """'director' or 'tables' for a right key; raises Refused (403) otherwise."""
@@ -449,9 +459,13 @@ def routes(service: Any) -> list[BaseRoute]:
 
     @_answer
     async def create(request: Request) -> Response:
+        ev.limit(request.client.host if request.client else "")
         obj = await _body(request)
         settings = settings_from_request(obj)
         online = _bool(obj, "online", False)
+        if online and settings.duplicate:
+            raise Refused("an online evening cannot be a duplicate one: its tables deal "
+                          "their own cards")
         turn = obj.get("turn_seconds")
         if turn is not None and (type(turn) is not int or not 5 <= turn <= 3600):
             raise Refused("turn_seconds must be null (no timer) or a whole number of seconds "
@@ -587,7 +601,7 @@ def routes(service: Any) -> list[BaseRoute]:
         couple, member = who["couple"], who["member"]
         answer: dict[str, Any] = {"couple": couple, "name": who["name"], "game": hall.begun,
                                   "games": hall.games, "url": None, "table": None,
-                                  "version": version}
+                                  "version": version, "bye_wins": hall.settings.bye_wins}
         if not hall.started:
             answer["status"] = "waiting"
         elif hall.over:
