@@ -53,16 +53,20 @@ class FakeService:
         self.store = MemoryStore()
         self.tables: dict[str, dict[str, Any]] = {}
         self.ids = itertools.count(1)
+        self.refuse = 0  # how many create_table calls fail next
 
     async def create_table(self, *, preset: str, options: dict[str, Any] | None = None,
                            seats: list[dict[str, Any]], public: bool = False,
                            start: bool = True, dealer: int | None = None,
-                           on_over: Callable[[str, Any], Awaitable[None]] | None = None
-                           ) -> dict[str, Any]:
+                           on_over: Callable[[str, Any], Awaitable[None]] | None = None,
+                           settings: dict[str, Any] | None = None) -> dict[str, Any]:
+        if self.refuse:
+            self.refuse -= 1
+            raise RuntimeError("the database is busy")
         tid = f"T{next(self.ids)}"
         self.tables[tid] = {"preset": preset, "options": options, "seats": seats,
                             "dealer": dealer, "on_over": on_over, "status": "playing",
-                            "summary": None}
+                            "summary": None, "settings": settings}
         return {"table": tid, "tokens": {s: f"tok-{tid}-{s}" for s, seat in enumerate(seats)
                                          if seat["kind"] == "person"}}
 

@@ -1,5 +1,5 @@
-import { boot, coupleName, drawMoves, drawPrizes, drawStandings, el, evening, phaseText,
-         post, t, takeKey, watch } from "./hall.js";
+import { boot, drawMoves, drawPrizes, drawStandings, el, evening, phaseText, pointsBoxes,
+         post, readPoints, t, takeKey, watch } from "./hall.js";
 
 await boot();
 const eid = evening();
@@ -68,8 +68,15 @@ function tableCard(b, g, tb) {
   } else {
     const web = online ? b.online.tables.find((x) => x.table === tb.table && x.game === g) : null;
     if (web) card.append(el("p", {}, el("a", { href: web.url, target: "_blank" }, t("hall.online.watch", "Watch the table"))));
-    const send = (w) => act(tb.reported ? "correct" : "report", { game: g, table: tb.table, winner: w })
-      .then((r) => { if (r) { fixing = null; } });
+    const dup = b.settings.duplicate;
+    const send = (w) => {
+      const body = { game: g, table: tb.table, winner: w };
+      try {
+        if (dup && w !== null) body.points = readPoints(card, tb.deals_first, tb.other);
+      } catch (e) { fail(e); return; }
+      act(tb.reported ? "correct" : "report", body).then((r) => { if (r) { fixing = null; } });
+    };
+    if (dup) card.append(pointsBoxes(tb.deals_first, tb.other));
     card.append(el("div", {},
       el("button", { onclick: () => send(tb.deals_first) }, t("hall.result.won", "Couple {c} won", { c: tb.deals_first })),
       el("button", { onclick: () => send(tb.other) }, t("hall.result.won", "Couple {c} won", { c: tb.other })),
@@ -78,8 +85,15 @@ function tableCard(b, g, tb) {
   return card;
 }
 
+let pending = null; // a board that came while the director was typing in a table's box
+
 function draw(b, error) {
   if (!b) { fail(new Error(error)); return; }
+  const typing = document.activeElement && document.activeElement.closest && document.activeElement.closest("#game input");
+  if (typing && board) {
+    pending = b;
+    return;
+  }
   board = b;
   document.title = b.title || t("hall.evening", "45-Card-Games");
   $("title").textContent = b.title || t("hall.evening", "45-Card-Games");
@@ -124,12 +138,23 @@ function draw(b, error) {
 }
 
 // Any earlier result: game, table and the winner (a couple number, or empty for no game).
+$("game").addEventListener("focusout", () => setTimeout(() => {
+  if (pending && !document.activeElement.closest("#game input")) { const b = pending; pending = null; draw(b); }
+}, 0));
+
 $("fix-any").addEventListener("submit", async (ev) => {
   ev.preventDefault();
   const f = new FormData($("fix-any"));
   const w = f.get("winner");
   const r = await act("correct", { game: Number(f.get("game")), table: Number(f.get("table")), winner: w ? Number(w) : null });
   if (r) $("fix-any").reset();
+});
+
+$("swap").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  const f = new FormData($("swap"));
+  const r = await act("swap", { couples: [Number(f.get("a")), Number(f.get("b"))] });
+  if (r) $("swap").reset();
 });
 
 $("register").addEventListener("submit", async (ev) => {

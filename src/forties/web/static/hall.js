@@ -262,6 +262,19 @@ function drawContest(b, ct, act) {
   return box;
 }
 
+// A duplicate evening's results carry both couples' points: two boxes, and their values.
+export function pointsBoxes(a, b) {
+  const box = (c) => el("label", {}, t("hall.points.of", "Points of couple {c}", { c }), " ",
+    el("input", { type: "number", inputmode: "numeric", "data-points": c, size: "5", min: "-10000", max: "10000" }));
+  return el("p", { class: "points" }, box(a), " ", box(b));
+}
+
+export function readPoints(root, a, b) {
+  const get = (c) => root.querySelector(`input[data-points='${c}']`).value;
+  if (get(a) === "" || get(b) === "") throw new Error(t("hall.points.missing", "A duplicate evening needs both couples' points."));
+  return { [a]: Number(get(a)), [b]: Number(get(b)) };
+}
+
 export async function boot() {
   await loadMessages();
   const h = document.querySelector("header");
