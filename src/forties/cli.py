@@ -437,5 +437,15 @@ def _hall_commands() -> None:
 
 _hall_commands()
 
+
+def _web_commands() -> None:
+    """``forties serve``: tables in the browser (``forties.web``)."""
+    from .web.commands import serve
+
+    main.add_command(serve)
+
+
+_web_commands()
+
 if __name__ == "__main__":  # pragma: no cover
     main()
