@@ -255,10 +255,7 @@ function renderFelt() {
     cells.push(cell);
   }
   const mid = h('div', { class: 'mid' });
-  if (S.you === null) mid.appendChild(badge(me, view));
-  else if (view.bidder === S.you || view.to_act === S.you || view.dealer === S.you) {
-    mid.appendChild(badge(me, view));
-  }
+  mid.appendChild(badge(me, view));
   // trump, the turned-up card, the bid
   if (view.trump) {
     mid.appendChild(h('div', { class: 'trumpline', role: 'img',
