@@ -694,6 +694,8 @@ async function hostStart() {
 
 function render() {
   if (!S.view) return;
+  const active = document.activeElement;
+  const wasInPlay = active && (active.closest('#hand') || active.closest('#actions'));
   const view = S.view;
   const legal = parseLegal(view);
   const key = `${view.version}:${view.phase}`;
@@ -725,6 +727,11 @@ function render() {
   document.body.dataset.version = String(view.version);
   document.body.dataset.toAct = view.to_act === null || view.to_act === undefined ? '' : String(view.to_act);
   document.body.dataset.mine = String(view.to_act === S.you && S.you !== null);
+  // a keyboard player whose button went away with the old position lands on the new one
+  if (wasInPlay && (!document.activeElement || document.activeElement === document.body)) {
+    const next = document.querySelector('#actions button, #hand button.legal, #hand button, #review button');
+    if (next) next.focus();
+  }
 }
 
 // ---------------------------------------------------------------- frames
