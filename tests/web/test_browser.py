@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from forties.cards import SUIT_NAMES, SUITS, format_mask, mask_of, parse_card
-from forties.rules import PRESETS, RulesError
+from forties.rules import RulesError, build_rules
 
 from .pages import (
     DESKTOP,
@@ -64,17 +64,15 @@ def test_four_friends_play_merrimack_valley(server: str, browser: Any, shots: Pa
     assert host.text_content("#opt-kitty-help") == (
         "Cards dealt to the kitty (with 4, two after each time round).")
     try:
-        PRESETS["merrimack-valley"].build({"players": 6, "keep_min": 0})
+        build_rules("merrimack-valley", {"go_on_top_card": True})
     except RulesError as e:
         conflict = str(e)
     else:  # pragma: no cover - the engine must refuse it
-        raise AssertionError("six players keeping no card is refused by the engine")
-    host.select_option("#opt-players", label="6")
-    host.select_option("#opt-keep_min", label="0")
+        raise AssertionError("going on the top card without going on the kitty is refused")
+    host.check("#opt-go_on_top_card")
     host.wait_for_function("document.getElementById('rules-error').textContent !== ''")
     assert host.text_content("#rules-error") == conflict
-    host.select_option("#opt-players", label="4")
-    host.select_option("#opt-keep_min", label="1")
+    host.uncheck("#opt-go_on_top_card")
     host.wait_for_function("document.getElementById('rules-error').textContent === ''")
 
     host.click("#create")
@@ -111,7 +109,8 @@ def test_four_friends_play_merrimack_valley(server: str, browser: Any, shots: Pa
     # a card tapped out of turn: refused with the engine's own reason, nothing played
     waiting = next(p for p in pages if not mine(p))
     version, to_act = body(waiting, "version"), body(waiting, "toAct")
-    waiting.locator("#hand button.card").first.click()
+    # (it is marked aria-disabled, so Playwright must be told to tap it anyway)
+    waiting.locator("#hand button.card").first.click(force=True)
     waiting.wait_for_function("document.getElementById('refusal').textContent !== ''")
     assert waiting.text_content("#refusal") == (
         f"it is seat {to_act}'s turn, not seat {body(waiting, 'you')}'s")
@@ -177,7 +176,7 @@ def test_four_friends_play_forty_one_in_three_languages(server: str, browser: An
                 suit = trick[0][1]
                 held = [c for c in hand_cards(p) if c[1] == suit]
                 version = body(p, "version")
-                wrong.first.click()
+                wrong.first.click(force=True)
                 p.wait_for_function("document.getElementById('refusal').textContent !== ''")
                 assert p.text_content("#refusal") == (
                     f"must follow {SUIT_NAMES[SUITS.index(suit)]}: you hold "
@@ -198,8 +197,8 @@ def test_four_friends_play_forty_one_in_three_languages(server: str, browser: An
     screenshot(arabic, shots, "forty-one-review-arabic-phone", full=True)
 
 
-def test_play_now_to_the_end_of_a_hand_on_a_phone(server: str, browser: Any,
-                                                  shots: Path) -> None:
+def test_play_now_to_the_end_of_a_hand_on_a_phone(server: str, browser: Any, shots: Path,
+                                                  tmp_path: Path) -> None:
     page = new_page(browser, PHONE)
     page.goto(server + "/")
     wait_ready(page)
@@ -234,7 +233,7 @@ def test_play_now_to_the_end_of_a_hand_on_a_phone(server: str, browser: Any,
     replay = new_page(browser, DESKTOP)
     replay.goto(server + "/replay")
     wait_ready(replay)
-    path = shots.parent / f"record-{table}.json"
+    path = tmp_path / f"record-{table}.json"
     path.write_text(json.dumps(record))
     replay.set_input_files("#file", str(path))
     replay.wait_for_selector("#player", state="visible")

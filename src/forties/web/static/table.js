@@ -2,7 +2,7 @@
 // this seat); the page draws it, offers only the legal choices, and sends the one chosen.
 import { t, has, loadLanguage, preferredLanguage, languagePicker } from './i18n.js';
 import { Connection } from './net.js';
-import { cardFace, cardFigure, cardName, suitIcon, SUITS } from './cards.js';
+import { cardFace, cardFigure, cardName, suitIcon } from './cards.js';
 import { api, saveSeat, savedSeat, savedInvites, savedName, saveName, absolute, h, copyText, LEVELS }
   from './util.js';
 
@@ -28,6 +28,11 @@ const S = {
 };
 
 // ---------------------------------------------------------------- names and words
+
+/** Forty One (the engine's view says "forty-one"; the table says "41"). */
+function fortyOne(view) {
+  return view.game === 'forty-one' || view.game === '41';
+}
 
 function seatName(seat) {
   const s = S.table && S.table.seats ? S.table.seats.find((x) => x.seat === seat) : null;
@@ -147,7 +152,7 @@ function positions(n) {
   // Forty One goes round to the right (as it is played in Syria); a right-to-left page
   // mirrors the grid, so the areas are mirrored back to keep the seats where they sit.
   const mirror = { left: 'right', right: 'left', tl: 'tr', tr: 'tl', top: 'top' };
-  const flip = (S.view && S.view.game === '41') !== (document.documentElement.dir === 'rtl');
+  const flip = (S.view && fortyOne(S.view)) !== (document.documentElement.dir === 'rtl');
   return flip ? base.map((p) => mirror[p]) : base;
 }
 
@@ -208,7 +213,7 @@ function badge(seat, view) {
   if (info && info.kind === 'person' && !info.connected) {
     line.push(h('span', { text: ` ${t('table.offline')}` }));
   }
-  if (view.game === '41') {
+  if (fortyOne(view)) {
     const bid = view.bids ? view.bids[seat] : null;
     if (bid !== null && bid !== undefined) {
       line.push(h('span', { text: ` ${t('table.bid_taken', { bid, taken: view.taken[seat] })}` }));
@@ -261,7 +266,7 @@ function renderFelt() {
     mid.appendChild(h('div', { class: 'trumpline', role: 'img',
       'aria-label': t('table.trump', { suit: suitWords(view.trump) }) },
     suitIcon(view.trump, 26), h('span', { 'aria-hidden': 'true', text: suitWords(view.trump) })));
-  } else if (view.game !== '41' && view.high_bid) {
+  } else if (!fortyOne(view) && view.high_bid) {
     mid.appendChild(h('div', { text: t('table.high_bid', { bid: bidText(view.high_bid),
       name: seatName(view.high_bidder) }) }));
   }
@@ -269,7 +274,7 @@ function renderFelt() {
     mid.appendChild(h('div', { class: 'mini' }, h('span', { text: t('table.up_card') }),
       cardFigure(view.up_card)));
   }
-  if (view.game !== '41' && view.kitty_size && ['auction', 'raise', 'trump'].includes(view.phase)
+  if (!fortyOne(view) && view.kitty_size && ['auction', 'raise', 'trump'].includes(view.phase)
       && !view.kitty) {
     mid.appendChild(h('div', { class: 'muted', text: t('table.kitty', { count: view.kitty_size }) }));
   }
@@ -312,18 +317,24 @@ function renderStatus() {
   tick();
   // the score line
   const v = S.view;
-  let parts = [];
+  const line = $('scoreline');
+  const parts = [];
   if (v.scores.length === v.sides.length) {
     const mine = S.you === null ? -1 : v.sides.findIndex((side) => side.includes(S.you));
     const two = v.sides.length === 2 && v.sides[0].length > 1;
-    parts = v.sides.map((side, i) => {
+    v.sides.forEach((side, i) => {
       let who = sideName(side);
       if (two && mine >= 0) who = i === mine ? t('table.us') : t('table.them');
-      return `${who} ${v.scores[i]}`;
+      parts.push([who, v.scores[i]]);
     });
   }
-  $('scoreline').textContent = parts.join(' · ');
-  if (parts.length) $('scoreline').setAttribute('aria-label', t('table.scores', { scores: parts.join(', ') }));
+  // each name isolated, so that a Latin name reads right in an Arabic line and the reverse
+  line.replaceChildren(...parts.flatMap(([who, score], i) => [
+    ...(i ? [' · '] : []), h('bdi', { text: who }), ` ${score}`]));
+  if (parts.length) {
+    line.setAttribute('aria-label', t('table.scores', {
+      scores: parts.map(([who, score]) => `${who} ${score}`).join(', ') }));
+  }
 }
 
 function tick() {
@@ -334,9 +345,10 @@ function tick() {
   }
 }
 
-function handColumns(n, width) {
-  const minW = 62;
-  const fit = Math.max(1, Math.floor((width + 6) / (minW + 6)));
+/** Columns for a hand of n cards in `width` px: one row when they fit at a readable size,
+ *  else two even rows (a 13-card hand two rows of 7 on a phone), else more. */
+function handColumns(n, width, minW, gap) {
+  const fit = Math.max(1, Math.floor((width + gap) / (minW + gap)));
   if (n <= fit) return Math.max(n, 1);
   const rows = Math.ceil(n / fit);
   return Math.ceil(n / rows);
@@ -363,7 +375,7 @@ function renderHand(legal) {
     if (selecting) isLegal = true;
     else if (view.phase === 'rob') isLegal = legal.rob.has(c);
     else isLegal = legal.play.has(c);
-    const cls = ['card', isLegal && mine ? 'legal' : 'unplayable'];
+    const cls = ['card', isLegal && mine ? 'legal' : mine ? 'unplayable' : 'waiting'];
     if (kitty.has(c)) cls.push('from-kitty');
     if (hinted && hinted.split(' ').slice(2).includes(c)) cls.push('hinted');
     const label = kitty.has(c) ? t('table.card_from_kitty', { card: cardName(c) }) : cardName(c);
@@ -386,11 +398,15 @@ function renderHand(legal) {
 function layoutHand() {
   const hand = $('hand');
   const n = hand.children.length;
-  const width = hand.clientWidth - 12;
-  const cols = handColumns(n, width);
-  const maxW = window.innerWidth >= 1200 ? 110 : window.innerWidth >= 700 ? 96 : 80;
-  const w = Math.max(44, Math.min(maxW, Math.floor((width - 6 * (cols - 1)) / cols)));
+  const many = n > 8;
+  const gap = many ? 4 : 6;
+  const width = hand.clientWidth - 16;
+  const cols = handColumns(n, width, many ? 44 : 62, gap);
+  const wide = window.innerWidth >= 1200;
+  const maxW = wide ? 130 : window.innerWidth >= 700 ? 100 : 80;
+  const w = Math.max(44, Math.min(maxW, Math.floor((width - gap * (cols - 1)) / cols)));
   hand.style.setProperty('--cols', String(cols));
+  hand.style.gap = `${gap}px`;
   document.documentElement.style.setProperty('--card-w', `${w}px`);
 }
 
@@ -448,7 +464,7 @@ function renderActions(legal) {
     }
     if (view.phase === 'call' && legal.call.length) items.push(...callActions(legal));
     if (view.phase === 'rob') items.unshift(h('p', { class: 'prompt', text: t('prompt.rob', { card: cardName(view.up_card) }) }));
-    if (view.phase === 'auction' && view.game === '41') items.unshift(h('p', { class: 'prompt', text: t('prompt.bid41') }));
+    if (view.phase === 'auction' && fortyOne(view)) items.unshift(h('p', { class: 'prompt', text: t('prompt.bid41') }));
   }
   box.replaceChildren(...items);
   const row = document.querySelector('.statusrow');
@@ -850,6 +866,12 @@ function toggle(button, panel) {
 }
 
 function setupPanels() {
+  if (window.innerWidth >= 1200) { // room beside the table: the score pad and the chat open
+    for (const [b, p] of [['b-pad', 'pad'], ['b-chat', 'chat']]) {
+      $(p).hidden = false;
+      $(b).setAttribute('aria-expanded', 'true');
+    }
+  }
   $('b-pad').addEventListener('click', () => toggle('b-pad', 'pad'));
   $('b-chat').addEventListener('click', () => toggle('b-chat', 'chat'));
   $('b-more').addEventListener('click', () => toggle('b-more', 'more'));
@@ -940,4 +962,3 @@ async function main() {
 
 main();
 
-export { handColumns, SUITS };
