@@ -612,9 +612,16 @@ function renderPad() {
       : `${seatName(r.bidder)} ${r.bid ? bidText(r.bid) : ''}`;
     const trump = r.trump ? h('span', {}, suitIcon(r.trump, 18), ` ${suitWords(r.trump)}`) : '';
     const cells = sides.map((s, i) => {
-      const pts = Array.isArray(r.points) ? r.points[i] : (Array.isArray(r.tricks) ? r.tricks[i] : '');
       const score = Array.isArray(r.scores) ? r.scores[i] : '';
-      return h('td', { text: pts === undefined || pts === '' ? String(score) : `${pts} → ${score}` });
+      let made;
+      if (Array.isArray(r.bids) && s.length === 1) { // Forty One: bid / taken, each player
+        const b = r.bids[s[0]];
+        made = t('pad.bid_took', { bid: b === null || b === undefined ? '—' : b,
+          took: Array.isArray(r.tricks) ? r.tricks[s[0]] : '' });
+      } else {
+        made = Array.isArray(r.points) ? r.points[i] : '';
+      }
+      return h('td', { text: made === undefined || made === '' ? String(score) : `${made} → ${score}` });
     });
     const note = r.note ? (has(`pad.note.${r.note}`) ? t(`pad.note.${r.note}`) : r.note) : '';
     return h('tr', {}, h('td', { text: String((r.hand ?? 0) + 1) }),
