@@ -2,6 +2,7 @@
 // this seat); the page draws it, offers only the legal choices, and sends the one chosen.
 import { t, has, loadLanguage, preferredLanguage, languagePicker } from './i18n.js';
 import { Connection } from './net.js';
+import { actionWords as words, bidText, suitWords } from './words.js';
 import { cardFace, cardFigure, cardName, suitIcon } from './cards.js';
 import { api, saveSeat, savedSeat, savedInvites, savedName, saveName, absolute, h, copyText, LEVELS }
   from './util.js';
@@ -44,42 +45,6 @@ function seatName(seat) {
 
 function sideName(side) {
   return side.map(seatName).join(' & ');
-}
-
-function bidText(b) {
-  if (b === '30for60') return t('bid.30for60');
-  if (b === '60for120') return t('bid.60for120');
-  return String(b);
-}
-
-function suitWords(s) {
-  return t(`suit.${s}`);
-}
-
-/** An action's public text ("2 play AH", "1 discard (3 cards)") in the page's words. */
-function actionWords(text) {
-  const parts = String(text).split(' ');
-  const seat = Number(parts[0]);
-  const verb = parts[1];
-  const args = parts.slice(2);
-  const name = seatName(seat);
-  switch (verb) {
-    case 'play': return t('say.play', { name, card: cardName(args[0]) });
-    case 'bid': return t('say.bid', { name, bid: bidText(args[0]) });
-    case 'pass': return t('say.pass', { name });
-    case 'hold': return t('say.hold', { name });
-    case 'raise': return t('say.raise', { name, bid: bidText(args[0]) });
-    case 'trump': return t('say.trump', { name, suit: suitWords(args[0]) });
-    case 'discard': {
-      const m = /\((\d+)/.exec(text);
-      const count = m ? Number(m[1]) : args.length;
-      return t('say.discard', { name, count });
-    }
-    case 'rob': return t('say.rob', { name });
-    case 'call': return args[0] === 'none' ? t('say.alone', { name })
-      : t('say.call', { name, card: cardName(args[0]) });
-    default: return text;
-  }
 }
 
 function announce(text) {
@@ -787,7 +752,7 @@ function onEvent(m) {
   switch (ev.kind) {
     case 'act': {
       S.calls = lastCalls(S.view);
-      announce(actionWords(ev.text));
+      announce(words(ev.text, seatName));
       const now = (S.view.tricks || []).length;
       if (before && now > (before.tricks || []).length) {
         const tr = S.view.tricks[now - 1];
