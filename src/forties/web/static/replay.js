@@ -11,7 +11,10 @@ let at = 0;
 let names = [];
 
 function seatName(seat) {
-  return names[seat] || t('table.seat_n', { seat: seat + 1 });
+  const name = names[seat];
+  if (!name) return t('table.seat_n', { seat: seat + 1 });
+  // two computer players of one level share a name: the seat tells them apart
+  return names.filter((x) => x === name).length > 1 ? `${name} ${seat + 1}` : name;
 }
 
 function stepWords(text) {

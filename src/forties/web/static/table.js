@@ -38,7 +38,10 @@ function fortyOne(view) {
 function seatName(seat) {
   const s = S.table && S.table.seats ? S.table.seats.find((x) => x.seat === seat) : null;
   if (seat === S.you) return t('table.you');
-  if (s && s.name) return s.name;
+  if (s && s.name) {
+    const same = S.table.seats.filter((x) => x.name === s.name).length > 1;
+    return same ? `${s.name} ${seat + 1}` : s.name;
+  }
   if (s && s.kind === 'computer') return t('table.computer_n', { seat: seat + 1 });
   return t('table.seat_n', { seat: seat + 1 });
 }
