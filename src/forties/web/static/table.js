@@ -178,7 +178,7 @@ function badge(seat, view) {
     line.push(h('span', { text: ` ${t('table.score', { score: view.scores[seat] })}` }));
   }
   if (info && info.away) line.push(h('span', { text: ` ${t('table.away_short')}` }));
-  if (info && info.kind === 'person' && !info.connected) {
+  if (info && info.kind === 'person' && !info.connected && seat !== S.you) {
     line.push(h('span', { text: ` ${t('table.offline')}` }));
   }
   if (fortyOne(view)) {
@@ -452,7 +452,8 @@ function selectionActions(view, legal) {
     const ok = legal.discard.has(key);
     const b = h('button', { type: 'button', class: ok ? 'primary act' : 'act', id: 'discard',
       dataset: { action: a },
-      text: n === 0 && legal.discard.has('') ? t('act.keep_all') : t('act.discard', { count: n }) });
+      text: n === 0 ? (legal.discard.has('') ? t('act.keep_all') : t('act.choose_discard'))
+        : t('act.discard', { count: n }) });
     if (!ok) b.setAttribute('aria-disabled', 'true');
     b.addEventListener('click', () => { send(a); });
     out.push(b);
