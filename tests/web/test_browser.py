@@ -92,11 +92,33 @@ def test_four_friends_play_merrimack_valley(server: str, browser: Any, shots: Pa
     seats = {int(body(p, "you")) for p in pages}
     assert seats == {0, 1, 2, 3}
 
+    # chat: a quick phrase in each reader's language, free text shown as typed (never HTML)
+    host.click("#b-chat")
+    host.click("#phrases button[data-phrase='hearts-on-hearts']")
+    host.fill("#chat-text", "<b>Good</b> & <i>luck</i>")
+    host.press("#chat-text", "Enter")
+    desktop = friends[1]  # the chat is open beside the table on a desktop
+    desktop.wait_for_function("document.querySelectorAll('#chatlog li').length >= 2")
+    lines = desktop.eval_on_selector_all("#chatlog li span", "ss => ss.map(s => s.textContent)")
+    assert lines[-2:] == ["Hearts on hearts!", "<b>Good</b> & <i>luck</i>"]
+    assert desktop.locator("#chatlog span b, #chatlog i").count() == 0
+    host.click("#b-chat")
+
     # to the middle of the first trick
     play_until(pages, lambda: len(body(host, "trick").split()) == 2)
     screenshot(host, shots, "table-phone")
     screenshot(friends[1], shots, "table-desktop")
     screenshot(friends[0], shots, "table-tablet")
+
+    # a spectator sees the table and no hand
+    table = host.evaluate("location.pathname")
+    watcher = new_page(browser, TABLET)
+    watcher.goto(server + table)
+    wait_ready(watcher)
+    assert body(watcher, "you") == "" and body(watcher, "trick") == body(host, "trick")
+    assert watcher.locator("#hand button").count() == 0
+    assert watcher.locator("#felt .badge").count() == 4
+    watcher.context.close()
 
     # a reload comes back to exactly where it was
     page = friends[2]
@@ -220,6 +242,14 @@ def test_play_now_to_the_end_of_a_hand_on_a_phone(server: str, browser: Any, sho
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     assert not measure_targets(page)
     screenshot(page, shots, "bidder-eight-cards-phone")
+
+    # away: a computer player takes the seat; the tap that takes it back plays nothing
+    page.click("#b-more")
+    page.click("#b-away")
+    page.wait_for_selector("#back", state="visible")
+    page.click("#b-more")
+    page.click("#back")
+    page.wait_for_selector("#back", state="detached")
 
     play_until([page], lambda: over(page))
     page.wait_for_selector("#review", state="visible")
