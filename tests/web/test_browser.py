@@ -256,6 +256,9 @@ def test_play_now_to_the_end_of_a_hand_on_a_phone(server: str, browser: Any, sho
     assert not measure_targets(page)
     page.wait_for_function("!document.getElementById('par').textContent.includes('…')",
                            timeout=60000)
+    assert re.fullmatch(r"With every card seen, .+ could take \d+ points\.",
+                        page.text_content("#par"))
+    screenshot(page, shots, "play-now-review-phone")
 
     # the record of the finished hand, stepped through in the replay page
     record = get(server, f"/api/tables/{table}/record")

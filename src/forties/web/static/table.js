@@ -518,9 +518,14 @@ function renderReview() {
     parts.push(h('p', { text: view.sides.map((s, i) => t('review.points',
       { names: sideName(s), points: view.points[i] })).join(' · ') }));
   }
-  const par = S.par[view.hand_index] ?? S.par[String(view.hand_index)];
-  parts.push(h('p', { id: 'par', text: par === undefined ? t('review.par_wait')
-    : t('review.par', { value: typeof par === 'object' ? JSON.stringify(par) : par }) }));
+  const known = view.hand_index in S.par || String(view.hand_index) in S.par;
+  parts.push(h('p', { id: 'par', text: known ? parText(S.par[view.hand_index]) : t('review.par_wait') }));
+  const line = (S.pad || []).find((r) => r.hand === view.hand_index);
+  if (line && line.note) {
+    const note = has(`pad.note.${line.note}`) ? t(`pad.note.${line.note}`) : line.note;
+    parts.splice(1, 0, h('p', { class: 'scoreline', text: line.bidder === null || line.bidder === undefined
+      ? note : t('review.bid_result', { name: seatName(line.bidder), bid: bidText(line.bid), note }) }));
+  }
   if (view.deal && view.deal.hands) {
     const grid = h('div', { class: 'review-hands' });
     view.deal.hands.forEach((cards, seat) => {
@@ -558,6 +563,13 @@ function renderReview() {
     text: t('table.record') }));
   parts.splice(2, 0, row);
   box.replaceChildren(...parts);
+}
+
+/** The double-dummy par (the server's {side, points}) in the page's words. */
+function parText(par) {
+  if (!par || typeof par !== 'object' || !Array.isArray(par.side)) return t('review.par_none');
+  const key = S.view && fortyOne(S.view) ? 'review.par_tricks' : 'review.par_points';
+  return t(key, { names: sideName(par.side), points: par.points });
 }
 
 function recordUrl() {
