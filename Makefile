@@ -31,7 +31,7 @@ $(CHROMIUM):
 	$(SUDO) apt-get install -y chromium || ($(SUDO) apt-get update && $(SUDO) apt-get install -y chromium)
 
 test: lint $(CHROMIUM)
-	$(BIN)/pytest -q -n auto --hypothesis-profile=ci
+	$(BIN)/pytest -q -n auto --hypothesis-profile=ci --durations=30
 
 # The browser client's pictures in docs/screenshots (web-*.png), taken by its browser tests.
 screenshots: $(STAMP) $(CHROMIUM)

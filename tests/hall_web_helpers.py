@@ -8,8 +8,11 @@ import itertools
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from babel.messages.pofile import read_po
 from starlette.applications import Starlette
-from starlette.routing import Mount
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from forties.web import hall as hall_web
@@ -50,16 +53,20 @@ class FakeService:
         self.store = MemoryStore()
         self.tables: dict[str, dict[str, Any]] = {}
         self.ids = itertools.count(1)
+        self.refuse = 0  # how many create_table calls fail next
 
     async def create_table(self, *, preset: str, options: dict[str, Any] | None = None,
                            seats: list[dict[str, Any]], public: bool = False,
                            start: bool = True, dealer: int | None = None,
-                           on_over: Callable[[str, Any], Awaitable[None]] | None = None
-                           ) -> dict[str, Any]:
+                           on_over: Callable[[str, Any], Awaitable[None]] | None = None,
+                           settings: dict[str, Any] | None = None) -> dict[str, Any]:
+        if self.refuse:
+            self.refuse -= 1
+            raise RuntimeError("the database is busy")
         tid = f"T{next(self.ids)}"
         self.tables[tid] = {"preset": preset, "options": options, "seats": seats,
                             "dealer": dealer, "on_over": on_over, "status": "playing",
-                            "summary": None}
+                            "summary": None, "settings": settings}
         return {"table": tid, "tokens": {s: f"tok-{tid}-{s}" for s, seat in enumerate(seats)
                                          if seat["kind"] == "person"}}
 
@@ -76,6 +83,17 @@ class FakeService:
             await t["on_over"](tid, {"winner": winner_seat % 2, "scores": t["summary"]["scores"]})
 
 
+async def i18n(request: Request) -> JSONResponse:
+    """The catalogs as the server gives them (GET /i18n/LANG.json)."""
+    lang = request.path_params["lang"]
+    if lang not in ("en", "fr", "ar"):
+        return JSONResponse({"error": "no such language"}, status_code=404)
+    with open(hall_web.STATIC.parent / "locale" / f"{lang}.po", "rb") as f:
+        messages = {str(m.id): str(m.string) for m in read_po(f) if m.id}
+    return JSONResponse({"dir": messages.get("dir", "ltr"), "messages": messages})
+
+
 def tiny_app(service: Any) -> Starlette:
     return Starlette(routes=[*hall_web.routes(service),
+                             Route("/i18n/{lang}.json", i18n),
                              Mount("/static", StaticFiles(directory=hall_web.STATIC))])

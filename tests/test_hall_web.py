@@ -369,7 +369,21 @@ def test_online_evening_rotates_by_itself(client: Any, service: FakeService) -> 
     b = board(client, eid)
     assert b["status"]["phase"] in ("prizes", "finished")
     assert sum(s["score"] for s in b["standings"]) == 4
-    assert "tok-" not in client.get(f"/api/hall/{eid}").text
+    # what anyone can read holds no key: no seat's token, no player's or director's key
+    director = client.post(f"/api/hall/{eid}/director", json={"key": key}).json()
+    public = client.get(f"/api/hall/{eid}").text + \
+        client.get(f"/api/hall/{eid}/export/json").text + \
+        client.get(f"/api/hall/{eid}/export/results").text
+    assert "tok-" not in public and key not in public
+    for secret in [director["report"], *(p["url"] for p in director["players"])]:
+        assert secret.split("#key=")[1] not in public
+    assert len(director["players"]) == 4
+
+
+def test_new_evenings_are_limited_per_address(client: Any) -> None:
+    for _ in range(hall_web.CREATE_PER_MINUTE):
+        assert client.post("/api/hall", json={"games": 1}).status_code == 200
+    assert "wait a minute" in one_line(client.post("/api/hall", json={"games": 1}), 429)
 
 
 async def _settle() -> None:
@@ -377,3 +391,100 @@ async def _settle() -> None:
     import asyncio
     for _ in range(20):
         await asyncio.sleep(0.01)
+
+
+def test_leave_swap_and_close(client: Any) -> None:
+    eid, key, tables = new_evening(client, 6, games=4)
+    client.post(f"/api/hall/{eid}/begin", json={"key": key})
+    # a couple at the wrong table: swap two couples' places before either table reports
+    assert client.post(f"/api/hall/{eid}/swap", json={"key": key, "couples": [2, 3]}
+                       ).status_code == 200
+    cur = board(client, eid)["current"]["tables"]
+    assert (cur[0]["deals_first"], cur[0]["other"], cur[1]["deals_first"]) == (1, 3, 2)
+    assert "two couple numbers" in one_line(client.post(f"/api/hall/{eid}/swap", json={
+        "key": key, "couples": [2]}), 400)
+    assert "must be two couples" in one_line(client.post(f"/api/hall/{eid}/swap", json={
+        "key": key, "couples": [2, 9]}), 409)
+    # couple 6 leaves from game 2; the leaving is refused for a game in play
+    assert client.post(f"/api/hall/{eid}/leave", json={"key": key, "couple": 6}
+                       ).status_code == 200
+    assert "already left" in one_line(client.post(f"/api/hall/{eid}/leave", json={
+        "key": key, "couple": 6}), 409)
+    assert "no couple 9" in one_line(client.post(f"/api/hall/{eid}/leave", json={
+        "key": key, "couple": 9}), 409)
+    assert "couple" in one_line(client.post(f"/api/hall/{eid}/leave", json={
+        "key": key, "couple": "six"}), 400)
+    for t in cur:
+        client.post(f"/api/hall/{eid}/report", json={"key": tables, "game": 1,
+                                                     "table": t["table"],
+                                                     "winner": t["other"]})
+    b = board(client, eid)
+    assert b["current"]["game"] == 2 and b["current"]["sitting_out"] is not None
+    assert 6 not in [c for t in b["current"]["tables"] for c in (t["deals_first"], t["other"])]
+    # time is up: the evening closes after game 1, the prizes on the games played
+    assert client.post(f"/api/hall/{eid}/close", json={"key": key}).status_code == 200
+    b = board(client, eid)
+    assert b["games"] == 1 and b["status"]["phase"] in ("prizes", "finished")
+
+
+def test_online_tables_made_again_after_a_failure(client: Any, service: FakeService) -> None:
+    """A table the service could not make is made at the next poll; the turn timer the
+    director chose goes to every table."""
+    r = client.post("/api/hall", json={"games": 1, "online": True, "turn_seconds": 30})
+    eid, key = r.json()["evening"], r.json()["key"]
+    assert "turn_seconds" in one_line(client.post("/api/hall", json={
+        "online": True, "turn_seconds": 2}), 400)
+    for i in (1, 2):
+        client.post(f"/api/hall/{eid}/register", json={"key": key, "names": [f"A{i}", f"B{i}"],
+                                                       "players": "computer"})
+    service.refuse = 2  # the begin, and the poll just after it
+    assert client.post(f"/api/hall/{eid}/begin", json={"key": key}).status_code == 200
+    assert service.tables == {}
+    b = board(client, eid)
+    assert any("could not be made" in n for n in b["notes"])
+    hall_web.POLL_SECONDS = 0.0
+    try:
+        b = board(client, eid)
+    finally:
+        hall_web.POLL_SECONDS = 3.0
+    assert list(service.tables) == ["T1"]
+    assert service.tables["T1"]["settings"] == {"turn_seconds": 30}
+    assert [t["url"] for t in board(client, eid)["online"]["tables"]] == ["/t/T1"]
+
+
+def test_a_duplicate_evening_reports_points(client: Any) -> None:
+    assert "duplicate" in one_line(client.post("/api/hall", json={
+        "online": True, "duplicate": True}), 400)
+    eid, key, tables = new_evening(client, 4, games=1, duplicate=True)
+    client.post(f"/api/hall/{eid}/begin", json={"key": key})
+    assert "points" in one_line(client.post(f"/api/hall/{eid}/report", json={
+        "key": tables, "game": 1, "table": 1, "winner": 1}), 409)
+    assert "points" in one_line(client.post(f"/api/hall/{eid}/report", json={
+        "key": tables, "game": 1, "table": 1, "winner": 1, "points": {"1": "lots"}}), 400)
+    for t, w, pts in ((1, 1, {"1": 45, "2": 20}), (2, 3, {"3": 50, "4": 10})):
+        assert client.post(f"/api/hall/{eid}/report", json={
+            "key": tables, "game": 1, "table": t, "winner": w, "points": pts}).status_code == 200
+    b = board(client, eid)
+    # couples 1 and 3 held the same cards and won, 3 by more: 3 beats 1; 2 lost by less
+    assert {s["couple"]: s["score"] for s in b["standings"]} == {3: 100, 2: 100, 1: 0, 4: 0}
+
+
+def test_an_online_couple_sitting_out_is_told_so(client: Any, service: FakeService) -> None:
+    r = client.post("/api/hall", json={"games": 2, "online": True})
+    eid, key = r.json()["evening"], r.json()["key"]
+    links = []
+    for i, players in enumerate(("computer", "computer", "people"), 1):
+        r = client.post(f"/api/hall/{eid}/register", json={
+            "key": key, "names": [f"A{i}", f"B{i}"], "players": players})
+        links += r.json().get("players", [])
+    client.post(f"/api/hall/{eid}/begin", json={"key": key})
+    seat = client.post(f"/api/hall/{eid}/seat", json={"key": links[1].split("#key=")[1]}).json()
+    assert (seat["status"], seat["couple"], seat["name"], seat["url"]) == \
+        ("sitting out", 3, "B3", None)
+    assert len(service.tables) == 1
+    # the table ends; game 2 seats couple 3 (the couple that sat out comes back)
+    client.portal.call(service.finish, "T1", 0)
+    client.portal.call(_settle)
+    seat = client.post(f"/api/hall/{eid}/seat", json={"key": links[1].split("#key=")[1]}).json()
+    assert seat["status"] == "playing" and seat["game"] == 2
+    assert seat["url"].startswith("/t/T2#token=")

@@ -437,5 +437,15 @@ def _hall_commands() -> None:
 
 _hall_commands()
 
+
+def _pad_command() -> None:
+    """``forties pad``: the score pad for games played with real cards."""
+    from .tui.pad import pad_command
+
+    main.add_command(pad_command)
+
+
+_pad_command()
+
 if __name__ == "__main__":  # pragma: no cover
     main()

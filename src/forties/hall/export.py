@@ -12,6 +12,7 @@ from typing import Any
 from .draw import METHOD, commitment
 from .evening import Hall
 from .events import HallError
+from .movement import Seating
 from .prizes import Contest
 
 
@@ -114,9 +115,24 @@ def contest_json(ct: Contest) -> dict[str, Any]:
     return out
 
 
+def _game_json(hall: Hall, game: int, seat: Seating) -> dict[str, Any]:
+    tables = []
+    for t, (a, b) in enumerate(seat.tables, 1):
+        r = hall.result(game, t)
+        row: dict[str, Any] = {"table": t, "deals_first": a, "other": b,
+                               "reported": r is not None,
+                               "winner": None if r is None else r.winner}
+        if r is not None and r.points is not None:
+            row["points"] = {str(c): p for c, p in r.points}
+        tables.append(row)
+    return {"game": game, "begun": game <= hall.begun, "tables": tables,
+            "sitting_out": seat.sitting_out}
+
+
 def board_json(hall: Hall) -> dict[str, Any]:
-    """What the director's screens show, in one object: the game to report (its tables, the
-    results in so far), the moves for it, the standings, and after the last game the prizes
+    """What the director's screens show, in one object: the game to report (``current``: its
+    tables, the results in so far; ``last``: the game before it, while the next has not
+    begun, for corrections), the moves for it, the standings, and after the last game the prizes
     with the ties worked through, the cookie jar and the booby prize. Nothing secret: the
     seed itself only once the evening is over."""
     s = hall.settings
@@ -129,19 +145,8 @@ def board_json(hall: Hall) -> dict[str, Any]:
         seat = hall.seating(game) if game <= hall.games else None
     except HallError:  # fewer than two couples so far
         seat = None
-    current: dict[str, Any] | None = None
-    if seat is not None:
-        tables = []
-        for t, (a, b) in enumerate(seat.tables, 1):
-            r = hall.result(game, t) if game <= begun else None
-            row: dict[str, Any] = {"table": t, "deals_first": a, "other": b,
-                                   "reported": r is not None,
-                                   "winner": None if r is None else r.winner}
-            if r is not None and r.points is not None:
-                row["points"] = {str(c): p for c, p in r.points}
-            tables.append(row)
-        current = {"game": game, "begun": game <= begun, "tables": tables,
-                   "sitting_out": seat.sitting_out}
+    current = None if seat is None else _game_json(hall, game, seat)
+    last = None if not 1 <= begun != game else _game_json(hall, begun, hall.seatings[begun - 1])
     moves = [{"couple": m.couple, "from": m.from_table, "to": m.to_table,
               "deals_first": m.deals_first, "stays": m.stays}
              for m in (hall.moves(game) if seat is not None else [])]
@@ -154,7 +159,7 @@ def board_json(hall: Hall) -> dict[str, Any]:
                      "present_to_win": s.present_to_win, "rules": s.rules.to_json()},
         "couples": [{"couple": c.number, "names": list(c.names), "first_game": c.first_game,
                      "left_game": c.left_game} for c in hall.couples.values()],
-        "current": current, "moves": moves,
+        "current": current, "last": last, "moves": moves,
         "standings": [{"place": st.place, "couple": st.couple, "names": list(st.names),
                        "score": _number(st.score), "won": list(st.won), "byes": list(st.byes),
                        "played": st.played, "absent": list(st.absent)}

@@ -22,6 +22,7 @@ when the game's last table is in, the next game begins and its tables are made.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import hashlib
 import hmac
@@ -49,6 +50,7 @@ STATIC = Path(__file__).parent / "static"
 MAX_BODY = 16 * 1024
 MAX_COUPLES = 400
 RETRIES = 8
+CREATE_PER_MINUTE = 30
 POLL_SECONDS = 3.0  # an online evening asks the service about its open tables this often
 LEVELS = ("random", "basic", "expert")
 TIE_TYPES = ("vote", "answer", "cut", "play-off")
@@ -155,7 +157,7 @@ def settings_from_request(obj: dict[str, Any]) -> Settings:
     """An evening's settings from the new-evening form; raises Refused."""
     known = {"title", "games", "preset", "options", "prizes", "places", "tie_break",
              "cookie_jar", "cookie_jar_rule", "booby", "bye_wins", "duplicate",
-             "present_to_win", "online", "level"}
+             "present_to_win", "online", "turn_seconds"}
     extra = sorted(set(obj) - known)
     if extra:
         raise Refused(f"unknown setting {extra[0]!r}")
@@ -212,6 +214,8 @@ class Evenings:
         self.boards: dict[str, tuple[int, dict[str, Any]]] = {}
         self.polled: dict[str, float] = {}
         self.tasks: set[asyncio.Task[bool]] = set()
+        self.problems: dict[str, str] = {}
+        self.created: dict[str, list[float]] = {}
 
     async def load(self, eid: str) -> tuple[int, dict[str, Any], Hall]:
         got = await self.store.get_doc(KIND, eid) if _valid_id(eid) else None
@@ -243,6 +247,14 @@ class Evenings:
                 self.boards.pop(eid, None)
                 return result
         raise Refused("the evening is busy: try again", 503)
+
+    def limit(self, address: str) -> None:
+        """At most CREATE_PER_MINUTE new evenings a minute from one address."""
+        now = time.monotonic()
+        recent = [t for t in self.created.get(address, []) if t > now - 60]
+        if len(recent) >= CREATE_PER_MINUTE:
+            raise Refused("too many new evenings from here: wait a minute", 429)
+        self.created[address] = [*recent, now]
 
     def check_key(self, body: dict[str, Any], key: Any, *, tables: bool = False) -> str:
         """'director' or 'tables' for a right key; raises Refused (403) otherwise."""
@@ -280,10 +292,18 @@ class Evenings:
                 else:
                     seats.append({"kind": "computer", "level": info.get("level", "basic")})
             rules = hall.settings.rules.to_json()
-            made = await self.service.create_table(
-                preset=rules["preset"], options=rules.get("options", {}), seats=seats,
-                public=False, start=True, dealer=0,
-                on_over=functools.partial(self.table_over, eid))
+            extra: dict[str, Any] = {}
+            if online.get("turn_seconds") is not None:
+                extra["settings"] = {"turn_seconds": online["turn_seconds"]}
+            try:
+                made = await self.service.create_table(
+                    preset=rules["preset"], options=rules.get("options", {}), seats=seats,
+                    public=False, start=True, dealer=0,
+                    on_over=functools.partial(self.table_over, eid), **extra)
+            except Exception as e:  # the next change or poll tries again
+                self.problems[eid] = f"table {t} of game {g} could not be made: {e}"
+                continue
+            self.problems.pop(eid, None)
             tables[key] = {"table": made["table"],
                            "tokens": {str(k): v for k, v in made["tokens"].items()},
                            "couples": [a, b]}
@@ -336,6 +356,11 @@ class Evenings:
             return
         self.polled[eid] = now
         g = hall.begun
+        if any(f"{g}/{t}" not in online.get("tables", {}) for t in hall.waiting(g)):
+            with contextlib.suppress(Refused):
+                await self.change(eid, functools.partial(self.open_tables, eid))
+            _, body, hall = await self.load(eid)
+            online = body["online"]
         for t in hall.waiting(g):
             info = online.get("tables", {}).get(f"{g}/{t}")
             if info is None:
@@ -370,6 +395,8 @@ class Evenings:
                 if int(k.split("/")[0]) == hall.begun],
                 "couples": {c: {"players": v.get("players"), "level": v.get("level")}
                             for c, v in online.get("couples", {}).items()}}
+        if eid in self.problems:
+            out["notes"] = [*out["notes"], self.problems[eid]]
         self.boards[eid] = (version, out)
         return version, out
 
@@ -432,15 +459,23 @@ def routes(service: Any) -> list[BaseRoute]:
 
     @_answer
     async def create(request: Request) -> Response:
+        ev.limit(request.client.host if request.client else "")
         obj = await _body(request)
         settings = settings_from_request(obj)
         online = _bool(obj, "online", False)
+        if online and settings.duplicate:
+            raise Refused("an online evening cannot be a duplicate one: its tables deal "
+                          "their own cards")
+        turn = obj.get("turn_seconds")
+        if turn is not None and (type(turn) is not int or not 5 <= turn <= 3600):
+            raise Refused("turn_seconds must be null (no timer) or a whole number of seconds "
+                          "from 5 to 3600")
         eid = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
         director = secrets.token_urlsafe(18)
         body: dict[str, Any] = {"hall": Hall(settings).to_json(), "director": _digest(director),
                                 "tables": secrets.token_urlsafe(12),
-                                "online": {"couples": {}, "people": {}, "tables": {}}
-                                if online else None}
+                                "online": {"couples": {}, "people": {}, "tables": {},
+                                           "turn_seconds": turn} if online else None}
         await ev.store.put_doc(KIND, eid, body, 0)
         return JSONResponse({"evening": eid, "key": director,
                              "url": f"/hall/{eid}/director#key={director}",
@@ -566,7 +601,7 @@ def routes(service: Any) -> list[BaseRoute]:
         couple, member = who["couple"], who["member"]
         answer: dict[str, Any] = {"couple": couple, "name": who["name"], "game": hall.begun,
                                   "games": hall.games, "url": None, "table": None,
-                                  "version": version}
+                                  "version": version, "bye_wins": hall.settings.bye_wins}
         if not hall.started:
             answer["status"] = "waiting"
         elif hall.over:

@@ -16,7 +16,8 @@ watch((b, error) => {
     const waiting = c.tables.filter((x) => !x.reported).map((x) => x.table);
     now.append(el("p", { class: "big", id: "waiting" }, t("hall.board.waiting", "Waiting for tables: {tables}", { tables: waiting.join(", ") })));
   }
-  if (c && (c.game > 1 || !c.begun)) now.append(drawMoves(b));
+  const over = ["prizes", "finished"].includes(b.status.phase);
+  if (c && !over && (c.game > 1 || !c.begun)) now.append(drawMoves(b));
   if (b.online) {
     now.append(el("ul", { class: "links" }, b.online.tables.map((x) => el("li", {},
       el("a", { href: x.url, target: "_blank" }, t("hall.online.table", "Table {n}: couple {a} v couple {b}", { n: x.table, a: x.couples[0], b: x.couples[1] }))))));

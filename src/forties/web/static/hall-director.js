@@ -1,5 +1,5 @@
-import { boot, coupleName, drawMoves, drawPrizes, drawStandings, el, evening, phaseText,
-         post, t, takeKey, watch } from "./hall.js";
+import { boot, drawMoves, drawPrizes, drawStandings, el, evening, phaseText, pointsBoxes,
+         post, readPoints, t, takeKey, watch } from "./hall.js";
 
 await boot();
 const eid = evening();
@@ -54,8 +54,7 @@ function drawLinks(b) {
   }
 }
 
-function tableCard(b, tb) {
-  const g = b.current.game;
+function tableCard(b, g, tb) {
   const id = `${g}/${tb.table}`;
   const who = (c) => `${t("hall.couple.n", "Couple {n}", { n: c })}`;
   const card = el("div", { class: tb.reported ? "tablecard done" : "tablecard", "data-table": tb.table },
@@ -66,22 +65,35 @@ function tableCard(b, tb) {
     card.append(el("p", { class: "result" }, tb.winner === null ? t("hall.result.nogame", "No game")
       : t("hall.result.won", "Couple {c} won", { c: tb.winner })));
     card.append(el("button", { class: "warn", onclick: () => { fixing = id; draw(board); } }, t("hall.result.fix", "Correct")));
-  } else if (!online || tb.reported) {
-    const send = (w) => act(tb.reported ? "correct" : "report", { game: g, table: tb.table, winner: w })
-      .then((r) => { if (r) { fixing = null; } });
+  } else {
+    const web = online ? b.online.tables.find((x) => x.table === tb.table && x.game === g) : null;
+    if (web) card.append(el("p", {}, el("a", { href: web.url, target: "_blank" }, t("hall.online.watch", "Watch the table"))));
+    const dup = b.settings.duplicate;
+    const send = (w) => {
+      const body = { game: g, table: tb.table, winner: w };
+      try {
+        if (dup && w !== null) body.points = readPoints(card, tb.deals_first, tb.other);
+      } catch (e) { fail(e); return; }
+      act(tb.reported ? "correct" : "report", body).then((r) => { if (r) { fixing = null; } });
+    };
+    if (dup) card.append(pointsBoxes(tb.deals_first, tb.other));
     card.append(el("div", {},
       el("button", { onclick: () => send(tb.deals_first) }, t("hall.result.won", "Couple {c} won", { c: tb.deals_first })),
       el("button", { onclick: () => send(tb.other) }, t("hall.result.won", "Couple {c} won", { c: tb.other })),
       el("button", { class: "warn", onclick: () => send(null) }, t("hall.result.nogame", "No game"))));
-  } else {
-    const web = b.online.tables.find((x) => x.table === tb.table);
-    if (web) card.append(el("a", { href: web.url, target: "_blank" }, t("hall.online.watch", "Watch the table")));
   }
   return card;
 }
 
+let pending = null; // a board that came while the director was typing in a table's box
+
 function draw(b, error) {
   if (!b) { fail(new Error(error)); return; }
+  const typing = document.activeElement && document.activeElement.closest && document.activeElement.closest("#game input");
+  if (typing && board) {
+    pending = b;
+    return;
+  }
   board = b;
   document.title = b.title || t("hall.evening", "45-Card-Games");
   $("title").textContent = b.title || t("hall.evening", "45-Card-Games");
@@ -105,8 +117,13 @@ function draw(b, error) {
         c.game === 1 ? t("hall.game.start", "Start the evening") : t("hall.game.next", "Begin game {g}", { g: c.game })));
     }
     if (c.sitting_out !== null) game.append(el("p", {}, t("hall.move.out", "Couple {c} sits out game {g}", { c: c.sitting_out, g: c.game })));
-    if (c.begun) game.append(el("div", { class: "tables" }, c.tables.map((tb) => tableCard(b, tb))));
+    if (c.begun) game.append(el("div", { class: "tables", id: "tables" }, c.tables.map((tb) => tableCard(b, c.game, tb))));
   }
+  if (b.last) {
+    game.append(el("h3", {}, t("hall.game.last", "Game {g}: the results (correct them before the next game begins)", { g: b.last.game })),
+      el("div", { class: "tables", id: "last-tables" }, b.last.tables.map((tb) => tableCard(b, b.last.game, tb))));
+  }
+  $("fix-box").hidden = b.status.game < 1 || ["prizes", "finished"].includes(b.status.phase) || b.online !== null;
   if (b.notes.length) game.append(el("ul", { class: "muted" }, b.notes.map((n) => el("li", {}, n))));
   $("moves-box").replaceChildren(b.current && !b.current.begun || (b.current && b.current.game > 1) ? drawMoves(b) : "");
   $("standings-box").replaceChildren(drawStandings(b));
@@ -119,6 +136,26 @@ function draw(b, error) {
     } }, t("hall.close", "End the evening now (time is up)")));
   }
 }
+
+// Any earlier result: game, table and the winner (a couple number, or empty for no game).
+$("game").addEventListener("focusout", () => setTimeout(() => {
+  if (pending && !document.activeElement.closest("#game input")) { const b = pending; pending = null; draw(b); }
+}, 0));
+
+$("fix-any").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  const f = new FormData($("fix-any"));
+  const w = f.get("winner");
+  const r = await act("correct", { game: Number(f.get("game")), table: Number(f.get("table")), winner: w ? Number(w) : null });
+  if (r) $("fix-any").reset();
+});
+
+$("swap").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  const f = new FormData($("swap"));
+  const r = await act("swap", { couples: [Number(f.get("a")), Number(f.get("b"))] });
+  if (r) $("swap").reset();
+});
 
 $("register").addEventListener("submit", async (ev) => {
   ev.preventDefault();

@@ -18,7 +18,8 @@ async function tick() {
     const say = {
       waiting: s.table ? t("hall.play.done", "Your game at table {t} is over: the next game begins when every table is done.", { t: s.table })
                        : t("hall.play.wait", "The evening has not started yet."),
-      "sitting out": t("hall.play.out", "You sit this game out (it counts as won when the evening says so)."),
+      "sitting out": s.bye_wins ? t("hall.play.out.won", "You sit game {g} out: it counts as a game won.", { g: s.game })
+                                : t("hall.play.out", "You sit game {g} out.", { g: s.game }),
       playing: t("hall.play.at", "Game {g}: you play at table {t}.", { g: s.game, t: s.table }),
       over: t("hall.play.over", "The evening is over: see the standings and the prizes."),
     }[s.status];

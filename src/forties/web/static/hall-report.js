@@ -1,4 +1,4 @@
-import { boot, el, evening, phaseText, post, t, takeKey, watch } from "./hall.js";
+import { boot, el, evening, phaseText, pointsBoxes, post, readPoints, t, takeKey, watch } from "./hall.js";
 
 await boot();
 const eid = evening();
@@ -6,11 +6,13 @@ const key = takeKey("tables") || localStorage.getItem(`hall-director-${eid}`);
 const $ = (id) => document.getElementById(id);
 let board = null;
 let chosen = null; // table number
+let shown = null; // what the winner's step shows: "game/table/reported"
 
 if (!key) $("error").textContent = t("hall.report.nokey", "Open the link the director gave the tables.");
 
 function showTables() {
   chosen = null;
+  shown = null;
   $("step-winner").hidden = true;
   $("step-table").hidden = false;
   draw(board);
@@ -23,10 +25,12 @@ function chooseTable(n) {
   draw(board);
 }
 
-async function send(game, table, winner) {
+async function send(game, table, winner, points) {
   $("error").textContent = "";
   try {
-    await post(`/api/hall/${eid}/report`, { key, game, table, winner });
+    const body = { key, game, table, winner };
+    if (points) body.points = readPoints($("winners"), ...points);
+    await post(`/api/hall/${eid}/report`, body);
     $("done").textContent = winner === null
       ? t("hall.report.thanks.nogame", "Thank you: table {t}, no game.", { t: table })
       : t("hall.report.thanks", "Thank you: table {t}, couple {c} won.", { t: table, c: winner });
@@ -51,6 +55,9 @@ function draw(b, error) {
   $("step-table").hidden = true;
   $("step-winner").hidden = false;
   $("winner-title").textContent = t("hall.report.who", "Game {g}, table {t}: who won?", { g: c.game, t: x.table });
+  const now = `${c.game}/${x.table}/${x.reported}`;
+  if (now === shown) return; // keep what is being typed
+  shown = now;
   const name = (n) => {
     const cp = b.couples.find((y) => y.couple === n);
     return cp ? ` — ${cp.names[0]} & ${cp.names[1]}` : "";
@@ -59,10 +66,12 @@ function draw(b, error) {
     $("winners").replaceChildren(el("p", {}, t("hall.report.already", "This table is in already. The director corrects mistakes.")));
     return;
   }
+  const pts = b.settings.duplicate ? [x.deals_first, x.other] : null;
   $("winners").replaceChildren(
-    el("button", { class: "main", "data-winner": x.deals_first, onclick: () => send(c.game, x.table, x.deals_first) },
+    pts ? pointsBoxes(...pts) : "",
+    el("button", { class: "main", "data-winner": x.deals_first, onclick: () => send(c.game, x.table, x.deals_first, pts) },
       t("hall.couple.n", "Couple {n}", { n: x.deals_first }), name(x.deals_first)),
-    el("button", { class: "main", "data-winner": x.other, onclick: () => send(c.game, x.table, x.other) },
+    el("button", { class: "main", "data-winner": x.other, onclick: () => send(c.game, x.table, x.other, pts) },
       t("hall.couple.n", "Couple {n}", { n: x.other }), name(x.other)),
     el("button", { class: "warn", "data-winner": "none", onclick: () => send(c.game, x.table, null) },
       t("hall.result.nogame", "No game")));

@@ -95,18 +95,25 @@ export async function post(path, body) {
 export function watch(draw, every = 2000) {
   let version = null;
   let timer = null;
+  let running = false;
+  let again = false;
   async function tick() {
+    clearTimeout(timer);
+    if (running) { again = true; return; }
+    running = true;
     try {
       const q = version === null ? "" : `?since=${version}`;
       const r = await fetch(`/api/hall/${encodeURIComponent(evening())}${q}`);
       const data = await r.json();
-      if (!r.ok) { draw(null, data.error); return; }
-      if (!data.same) { version = data.version; draw(data); }
+      if (!r.ok) draw(null, data.error);
+      else if (!data.same) { version = data.version; draw(data); }
     } catch (e) { /* try again at the next tick */ }
+    running = false;
+    if (again) { again = false; version = null; tick(); return; }
     timer = setTimeout(tick, every);
   }
   tick();
-  return { now() { clearTimeout(timer); version = null; tick(); } };
+  return { now() { version = null; tick(); } };
 }
 
 export function phaseText(b) {
@@ -253,6 +260,19 @@ function drawContest(b, ct, act) {
     }
   }
   return box;
+}
+
+// A duplicate evening's results carry both couples' points: two boxes, and their values.
+export function pointsBoxes(a, b) {
+  const box = (c) => el("label", {}, t("hall.points.of", "Points of couple {c}", { c }), " ",
+    el("input", { type: "number", inputmode: "numeric", "data-points": c, size: "5", min: "-10000", max: "10000" }));
+  return el("p", { class: "points" }, box(a), " ", box(b));
+}
+
+export function readPoints(root, a, b) {
+  const get = (c) => root.querySelector(`input[data-points='${c}']`).value;
+  if (get(a) === "" || get(b) === "") throw new Error(t("hall.points.missing", "A duplicate evening needs both couples' points."));
+  return { [a]: Number(get(a)), [b]: Number(get(b)) };
 }
 
 export async function boot() {
