@@ -106,6 +106,10 @@ def test_four_friends_play_merrimack_valley(server: str, browser: Any, shots: Pa
 
     # to the middle of the first trick
     play_until(pages, lambda: len(body(host, "trick").split()) == 2)
+    # screen readers hear each play (the live region)
+    assert host.get_attribute("#announce", "aria-live") == "polite"
+    host.wait_for_function("/plays the .+ of /.test(document.getElementById('announce')"
+                           ".textContent)")
     screenshot(host, shots, "table-phone")
     screenshot(friends[1], shots, "table-desktop")
     screenshot(friends[0], shots, "table-tablet")
