@@ -761,6 +761,10 @@ function onEvent(m) {
   if (m.view) S.view = m.view;
   S.pending = null;
   const ev = m.event || {};
+  if (S.hint && m.view && m.view.version !== S.hint.version) {
+    S.hint = null;
+    $('hint-text').textContent = '';
+  }
   if (S.refusal && before && m.view && m.view.version !== before.version) {
     S.refusal = '';
     $('refusal').textContent = '';
@@ -768,7 +772,7 @@ function onEvent(m) {
   switch (ev.kind) {
     case 'act': {
       S.calls = lastCalls(S.view);
-      announce(words(ev.text, seatName));
+      announce(words(ev.text, seatName, S.you));
       const now = (S.view.tricks || []).length;
       if (before && now > (before.tricks || []).length) {
         const tr = S.view.tricks[now - 1];
@@ -809,8 +813,12 @@ function onChat(m) {
 
 function onHint(m) {
   S.hint = { action: m.action, version: S.view ? S.view.version : null };
-  $('hint-text').textContent = m.text || m.action || '';
-  announce(t('say.hint', { text: m.text || m.action }));
+  const a = String(m.action || '').split(' ');
+  let what = m.text || m.action || '';
+  if (a[1] === 'play') what = t('hint.play', { card: cardName(a[2]) });
+  else if (a[1]) what = t('hint.other', { action: words(m.action, seatName, S.you) });
+  $('hint-text').textContent = what;
+  announce(t('say.hint', { text: what }));
   render();
 }
 
