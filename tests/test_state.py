@@ -317,3 +317,112 @@ def test_hand_built_actions_naming_no_card_are_refused() -> None:
     for verb in (Verb.PLAY, Verb.DISCARD, Verb.ROB, Verb.CALL):
         for arg in (-1, 1 << 60):
             assert g.reason(Action(seat, verb, arg)) == "that names no card"
+
+
+# ----- misuse of the library ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seat", [-1, 4, 7, "a", 1.0, True, "0"])
+def test_a_view_for_no_seat_is_refused(seat: Any) -> None:
+    """view() answers only a seat at the table (or None, a spectator): view(-1) would
+    otherwise show the last seat's hand."""
+    from forties import SeatError
+
+    g = new_game("merrimack-valley", seed=1)
+    with pytest.raises(SeatError) as e:
+        g.view(seat)
+    assert "seat" in str(e.value) and "\n" not in str(e.value)
+    assert g.view(None)["hand"] == [] and len(g.view(3)["hand"]) == 5
+
+
+@pytest.mark.parametrize("preset", ["merrimack-valley", "forty-one"])
+@pytest.mark.parametrize("bad", [None, 5, 1.5, b"0 pass", ["0", "pass"],
+                                 ("0", "pass"), object()])
+def test_applying_what_is_not_an_action_is_refused(preset: str, bad: Any) -> None:
+    from forties import ActionSyntaxError
+
+    g = new_game(preset, seed=3)
+    before = g.to_json()
+    with pytest.raises(ActionSyntaxError) as e:
+        g.apply(bad)
+    assert "action" in str(e.value)
+    assert g.to_json() == before
+
+
+@pytest.mark.parametrize("preset", ["merrimack-valley", "forty-one"])
+def test_hand_built_actions_of_the_wrong_types_are_refused(preset: str) -> None:
+    g = new_game(preset, seed=3)
+    seat = g.turn
+    assert seat is not None
+    legal_first = g.legal_actions()[0]
+    before = g.to_json()
+    for bad in (Action("a", legal_first.verb, legal_first.arg),  # type: ignore[arg-type]
+                Action(seat, "bid", 20),  # type: ignore[arg-type]
+                Action(seat, legal_first.verb, "x"),  # type: ignore[arg-type]
+                Action(seat, Verb.PLAY, 2.5),  # type: ignore[arg-type]
+                Action(float(seat), legal_first.verb, legal_first.arg),  # type: ignore[arg-type]
+                Action(seat, legal_first.verb, float(legal_first.arg))):  # type: ignore[arg-type]
+        with pytest.raises(IllegalActionError):
+            g.apply(bad)
+        assert g.reason(bad) is not None
+    assert g.to_json() == before
+
+
+@pytest.mark.parametrize("seed", ["1", 1.5, True, [1], b"1"])
+def test_a_seed_that_is_not_a_whole_number_is_refused(seed: Any) -> None:
+    with pytest.raises(DealError) as e:
+        new_game("merrimack-valley", seed=seed)
+    assert "seed" in str(e.value)
+
+
+@pytest.mark.parametrize("first_dealer", ["a", 1.0, None, True])
+def test_a_first_dealer_that_is_not_a_seat_number_is_refused(first_dealer: Any) -> None:
+    with pytest.raises(DealError):
+        new_game("merrimack-valley", seed=1, first_dealer=first_dealer)
+
+
+@pytest.mark.parametrize("rules", [7, None, {"preset": "merrimack-valley"}])
+def test_new_game_needs_rules_or_a_preset_name(rules: Any) -> None:
+    from forties import RulesError
+
+    with pytest.raises(RulesError):
+        new_game(rules, seed=1)
+
+
+def test_a_deal_that_is_not_a_deal_is_refused() -> None:
+    with pytest.raises(DealError):
+        new_game("merrimack-valley", deal=[[1, 2, 3]])  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("edit", [
+    ("game", "chess"),
+    ("game", None),
+    ("game", "forty-one"),  # the rules are Forty-Fives
+    ("actions", "0 bid 20"),
+    ("actions", None),
+    ("actions", [20]),
+    ("actions", ["0 bid"]),
+    ("actions", {"0": "bid 20"}),
+    ("seed", "7"),
+    ("scores", None),
+    ("deal", None),
+    ("rules", None),
+    ("hand_index", -1),
+])
+def test_a_snapshot_with_an_unknown_game_or_malformed_part_is_refused(edit: Any) -> None:
+    key, value = edit
+    snap = played(mv_state(), MV_OPENING[:2]).to_json()
+    snap[key] = value
+    with pytest.raises(StateError) as e:
+        GameState.from_json(snap)
+    msg = str(e.value)
+    assert key in msg and "\n" not in msg and "NoneType" not in msg
+
+
+@pytest.mark.parametrize("key", ["game", "rules", "deal", "actions", "scores"])
+def test_a_snapshot_missing_a_part_names_it(key: str) -> None:
+    snap = played(mv_state(), MV_OPENING[:2]).to_json()
+    del snap[key]
+    with pytest.raises(StateError) as e:
+        GameState.from_json(snap)
+    assert f"missing {key!r}" in str(e.value)

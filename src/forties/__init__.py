@@ -9,7 +9,7 @@ from .actions import Action, ActionSyntaxError, Verb  # noqa: E402
 from .games import new_game  # noqa: E402
 from .record import Record, Recorder, RecordError, referee  # noqa: E402
 from .rules import PRESETS, FortyFivesRules, FortyOneRules, Rules, RulesError, build_rules  # noqa: E402
-from .state import Deal, DealError, GameState, IllegalActionError, Phase, StateError  # noqa: E402
+from .state import Deal, DealError, GameState, IllegalActionError, Phase, SeatError, StateError  # noqa: E402
 
 __version__ = "0.1.0"
 
@@ -29,6 +29,7 @@ __all__ = [
     "Recorder",
     "Rules",
     "RulesError",
+    "SeatError",
     "StateError",
     "Verb",
     "__version__",

@@ -71,6 +71,8 @@ class Action(NamedTuple):
 
     def __str__(self) -> str:
         v = self.verb
+        if not isinstance(v, Verb) or type(self.arg) is not int:  # an Action built by hand
+            return f"{self.seat} {getattr(v, 'value', v)} {self.arg}"
         head = f"{self.seat} {v.value}"
         if v is Verb.PASS or v is Verb.HOLD:
             return head

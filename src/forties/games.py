@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .fortyfives import FortyFivesState
 from .fortyone import FortyOneState
-from .rules import FORTY_FIVES, FORTY_ONE, Rules, build_rules
+from .rules import FORTY_FIVES, FORTY_ONE, Rules, RulesError, build_rules
 from .state import Deal, GameState
 
 GAMES: dict[str, type[GameState]] = {FORTY_FIVES: FortyFivesState, FORTY_ONE: FortyOneState}
@@ -22,6 +22,9 @@ def new_game(rules: Rules | str, seed: int | None = None, first_dealer: int = 0,
     """
     if isinstance(rules, str):
         rules = build_rules(rules)
+    elif not isinstance(rules, Rules) or rules.game not in GAMES:
+        raise RulesError(f"rules must be a preset name or a Rules value (build_rules), not "
+                         f"{type(rules).__name__}")
     if seed is None and deal is None:
         import secrets
 

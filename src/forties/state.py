@@ -56,6 +56,10 @@ class StateError(ValueError):
     """A serialized state that cannot be read."""
 
 
+class SeatError(ValueError):
+    """A view asked for a seat that is not at the table."""
+
+
 @dataclass(frozen=True)
 class Deal:
     """The cards of one hand: each seat's hand, the kitty, and the stock (top first)."""
@@ -215,7 +219,9 @@ class GameState:
                  deal: Deal | None = None) -> None:
         self.rules = rules
         self.n = rules.players
-        if not 0 <= first_dealer < self.n:
+        if seed is not None and type(seed) is not int:
+            raise DealError(f"the seed must be a whole number, not {_shown(seed)}")
+        if type(first_dealer) is not int or not 0 <= first_dealer < self.n:
             raise DealError(f"first dealer {first_dealer} is not a seat (0..{self.n - 1})")
         self.sides = rules.sides  # type: ignore[attr-defined]
         side_of = [0] * self.n
@@ -262,6 +268,8 @@ class GameState:
     def _start_hand(self, deal: Deal | None) -> None:
         if deal is None:
             deal = self.deal_for(self.hand_index)
+        elif not isinstance(deal, Deal):
+            raise DealError(f"a deal must be a Deal, not {type(deal).__name__}")
         else:
             self.check_deal(deal)
         self.deal = deal
@@ -288,6 +296,9 @@ class GameState:
             return "the game is over"
         if self.turn is None:
             return "the hand is over: a new deal is due"
+        if (type(action.seat) is not int or type(action.verb) is not Verb
+                or type(action.arg) is not int):
+            return "not an action: a seat number, a verb and a whole number"
         if not 0 <= action.seat < self.n:
             return f"there is no seat {action.seat} (seats are 0..{self.n - 1})"
         if action.seat != self.turn:
@@ -303,6 +314,9 @@ class GameState:
         """Check and apply ``action``; raises IllegalActionError (or ActionSyntaxError)."""
         if isinstance(action, str):
             action = Action.parse(action)
+        elif not isinstance(action, Action):
+            raise ActionSyntaxError(f"an action must be a line such as '0 play 5H' or an "
+                                    f"Action, not {type(action).__name__}")
         why = self.reason(action)
         if why is not None:
             raise IllegalActionError(action, why)
@@ -334,12 +348,14 @@ class GameState:
 
     def _game_won(self, winner: int | tuple[int, ...]) -> None:
         """Record a game won; in a match, start the next game or end the match."""
-        if getattr(self.rules, "match", "single") == "best-of-3":
-            first = winner if isinstance(winner, int) else self.side_of[winner[0]]
-            self.games[first] += 1
-            if self.games[first] < 2:
-                self.new_game_due = True
-                return
+        from .scoring import game_won
+
+        games, over = game_won(getattr(self.rules, "match", "single"), self.games, winner,
+                               self.side_of)
+        self.games = list(games)
+        if not over:
+            self.new_game_due = True
+            return
         self.over = True
         self.winner = winner
 
@@ -366,12 +382,26 @@ class GameState:
     @classmethod
     def from_json(cls, obj: Any) -> GameState:
         """Rebuild a state written by ``to_json``; raises StateError."""
-        from .games import game_class
+        from .games import GAMES, game_class
 
         try:
             if not isinstance(obj, dict) or obj.get("format") != "forties-state/1":
                 raise StateError("not a forties state (format forties-state/1)")
+            for key in ("game", "rules", "seed", "first_dealer", "hand_index", "dealer",
+                        "scores", "deal", "actions"):
+                if key not in obj:
+                    raise StateError(f"cannot read state: missing {key!r}")
+            if obj["game"] not in GAMES:
+                raise StateError(f"cannot read state: game {_shown(obj['game'])} is not one "
+                                 f"of {', '.join(GAMES)}")
             rules = rules_from_json(obj["rules"])
+            if rules.game != obj["game"]:
+                raise StateError(f"cannot read state: game {obj['game']!r} but the rules are "
+                                 f"{rules.game!r}")
+            actions = obj["actions"]
+            if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+                raise StateError("cannot read state: actions must be a list of action lines "
+                                 "such as \"0 play 5H\"")
             n, sides = rules.players, len(rules.sides)  # type: ignore[attr-defined]
             if obj["seed"] is not None and type(obj["seed"]) is not int:
                 raise StateError(f"cannot read state: seed is {obj['seed']!r}, not a number")
@@ -386,8 +416,11 @@ class GameState:
             if "games" in obj:
                 state.games = _numbers(obj["games"], "games", sides)
             state._start_hand(Deal.from_json(obj["deal"]))
-            for text in obj["actions"]:
-                state.apply(Action.parse(text))
+            for i, text in enumerate(actions):
+                try:
+                    state.apply(Action.parse(text))
+                except (ActionSyntaxError, IllegalActionError) as e:
+                    raise StateError(f"cannot read state: actions[{i}]: {e}") from None
             return state
         except StateError:
             raise
@@ -405,6 +438,9 @@ class GameState:
         raise NotImplementedError
 
     def _common_view(self, seat: int | None) -> dict[str, Any]:
+        if seat is not None and (type(seat) is not int or not 0 <= seat < self.n):
+            raise SeatError(f"no seat {_shown(seat)} at this table: seats are 0 to "
+                            f"{self.n - 1}, or None for a spectator")
         me = seat is not None and seat == self.turn
         return {
             "game": self.game,
@@ -435,6 +471,14 @@ class GameState:
     def _winner_json(self) -> Any:
         w = self.winner
         return list(w) if isinstance(w, tuple) else w
+
+
+def _shown(v: Any) -> str:
+    """``v`` for a one-line message: its repr if short and on one line, else its type."""
+    text = repr(v)
+    if len(text) <= 40 and text.isprintable():
+        return text
+    return f"a {type(v).__name__}"
 
 
 def _whole(v: Any, what: str, hi: int | None) -> int:

@@ -1,0 +1,134 @@
+// Step through a finished game's record: from a table (?table=ID) or a file the player opens.
+// The server turns the record into one spectator's view per step, every hand shown.
+import { t, loadLanguage, preferredLanguage, languagePicker } from './i18n.js';
+import { cardFigure, suitIcon } from './cards.js';
+import { actionWords } from './words.js';
+import { api, h } from './util.js';
+
+const $ = (id) => document.getElementById(id);
+let steps = [];
+let at = 0;
+let names = [];
+
+function seatName(seat) {
+  const name = names[seat];
+  if (!name) return t('table.seat_n', { seat: seat + 1 });
+  // two computer players of one level share a name: the seat tells them apart
+  return names.filter((x) => x === name).length > 1 ? `${name} ${seat + 1}` : name;
+}
+
+function stepWords(text) {
+  const deal = /^hand (\d+): the deal$/.exec(text || '');
+  if (deal) return t('replay.deal', { hand: deal[1] });
+  return /^\d+ [a-z]+/.test(text || '') ? actionWords(text, seatName) : (text || '');
+}
+
+/** The trick on the table at this step: the one being played, or the one just finished. */
+function trickOf(view) {
+  if (view.trick && view.trick.cards && view.trick.cards.length) return view.trick;
+  const tricks = view.tricks || [];
+  return tricks.length && view.phase !== 'auction' ? { ...tricks[tricks.length - 1], done: true } : null;
+}
+
+/** Every hand of a step: the view's own "hands" if it has them, else the deal's. */
+function handsOf(view) {
+  if (Array.isArray(view.hands)) return view.hands;
+  if (view.deal && Array.isArray(view.deal.hands)) return view.deal.hands;
+  return [];
+}
+
+function show() {
+  if (!steps.length) return;
+  at = Math.max(0, Math.min(steps.length - 1, at));
+  const step = steps[at];
+  const view = step.view || {};
+  $('slider').value = String(at);
+  $('count').textContent = t('replay.count', { at: at + 1, total: steps.length });
+  $('step-text').textContent = stepWords(step.text);
+  const sides = view.sides || [];
+  const scores = view.scores || [];
+  $('scores').textContent = scores.length === sides.length
+    ? sides.map((s, i) => `${s.map(seatName).join(' & ')} ${scores[i]}`).join(' · ')
+    : scores.map((s, i) => `${seatName(i)} ${s}`).join(' · ');
+  $('trump').replaceChildren(...(view.trump ? [suitIcon(view.trump, 24),
+    ` ${t('table.trump', { suit: t(`suit.${view.trump}`) })}`] : []));
+  const trick = trickOf(view);
+  const n = view.players || handsOf(view).length;
+  $('hands').replaceChildren(...handsOf(view).map((cards, seat) => {
+    let played = null;
+    if (trick) {
+      const i = (seat - trick.leader + n) % n;
+      if (i < trick.cards.length) {
+        played = cardFigure(trick.cards[i], trick.done && trick.winner === seat ? 'win' : '');
+      }
+    }
+    return h('div', { dataset: { seat } },
+      h('div', { class: 'who', text: `${seatName(seat)}${view.to_act === seat ? ' ◀' : ''}` }),
+      h('div', { class: 'cards mini' }, played ? h('span', { class: 'played-now' }, played) : null,
+        ...cards.map((c) => cardFigure(c))));
+  }));
+  $('prev').disabled = at === 0;
+  $('first').disabled = at === 0;
+  $('next').disabled = at === steps.length - 1;
+  $('last').disabled = at === steps.length - 1;
+  document.body.dataset.step = String(at);
+}
+
+async function load(record) {
+  $('error').textContent = '';
+  names = Array.isArray(record && record.players)
+    ? record.players.map((p) => (typeof p === 'string' ? p : (p && p.name) || '')) : [];
+  try {
+    const r = await api('/api/replay', { record });
+    steps = r.steps || [];
+  } catch (e) {
+    $('error').textContent = e.message;
+    return;
+  }
+  at = 0;
+  $('slider').max = String(Math.max(0, steps.length - 1));
+  $('player').hidden = false;
+  show();
+  document.body.dataset.ready = '1';
+  $('next').focus();
+}
+
+async function main() {
+  await loadLanguage(preferredLanguage());
+  await languagePicker($('lang'), show);
+  $('first').addEventListener('click', () => { at = 0; show(); });
+  $('prev').addEventListener('click', () => { at -= 1; show(); });
+  $('next').addEventListener('click', () => { at += 1; show(); });
+  $('last').addEventListener('click', () => { at = steps.length - 1; show(); });
+  $('slider').addEventListener('input', () => { at = Number($('slider').value); show(); });
+  document.addEventListener('keydown', (ev) => {
+    if (ev.target instanceof HTMLInputElement && ev.target.type !== 'range') return;
+    const rtl = document.documentElement.dir === 'rtl';
+    if (ev.key === (rtl ? 'ArrowLeft' : 'ArrowRight')) { at += 1; show(); }
+    if (ev.key === (rtl ? 'ArrowRight' : 'ArrowLeft')) { at -= 1; show(); }
+  });
+  $('file').addEventListener('change', async () => {
+    const f = $('file').files[0];
+    if (!f) return;
+    let record;
+    try {
+      record = JSON.parse(await f.text());
+    } catch (e) {
+      $('error').textContent = t('replay.not_json');
+      return;
+    }
+    load(record);
+  });
+  const table = new URLSearchParams(location.search).get('table');
+  if (table) {
+    try {
+      load(await api(`/api/tables/${encodeURIComponent(table)}/record`));
+    } catch (e) {
+      $('error').textContent = e.message;
+    }
+  } else {
+    document.body.dataset.ready = '1';
+  }
+}
+
+main();

@@ -1,0 +1,960 @@
+// The table: every byte of the game comes from the server's view frames (the engine's view of
+// this seat); the page draws it, offers only the legal choices, and sends the one chosen.
+import { t, has, loadLanguage, preferredLanguage, languagePicker } from './i18n.js';
+import { Connection } from './net.js';
+import { actionWords as words, bidText, suitWords } from './words.js';
+import { cardFace, cardFigure, cardName, suitIcon } from './cards.js';
+import { api, saveSeat, savedSeat, savedInvites, savedName, saveName, absolute, h, copyText, LEVELS }
+  from './util.js';
+
+const $ = (id) => document.getElementById(id);
+const PHRASES = ['hearts-on-hearts', 'well-played', 'sorry-partner', 'good-game', 'hurry', 'thanks'];
+
+const S = {
+  tableId: decodeURIComponent(location.pathname.split('/').filter(Boolean)[1] || ''),
+  token: null,
+  conn: null,
+  you: null,
+  table: null,
+  view: null,
+  pad: [],
+  chat: [],
+  par: {},
+  ready: new Set(),
+  selected: new Set(),
+  selKey: '',
+  pending: null, // the version an action was sent on, until the next view or an error
+  hint: null,
+  refusal: '',
+};
+
+// ---------------------------------------------------------------- names and words
+
+/** Forty One (the engine's view says "forty-one"; the table says "41"). */
+function fortyOne(view) {
+  return view.game === 'forty-one' || view.game === '41';
+}
+
+function seatName(seat) {
+  const s = S.table && S.table.seats ? S.table.seats.find((x) => x.seat === seat) : null;
+  if (seat === S.you) return t('table.you');
+  if (s && s.name) {
+    const same = S.table.seats.filter((x) => x.name === s.name).length > 1;
+    return same ? `${s.name} ${seat + 1}` : s.name;
+  }
+  if (s && s.kind === 'computer') return t('table.computer_n', { seat: seat + 1 });
+  return t('table.seat_n', { seat: seat + 1 });
+}
+
+function sideName(side) {
+  return side.map(seatName).join(' & ');
+}
+
+function announce(text) {
+  const box = $('announce');
+  const p = h('p', { text });
+  box.appendChild(p);
+  while (box.childNodes.length > 4) box.removeChild(box.firstChild);
+}
+
+// ---------------------------------------------------------------- legal choices
+
+function parseLegal(view) {
+  const out = { play: new Map(), rob: new Map(), discard: new Map(), call: [], buttons: [],
+    robSets: new Map() };
+  for (const a of view.legal || []) {
+    const parts = a.split(' ');
+    const verb = parts[1];
+    const args = parts.slice(2);
+    if (verb === 'play') out.play.set(args[0], a);
+    else if (verb === 'discard') out.discard.set(setKey(args), a);
+    else if (verb === 'rob' && view.phase === 'rob') out.rob.set(args[0], a);
+    else if (verb === 'rob') out.robSets.set(setKey(args), a);
+    else if (verb === 'call') out.call.push(a);
+    else out.buttons.push(a);
+  }
+  return out;
+}
+
+function setKey(cards) {
+  return [...cards].sort().join(' ');
+}
+
+function buttonLabel(a, view) {
+  const parts = a.split(' ');
+  const verb = parts[1];
+  const arg = parts[2];
+  if (verb === 'pass') return t('act.pass');
+  if (verb === 'hold') return t('act.hold');
+  if (verb === 'bid') return bidText(arg);
+  if (verb === 'raise') return t('act.raise', { bid: bidText(arg) });
+  if (verb === 'trump') return suitWords(arg);
+  return a;
+}
+
+// ---------------------------------------------------------------- sending
+
+function send(action) {
+  if (!S.view || S.pending === S.view.version) return; // one action per position
+  S.pending = S.view.version;
+  S.refusal = '';
+  $('refusal').textContent = '';
+  if (!S.conn.act(action, S.view.version)) {
+    S.pending = null;
+    showRefusal(t('error.offline'));
+  }
+}
+
+function showRefusal(text) {
+  S.refusal = text;
+  $('refusal').textContent = text;
+}
+
+// ---------------------------------------------------------------- drawing
+
+function positions(n) {
+  const base = {
+    2: ['top'], 3: ['left', 'right'], 4: ['left', 'top', 'right'],
+    5: ['left', 'tl', 'tr', 'right'], 6: ['left', 'tl', 'top', 'tr', 'right'],
+  }[n] || [];
+  // Forty One goes round to the right (as it is played in Syria); a right-to-left page
+  // mirrors the grid, so the areas are mirrored back to keep the seats where they sit.
+  const mirror = { left: 'right', right: 'left', tl: 'tr', tr: 'tl', top: 'top' };
+  const flip = (S.view && fortyOne(S.view)) !== (document.documentElement.dir === 'rtl');
+  return flip ? base.map((p) => mirror[p]) : base;
+}
+
+function lastCalls(view) {
+  // each seat's latest auction call this hand (from the public history)
+  const calls = {};
+  for (const a of view.history || []) {
+    const [seat, verb, arg] = a.split(' ');
+    if (verb === 'bid' || verb === 'raise') calls[seat] = bidText(arg);
+    else if (verb === 'pass') calls[seat] = t('act.pass');
+    else if (verb === 'hold') calls[seat] = t('act.hold');
+  }
+  return calls;
+}
+
+function tricksWon(view) {
+  const won = {};
+  for (const tr of view.tricks || []) {
+    if (tr.winner !== null && tr.winner !== undefined) won[tr.winner] = (won[tr.winner] || 0) + 1;
+  }
+  return won;
+}
+
+/** The trick on the table: the one being played, or, until its first card, the trick
+ *  just finished (so everyone sees its last card and who took it). */
+function shownTrick(view) {
+  const tr = view.trick;
+  if (tr && tr.cards && tr.cards.length) return { ...tr, done: false };
+  const tricks = view.tricks || [];
+  if (view.phase === 'play' && tricks.length) return { ...tricks[tricks.length - 1], done: true };
+  return null;
+}
+
+function trickCardOf(view, seat) {
+  const tr = shownTrick(view);
+  if (!tr) return null;
+  const n = view.players;
+  const i = (seat - tr.leader + n) % n;
+  if (i >= tr.cards.length) return null;
+  return cardFigure(tr.cards[i], `${tr.done ? 'done' : ''} ${tr.done && tr.winner === seat ? 'win' : ''}`);
+}
+
+function badge(seat, view) {
+  const info = S.table && S.table.seats ? S.table.seats.find((x) => x.seat === seat) : null;
+  const turn = view.to_act === seat;
+  const b = h('div', { class: `badge${turn ? ' turn' : ''}${info && info.away ? ' away' : ''}`,
+    dataset: { seat } });
+  if (info && info.kind === 'computer') b.setAttribute('title', t('table.computer'));
+  b.appendChild(h('span', { class: 'name', text: seatName(seat) }));
+  const line = [];
+  if (view.dealer === seat) line.push(h('span', { class: 'chip', title: t('table.dealer'),
+    'aria-label': t('table.dealer'), text: t('table.dealer_chip') }));
+  if (info && info.kind === 'computer' && info.name) line.push(h('span', { text: t('table.computer') }));
+  if (view.scores && view.sides && view.scores.length !== view.sides.length) {
+    line.push(h('span', { text: ` ${t('table.score', { score: view.scores[seat] })}` }));
+  }
+  if (info && info.away) line.push(h('span', { text: ` ${t('table.away_short')}` }));
+  if (info && info.kind === 'person' && !info.connected && seat !== S.you) {
+    line.push(h('span', { text: ` ${t('table.offline')}` }));
+  }
+  if (fortyOne(view)) {
+    const bid = view.bids ? view.bids[seat] : null;
+    if (bid !== null && bid !== undefined) {
+      line.push(h('span', { text: ` ${t('table.bid_taken', { bid, taken: view.taken[seat] })}` }));
+    }
+  } else {
+    const calls = S.calls || {};
+    if (view.bidder === seat && view.bid) {
+      line.push(h('span', { text: ` ${t('table.bidder', { bid: bidText(view.bid) })}` }));
+    } else if (view.phase === 'auction' && calls[seat] !== undefined) {
+      line.push(h('span', { text: ` ${calls[seat]}` }));
+    }
+    if (view.phase === 'play' || view.phase === 'hand-over') {
+      const won = tricksWon(view)[seat] || 0;
+      line.push(h('span', { text: ` ${t('table.tricks', { count: won })}` }));
+    }
+    if (view.phase === 'draw' || view.phase === 'rob-pack') {
+      const d = view.discard_counts ? view.discard_counts[seat] : 0;
+      if (d) line.push(h('span', { text: ` ${t('table.discarded', { count: d })}` }));
+    }
+    if (view.partner === seat && view.bidder !== seat) line.push(h('span', { text: ` ${t('table.partner')}` }));
+  }
+  if (turn && S.table && S.table.deadline) line.push(h('span', { class: 'timer', dataset: { deadline: S.table.deadline } }));
+  b.appendChild(h('span', {}, ...line));
+  const up = view.face_up_held ? view.face_up_held[seat] : null;
+  if (up && up.length && seat !== S.you) {
+    b.appendChild(h('span', { class: 'mini row' }, ...up.map((c) => cardFigure(c))));
+  }
+  return b;
+}
+
+function renderFelt() {
+  const view = S.view;
+  const felt = $('felt');
+  const n = view.players;
+  const me = S.you === null ? 0 : S.you;
+  const pos = positions(n);
+  const cells = [];
+  const playing = view.phase === 'play';
+  for (let r = 1; r < n; r += 1) {
+    const seat = (me + r) % n;
+    const cell = h('div', { class: 'seat', dataset: { pos: pos[r - 1], seat } }, badge(seat, view));
+    const c = trickCardOf(view, seat);
+    if (playing) cell.appendChild(h('div', { class: 'played' }, c));
+    cells.push(cell);
+  }
+  const mid = h('div', { class: 'mid' });
+  mid.appendChild(badge(me, view));
+  // trump, the turned-up card, the bid
+  if (view.trump) {
+    mid.appendChild(h('div', { class: 'trumpline', role: 'img',
+      'aria-label': t('table.trump', { suit: suitWords(view.trump) }) },
+    suitIcon(view.trump, 26), h('span', { 'aria-hidden': 'true', text: suitWords(view.trump) })));
+  } else if (!fortyOne(view) && view.high_bid) {
+    mid.appendChild(h('div', { text: t('table.high_bid', { bid: bidText(view.high_bid),
+      name: seatName(view.high_bidder) }) }));
+  }
+  if (view.up_card && !view.robbed && view.phase !== 'play' && view.phase !== 'hand-over') {
+    mid.appendChild(h('div', { class: 'mini' }, h('span', { text: t('table.up_card') }),
+      cardFigure(view.up_card)));
+  }
+  if (!fortyOne(view) && view.kitty_size && ['auction', 'raise', 'trump'].includes(view.phase)
+      && !view.kitty) {
+    mid.appendChild(h('div', { class: 'muted', text: t('table.kitty', { count: view.kitty_size }) }));
+  }
+  if (playing) {
+    const c = S.you === null ? trickCardOf(view, me) : trickCardOf(view, S.you);
+    mid.appendChild(h('div', { class: 'played' }, c));
+  }
+  felt.replaceChildren(...cells, mid);
+}
+
+function statusText() {
+  const view = S.view;
+  const table = S.table || {};
+  if (table.status === 'waiting') return t('status.waiting');
+  if (view.phase === 'game-over' || view.over) {
+    const w = view.winner;
+    if (w === null || w === undefined) return t('status.game_over');
+    const seats = Array.isArray(w) ? w : (view.sides[w] || [w]);
+    return t('status.winner', { names: sideName(seats) });
+  }
+  if (view.phase === 'hand-over') return t('status.hand_over');
+  const who = view.to_act;
+  if (who === null || who === undefined) return '';
+  const mine = who === S.you;
+  const key = {
+    auction: 'bid', raise: 'raise', trump: 'trump', draw: 'draw', 'rob-pack': 'pack',
+    rob: 'rob', call: 'call', play: 'play',
+  }[view.phase] || 'play';
+  return mine ? t(`status.you.${key}`) : t(`status.other.${key}`, { name: seatName(who) });
+}
+
+function renderStatus() {
+  const st = $('status');
+  st.textContent = statusText();
+  const mine = S.view.to_act === S.you && S.you !== null;
+  st.classList.toggle('mine', mine);
+  if (S.table && S.table.deadline && S.view.to_act !== null && S.view.to_act !== undefined) {
+    st.appendChild(h('span', { class: 'timer', dataset: { deadline: S.table.deadline } }));
+  }
+  tick();
+  // the score line
+  const v = S.view;
+  const line = $('scoreline');
+  const parts = [];
+  if (v.scores.length === v.sides.length) {
+    const mine = S.you === null ? -1 : v.sides.findIndex((side) => side.includes(S.you));
+    const two = v.sides.length === 2 && v.sides[0].length > 1;
+    v.sides.forEach((side, i) => {
+      let who = sideName(side);
+      if (two && mine >= 0) who = i === mine ? t('table.us') : t('table.them');
+      parts.push([who, v.scores[i]]);
+    });
+  }
+  // each name isolated, so that a Latin name reads right in an Arabic line and the reverse
+  line.replaceChildren(...parts.flatMap(([who, score], i) => [
+    ...(i ? [' · '] : []), h('bdi', { text: who }), ` ${score}`]));
+  if (parts.length) {
+    line.setAttribute('aria-label', t('table.scores', {
+      scores: parts.map(([who, score]) => `${who} ${score}`).join(', ') }));
+  }
+}
+
+function tick() {
+  for (const node of document.querySelectorAll('.timer[data-deadline]')) {
+    const left = Math.max(0, Math.round(Number(node.dataset.deadline) - Date.now() / 1000));
+    node.textContent = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}`;
+    node.setAttribute('aria-label', t('table.seconds_left', { count: left }));
+  }
+}
+
+/** Columns for a hand of n cards in `width` px: one row when they fit at a readable size,
+ *  else two even rows (a 13-card hand two rows of 7 on a phone), else more. */
+function handColumns(n, width, minW, gap) {
+  const fit = Math.max(1, Math.floor((width + gap) / (minW + gap)));
+  if (n <= fit) return Math.max(n, 1);
+  const rows = Math.ceil(n / fit);
+  return Math.ceil(n / rows);
+}
+
+function renderHand(legal) {
+  const view = S.view;
+  const hand = $('hand');
+  if (S.you === null) {
+    hand.replaceChildren();
+    hand.hidden = true;
+    return;
+  }
+  hand.hidden = false;
+  const cards = view.hand || [];
+  const focused = document.activeElement && document.activeElement.dataset
+    ? document.activeElement.dataset.card : null;
+  const selecting = selectionMode(view, legal);
+  const mine = view.to_act === S.you;
+  const kitty = new Set(view.kitty || []);
+  const hinted = S.hint && S.hint.version === view.version ? S.hint.action : null;
+  const buttons = cards.map((c) => {
+    let isLegal;
+    if (selecting) isLegal = true;
+    else if (view.phase === 'rob') isLegal = legal.rob.has(c);
+    else isLegal = legal.play.has(c);
+    const cls = ['card', isLegal && mine ? 'legal' : mine ? 'unplayable' : 'waiting'];
+    if (kitty.has(c)) cls.push('from-kitty');
+    if (hinted && hinted.split(' ').slice(2).includes(c)) cls.push('hinted');
+    const label = kitty.has(c) ? t('table.card_from_kitty', { card: cardName(c) }) : cardName(c);
+    const b = h('button', { type: 'button', class: cls.join(' '), dataset: { card: c },
+      'aria-label': label });
+    if (selecting) b.setAttribute('aria-pressed', S.selected.has(c) ? 'true' : 'false');
+    else if (!(isLegal && mine)) b.setAttribute('aria-disabled', 'true');
+    b.appendChild(cardFace(c));
+    b.addEventListener('click', () => clickCard(c, legal));
+    return b;
+  });
+  hand.replaceChildren(...buttons);
+  layoutHand();
+  if (focused) {
+    const again = hand.querySelector(`button[data-card="${focused}"]`);
+    if (again) again.focus();
+  }
+}
+
+function layoutHand() {
+  const hand = $('hand');
+  const n = hand.children.length;
+  const many = n > 8;
+  const gap = many ? 4 : 6;
+  const width = hand.clientWidth - 16;
+  const cols = handColumns(n, width, many ? 44 : 62, gap);
+  const wide = window.innerWidth >= 1200;
+  const maxW = wide ? 130 : window.innerWidth >= 700 ? 100 : 80;
+  const w = Math.max(44, Math.min(maxW, Math.floor((width - gap * (cols - 1)) / cols)));
+  hand.style.setProperty('--cols', String(cols));
+  hand.style.gap = `${gap}px`;
+  document.documentElement.style.setProperty('--card-w', `${w}px`);
+}
+
+function selectionMode(view, legal) {
+  return view.to_act === S.you && (legal.discard.size > 0 && view.phase === 'draw'
+    || view.phase === 'rob-pack');
+}
+
+function clickCard(card, legal) {
+  const view = S.view;
+  if (selectionMode(view, legal)) {
+    if (S.selected.has(card)) S.selected.delete(card); else S.selected.add(card);
+    render();
+    return;
+  }
+  if (view.phase === 'rob') {
+    send(legal.rob.get(card) || `${S.you} rob ${card}`);
+    return;
+  }
+  // a card that may not be played still goes to the server, which answers with the
+  // engine's reason (and changes nothing)
+  send(legal.play.get(card) || `${S.you} play ${card}`);
+}
+
+function renderActions(legal) {
+  const view = S.view;
+  const box = $('actions');
+  const items = [];
+  const mine = view.to_act === S.you && S.you !== null;
+  const seatInfo = S.table && S.table.seats && S.you !== null
+    ? S.table.seats.find((x) => x.seat === S.you) : null;
+  if (seatInfo && seatInfo.away) {
+    items.push(h('button', { type: 'button', class: 'primary', id: 'back',
+      text: t('table.take_back'), onclick: () => S.conn.send({ type: 'back' }) }));
+  }
+  if (mine) {
+    if (view.phase === 'draw' || view.phase === 'rob-pack') {
+      items.push(...selectionActions(view, legal));
+    }
+    for (const a of legal.buttons) {
+      const b = h('button', { type: 'button', class: 'act', dataset: { action: a } });
+      const verb = a.split(' ')[1];
+      if (verb === 'trump') b.appendChild(suitIcon(a.split(' ')[2]));
+      b.appendChild(document.createTextNode(buttonLabel(a, view)));
+      if (S.hint && S.hint.version === view.version && S.hint.action === a) b.classList.add('primary');
+      b.addEventListener('click', () => send(a));
+      items.push(b);
+    }
+    if (view.phase === 'trump') {
+      for (const [, a] of legal.discard) {
+        items.push(h('button', { type: 'button', class: 'act', dataset: { action: a },
+          text: view.went_on_kitty ? t('act.go_on_top_card') : t('act.go_on_kitty'),
+          onclick: () => send(a) }));
+      }
+    }
+    if (view.phase === 'call' && legal.call.length) items.push(...callActions(legal));
+    if (view.phase === 'rob') items.unshift(h('p', { class: 'prompt', text: t('prompt.rob', { card: cardName(view.up_card) }) }));
+    if (view.phase === 'auction' && fortyOne(view)) items.unshift(h('p', { class: 'prompt', text: t('prompt.bid41') }));
+  }
+  box.replaceChildren(...items);
+  const row = document.querySelector('.statusrow');
+  row.querySelector('#hint')?.remove();
+  if (S.table && S.table.settings && S.table.settings.hints && mine) {
+    row.appendChild(h('button', { type: 'button', id: 'hint', text: t('table.hint'),
+      onclick: () => S.conn.send({ type: 'hint' }) }));
+  }
+}
+
+function selectionActions(view, legal) {
+  const out = [];
+  const key = setKey(S.selected);
+  if (view.phase === 'draw') {
+    const n = S.selected.size;
+    const a = legal.discard.get(key) || `${S.you} discard ${[...S.selected].join(' ')}`.trim();
+    const ok = legal.discard.has(key);
+    const b = h('button', { type: 'button', class: ok ? 'primary act' : 'act', id: 'discard',
+      dataset: { action: a },
+      text: n === 0 ? (legal.discard.has('') ? t('act.keep_all') : t('act.choose_discard'))
+        : t('act.discard', { count: n }) });
+    if (!ok) b.setAttribute('aria-disabled', 'true');
+    b.addEventListener('click', () => { send(a); });
+    out.push(b);
+  } else {
+    // the dealer robs the pack: choose cards of the hand to give and of the pack to take
+    out.push(h('p', { class: 'prompt', text: t('prompt.pack') }));
+    const pack = h('div', { class: 'row', role: 'group', 'aria-label': t('table.pack') });
+    for (const c of view.pack || []) {
+      const b = h('button', { type: 'button', class: 'card', dataset: { card: c },
+        'aria-label': cardName(c), 'aria-pressed': S.selected.has(c) ? 'true' : 'false' });
+      b.style.width = '3.2rem';
+      b.appendChild(cardFace(c));
+      b.addEventListener('click', () => {
+        if (S.selected.has(c)) S.selected.delete(c); else S.selected.add(c);
+        render();
+      });
+      pack.appendChild(b);
+    }
+    out.push(pack);
+    const a = legal.robSets.get(key) || `${S.you} rob ${[...S.selected].join(' ')}`;
+    const ok = legal.robSets.has(key);
+    const b = h('button', { type: 'button', class: ok ? 'primary act' : 'act', text: t('act.rob_pack'),
+      dataset: { action: a } });
+    if (!ok) b.setAttribute('aria-disabled', 'true');
+    b.addEventListener('click', () => send(a));
+    out.push(b);
+  }
+  return out;
+}
+
+function callActions(legal) {
+  const out = [h('p', { class: 'prompt', text: t('prompt.call') })];
+  const select = h('select', { id: 'call-card', 'aria-label': t('prompt.call') });
+  let alone = null;
+  for (const a of legal.call) {
+    const arg = a.split(' ')[2];
+    if (arg === 'none') { alone = a; continue; }
+    select.appendChild(h('option', { value: a, text: cardName(arg) }));
+  }
+  out.push(select);
+  out.push(h('button', { type: 'button', class: 'primary act', text: t('act.call'),
+    onclick: () => send(select.value) }));
+  if (alone) out.push(h('button', { type: 'button', class: 'act', dataset: { action: alone },
+    text: t('act.alone'), onclick: () => send(alone) }));
+  return out;
+}
+
+function renderReview() {
+  const view = S.view;
+  const box = $('review');
+  const over = view.phase === 'hand-over' || view.phase === 'game-over' || view.over;
+  if (!over) {
+    box.hidden = true;
+    box.replaceChildren();
+    return;
+  }
+  box.hidden = false;
+  const buttons = h('div', { class: 'row' });
+  const parts = [h('h2', { text: view.over ? t('review.game_over') : t('review.heading',
+    { hand: view.hand_index + 1 }) })];
+  if (view.points && view.sides && view.points.length === view.sides.length) {
+    parts.push(h('p', { text: view.sides.map((s, i) => t('review.points',
+      { names: sideName(s), points: view.points[i] })).join(' · ') }));
+  }
+  const known = view.hand_index in S.par || String(view.hand_index) in S.par;
+  parts.push(h('p', { id: 'par', text: known ? parText(S.par[view.hand_index]) : t('review.par_wait') }));
+  const line = (S.pad || []).find((r) => r.hand === view.hand_index);
+  if (line && line.note) {
+    const note = has(`pad.note.${line.note}`) ? t(`pad.note.${line.note}`) : line.note;
+    parts.splice(1, 0, h('p', { class: 'scoreline', text: line.bidder === null || line.bidder === undefined
+      ? note : t('review.bid_result', { name: seatName(line.bidder), bid: bidText(line.bid), note }) }));
+  }
+  if (view.deal && view.deal.hands) {
+    const grid = h('div', { class: 'review-hands' });
+    view.deal.hands.forEach((cards, seat) => {
+      grid.appendChild(h('div', { dataset: { seat } }, h('div', { class: 'who', text: seatName(seat) }),
+        h('div', { class: 'cards mini' }, ...cards.map((c) => cardFigure(c)))));
+    });
+    if (view.deal.kitty && view.deal.kitty.length) {
+      grid.appendChild(h('div', {}, h('div', { class: 'who', text: t('review.kitty') }),
+        h('div', { class: 'cards mini' }, ...view.deal.kitty.map((c) => cardFigure(c)))));
+    }
+    parts.push(h('h3', { text: t('review.hands') }), grid);
+  }
+  if (view.tricks && view.tricks.length) {
+    const list = h('ol', {});
+    for (const tr of view.tricks) {
+      list.appendChild(h('li', {}, h('span', { class: 'mini row' }, ...tr.cards.map((c, i) => {
+        const seat = (tr.leader + i) % view.players;
+        return cardFigure(c, seat === tr.winner ? 'win' : '');
+      })), h('span', { text: ` ${t('review.trick_winner', { name: seatName(tr.winner) })}` })));
+    }
+    parts.push(h('h3', { text: t('review.tricks') }), list);
+  }
+  const row = buttons;
+  if (S.you !== null && !view.over && S.table && S.table.status !== 'over') {
+    const done = S.ready.has(S.you);
+    row.appendChild(h('button', { type: 'button', class: 'primary', id: 'ready', disabled: done,
+      text: done ? t('review.waiting_others') : t('review.ready'),
+      onclick: () => { S.conn.send({ type: 'ready' }); S.ready.add(S.you); render(); } }));
+  }
+  if (view.over && S.you !== null) {
+    row.appendChild(h('button', { type: 'button', class: 'primary', id: 'rematch',
+      text: t('review.rematch'), onclick: () => S.conn.send({ type: 'rematch' }) }));
+  }
+  row.appendChild(h('a', { class: 'button', href: recordUrl(), download: `forties-${S.tableId}.json`,
+    text: t('table.record') }));
+  parts.splice(2, 0, row);
+  box.replaceChildren(...parts);
+}
+
+/** The double-dummy par (the server's {side, points}) in the page's words. */
+function parText(par) {
+  if (!par || typeof par !== 'object' || !Array.isArray(par.side)) return t('review.par_none');
+  const key = S.view && fortyOne(S.view) ? 'review.par_tricks' : 'review.par_points';
+  return t(key, { names: sideName(par.side), points: par.points });
+}
+
+function recordUrl() {
+  return `/api/tables/${encodeURIComponent(S.tableId)}/record`;
+}
+
+function renderPad() {
+  const body = $('pad-body');
+  const view = S.view;
+  if (!S.pad || !S.pad.length) {
+    body.replaceChildren(h('p', { text: t('pad.empty') }));
+    return;
+  }
+  const sides = view ? view.sides : [];
+  const head = h('tr', {}, h('th', { scope: 'col', text: t('pad.hand') }),
+    h('th', { scope: 'col', text: t('pad.bid') }),
+    ...sides.map((s) => h('th', { scope: 'col', text: sideName(s) })),
+    h('th', { scope: 'col', text: t('pad.note') }));
+  const rows = S.pad.map((r) => {
+    const bid = r.bidder === null || r.bidder === undefined ? '—'
+      : `${seatName(r.bidder)} ${r.bid ? bidText(r.bid) : ''}`;
+    const trump = r.trump ? h('span', {}, suitIcon(r.trump, 18), ` ${suitWords(r.trump)}`) : '';
+    const cells = sides.map((s, i) => {
+      const score = Array.isArray(r.scores) ? r.scores[i] : '';
+      let made;
+      if (Array.isArray(r.bids) && s.length === 1) { // Forty One: bid / taken, each player
+        const b = r.bids[s[0]];
+        made = t('pad.bid_took', { bid: b === null || b === undefined ? '—' : b,
+          took: Array.isArray(r.tricks) ? r.tricks[s[0]] : '' });
+      } else {
+        made = Array.isArray(r.points) ? r.points[i] : '';
+      }
+      return h('td', { text: made === undefined || made === '' ? String(score) : `${made} → ${score}` });
+    });
+    const note = r.note ? (has(`pad.note.${r.note}`) ? t(`pad.note.${r.note}`) : r.note) : '';
+    return h('tr', {}, h('td', { text: String((r.hand ?? 0) + 1) }),
+      h('td', {}, bid, ' ', trump), ...cells, h('td', { text: note }));
+  });
+  body.replaceChildren(h('table', { class: 'pad' }, h('thead', {}, head), h('tbody', {}, ...rows)));
+}
+
+function renderChat() {
+  const log = $('chatlog');
+  log.replaceChildren(...S.chat.slice(-100).map(chatLine));
+  log.scrollTop = log.scrollHeight;
+}
+
+function chatLine(m) {
+  const text = m.phrase ? t(`phrase.${m.phrase}`) : m.text;
+  const who = m.name || (m.seat === null || m.seat === undefined ? t('chat.spectator') : seatName(m.seat));
+  return h('li', {}, h('b', { text: `${who}: ` }), h('span', { text: text || '' }));
+}
+
+function renderLastTrick() {
+  const box = $('last-trick');
+  const view = S.view;
+  const tricks = (view && view.tricks) || [];
+  if (!S.showLast) { box.replaceChildren(); return; }
+  if (!tricks.length) { box.replaceChildren(h('p', { text: t('table.no_trick_yet') })); return; }
+  const tr = tricks[tricks.length - 1];
+  box.replaceChildren(h('p', { text: t('review.trick_winner', { name: seatName(tr.winner) }) }),
+    h('div', { class: 'mini row' }, ...tr.cards.map((c, i) => {
+      const seat = (tr.leader + i) % view.players;
+      return h('span', {}, h('span', { text: seatName(seat) }), cardFigure(c, seat === tr.winner ? 'win' : ''));
+    })));
+}
+
+async function renderWaiting() {
+  const box = $('waiting');
+  const table = S.table;
+  if (!table || table.status !== 'waiting') {
+    box.hidden = true;
+    return;
+  }
+  box.hidden = false;
+  const items = [h('h2', { text: t('waiting.heading') })];
+  const list = h('ul', { class: 'waiting' });
+  const invites = savedInvites(S.tableId) || [];
+  for (const s of table.seats) {
+    const li = h('li', { dataset: { seat: s.seat } }, h('b', { text: `${t('table.seat_n', { seat: s.seat + 1 })}: ` }),
+      h('span', { text: s.kind === 'empty' ? t('waiting.empty')
+        : s.kind === 'computer' ? t('waiting.computer', { level: t(`level.${s.level || 'basic'}`) })
+          : s.name || '' }));
+    if (table.host && s.seat !== S.you) {
+      if (s.kind === 'empty') {
+        const sel = h('select', { 'aria-label': t('home.level') },
+          ...LEVELS.map((l) => h('option', { value: l, text: t(`level.${l}`) })));
+        sel.value = 'basic';
+        li.append(sel, h('button', { type: 'button', text: t('waiting.add_computer'),
+          onclick: () => hostSeat(s.seat, sel.value) }));
+        const inv = invites.find((x) => x.seat === s.seat);
+        if (inv) {
+          const link = absolute(inv.url);
+          li.append(h('button', { type: 'button', class: 'copy', text: t('common.copy_invite'),
+            onclick: async (ev) => { ev.target.textContent = (await copyText(link)) ? t('common.copied') : link; } }));
+        }
+      } else if (s.kind === 'computer') {
+        li.append(h('button', { type: 'button', text: t('waiting.remove_computer'),
+          onclick: () => hostSeat(s.seat, null) }));
+      }
+    }
+    list.appendChild(li);
+  }
+  items.push(list);
+  if (table.host) {
+    items.push(h('button', { type: 'button', class: 'primary', id: 'start', text: t('waiting.start'),
+      onclick: hostStart }));
+  } else {
+    items.push(h('p', { text: t('waiting.for_host') }));
+  }
+  items.push(h('p', { class: 'error', id: 'waiting-error', role: 'alert' }));
+  box.replaceChildren(...items);
+}
+
+async function hostSeat(seat, level) {
+  try {
+    await api(`/api/tables/${encodeURIComponent(S.tableId)}/seat`, { token: S.token, seat, level });
+  } catch (e) { $('waiting-error').textContent = e.message; }
+}
+
+async function hostStart() {
+  try {
+    await api(`/api/tables/${encodeURIComponent(S.tableId)}/start`, { token: S.token });
+  } catch (e) { $('waiting-error').textContent = e.message; }
+}
+
+function render() {
+  if (!S.view) return;
+  const active = document.activeElement;
+  const wasInPlay = active && (active.closest('#hand') || active.closest('#actions'));
+  const view = S.view;
+  const legal = parseLegal(view);
+  const key = `${view.version}:${view.phase}`;
+  if (S.selKey !== key && !(S.selKey.split(':')[1] === view.phase && view.to_act === S.you)) {
+    S.selected = new Set();
+  }
+  S.selKey = key;
+  S.calls = lastCalls(view);
+  const preset = S.table ? S.table.preset : '';
+  $('title').textContent = t(`preset.${preset}.title`, null, preset);
+  document.title = `${$('title').textContent}: ${t('table.title')}`;
+  $('rules-text').textContent = S.table ? S.table.rules_text || '' : '';
+  $('b-hint').hidden = true;
+  $('b-record').href = recordUrl();
+  $('b-away').hidden = S.you === null;
+  renderStatus();
+  renderWaiting();
+  renderFelt();
+  $('felt').hidden = ['hand-over', 'game-over'].includes(view.phase);
+  renderActions(legal);
+  renderHand(legal);
+  renderReview();
+  renderPad();
+  renderLastTrick();
+  document.body.dataset.phase = view.phase;
+  document.body.dataset.trick = view.trick && view.trick.cards ? view.trick.cards.join(' ') : '';
+  document.body.dataset.hand = String(view.hand_index);
+  document.body.dataset.you = S.you === null ? '' : String(S.you);
+  document.body.dataset.version = String(view.version);
+  document.body.dataset.toAct = view.to_act === null || view.to_act === undefined ? '' : String(view.to_act);
+  document.body.dataset.mine = String(view.to_act === S.you && S.you !== null);
+  // a keyboard player whose button went away with the old position lands on the new one
+  if (wasInPlay && (!document.activeElement || document.activeElement === document.body)) {
+    const next = document.querySelector('#actions button, #hand button.legal, #hand button, #review button');
+    if (next) next.focus();
+  }
+}
+
+// ---------------------------------------------------------------- frames
+
+function onSnapshot(m) {
+  S.you = m.you === undefined ? null : m.you;
+  S.table = m.table || S.table;
+  S.view = m.view;
+  S.pad = m.pad || [];
+  S.chat = m.chat || [];
+  S.par = m.par || {};
+  S.pending = null;
+  S.ready = new Set();
+  renderChat();
+  render();
+  document.body.dataset.ready = '1';
+}
+
+function onEvent(m) {
+  const before = S.view;
+  if (m.table) S.table = m.table;
+  if (m.pad) S.pad = m.pad;
+  if (m.view) S.view = m.view;
+  S.pending = null;
+  const ev = m.event || {};
+  if (S.hint && m.view && m.view.version !== S.hint.version) {
+    S.hint = null;
+    $('hint-text').textContent = '';
+  }
+  if (S.refusal && before && m.view && m.view.version !== before.version) {
+    S.refusal = '';
+    $('refusal').textContent = '';
+  }
+  switch (ev.kind) {
+    case 'act': {
+      S.calls = lastCalls(S.view);
+      announce(words(ev.text, seatName, S.you));
+      const now = (S.view.tricks || []).length;
+      if (before && now > (before.tricks || []).length) {
+        const tr = S.view.tricks[now - 1];
+        announce(t('say.trick', { name: seatName(tr.winner) }));
+      }
+      break;
+    }
+    case 'deal':
+      S.ready = new Set();
+      S.hint = null;
+      announce(t('say.deal', { hand: (ev.hand ?? S.view.hand_index) + 1, name: seatName(S.view.dealer) }));
+      break;
+    case 'par':
+      S.par[ev.hand] = ev.value;
+      break;
+    case 'ready':
+      S.ready.add(ev.seat);
+      break;
+    case 'away': announce(t('say.away', { name: seatName(ev.seat) })); break;
+    case 'back': announce(t('say.back', { name: seatName(ev.seat) })); break;
+    case 'sit': announce(t('say.sit', { name: seatName(ev.seat) })); break;
+    case 'start': announce(t('say.start')); break;
+    case 'over': announce(statusText()); break;
+    default: break;
+  }
+  render();
+  if (S.view.to_act === S.you && S.you !== null && ev.kind === 'act') announce(statusText());
+}
+
+function onChat(m) {
+  S.chat.push(m);
+  if (S.chat.length > 200) S.chat.shift();
+  $('chatlog').appendChild(chatLine(m));
+  $('chatlog').scrollTop = $('chatlog').scrollHeight;
+  if ($('chat').hidden) $('b-chat').classList.add('primary');
+  announce(`${m.name || ''}: ${m.phrase ? t(`phrase.${m.phrase}`) : m.text}`);
+}
+
+function onHint(m) {
+  S.hint = { action: m.action, version: S.view ? S.view.version : null };
+  const a = String(m.action || '').split(' ');
+  let what = m.text || m.action || '';
+  if (a[1] === 'play') what = t('hint.play', { card: cardName(a[2]) });
+  else if (a[1]) what = t('hint.other', { action: words(m.action, seatName, S.you) });
+  $('hint-text').textContent = what;
+  announce(t('say.hint', { text: what }));
+  render();
+}
+
+function onError(m) {
+  S.pending = null;
+  if (m.code === 'stale') return; // the position moved on: the new one is on its way
+  if (m.code === 'token') { // this browser's seat is not at this table: stop knocking
+    S.conn.close();
+    $('conn').textContent = m.message || t('conn.refused');
+    return;
+  }
+  showRefusal(m.message || m.code);
+}
+
+function onStatus(state, detail) {
+  const c = $('conn');
+  if (state === 'open') c.textContent = '';
+  else if (state === 'refused') c.textContent = detail || t('conn.refused');
+  else if (state === 'connecting' && !S.view) c.textContent = t('conn.connecting');
+  else if (state !== 'connecting') c.textContent = t('conn.offline');
+  document.body.dataset.conn = state;
+}
+
+function onRematch(m) {
+  if (!m.url) return;
+  const u = new URL(m.url, location.href);
+  const id = u.pathname.split('/').filter(Boolean)[1];
+  const tok = new URLSearchParams(u.hash.slice(1)).get('token');
+  if (id && tok) saveSeat(id, tok);
+  location.href = m.url;
+}
+
+// ---------------------------------------------------------------- panels and start
+
+function toggle(button, panel) {
+  const open = $(panel).hidden;
+  $(panel).hidden = !open;
+  $(button).setAttribute('aria-expanded', String(open));
+  $(button).classList.remove('primary');
+  if (open) $(panel).querySelector('button, input, a, select')?.focus();
+}
+
+function setupPanels() {
+  if (window.innerWidth >= 1200) { // room beside the table: the score pad and the chat open
+    for (const [b, p] of [['b-pad', 'pad'], ['b-chat', 'chat']]) {
+      $(p).hidden = false;
+      $(b).setAttribute('aria-expanded', 'true');
+    }
+  }
+  $('b-pad').addEventListener('click', () => toggle('b-pad', 'pad'));
+  $('b-chat').addEventListener('click', () => toggle('b-chat', 'chat'));
+  $('b-more').addEventListener('click', () => toggle('b-more', 'more'));
+  $('b-last').addEventListener('click', () => { S.showLast = !S.showLast; renderLastTrick(); });
+  $('b-away').addEventListener('click', () => S.conn && S.conn.send({ type: 'away' }));
+  $('phrases').replaceChildren(...PHRASES.map((p) => h('button', { type: 'button', dataset: { phrase: p },
+    text: t(`phrase.${p}`), onclick: () => S.conn && S.conn.send({ type: 'chat', phrase: p }) })));
+  $('chat-form').addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    const text = $('chat-text').value.trim();
+    if (text && S.conn) S.conn.send({ type: 'chat', text });
+    $('chat-text').value = '';
+  });
+  $('hand').addEventListener('keydown', (ev) => {
+    if (!['ArrowLeft', 'ArrowRight', 'Home', 'End'].includes(ev.key)) return;
+    const buttons = [...$('hand').querySelectorAll('button')];
+    const i = buttons.indexOf(document.activeElement);
+    if (i < 0) return;
+    const rtl = document.documentElement.dir === 'rtl';
+    let j = i;
+    if (ev.key === 'Home') j = 0;
+    else if (ev.key === 'End') j = buttons.length - 1;
+    else j = i + ((ev.key === 'ArrowRight') !== rtl ? 1 : -1);
+    j = Math.max(0, Math.min(buttons.length - 1, j));
+    buttons[j].focus();
+    ev.preventDefault();
+  });
+  window.addEventListener('resize', layoutHand);
+  setInterval(tick, 1000);
+}
+
+function connect() {
+  S.conn = new Connection(S.tableId, S.token, {
+    snapshot: onSnapshot, event: onEvent, chat: onChat, hint: onHint, error: onError,
+    status: onStatus, rematch: onRematch,
+  });
+  S.conn.start();
+  window.fortiesConnection = S.conn; // for the browser tests: drop the connection on purpose
+}
+
+async function join(invite) {
+  $('join').hidden = false;
+  $('join-name').value = savedName();
+  $('join-name').focus();
+  const go = async () => {
+    const name = $('join-name').value.trim();
+    if (!name) { $('join-error').textContent = t('join.need_name'); return; }
+    saveName(name);
+    try {
+      const r = await api(`/api/tables/${encodeURIComponent(S.tableId)}/join`, { invite, name });
+      S.token = r.token;
+      saveSeat(S.tableId, r.token);
+      $('join').hidden = true;
+      connect();
+    } catch (e) {
+      $('join-error').textContent = e.message;
+    }
+  };
+  $('join-go').addEventListener('click', go);
+  $('join-name').addEventListener('keydown', (ev) => { if (ev.key === 'Enter') go(); });
+}
+
+async function main() {
+  await loadLanguage(preferredLanguage());
+  setupPanels();
+  const frag = new URLSearchParams(location.hash.slice(1));
+  const token = frag.get('token');
+  const invite = frag.get('invite');
+  if (token) saveSeat(S.tableId, token);
+  if (location.hash) history.replaceState(null, '', location.pathname + location.search);
+  S.token = token || savedSeat(S.tableId);
+  const more = $('more');
+  const langSelect = h('select', { id: 'lang', 'aria-label': t('common.language') });
+  more.insertBefore(h('label', { class: 'row' }, h('span', { text: t('common.language') }), langSelect),
+    more.querySelector('#more-buttons'));
+  await languagePicker(langSelect, () => {
+    $('phrases').replaceChildren(...PHRASES.map((p) => h('button', { type: 'button', dataset: { phrase: p },
+      text: t(`phrase.${p}`), onclick: () => S.conn && S.conn.send({ type: 'chat', phrase: p }) })));
+    renderChat();
+    render();
+  });
+  if (!S.token && invite) {
+    join(invite);
+    return;
+  }
+  connect();
+}
+
+main();
+

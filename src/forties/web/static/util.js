@@ -1,0 +1,85 @@
+// Small helpers shared by the pages: JSON requests with one-line errors, saved seats.
+import { t } from './i18n.js';
+
+/** POST or GET JSON; resolves to the body, or throws an Error whose message is the
+ *  server's one line (or a plain one when the network is down). */
+export async function api(path, body) {
+  let r;
+  try {
+    r = await fetch(path, body === undefined ? {} : {
+      method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body),
+    });
+  } catch (e) {
+    throw new Error(t('error.network'));
+  }
+  let data = null;
+  try { data = await r.json(); } catch (e) { data = null; }
+  if (!r.ok) {
+    const err = new Error((data && data.error) || t('error.server', { status: r.status }));
+    err.status = r.status;
+    throw err;
+  }
+  return data;
+}
+
+export function saveSeat(tableId, token) {
+  localStorage.setItem(`forties.seat.${tableId}`, token);
+}
+
+export function savedSeat(tableId) {
+  return localStorage.getItem(`forties.seat.${tableId}`);
+}
+
+export function saveInvites(tableId, invites) {
+  localStorage.setItem(`forties.invites.${tableId}`, JSON.stringify(invites));
+}
+
+export function savedInvites(tableId) {
+  try { return JSON.parse(localStorage.getItem(`forties.invites.${tableId}`) || 'null'); } catch (e) {
+    return null;
+  }
+}
+
+export function savedName() {
+  return localStorage.getItem('forties.name') || '';
+}
+
+export function saveName(name) {
+  if (name) localStorage.setItem('forties.name', name);
+}
+
+/** A table page's address (`/t/ID#token=...`) as a full link, for sharing. */
+export function absolute(url) {
+  return new URL(url, location.href).href;
+}
+
+/** An element with text (never HTML) and attributes. */
+export function h(tag, attrs, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === 'class') e.className = v;
+    else if (k === 'text') e.textContent = v;
+    else if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
+    else if (k === 'dataset') Object.assign(e.dataset, v);
+    else e.setAttribute(k, v === true ? '' : String(v));
+  }
+  for (const c of children) {
+    if (c === null || c === undefined || c === false) continue;
+    e.append(c instanceof Node ? c : String(c));
+  }
+  return e;
+}
+
+/** Copy text to the clipboard; falls back to selecting the field. */
+export async function copyText(text, field) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch (e) {
+    if (field) { field.focus(); field.select(); }
+    try { return document.execCommand('copy'); } catch (e2) { return false; }
+  }
+}
+
+export const LEVELS = ['random', 'basic', 'expert'];

@@ -1,0 +1,123 @@
+"""The browser client's message catalogs: every message id the client uses is in every
+catalog (English, French, Arabic), and every catalog has the same ids, each translated."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po
+
+from forties.cards import RANKS, SUITS
+from forties.rules import OPTIONS, PRESETS
+
+WEB = Path(__file__).resolve().parents[1] / "src" / "forties" / "web"
+STATIC = WEB / "static"
+LANGS = ("en", "fr", "ar")
+
+LITERAL_IDS = re.compile(r"""\bt\(\s*['"]([^'"]+)['"]""")
+TERNARY_IDS = re.compile(r"""\?\s*'([a-z0-9_]+\.[a-z0-9_.]+)'\s*:\s*'([a-z0-9_]+\.[a-z0-9_.]+)'""")
+HTML_IDS = re.compile(r'data-i18n(?:-label|-placeholder|-title)?="([^"]+)"')
+# A message id made at run time: `prefix.${...}.suffix` (one interpolation)
+FAMILY = re.compile(r"`([a-z_.]+)\$\{[^}`]+\}([a-z_.]*)`")
+
+
+def catalog(lang: str) -> dict[str, str]:
+    with open(WEB / "locale" / f"{lang}.po", "rb") as f:
+        cat = read_po(f)
+    return {str(m.id): str(m.string) for m in cat if m.id}
+
+
+def js_list(name: str, file: str) -> list[str]:
+    """A constant array of strings in one of the client's modules."""
+    text = (STATIC / file).read_text(encoding="utf-8")
+    m = re.search(rf"const {name} = \[([^\]]*)\]", text)
+    assert m, f"{file} has no {name} list"
+    return re.findall(r"'([^']+)'", m.group(1))
+
+
+def families() -> dict[tuple[str, str], list[str]]:
+    """What each run-time id family stands for: the keys it can take."""
+    options = sorted({o.name for o in OPTIONS})
+    values = sorted({str(v) for o in OPTIONS for v in (o.values or ()) if isinstance(v, str)}
+                    | {"true", "false", "null"})
+    phases = ["bid", "raise", "trump", "draw", "pack", "rob", "call", "play"]
+    phrases = js_list("PHRASES", "table.js")
+    levels = js_list("LEVELS", "util.js")
+    return {
+        ("preset.", ".title"): list(PRESETS), ("preset.", ".summary"): list(PRESETS),
+        ("option.", ".label"): options, ("option.", ".help"): options,
+        ("value.", ""): values, ("level.", ""): levels,
+        ("rank.", ""): list(RANKS), ("suit.", ""): list(SUITS),
+        ("phrase.", ""): phrases,
+        ("status.you.", ""): phases, ("status.other.", ""): phases,
+        ("pad.note.", ""): ["made", "set", "thrown in"],
+    }
+
+
+def used_ids() -> set[str]:
+    ids: set[str] = set()
+    fams = families()
+    for path in sorted(STATIC.glob("*.js")):
+        text = path.read_text(encoding="utf-8")
+        ids.update(LITERAL_IDS.findall(text))
+        for a, b in TERNARY_IDS.findall(text):
+            ids.update((a, b))
+        for prefix, suffix in FAMILY.findall(text):
+            if prefix.startswith("forties."):  # the browser's saved seats, not messages
+                continue
+            assert (prefix, suffix) in fams, (
+                f"{path.name}: message ids `{prefix}${{...}}{suffix}` are made at run time; "
+                "name the keys they take in families() so that the catalogs can be checked")
+            ids.update(f"{prefix}{k}{suffix}" for k in fams[prefix, suffix])
+    for path in sorted(STATIC.glob("*.html")):
+        ids.update(HTML_IDS.findall(path.read_text(encoding="utf-8")))
+    return ids
+
+
+def test_the_client_uses_many_ids() -> None:
+    ids = used_ids()
+    # the scan itself works: ids from the HTML, from t('...') calls, and from families
+    assert {"home.play_now", "act.pass", "option.kitty.help", "rank.A", "suit.H",
+            "phrase.hearts-on-hearts", "preset.forty-one.title"} <= ids
+    assert len(ids) > 250
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_id_used_is_in_the_catalog(lang: str) -> None:
+    missing = sorted(used_ids() - set(catalog(lang)))
+    assert not missing, f"{lang}.po lacks {missing[:10]}"
+
+
+@pytest.mark.parametrize("lang", LANGS[1:])
+def test_catalogs_have_the_same_ids(lang: str) -> None:
+    en, other = set(catalog("en")), set(catalog(lang))
+    assert not en - other, f"{lang}.po lacks {sorted(en - other)[:10]}"
+    assert not other - en, f"{lang}.po has ids English lacks: {sorted(other - en)[:10]}"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_message_is_written(lang: str) -> None:
+    empty = [i for i, s in catalog(lang).items() if not s.strip()]
+    assert not empty, f"{lang}.po has ids with no text: {empty[:10]}"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_fields_match_english(lang: str) -> None:
+    """A translation fills the same {fields} as the English text (else a name goes missing)."""
+    en = catalog("en")
+    bad = [i for i, s in catalog(lang).items()
+           if set(re.findall(r"\{(\w+)\}", s)) != set(re.findall(r"\{(\w+)\}", en[i]))]
+    assert not bad, f"{lang}.po fields differ from English in {bad[:10]}"
+
+
+def test_translations_are_translated() -> None:
+    """French and Arabic are not English copied: most texts differ, Arabic is in Arabic,
+    and the page direction is right to left for Arabic only."""
+    en, fr, ar = catalog("en"), catalog("fr"), catalog("ar")
+    assert sum(fr[i] != en[i] for i in en) > 0.8 * len(en)
+    arabic = re.compile(r"[\u0600-\u06FF]")
+    assert sum(bool(arabic.search(ar[i])) for i in en) > 0.9 * len(en)
+    assert (en["dir"], fr["dir"], ar["dir"]) == ("ltr", "ltr", "rtl")
+    assert (fr["suit.H"], ar["suit.H"]) == ("cœur", "كبة")
