@@ -87,7 +87,7 @@ async def test_frames_arrive_in_order_with_every_number(live_server: LiveServer,
                                                         api: httpx.AsyncClient) -> None:
     """Event numbers go 1, 2, 3... with none missing, for seats and spectators alike."""
     table, tokens = await private_table(api, "forty-one", options={"target": 12})
-    seats = [SeatClient(live_server.ws, table, tokens[s]).autoplay(seed=s).start()
+    seats = [SeatClient(live_server.ws, table, tokens[s]).autoplay(basic_player).start()
              for s in sorted(tokens)]
     watcher = SeatClient(live_server.ws, table).start()
     try:
