@@ -199,7 +199,7 @@ function render() {
   const waiting = queue().length;
   $('offline').hidden = waiting === 0;
   $('offline').textContent = waiting ? t('pad.ui.offline', { n: waiting },
-    'No connection: {n} hands kept on this phone, sent when it is back.') : '';
+    'No connection: hands waiting on this phone: {n}. They are sent when it is back.') : '';
   $('watching').hidden = Boolean(key);
   $('undo').hidden = !key || pad.rows.length === 0;
   $('share-box').hidden = !key;
