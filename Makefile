@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench bench-envs clean screenshots
+.PHONY: run test lint services bench bench-envs clean screenshots
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -30,7 +30,15 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 $(CHROMIUM):
 	$(SUDO) apt-get install -y chromium || ($(SUDO) apt-get update && $(SUDO) apt-get install -y chromium)
 
-test: lint $(CHROMIUM)
+# PostgreSQL and Redis, which the tests of many server processes start on loopback for the
+# run: Debian's packages, installed with apt when missing (CI is a fresh machine, as root).
+services:
+	@if ! command -v redis-server >/dev/null || ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
+	  $(SUDO) apt-get update -qq && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql redis-server; \
+	fi
+
+test: lint $(CHROMIUM) services
 	$(BIN)/pytest -q -n auto --hypothesis-profile=ci --durations=30
 
 # The browser client's pictures in docs/screenshots (web-*.png), taken by its browser tests.
