@@ -4,7 +4,7 @@ Every deal is played once per rotation of the teams, so each player holds
 every set of cards once (as duplicate bridge does), and luck of the deal
 cancels. Hands are played from 0-0 for points per hand; whole games, with the
 same seeded deals in each rotation, count games won. Deterministic for a seed;
-uses every core given.
+uses every core given, or a Ray cluster (``forties.cluster``) with the same results.
 """
 
 from __future__ import annotations
@@ -15,12 +15,15 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .bots import Bot, make_bot
 from .games import new_game
 from .rules import FortyOneRules, Rules
 from .state import GameState
+
+if TYPE_CHECKING:
+    from .cluster import RayPool
 
 
 def arena_teams(rules: Rules) -> tuple[tuple[int, ...], ...]:
@@ -166,9 +169,14 @@ def _batches(work: list[Job], jobs: int) -> list[list[Job]]:
     return out + [[j] for j in work if j[0] != "deal"]
 
 
-def _run(work: list[Job], jobs: int) -> Iterator[float]:
-    """Each job's result, in order: here, or in one pool of ``jobs`` worker processes for
-    the deals and the games alike (each worker loads the players and numba once)."""
+def _run(work: list[Job], jobs: int, ray: RayPool | None = None) -> Iterator[float]:
+    """Each job's result, in order: here, in one pool of ``jobs`` worker processes for
+    the deals and the games alike (each worker loads the players and numba once), or on
+    the Ray cluster ``ray`` (in the same batches, sized for its CPUs)."""
+    if ray is not None:
+        for results in ray.map(_batch, _batches(work, ray.cpus)):
+            yield from results
+        return
     if jobs <= 1 or len(work) <= 1:
         yield from map(_job, work)
         return
@@ -178,17 +186,18 @@ def _run(work: list[Job], jobs: int) -> Iterator[float]:
 
 
 def run_match(rules: Rules, a: str, b: str, deals: int, games: int, seed: int = 1,
-              jobs: int = 2, progress: Callable[[int], None] | None = None) -> MatchResult:
+              jobs: int = 2, progress: Callable[[int], None] | None = None,
+              ray: RayPool | None = None) -> MatchResult:
     """Play ``deals`` duplicate deals and ``games`` duplicate games between ``a`` and ``b``.
 
     With ``jobs`` above 1, one pool of ``jobs`` worker processes plays the deals, then the
-    games."""
+    games; with ``ray``, the Ray cluster plays them (the same results for the same seed)."""
     start = time.perf_counter()
     work: list[Job] = [("deal", rules, a, b, seed, i) for i in range(deals)]
     work += [("game", rules, a, b, seed, i) for i in range(games)]
     margins: list[float] = []
     won: list[float] = []
-    for (kind, *_), x in zip(work, _run(work, jobs), strict=True):
+    for (kind, *_), x in zip(work, _run(work, jobs, ray), strict=True):
         (margins if kind == "deal" else won).append(x)
         if progress:
             progress(1)

@@ -20,6 +20,9 @@ from .command_line import (
     OneLineGroup,
     OutputFile,
     fail,
+    open_ray,
+    rate_line,
+    ray_option,
     read_record,
     rules_from_cli,
     shown_path,
@@ -351,8 +354,10 @@ def completion(shell: str) -> None:
               help="Worker processes.")
 @click.option("--out", type=OutputFile(), default=None,
               help="Write the results as JSON here.")
+@ray_option
 def arena(a: str, b: str, preset: str | None, options: tuple[str, ...], rules_file: str | None,
-          deals: int, games: int, seed: int, jobs: int, out: str | None) -> None:
+          deals: int, games: int, seed: int, jobs: int, out: str | None,
+          ray_address: str | None) -> None:
     """A duplicate match between two computer players A and B (random, basic, ...).
 
     Every deal is played with the teams swapped, so both players hold the same
@@ -362,6 +367,7 @@ def arena(a: str, b: str, preset: str | None, options: tuple[str, ...], rules_fi
     Examples:
       forties arena basic random --deals 2000
       forties arena basic random -p auction-45 --games 100 --out match.json
+      forties arena basic random --deals 100000 --ray 10.0.0.5:6379
     """
     from .arena import run_match
     from .bots import unavailable
@@ -382,9 +388,19 @@ def arena(a: str, b: str, preset: str | None, options: tuple[str, ...], rules_fi
         if why:
             fail(why)
     teams = 2 if rules.game == "forty-one" else len(rules.sides)  # type: ignore[attr-defined]
-    with click.progressbar(length=deals + games, label=f"{a} vs {b}", file=sys.stderr) as bar:
-        result = run_match(rules, a, b, deals, games, seed=seed, jobs=jobs,
-                           progress=bar.update)
+    pool = open_ray(ray_address, jobs)
+    try:
+        with click.progressbar(length=deals + games, label=f"{a} vs {b}",
+                               file=sys.stderr) as bar:
+            result = run_match(rules, a, b, deals, games, seed=seed, jobs=jobs,
+                               progress=bar.update, ray=pool)
+    finally:
+        if pool is not None:
+            pool.close()
+    if pool is not None:
+        where = pool.where()
+    else:
+        where = f"{jobs} worker processes" if jobs > 1 and deals + games > 1 else "one process"
     pph, gw = result.points_per_hand, result.games_won
     click.echo(f"{rules.preset}: {a} vs {b}, {deals} deals and {games} games, "
                f"each in {teams} rotations, seed {seed}")
@@ -392,7 +408,7 @@ def arena(a: str, b: str, preset: str | None, options: tuple[str, ...], rules_fi
                f"{pph.high:+.2f})")
     if games:
         click.echo(f"  games won by {a}: {gw.mean:.1%}  (95%: {gw.low:.1%} .. {gw.high:.1%})")
-    click.echo(f"  {result.seconds:.1f} s")
+    click.echo(f"  {rate_line(deals + games, 'deals and games', result.seconds, where)}")
     if out:
         write_file(out, json.dumps(result.to_json(), indent=1) + "\n")
 
@@ -436,6 +452,16 @@ def _hall_commands() -> None:
 
 
 _hall_commands()
+
+
+def _pad_command() -> None:
+    """``forties pad``: the score pad for games played with real cards."""
+    from .tui.pad import pad_command
+
+    main.add_command(pad_command)
+
+
+_pad_command()
 
 if __name__ == "__main__":  # pragma: no cover
     main()

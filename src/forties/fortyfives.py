@@ -34,6 +34,13 @@ from .cards import (
 from .cards import cards_of as _bits
 from .lazy import SubsetActions
 from .rules import FortyFivesRules
+from .scoring import (
+    FortyFivesHand,
+    bid_need,
+    bidding_sides,
+    on_green,
+    score_forty_fives,
+)
 from .state import Deal, DealError, GameState, Phase, card_actions, new_trick
 
 # ----- rank tables ------------------------------------------------------------------------
@@ -143,18 +150,6 @@ def _ladder(min_bid: int, bid_30_for_60: bool, bid_60_for_120: bool) -> tuple[in
     if bid_60_for_120:
         ladder.append(BID_60_FOR_120)
     return tuple(ladder)
-
-
-def on_green(rules: FortyFivesRules, scores: Sequence[int]) -> bool:
-    """Whether a hand starting from ``scores`` is played on the green: two sides or more
-    within 30 of the target, when the rules say only a bidding side may then go out."""
-    return rules.end == "must-bid-on-green" and sum(
-        1 for s in scores if s >= rules.target - 30) >= 2
-
-
-def bid_need(bid: int) -> int:
-    """The points a bid must take: its value, or 30 for 30-for-60 and 60-for-120."""
-    return min(bid, 30)
 
 
 class FortyFivesState(GameState):
@@ -706,9 +701,8 @@ class FortyFivesState(GameState):
         self.trick_no += 1
         if self._scores_each_trick:
             self.scores[side] += pts
-            if self.scores[side] >= self.rules.target:
-                self._game_won(side)
-                self._close_hand()
+            if self.scores[side] >= self.rules.target:  # the game may be won at this trick
+                self._score_hand()
                 return
         if self.trick_no == 5:
             self._score_hand()
@@ -718,88 +712,30 @@ class FortyFivesState(GameState):
     # ----- scoring ----------------------------------------------------------------------
 
     def bidding_sides(self) -> tuple[int, ...]:
-        if self.bidder < 0:
-            return ()
-        b = self.side_of[self.bidder]
-        if self.partner >= 0 and self.side_of[self.partner] != b:
-            return (b, self.side_of[self.partner])
-        return (b,)
+        return bidding_sides(self.rules, self.bidder, self.partner)
+
+    def summary(self) -> FortyFivesHand:
+        """The hand as the table knows it (see scoring): the bid, the partner, the points."""
+        return FortyFivesHand(
+            tuple(self.points), self.bidder if self.bidder >= 0 else None, self.bid,
+            self.partner if self.partner >= 0 else None, self.thrown_in)
 
     def hand_deltas(self) -> list[int]:
         """What each side's score moves by for the hand just played (auction games)."""
-        r = self.rules
-        pts = self.points
-        bsides = self.bidding_sides()
-        took = sum(pts[x] for x in bsides)
-        bid = self.bid
-        if took >= bid_need(bid):
-            if bid in (BID_30_FOR_60, BID_60_FOR_120):
-                gain = bid
-            elif bid == 30 and r.made_30_scores_60:
-                gain = 60
-            elif r.bidder_scores == "taken":
-                gain = took
-            else:
-                gain = bid
-        else:
-            gain = -bid
-        out = []
-        for x in range(len(self.sides)):
-            if x in bsides:
-                out.append(gain)
-            elif r.lock_at is not None and self.start_scores[x] >= r.lock_at:
-                out.append(0)
-            else:
-                out.append(pts[x])
-        return out
+        return list(score_forty_fives(self.rules, self.summary(), self.start_scores).deltas)
 
     def made(self) -> bool | None:
         if self.bidder < 0 or self.trick_no < 5:
             return None
-        return sum(self.points[x] for x in self.bidding_sides()) >= bid_need(self.bid)
+        return score_forty_fives(self.rules, self.summary(), self.start_scores).made
 
     def _score_hand(self) -> None:
-        r = self.rules
-        if r.auction == "none":
-            deltas = [0] * len(self.sides)
-            moved = [p != 0 for p in self.points]
-        else:
-            deltas = self.hand_deltas()
-            moved = [d != 0 for d in deltas]
-        for x, d in enumerate(deltas):
-            self.scores[x] += d
-            if r.forty_five_resets and moved[x] and self.scores[x] == 45:
-                self.scores[x] = 0
-        if r.auction != "none":
-            winner = self._going_out()
-            if winner is not None:
-                self._game_won(winner)
+        """Score the hand played out (see scoring: the one copy of the scoring rules)."""
+        out = score_forty_fives(self.rules, self.summary(), self.start_scores)
+        self.scores = list(out.scores)
+        if out.winner is not None:
+            self._game_won(out.winner)
         self._close_hand()
-
-    def _going_out(self) -> int | tuple[int, ...] | None:
-        r = self.rules
-        reached = [x for x, sc in enumerate(self.scores) if sc >= r.target]
-        bsides = self.bidding_sides()
-        if self.on_green:
-            reached = [x for x in reached if x in bsides]
-        if not reached:
-            return None
-        if r.call_partner:
-            if any(x in bsides for x in reached):
-                return tuple(sorted(s for x in bsides for s in self.sides[x]))
-            return self._highest(reached, as_tuple=True)
-        if len(reached) == 1:
-            return reached[0]
-        if bsides and bsides[0] in reached:
-            return bsides[0]
-        return self._highest(reached, as_tuple=False)
-
-    def _highest(self, reached: list[int], as_tuple: bool) -> int | tuple[int, ...] | None:
-        top = max(self.scores[x] for x in reached)
-        best = [x for x in reached if self.scores[x] == top]
-        if len(best) > 1:
-            return None  # a tie plays on
-        return (best[0],) if as_tuple else best[0]
 
     def _close_hand(self) -> None:
         self.phase = Phase.GAME_OVER if self.over else Phase.HAND_OVER
@@ -966,5 +902,5 @@ class FortyFivesState(GameState):
 
 
 
-__all__ = ["ABOVE", "KEY", "TRUMPS", "TRUMP_ORDER", "DealError", "FortyFivesState",
-           "trick_winner_index"]
+__all__ = ["ABOVE", "KEY", "TRUMPS", "TRUMP_ORDER", "DealError", "FortyFivesState", "bid_need",
+           "on_green", "trick_winner_index"]

@@ -14,6 +14,7 @@ from typing import Any
 from .actions import Action, Verb, bid_text
 from .cards import CARD_NAMES, HEARTS, SUIT_MASKS, SUIT_NAMES, format_mask
 from .rules import FortyOneRules
+from .scoring import FortyOneHand, bid_value, score_forty_one, team_qualifies
 from .state import Deal, GameState, Phase, card_actions, new_trick
 
 
@@ -61,7 +62,7 @@ class FortyOneState(GameState):
         self.trick_leader = -1
 
     def bid_value(self, bid: int) -> int:
-        return 2 * bid if bid >= self.rules.double_from else bid
+        return bid_value(self.rules, bid)
 
     # ----- actions ----------------------------------------------------------------------
 
@@ -161,43 +162,24 @@ class FortyOneState(GameState):
 
     # ----- scoring ----------------------------------------------------------------------
 
+    def summary(self) -> FortyOneHand:
+        """The hand as the table knows it (see scoring): each seat's bid and tricks."""
+        return FortyOneHand(tuple(b or 0 for b in self.bids), tuple(self.taken))
+
     def hand_deltas(self) -> list[int]:
-        out = []
-        for s in range(4):
-            bid = self.bids[s] or 0
-            v = self.bid_value(bid)
-            out.append(v if self.taken[s] >= bid else -v)
-        return out
+        return list(score_forty_one(self.rules, self.summary(), self.start_scores).deltas)
 
     def _score_hand(self) -> None:
-        for s, d in enumerate(self.hand_deltas()):
-            self.scores[s] += d
-        winner = self._winning_team()
-        if winner is not None:
-            self._game_won(winner)
+        """Score the hand played out (see scoring: the one copy of the scoring rules)."""
+        out = score_forty_one(self.rules, self.summary(), self.start_scores)
+        self.scores = list(out.scores)
+        if out.winner is not None:
+            self._game_won(out.winner)
         self.phase = Phase.GAME_OVER if self.over else Phase.HAND_OVER
         self.turn = None
 
     def team_qualifies(self, team: tuple[int, int]) -> bool:
-        r, sc = self.rules, self.scores
-        a, b = team
-        return any(sc[p] >= r.target and (not r.partner_positive or sc[q] > 0)
-                   for p, q in ((a, b), (b, a)))
-
-    def _winning_team(self) -> tuple[int, ...] | None:
-        teams = [t for t in self.rules.teams if self.team_qualifies(t)]
-        if not teams:
-            return None
-        if len(teams) == 1:
-            return teams[0]
-        sc = self.scores
-        if self.rules.tie == "lower-partner":
-            measure = [min(sc[a], sc[b]) for a, b in teams]
-        else:
-            measure = [sc[a] + sc[b] for a, b in teams]
-        if measure[0] == measure[1]:
-            return None  # a tie plays on
-        return teams[0] if measure[0] > measure[1] else teams[1]
+        return team_qualifies(self.rules, self.scores, team)
 
     # ----- views ------------------------------------------------------------------------
 

@@ -348,12 +348,14 @@ class GameState:
 
     def _game_won(self, winner: int | tuple[int, ...]) -> None:
         """Record a game won; in a match, start the next game or end the match."""
-        if getattr(self.rules, "match", "single") == "best-of-3":
-            first = winner if isinstance(winner, int) else self.side_of[winner[0]]
-            self.games[first] += 1
-            if self.games[first] < 2:
-                self.new_game_due = True
-                return
+        from .scoring import game_won
+
+        games, over = game_won(getattr(self.rules, "match", "single"), self.games, winner,
+                               self.side_of)
+        self.games = list(games)
+        if not over:
+            self.new_game_due = True
+            return
         self.over = True
         self.winner = winner
 

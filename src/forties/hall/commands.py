@@ -12,7 +12,17 @@ from typing import Any
 import click
 
 from ..bots import LEVELS
-from ..command_line import InputFile, OutputFile, fail, parse_options, rules_from_cli, write_file
+from ..command_line import (
+    InputFile,
+    OutputFile,
+    fail,
+    open_ray,
+    parse_options,
+    rate_line,
+    ray_option,
+    rules_from_cli,
+    write_file,
+)
 from ..rules import PRESETS
 from .draw import METHOD, commitment
 from .evening import Hall
@@ -82,6 +92,7 @@ def hall() -> None:
               help="The same deals at every table of a game; prizes by matchpoints.")
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
               help="Worker processes playing the tables of a game.")
+@ray_option
 @click.option("--top", type=click.IntRange(min=0), default=10, show_default=True,
               help="Lines of the standings to print (0: all).")
 @click.option("--json", "json_path", type=OutputFile(), default=None,
@@ -95,9 +106,9 @@ def hall() -> None:
 def simulate_command(couples: int, games: int, players: str, seed: int | None,
                      preset: str | None, options: tuple[str, ...], rules_file: str | None,
                      prizes: int, places: str, tie_break: str, bye_wins: bool, cookie_jar: int,
-                     cookie_jar_rule: str, booby: bool, duplicate: bool, jobs: int, top: int,
-                     json_path: str | None, csv_path: str | None, cards_path: str | None,
-                     lang: str) -> None:
+                     cookie_jar_rule: str, booby: bool, duplicate: bool, jobs: int,
+                     ray_address: str | None, top: int, json_path: str | None,
+                     csv_path: str | None, cards_path: str | None, lang: str) -> None:
     """A whole evening played by computer players: the standings, the prizes (ties walked
     through), and a check of every rule of the evening. Exit status 1 if a check fails.
 
@@ -106,6 +117,7 @@ def simulate_command(couples: int, games: int, players: str, seed: int | None,
       forties hall simulate --couples 100 --games 25 --players basic
       forties hall simulate --couples 15 --games 10 --booby --cookie-jar 4 --seed 7
       forties hall simulate --couples 24 --duplicate -p auction-45 --json evening.json
+      forties hall simulate --couples 400 --games 25 --ray 10.0.0.5:6379
     """
     levels = _levels(players)
     rules = rules_from_cli(preset if preset or rules_file else HALL_PRESET, options,
@@ -119,11 +131,17 @@ def simulate_command(couples: int, games: int, players: str, seed: int | None,
                             seed=seed)
     except HallError as e:
         fail(str(e))
-    if sys.stderr.isatty():
-        with click.progressbar(length=games, label="games", file=sys.stderr) as bar:
-            sim = simulate(couples, settings, levels, jobs=jobs, progress=bar.update)
-    else:
-        sim = simulate(couples, settings, levels, jobs=jobs)
+    pool = open_ray(ray_address, jobs)
+    try:
+        if sys.stderr.isatty():
+            with click.progressbar(length=games, label="games", file=sys.stderr) as bar:
+                sim = simulate(couples, settings, levels, jobs=jobs, progress=bar.update,
+                               ray=pool)
+        else:
+            sim = simulate(couples, settings, levels, jobs=jobs, ray=pool)
+    finally:
+        if pool is not None:
+            pool.close()
     click.echo(report_text(sim, top))
     if json_path:
         write_file(json_path, json.dumps(export_json(sim.hall), indent=1) + "\n")
@@ -179,8 +197,8 @@ def report_text(sim: Simulation, top: int) -> str:
     lines = [f"45-Card-Games: {len(hall.couples)} couples at {tables} tables, {hall.games} "
              f"games of {s.rules.preset}{' (duplicate)' if s.duplicate else ''}, players "
              f"{', '.join(sorted(set(sim.levels.values())))}, seed {s.seed}",
-             f"{sim.games_played} games ({sim.hands_played} hands) played in "
-             f"{sim.seconds:.1f} s", ""]
+             rate_line(sim.games_played, f"games ({sim.hands_played} hands)", sim.seconds,
+                       sim.where), ""]
     table = hall.standings()
     shown = table if top <= 0 else table[:top]
     lines.append(f"Standings{'' if len(shown) == len(table) else f' (top {len(shown)})'}:")

@@ -11,6 +11,8 @@ from typing import Any
 
 from .draw import METHOD, commitment
 from .evening import Hall
+from .events import HallError
+from .movement import Seating
 from .prizes import Contest
 
 
@@ -97,3 +99,80 @@ def results_csv(hall: Hall) -> str:
             w.writerow([g, t, a, b, winner, pts,
                         seat.sitting_out if t == 1 and seat.sitting_out else ""])
     return buf.getvalue()
+
+
+def contest_json(ct: Contest) -> dict[str, Any]:
+    """A tie as a screen shows it: the votes, the cut's cards, the play-off pairings, and
+    what it waits for (``to_vote``, ``to_answer``, ``pending`` for buttons)."""
+    out = _contest_json(ct)
+    out["key"] = ct.key
+    out["to_vote"] = [c for c in ct.couples if c not in ct.votes] \
+        if ct.policy == "vote" and ct.method is None else []
+    out["to_answer"] = ct.must_answer()
+    out["decided"] = ct.decided
+    if "play_off" not in out:
+        out["play_off"] = None
+    return out
+
+
+def _game_json(hall: Hall, game: int, seat: Seating) -> dict[str, Any]:
+    tables = []
+    for t, (a, b) in enumerate(seat.tables, 1):
+        r = hall.result(game, t)
+        row: dict[str, Any] = {"table": t, "deals_first": a, "other": b,
+                               "reported": r is not None,
+                               "winner": None if r is None else r.winner}
+        if r is not None and r.points is not None:
+            row["points"] = {str(c): p for c, p in r.points}
+        tables.append(row)
+    return {"game": game, "begun": game <= hall.begun, "tables": tables,
+            "sitting_out": seat.sitting_out}
+
+
+def board_json(hall: Hall) -> dict[str, Any]:
+    """What the director's screens show, in one object: the game to report (``current``: its
+    tables, the results in so far; ``last``: the game before it, while the next has not
+    begun, for corrections), the moves for it, the standings, and after the last game the prizes
+    with the ties worked through, the cookie jar and the booby prize. Nothing secret: the
+    seed itself only once the evening is over."""
+    s = hall.settings
+    status = hall.status()
+    begun = hall.begun
+    game = begun
+    if not hall.started or (hall.game_complete(begun) and begun < hall.games):
+        game = begun + 1
+    try:
+        seat = hall.seating(game) if game <= hall.games else None
+    except HallError:  # fewer than two couples so far
+        seat = None
+    current = None if seat is None else _game_json(hall, game, seat)
+    last = None if not 1 <= begun != game else _game_json(hall, begun, hall.seatings[begun - 1])
+    moves = [{"couple": m.couple, "from": m.from_table, "to": m.to_table,
+              "deals_first": m.deals_first, "stays": m.stays}
+             for m in (hall.moves(game) if seat is not None else [])]
+    out: dict[str, Any] = {
+        "title": s.title, "games": hall.games, "status": status,
+        "settings": {"games": s.games, "prizes": s.prizes, "places": s.places,
+                     "tie_break": s.tie_break, "bye_wins": s.bye_wins,
+                     "cookie_jar": s.cookie_jar, "cookie_jar_rule": s.cookie_jar_rule,
+                     "booby": s.booby, "duplicate": s.duplicate,
+                     "present_to_win": s.present_to_win, "rules": s.rules.to_json()},
+        "couples": [{"couple": c.number, "names": list(c.names), "first_game": c.first_game,
+                     "left_game": c.left_game} for c in hall.couples.values()],
+        "current": current, "last": last, "moves": moves,
+        "standings": [{"place": st.place, "couple": st.couple, "names": list(st.names),
+                       "score": _number(st.score), "won": list(st.won), "byes": list(st.byes),
+                       "played": st.played, "absent": list(st.absent)}
+                      for st in hall.standings()],
+        "awards": [{"prize": a.prize, "couples": list(a.couples), "how": a.how}
+                   for a in hall.awards()],
+        "contests": [contest_json(ct) for ct in hall.contests().values()],
+        "cookie_jar": None, "draws": {"seed_sha256": commitment(s.seed), "method": METHOD},
+        "notes": list(hall.notes)}
+    jar = hall.cookie_jar()
+    if jar is not None:
+        out["cookie_jar"] = {"games": list(jar.games), "winners": list(jar.winners),
+                             "best": jar.best, "rule": s.cookie_jar_rule}
+    if hall.over:
+        out["draws"]["seed"] = s.seed
+    return out

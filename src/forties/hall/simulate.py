@@ -5,7 +5,7 @@ Every table's game is a ``forties`` game (``new_game`` and the bots of
 seat 0. The results go to the evening as a director would enter them; the ties
 are walked through with the couples' votes drawn at random and play-offs played
 by the same players. Deterministic for a seed; games of one round can be played
-on several cores.
+on several cores, or on a Ray cluster (``forties.cluster``) with the same results.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ..bots import LEVELS, make_bot
 from ..games import new_game
@@ -24,6 +25,9 @@ from .draw import derived_seed
 from .evening import Hall
 from .events import CHOICES, Answer, CutDeck, PlayoffWin, Vote
 from .settings import Settings
+
+if TYPE_CHECKING:
+    from ..cluster import RayPool
 
 MAX_HANDS = 200  # a game still going after this many hands is stopped ("time!")
 
@@ -88,6 +92,7 @@ class Simulation:
     games_played: int = 0
     hands_played: int = 0
     dealt_first_ok: bool = True
+    where: str = "one process"  # where the games were played
     checks: list[Check] = field(default_factory=list)
 
     @property
@@ -96,10 +101,12 @@ class Simulation:
 
 
 def simulate(couples: int, settings: Settings, players: Sequence[str], jobs: int = 1,
-             progress: Callable[[int], None] | None = None) -> Simulation:
+             progress: Callable[[int], None] | None = None,
+             ray: RayPool | None = None) -> Simulation:
     """Register ``couples`` couples, play the evening, break the ties, check every rule.
 
-    ``players`` are levels given to the couples in turn (couple 1 the first)."""
+    ``players`` are levels given to the couples in turn (couple 1 the first). The tables of
+    a game are played on ``jobs`` worker processes, or on the Ray cluster ``ray``."""
     for level in players:
         if level not in LEVELS:
             raise ValueError(f"unknown player {level!r}; players: {', '.join(LEVELS)}")
@@ -109,9 +116,15 @@ def simulate(couples: int, settings: Settings, players: Sequence[str], jobs: int
         hall.register((f"Player {2 * i - 1}", f"Player {2 * i}"))
     levels = {c: players[(c - 1) % len(players)] for c in hall.couples}
     sim = Simulation(hall, levels)
-    pool = ProcessPoolExecutor(max_workers=jobs) if jobs > 1 else None
+    if ray is not None:
+        sim.where = ray.where()
+    elif jobs > 1:
+        sim.where = f"{jobs} worker processes"
+    pool = ProcessPoolExecutor(max_workers=jobs) if jobs > 1 and ray is None else None
 
     def run(args: list[tuple[Rules, int, tuple[str, str]]]) -> Iterator[TableGame]:
+        if ray is not None:
+            return ray.map(_job, args)
         if pool is None:
             return map(_job, args)
         return pool.map(_job, args, chunksize=max(1, len(args) // (jobs * 4)))

@@ -178,7 +178,9 @@ async function loadLobby() {
     const p = presets.find((x) => x.name === tb.preset);
     const free = tb.seats.filter((s) => s.kind === 'empty' || !s.name).length;
     const names = tb.seats.filter((s) => s.name).map((s) => s.name).join(', ');
-    return h('li', {}, h('a', { class: 'button', href: `/t/${encodeURIComponent(tb.table)}` },
+    // a seat's own invitation, where the server lists one; else the table, to watch
+    const open = tb.seats.find((s) => s.url);
+    return h('li', {}, h('a', { class: 'button', href: open ? open.url : `/t/${encodeURIComponent(tb.table)}` },
       `${p ? presetTitle(p) : tb.preset}: ${names || '—'} `,
       t('home.lobby.free', { count: free })));
   }));
