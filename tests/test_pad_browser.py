@@ -129,3 +129,23 @@ def test_forty_one_in_french_and_arabic(browser: Any, server: str) -> None:
     page.wait_for_function("document.documentElement.dir === 'rtl'")
     assert page.inner_text("#next") == "الدور 2: يوزّع Bob"
     assert fits_the_phone(page)
+
+
+def test_hands_typed_offline_are_kept_and_sent_later(browser: Any, server: str) -> None:
+    page = phone(browser)
+    page.goto(f"{server}/pad")
+    page.select_option("#preset", "nova-scotia")
+    page.click("#new button[type=submit]")
+    page.wait_for_selector("#entry:not([hidden])")
+    page.context.set_offline(True)
+    page.fill("#trump", "JD")
+    page.fill("#points0", "25")
+    page.fill("#points1", "5")
+    page.click("#enter")
+    page.wait_for_selector("#offline:not([hidden])")
+    assert "hands waiting on this phone: 1." in page.inner_text("#offline")
+    assert page.locator("#sheet tr.pad-pending").count() == 1
+    page.context.set_offline(False)
+    page.wait_for_selector("#offline", state="hidden", timeout=20_000)
+    assert totals(page, 1) == ["25", "5"]
+    assert "JD turned up" in page.inner_text("#sheet tbody tr:nth-child(1)")

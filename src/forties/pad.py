@@ -34,6 +34,7 @@ from .scoring import (
 
 PAD_FORMAT = "forties-pad/1"
 DEFAULT_NAMES = ("Ann", "Bob", "Cy", "Di", "Ed", "Flo")
+MAX_HANDS = 1000
 
 
 class PadError(ValueError):
@@ -290,6 +291,8 @@ class Pad:
         scores, _, over, game = self._state()
         if over:
             raise PadError(f"the game is over: {self.result_text()}")
+        if len(self.rows) >= MAX_HANDS:
+            raise PadError(f"a pad holds at most {MAX_HANDS} hands: start another")
         entry = self.check(entry, scores)
         row = self._row(len(self.rows) + 1, game, entry, scores, self._state()[1])
         self.entries.append(entry)

@@ -178,10 +178,7 @@ function render() {
     el('th', { scope: 'col', text: t('pad.ui.what', null, 'What happened') }));
   const body = pad.rows.map((row) => {
     const what = el('td', { class: 'pad-what', text: rowText(row) });
-    if (key && !pad.over) {
-      what.append(' ', el('button', { type: 'button', class: 'pad-fix', 'data-hand': row.hand,
-        text: t('pad.ui.fix', null, 'Correct') }));
-    } else if (key && pad.over && row.hand === pad.rows.length) {
+    if (key) {
       what.append(' ', el('button', { type: 'button', class: 'pad-fix', 'data-hand': row.hand,
         text: t('pad.ui.fix', null, 'Correct') }));
     }
@@ -199,7 +196,7 @@ function render() {
   const waiting = queue().length;
   $('offline').hidden = waiting === 0;
   $('offline').textContent = waiting ? t('pad.ui.offline', { n: waiting },
-    'No connection: {n} hands kept on this phone, sent when it is back.') : '';
+    'No connection: hands waiting on this phone: {n}. They are sent when it is back.') : '';
   $('watching').hidden = Boolean(key);
   $('undo').hidden = !key || pad.rows.length === 0;
   $('share-box').hidden = !key;
