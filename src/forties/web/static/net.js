@@ -127,19 +127,13 @@ export class Connection {
         this.flush();
         break;
       case 'event':
-        if (typeof msg.seq === 'number') {
-          if (msg.seq <= this.seq) return; // seen already
-          if (msg.seq > this.seq + 1) { // missed some: ask again from the last one we have
-            this.connect();
-            return;
-          }
-          this.seq = msg.seq;
-        }
+        if (!this.inOrder(msg)) return;
         this.retry = 0;
         this.status('open');
         this.on.event(msg);
         break;
-      case 'chat':
+      case 'chat': // chat lines are numbered with the table's events
+        if (!this.inOrder(msg)) return;
         if (this.on.chat) this.on.chat(msg);
         break;
       case 'hint':
@@ -157,6 +151,19 @@ export class Connection {
       default:
         if (this.on.other) this.on.other(msg);
     }
+  }
+
+  /** Whether a numbered frame is the next one: a repeat is dropped; after a gap the
+   *  connection starts again from the last number it has, and the server sends the rest. */
+  inOrder(msg) {
+    if (typeof msg.seq !== 'number') return true;
+    if (msg.seq <= this.seq) return false;
+    if (msg.seq > this.seq + 1) {
+      this.connect();
+      return false;
+    }
+    this.seq = msg.seq;
+    return true;
   }
 
   /** Send a frame now, or when the connection is back (actions are never queued: a stale

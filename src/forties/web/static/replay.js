@@ -2,14 +2,32 @@
 // The server turns the record into one spectator's view per step, every hand shown.
 import { t, loadLanguage, preferredLanguage, languagePicker } from './i18n.js';
 import { cardFigure, suitIcon } from './cards.js';
+import { actionWords } from './words.js';
 import { api, h } from './util.js';
 
 const $ = (id) => document.getElementById(id);
 let steps = [];
 let at = 0;
+let names = [];
 
 function seatName(seat) {
-  return t('table.seat_n', { seat: seat + 1 });
+  const name = names[seat];
+  if (!name) return t('table.seat_n', { seat: seat + 1 });
+  // two computer players of one level share a name: the seat tells them apart
+  return names.filter((x) => x === name).length > 1 ? `${name} ${seat + 1}` : name;
+}
+
+function stepWords(text) {
+  const deal = /^hand (\d+): the deal$/.exec(text || '');
+  if (deal) return t('replay.deal', { hand: deal[1] });
+  return /^\d+ [a-z]+/.test(text || '') ? actionWords(text, seatName) : (text || '');
+}
+
+/** The trick on the table at this step: the one being played, or the one just finished. */
+function trickOf(view) {
+  if (view.trick && view.trick.cards && view.trick.cards.length) return view.trick;
+  const tricks = view.tricks || [];
+  return tricks.length && view.phase !== 'auction' ? { ...tricks[tricks.length - 1], done: true } : null;
 }
 
 /** Every hand of a step: the view's own "hands" if it has them, else the deal's. */
@@ -26,7 +44,7 @@ function show() {
   const view = step.view || {};
   $('slider').value = String(at);
   $('count').textContent = t('replay.count', { at: at + 1, total: steps.length });
-  $('step-text').textContent = step.text || '';
+  $('step-text').textContent = stepWords(step.text);
   const sides = view.sides || [];
   const scores = view.scores || [];
   $('scores').textContent = scores.length === sides.length
@@ -34,11 +52,21 @@ function show() {
     : scores.map((s, i) => `${seatName(i)} ${s}`).join(' · ');
   $('trump').replaceChildren(...(view.trump ? [suitIcon(view.trump, 24),
     ` ${t('table.trump', { suit: t(`suit.${view.trump}`) })}`] : []));
-  const trick = view.trick && view.trick.cards ? view.trick.cards : [];
-  $('trick').replaceChildren(...trick.map((c) => cardFigure(c)));
-  $('hands').replaceChildren(...handsOf(view).map((cards, seat) => h('div', { dataset: { seat } },
-    h('div', { class: 'who', text: `${seatName(seat)}${view.to_act === seat ? ' ◀' : ''}` }),
-    h('div', { class: 'cards mini' }, ...cards.map((c) => cardFigure(c))))));
+  const trick = trickOf(view);
+  const n = view.players || handsOf(view).length;
+  $('hands').replaceChildren(...handsOf(view).map((cards, seat) => {
+    let played = null;
+    if (trick) {
+      const i = (seat - trick.leader + n) % n;
+      if (i < trick.cards.length) {
+        played = cardFigure(trick.cards[i], trick.done && trick.winner === seat ? 'win' : '');
+      }
+    }
+    return h('div', { dataset: { seat } },
+      h('div', { class: 'who', text: `${seatName(seat)}${view.to_act === seat ? ' ◀' : ''}` }),
+      h('div', { class: 'cards mini' }, played ? h('span', { class: 'played-now' }, played) : null,
+        ...cards.map((c) => cardFigure(c))));
+  }));
   $('prev').disabled = at === 0;
   $('first').disabled = at === 0;
   $('next').disabled = at === steps.length - 1;
@@ -48,6 +76,8 @@ function show() {
 
 async function load(record) {
   $('error').textContent = '';
+  names = Array.isArray(record && record.players)
+    ? record.players.map((p) => (typeof p === 'string' ? p : (p && p.name) || '')) : [];
   try {
     const r = await api('/api/replay', { record });
     steps = r.steps || [];

@@ -2,7 +2,8 @@
 // this seat); the page draws it, offers only the legal choices, and sends the one chosen.
 import { t, has, loadLanguage, preferredLanguage, languagePicker } from './i18n.js';
 import { Connection } from './net.js';
-import { cardFace, cardFigure, cardName, suitIcon, SUITS } from './cards.js';
+import { actionWords as words, bidText, suitWords } from './words.js';
+import { cardFace, cardFigure, cardName, suitIcon } from './cards.js';
 import { api, saveSeat, savedSeat, savedInvites, savedName, saveName, absolute, h, copyText, LEVELS }
   from './util.js';
 
@@ -29,52 +30,24 @@ const S = {
 
 // ---------------------------------------------------------------- names and words
 
+/** Forty One (the engine's view says "forty-one"; the table says "41"). */
+function fortyOne(view) {
+  return view.game === 'forty-one' || view.game === '41';
+}
+
 function seatName(seat) {
   const s = S.table && S.table.seats ? S.table.seats.find((x) => x.seat === seat) : null;
   if (seat === S.you) return t('table.you');
-  if (s && s.name) return s.name;
+  if (s && s.name) {
+    const same = S.table.seats.filter((x) => x.name === s.name).length > 1;
+    return same ? `${s.name} ${seat + 1}` : s.name;
+  }
   if (s && s.kind === 'computer') return t('table.computer_n', { seat: seat + 1 });
   return t('table.seat_n', { seat: seat + 1 });
 }
 
 function sideName(side) {
   return side.map(seatName).join(' & ');
-}
-
-function bidText(b) {
-  if (b === '30for60') return t('bid.30for60');
-  if (b === '60for120') return t('bid.60for120');
-  return String(b);
-}
-
-function suitWords(s) {
-  return t(`suit.${s}`);
-}
-
-/** An action's public text ("2 play AH", "1 discard (3 cards)") in the page's words. */
-function actionWords(text) {
-  const parts = String(text).split(' ');
-  const seat = Number(parts[0]);
-  const verb = parts[1];
-  const args = parts.slice(2);
-  const name = seatName(seat);
-  switch (verb) {
-    case 'play': return t('say.play', { name, card: cardName(args[0]) });
-    case 'bid': return t('say.bid', { name, bid: bidText(args[0]) });
-    case 'pass': return t('say.pass', { name });
-    case 'hold': return t('say.hold', { name });
-    case 'raise': return t('say.raise', { name, bid: bidText(args[0]) });
-    case 'trump': return t('say.trump', { name, suit: suitWords(args[0]) });
-    case 'discard': {
-      const m = /\((\d+)/.exec(text);
-      const count = m ? Number(m[1]) : args.length;
-      return t('say.discard', { name, count });
-    }
-    case 'rob': return t('say.rob', { name });
-    case 'call': return args[0] === 'none' ? t('say.alone', { name })
-      : t('say.call', { name, card: cardName(args[0]) });
-    default: return text;
-  }
 }
 
 function announce(text) {
@@ -147,7 +120,7 @@ function positions(n) {
   // Forty One goes round to the right (as it is played in Syria); a right-to-left page
   // mirrors the grid, so the areas are mirrored back to keep the seats where they sit.
   const mirror = { left: 'right', right: 'left', tl: 'tr', tr: 'tl', top: 'top' };
-  const flip = (S.view && S.view.game === '41') !== (document.documentElement.dir === 'rtl');
+  const flip = (S.view && fortyOne(S.view)) !== (document.documentElement.dir === 'rtl');
   return flip ? base.map((p) => mirror[p]) : base;
 }
 
@@ -205,10 +178,10 @@ function badge(seat, view) {
     line.push(h('span', { text: ` ${t('table.score', { score: view.scores[seat] })}` }));
   }
   if (info && info.away) line.push(h('span', { text: ` ${t('table.away_short')}` }));
-  if (info && info.kind === 'person' && !info.connected) {
+  if (info && info.kind === 'person' && !info.connected && seat !== S.you) {
     line.push(h('span', { text: ` ${t('table.offline')}` }));
   }
-  if (view.game === '41') {
+  if (fortyOne(view)) {
     const bid = view.bids ? view.bids[seat] : null;
     if (bid !== null && bid !== undefined) {
       line.push(h('span', { text: ` ${t('table.bid_taken', { bid, taken: view.taken[seat] })}` }));
@@ -255,16 +228,13 @@ function renderFelt() {
     cells.push(cell);
   }
   const mid = h('div', { class: 'mid' });
-  if (S.you === null) mid.appendChild(badge(me, view));
-  else if (view.bidder === S.you || view.to_act === S.you || view.dealer === S.you) {
-    mid.appendChild(badge(me, view));
-  }
+  mid.appendChild(badge(me, view));
   // trump, the turned-up card, the bid
   if (view.trump) {
     mid.appendChild(h('div', { class: 'trumpline', role: 'img',
       'aria-label': t('table.trump', { suit: suitWords(view.trump) }) },
     suitIcon(view.trump, 26), h('span', { 'aria-hidden': 'true', text: suitWords(view.trump) })));
-  } else if (view.game !== '41' && view.high_bid) {
+  } else if (!fortyOne(view) && view.high_bid) {
     mid.appendChild(h('div', { text: t('table.high_bid', { bid: bidText(view.high_bid),
       name: seatName(view.high_bidder) }) }));
   }
@@ -272,7 +242,7 @@ function renderFelt() {
     mid.appendChild(h('div', { class: 'mini' }, h('span', { text: t('table.up_card') }),
       cardFigure(view.up_card)));
   }
-  if (view.game !== '41' && view.kitty_size && ['auction', 'raise', 'trump'].includes(view.phase)
+  if (!fortyOne(view) && view.kitty_size && ['auction', 'raise', 'trump'].includes(view.phase)
       && !view.kitty) {
     mid.appendChild(h('div', { class: 'muted', text: t('table.kitty', { count: view.kitty_size }) }));
   }
@@ -315,18 +285,24 @@ function renderStatus() {
   tick();
   // the score line
   const v = S.view;
-  let parts = [];
+  const line = $('scoreline');
+  const parts = [];
   if (v.scores.length === v.sides.length) {
     const mine = S.you === null ? -1 : v.sides.findIndex((side) => side.includes(S.you));
     const two = v.sides.length === 2 && v.sides[0].length > 1;
-    parts = v.sides.map((side, i) => {
+    v.sides.forEach((side, i) => {
       let who = sideName(side);
       if (two && mine >= 0) who = i === mine ? t('table.us') : t('table.them');
-      return `${who} ${v.scores[i]}`;
+      parts.push([who, v.scores[i]]);
     });
   }
-  $('scoreline').textContent = parts.join(' · ');
-  if (parts.length) $('scoreline').setAttribute('aria-label', t('table.scores', { scores: parts.join(', ') }));
+  // each name isolated, so that a Latin name reads right in an Arabic line and the reverse
+  line.replaceChildren(...parts.flatMap(([who, score], i) => [
+    ...(i ? [' · '] : []), h('bdi', { text: who }), ` ${score}`]));
+  if (parts.length) {
+    line.setAttribute('aria-label', t('table.scores', {
+      scores: parts.map(([who, score]) => `${who} ${score}`).join(', ') }));
+  }
 }
 
 function tick() {
@@ -337,9 +313,10 @@ function tick() {
   }
 }
 
-function handColumns(n, width) {
-  const minW = 62;
-  const fit = Math.max(1, Math.floor((width + 6) / (minW + 6)));
+/** Columns for a hand of n cards in `width` px: one row when they fit at a readable size,
+ *  else two even rows (a 13-card hand two rows of 7 on a phone), else more. */
+function handColumns(n, width, minW, gap) {
+  const fit = Math.max(1, Math.floor((width + gap) / (minW + gap)));
   if (n <= fit) return Math.max(n, 1);
   const rows = Math.ceil(n / fit);
   return Math.ceil(n / rows);
@@ -366,7 +343,7 @@ function renderHand(legal) {
     if (selecting) isLegal = true;
     else if (view.phase === 'rob') isLegal = legal.rob.has(c);
     else isLegal = legal.play.has(c);
-    const cls = ['card', isLegal && mine ? 'legal' : 'unplayable'];
+    const cls = ['card', isLegal && mine ? 'legal' : mine ? 'unplayable' : 'waiting'];
     if (kitty.has(c)) cls.push('from-kitty');
     if (hinted && hinted.split(' ').slice(2).includes(c)) cls.push('hinted');
     const label = kitty.has(c) ? t('table.card_from_kitty', { card: cardName(c) }) : cardName(c);
@@ -389,11 +366,15 @@ function renderHand(legal) {
 function layoutHand() {
   const hand = $('hand');
   const n = hand.children.length;
-  const width = hand.clientWidth - 12;
-  const cols = handColumns(n, width);
-  const maxW = window.innerWidth >= 1200 ? 110 : window.innerWidth >= 700 ? 96 : 80;
-  const w = Math.max(44, Math.min(maxW, Math.floor((width - 6 * (cols - 1)) / cols)));
+  const many = n > 8;
+  const gap = many ? 4 : 6;
+  const width = hand.clientWidth - 16;
+  const cols = handColumns(n, width, many ? 44 : 62, gap);
+  const wide = window.innerWidth >= 1200;
+  const maxW = wide ? 130 : window.innerWidth >= 700 ? 100 : 80;
+  const w = Math.max(44, Math.min(maxW, Math.floor((width - gap * (cols - 1)) / cols)));
   hand.style.setProperty('--cols', String(cols));
+  hand.style.gap = `${gap}px`;
   document.documentElement.style.setProperty('--card-w', `${w}px`);
 }
 
@@ -451,7 +432,7 @@ function renderActions(legal) {
     }
     if (view.phase === 'call' && legal.call.length) items.push(...callActions(legal));
     if (view.phase === 'rob') items.unshift(h('p', { class: 'prompt', text: t('prompt.rob', { card: cardName(view.up_card) }) }));
-    if (view.phase === 'auction' && view.game === '41') items.unshift(h('p', { class: 'prompt', text: t('prompt.bid41') }));
+    if (view.phase === 'auction' && fortyOne(view)) items.unshift(h('p', { class: 'prompt', text: t('prompt.bid41') }));
   }
   box.replaceChildren(...items);
   const row = document.querySelector('.statusrow');
@@ -471,7 +452,8 @@ function selectionActions(view, legal) {
     const ok = legal.discard.has(key);
     const b = h('button', { type: 'button', class: ok ? 'primary act' : 'act', id: 'discard',
       dataset: { action: a },
-      text: n === 0 && legal.discard.has('') ? t('act.keep_all') : t('act.discard', { count: n }) });
+      text: n === 0 ? (legal.discard.has('') ? t('act.keep_all') : t('act.choose_discard'))
+        : t('act.discard', { count: n }) });
     if (!ok) b.setAttribute('aria-disabled', 'true');
     b.addEventListener('click', () => { send(a); });
     out.push(b);
@@ -536,9 +518,14 @@ function renderReview() {
     parts.push(h('p', { text: view.sides.map((s, i) => t('review.points',
       { names: sideName(s), points: view.points[i] })).join(' · ') }));
   }
-  const par = S.par[view.hand_index] ?? S.par[String(view.hand_index)];
-  parts.push(h('p', { id: 'par', text: par === undefined ? t('review.par_wait')
-    : t('review.par', { value: typeof par === 'object' ? JSON.stringify(par) : par }) }));
+  const known = view.hand_index in S.par || String(view.hand_index) in S.par;
+  parts.push(h('p', { id: 'par', text: known ? parText(S.par[view.hand_index]) : t('review.par_wait') }));
+  const line = (S.pad || []).find((r) => r.hand === view.hand_index);
+  if (line && line.note) {
+    const note = has(`pad.note.${line.note}`) ? t(`pad.note.${line.note}`) : line.note;
+    parts.splice(1, 0, h('p', { class: 'scoreline', text: line.bidder === null || line.bidder === undefined
+      ? note : t('review.bid_result', { name: seatName(line.bidder), bid: bidText(line.bid), note }) }));
+  }
   if (view.deal && view.deal.hands) {
     const grid = h('div', { class: 'review-hands' });
     view.deal.hands.forEach((cards, seat) => {
@@ -578,6 +565,13 @@ function renderReview() {
   box.replaceChildren(...parts);
 }
 
+/** The double-dummy par (the server's {side, points}) in the page's words. */
+function parText(par) {
+  if (!par || typeof par !== 'object' || !Array.isArray(par.side)) return t('review.par_none');
+  const key = S.view && fortyOne(S.view) ? 'review.par_tricks' : 'review.par_points';
+  return t(key, { names: sideName(par.side), points: par.points });
+}
+
 function recordUrl() {
   return `/api/tables/${encodeURIComponent(S.tableId)}/record`;
 }
@@ -599,9 +593,16 @@ function renderPad() {
       : `${seatName(r.bidder)} ${r.bid ? bidText(r.bid) : ''}`;
     const trump = r.trump ? h('span', {}, suitIcon(r.trump, 18), ` ${suitWords(r.trump)}`) : '';
     const cells = sides.map((s, i) => {
-      const pts = Array.isArray(r.points) ? r.points[i] : (Array.isArray(r.tricks) ? r.tricks[i] : '');
       const score = Array.isArray(r.scores) ? r.scores[i] : '';
-      return h('td', { text: pts === undefined || pts === '' ? String(score) : `${pts} → ${score}` });
+      let made;
+      if (Array.isArray(r.bids) && s.length === 1) { // Forty One: bid / taken, each player
+        const b = r.bids[s[0]];
+        made = t('pad.bid_took', { bid: b === null || b === undefined ? '—' : b,
+          took: Array.isArray(r.tricks) ? r.tricks[s[0]] : '' });
+      } else {
+        made = Array.isArray(r.points) ? r.points[i] : '';
+      }
+      return h('td', { text: made === undefined || made === '' ? String(score) : `${made} → ${score}` });
     });
     const note = r.note ? (has(`pad.note.${r.note}`) ? t(`pad.note.${r.note}`) : r.note) : '';
     return h('tr', {}, h('td', { text: String((r.hand ?? 0) + 1) }),
@@ -697,6 +698,8 @@ async function hostStart() {
 
 function render() {
   if (!S.view) return;
+  const active = document.activeElement;
+  const wasInPlay = active && (active.closest('#hand') || active.closest('#actions'));
   const view = S.view;
   const legal = parseLegal(view);
   const key = `${view.version}:${view.phase}`;
@@ -728,6 +731,11 @@ function render() {
   document.body.dataset.version = String(view.version);
   document.body.dataset.toAct = view.to_act === null || view.to_act === undefined ? '' : String(view.to_act);
   document.body.dataset.mine = String(view.to_act === S.you && S.you !== null);
+  // a keyboard player whose button went away with the old position lands on the new one
+  if (wasInPlay && (!document.activeElement || document.activeElement === document.body)) {
+    const next = document.querySelector('#actions button, #hand button.legal, #hand button, #review button');
+    if (next) next.focus();
+  }
 }
 
 // ---------------------------------------------------------------- frames
@@ -753,6 +761,10 @@ function onEvent(m) {
   if (m.view) S.view = m.view;
   S.pending = null;
   const ev = m.event || {};
+  if (S.hint && m.view && m.view.version !== S.hint.version) {
+    S.hint = null;
+    $('hint-text').textContent = '';
+  }
   if (S.refusal && before && m.view && m.view.version !== before.version) {
     S.refusal = '';
     $('refusal').textContent = '';
@@ -760,7 +772,7 @@ function onEvent(m) {
   switch (ev.kind) {
     case 'act': {
       S.calls = lastCalls(S.view);
-      announce(actionWords(ev.text));
+      announce(words(ev.text, seatName, S.you));
       const now = (S.view.tricks || []).length;
       if (before && now > (before.tricks || []).length) {
         const tr = S.view.tricks[now - 1];
@@ -801,8 +813,12 @@ function onChat(m) {
 
 function onHint(m) {
   S.hint = { action: m.action, version: S.view ? S.view.version : null };
-  $('hint-text').textContent = m.text || m.action || '';
-  announce(t('say.hint', { text: m.text || m.action }));
+  const a = String(m.action || '').split(' ');
+  let what = m.text || m.action || '';
+  if (a[1] === 'play') what = t('hint.play', { card: cardName(a[2]) });
+  else if (a[1]) what = t('hint.other', { action: words(m.action, seatName, S.you) });
+  $('hint-text').textContent = what;
+  announce(t('say.hint', { text: what }));
   render();
 }
 
@@ -846,6 +862,12 @@ function toggle(button, panel) {
 }
 
 function setupPanels() {
+  if (window.innerWidth >= 1200) { // room beside the table: the score pad and the chat open
+    for (const [b, p] of [['b-pad', 'pad'], ['b-chat', 'chat']]) {
+      $(p).hidden = false;
+      $(b).setAttribute('aria-expanded', 'true');
+    }
+  }
   $('b-pad').addEventListener('click', () => toggle('b-pad', 'pad'));
   $('b-chat').addEventListener('click', () => toggle('b-chat', 'chat'));
   $('b-more').addEventListener('click', () => toggle('b-more', 'more'));
@@ -936,4 +958,3 @@ async function main() {
 
 main();
 
-export { handColumns, SUITS };
