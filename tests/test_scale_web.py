@@ -31,6 +31,7 @@ import httpx
 import psycopg
 import pytest
 import pytest_asyncio
+
 from forties.web.client import SeatClient
 
 from .helpers_engine import FORTIES

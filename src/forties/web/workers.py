@@ -117,3 +117,51 @@ class Workers:
                 p.kill()
                 p.join(5)
         sys.stdout.flush()
+
+
+def check_scale_out(db_url: str | None, redis_url: str | None, workers: int) -> str | None:
+    """Why ``--db``, ``--redis`` and ``--workers`` cannot go together (None: they can), and
+    whether Redis answers (one line)."""
+    postgres = bool(db_url) and str(db_url).startswith(("postgresql:", "postgres:",
+                                                        "postgresql+psycopg:"))
+    if workers > 1 and not (postgres and redis_url):
+        return (f"--workers {workers}: several processes share their tables through "
+                "PostgreSQL and Redis: give --db postgresql://... and --redis redis://...")
+    if redis_url and not postgres:
+        return ("--redis: the processes that share Redis must share one PostgreSQL "
+                "database too: give --db postgresql://...")
+    if redis_url:
+        try:
+            import redis
+        except ImportError:
+            return "--redis needs the redis package: pip install -e '.[scale]'"
+        try:
+            client = redis.Redis.from_url(redis_url, socket_connect_timeout=5,
+                                          socket_timeout=5)
+            client.ping()
+            client.close()
+        except ValueError as e:
+            return f"--redis {redis_url}: {e}"
+        except Exception as e:  # redis's own errors and OSError
+            text = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+            return f"cannot reach Redis at {redis_url}: {text}"
+    return None
+
+
+def serve_worker(sock: socket.socket, ready: Callable[[], None], settings: Any) -> None:
+    """One server process of ``--workers``: its own app over the shared socket."""
+    import logging
+
+    import uvicorn
+
+    from .app import create_app
+    from .commands import uvicorn_config
+
+    logging.basicConfig(level=logging.WARNING, format="forties: %(message)s")
+
+    class Server(uvicorn.Server):
+        async def startup(self, sockets: Any = None) -> None:
+            await super().startup(sockets)
+            ready()
+
+    Server(uvicorn_config(create_app(settings))).run(sockets=[sock])
