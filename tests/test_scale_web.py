@@ -188,3 +188,194 @@ async def test_a_game_with_its_seats_on_two_processes(two: tuple[Serve, Serve],
         assert check_frames(w.frames, None, known) > 20
     assert watchers[0].seq == watchers[1].seq == seats[0].seq
     assert events_in_db(a.db, table) == list(range(1, seats[0].seq + 1))
+
+
+async def nudge(c: SeatClient) -> None:
+    """A client back on another process: if its last action or "ready" was lost with the
+    process that died, it sends it again (a repeat is refused as stale, changing nothing)."""
+    await c.wait_for(lambda c: c.ws is not None and c.connections >= 2, timeout=60)
+    c.acted_on = None
+    if c.view is not None:
+        c.ready_sent.discard(c.view.get("hand_index"))
+    await c._maybe_play()
+
+
+async def test_sigkill_one_process_its_clients_go_on_on_the_other(
+        two: tuple[Serve, Serve], tmp_path: Path) -> None:
+    """A game with seats on both processes, and a game of one person against computers
+    whose every connection is on the process that dies: each goes on to its end."""
+    a, b = two
+    async with httpx.AsyncClient(base_url=a.http, timeout=30) as api:
+        table, tokens = await private_table(api, "merrimack-valley")
+        solo = (await api.post("/api/play", json={"preset": "auction-45",
+                                                  "level": "basic"})).json()
+    servers = [a, b, a, b]
+    seats = [SeatClient(servers[s].ws, table, tokens[s]).autoplay(basic_player).start()
+             for s in sorted(tokens)]
+    watchers = [SeatClient(a.ws, table).start(), SeatClient(b.ws, table).start()]
+    me = SeatClient(a.ws, solo["table"], solo["token"]).autoplay(basic_player).start()
+    on_a = [seats[0], seats[2], watchers[0], me]
+    try:
+        await asyncio.gather(*(c.wait_for(lambda c: c.seq >= 40, timeout=120)
+                               for c in [*seats, me]))
+        a.kill()  # in the middle of the game: no goodbye, no flush
+        for c in on_a:
+            c.url = c.url.replace(a.ws, b.ws)  # as a browser's next try lands on another
+        await asyncio.gather(*(nudge(c) for c in on_a if c is not watchers[0]))
+        await asyncio.gather(*(c.wait_for(lambda c: c.over, timeout=240)
+                               for c in [*seats, *watchers, me]))
+    finally:
+        await stop_all([*seats, *watchers, me])
+    async with httpx.AsyncClient(base_url=b.http, timeout=30) as api:
+        record = await judged(api, table, tmp_path)
+        await judged(api, solo["table"], tmp_path)
+    known = knowledge_by_version(record)
+    for s, c in enumerate(seats):
+        unbroken(c)  # nothing lost, nothing twice
+        assert check_frames(c.frames, s, known) > 20
+        assert not [e for e in c.errors if e["code"] != "stale"], c.errors
+    for c in [*watchers, me]:
+        unbroken(c)
+    assert all(c.connections >= 2 for c in on_a)
+    assert events_in_db(b.db, table) == list(range(1, seats[1].seq + 1))
+    assert events_in_db(b.db, solo["table"]) == list(range(1, me.seq + 1))
+
+
+async def test_the_same_action_on_two_processes_at_once_is_applied_once(
+        two: tuple[Serve, Serve]) -> None:
+    """One seat connected to both processes sends its move to both at the same moment,
+    turn after turn: each time one is applied and the other refused as stale."""
+    a, b = two
+    async with httpx.AsyncClient(base_url=a.http, timeout=30) as api:
+        play = (await api.post("/api/play", json={"preset": "merrimack-valley",
+                                                  "level": "random"})).json()
+    table, token = play["table"], play["token"]
+    ca = SeatClient(a.ws, table, token).start()
+    cb = SeatClient(b.ws, table, token).start()
+    turns = 0
+    try:
+        while turns < 12:
+            await asyncio.gather(*(c.wait_for(
+                lambda c: bool(c.view and (c.view.get("legal") or c.view.get("over"))),
+                timeout=60) for c in (ca, cb)))
+            await cb.wait_for(lambda c: c.seq == ca.seq and ca.seq == c.seq, timeout=30)
+            assert ca.view is not None
+            if ca.view.get("over"):
+                break
+            version, legal = ca.view["version"], ca.view["legal"]
+            acts_before = [e for e in record_events(a.db, table) if e["kind"] == "act"]
+            errors_before = len(ca.errors) + len(cb.errors)
+            await asyncio.gather(ca.act(legal[0], version), cb.act(legal[-1], version))
+            await asyncio.gather(*(c.wait_for(lambda c, v=version: c.view is not None and (
+                c.view["version"] > v), timeout=60) for c in (ca, cb)))
+            await asyncio.sleep(0.2)  # the refusal, if it is still on its way
+            acts = [e for e in record_events(a.db, table) if e["kind"] == "act"]
+            mine = [e for e in acts[len(acts_before):] if e["seat"] == 0]
+            assert len(mine) == 1, mine  # exactly one of the two
+            assert mine[0]["action"] in (legal[0], legal[-1])
+            new_errors = [e for c in (ca, cb) for e in c.errors][errors_before:]
+            if legal[0] != legal[-1]:
+                assert [e["code"] for e in new_errors] == ["stale"], new_errors
+            turns += 1
+    finally:
+        await stop_all([ca, cb])
+    assert turns >= 5
+
+
+def record_events(db: str, table: str) -> list[dict[str, Any]]:
+    with psycopg.connect(db) as conn:
+        return [json.loads(r[0]) for r in conn.execute(
+            "SELECT body FROM events WHERE table_id = %s ORDER BY seq", (table,)).fetchall()]
+
+
+async def test_the_database_applies_one_of_two_racing_commits(db: str) -> None:
+    """Two stores (as in two processes) append to the same table at the same event number
+    and version from many threads at once: exactly one append is stored each time."""
+    from forties.web.store import Conflict, Store
+
+    stores = [Store(db), Store(db)]
+    try:
+        await stores[0].create_table(
+            {"id": "race", "preset": "merrimack-valley", "rules": "{}", "seed": 1,
+             "first_dealer": 0, "version": 0, "status": "playing", "settings": "{}",
+             "public": False}, [], [])
+        for seq in range(20):
+            results = await asyncio.gather(*(
+                stores[i % 2].append("race", seq, seq, [{"kind": "chat", "n": i}], seq + 1,
+                                     "playing") for i in range(4)), return_exceptions=True)
+            assert sum(r is None for r in results) == 1, results
+            assert all(isinstance(r, Conflict) for r in results if r is not None)
+        assert events_in_db(db, "race") == list(range(1, 21))
+    finally:
+        for s in stores:
+            s.close()
+
+
+def serve_fails(*args: str) -> str:
+    res = subprocess.run([str(FORTIES), "serve", "--no-browser", "--port", "0", *args],
+                         capture_output=True, text=True, timeout=60, check=False)
+    assert res.returncode == 2, (res.stdout, res.stderr)
+    assert res.stderr.startswith("forties: ") and res.stderr.count("\n") == 1, res.stderr
+    return res.stderr
+
+
+async def test_several_processes_need_postgresql_and_redis(tmp_path: Path, pg: Postgres,
+                                                     rd: Redis) -> None:
+    sqlite = f"sqlite:///{tmp_path / 'f.db'}"
+    assert "--workers 2: several processes share" in serve_fails("--workers", "2")
+    assert "--workers 3: several" in serve_fails("--workers", "3", "--db", pg.url)
+    assert "give --db postgresql" in serve_fails("--db", sqlite, "--redis", rd.url)
+    assert "cannot reach Redis at redis://127.0.0.1:1/0" in serve_fails(
+        "--db", pg.url, "--redis", "redis://127.0.0.1:1/0")
+    assert "--redis nowhere" in serve_fails("--db", pg.url, "--redis", "nowhere")
+    assert "cannot open the database" in serve_fails(
+        "--db", "postgresql://forties@127.0.0.1:1/forties", "--redis", rd.url)
+    assert "--workers" in serve_fails("--workers", "0")
+
+
+def server_processes(pid: int) -> list[int]:
+    """The worker processes of ``forties serve --workers`` (spawned children of ``pid``)."""
+    out = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            cmdline = (stat.parent / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if int(fields[1]) == pid and b"spawn_main" in cmdline:
+            out.append(int(stat.parent.name))
+    return sorted(out)
+
+
+async def test_serve_workers_two_processes_on_one_port(tmp_path: Path, db: str,
+                                                      rd: Redis) -> None:
+    """``--workers 2``: two server processes answer on one port, and a game played through
+    connections that land on both goes to its end; a worker killed in the middle of it is
+    replaced, and its clients go on through the other."""
+    server = Serve(tmp_path, db, rd.url, workers=2).start()
+    try:
+        assert server.proc is not None
+        workers = server_processes(server.proc.pid)
+        assert len(workers) == 2, workers
+        async with httpx.AsyncClient(base_url=server.http, timeout=30) as api:
+            table, tokens = await private_table(api, "forty-one", options={"target": 12})
+            seats = [SeatClient(server.ws, table, tokens[s]).autoplay(basic_player).start()
+                     for s in sorted(tokens)]
+            try:
+                await asyncio.gather(*(c.wait_for(lambda c: c.seq >= 20, timeout=120)
+                                       for c in seats))
+                os.kill(workers[0], signal.SIGKILL)
+                await asyncio.sleep(1.5)  # the dropped clients are back by now
+                await asyncio.gather(*(nudge(c) for c in seats if c.connections >= 2))
+                await asyncio.gather(*(c.wait_for(lambda c: c.over, timeout=240)
+                                       for c in seats))
+            finally:
+                await stop_all(seats)
+            await judged(api, table, tmp_path)
+        for c in seats:
+            unbroken(c)
+        after = server_processes(server.proc.pid)
+        assert len(after) == 2 and workers[0] not in after and workers[1] in after
+    finally:
+        code, err = server.stop()
+        assert code == 0, err[-3000:]
