@@ -286,6 +286,10 @@ def test_play_now_to_the_end_of_a_hand_on_a_phone(server: str, browser: Any, sho
     replay.click("#last")
     assert replay.text_content("#count") == f"Step {len(record['hands'][0]['actions']) + 1} of " \
         f"{len(record['hands'][0]['actions']) + 1}"
+    # the same from the table's own link
+    replay.goto(server + f"/replay?table={table}")
+    replay.wait_for_selector("#player", state="visible")
+    assert replay.text_content("#count") == f"Step 1 of {len(record['hands'][0]['actions']) + 1}"
     assert not page.errors and not replay.errors
 
 
