@@ -283,6 +283,7 @@ def test_play_now_to_the_end_of_a_hand_on_a_phone(server: str, browser: Any, sho
     for _ in range(12):
         replay.click("#next")
     screenshot(replay, shots, "replay-desktop")
+    assert not measure_targets(replay)
     replay.click("#last")
     assert replay.text_content("#count") == f"Step {len(record['hands'][0]['actions']) + 1} of " \
         f"{len(record['hands'][0]['actions']) + 1}"
