@@ -19,6 +19,7 @@ from .pages import (
     DESKTOP,
     PHONE,
     TABLET,
+    act,
     body,
     get,
     hand_cards,
@@ -131,6 +132,20 @@ def test_four_friends_play_merrimack_valley(server: str, browser: Any, shots: Pa
     wait_ready(page)
     page.wait_for_function("document.body.dataset.phase === 'play'")
     assert (hand_cards(page), body(page, "trick"), body(page, "version")) == before
+
+    # a dropped connection comes back by itself, with what was played meanwhile
+    dropped = friends[0]
+    dropped.evaluate("window.fortiesConnection.ws.close()")
+    dropped.wait_for_function("document.body.dataset.conn !== 'open'")
+    others = [p for p in pages if p is not dropped]
+    mover = next((p for p in others if mine(p)), None)
+    if mover is not None:
+        act(mover)
+    seen = mover or host
+    dropped.wait_for_function("v => document.body.dataset.version === v",
+                              arg=body(seen, "version"))
+    dropped.wait_for_function("document.body.dataset.conn === 'open'")
+    assert body(dropped, "trick") == body(seen, "trick")
 
     # a card tapped out of turn: refused with the engine's own reason, nothing played
     waiting = next(p for p in pages if not mine(p))
