@@ -36,6 +36,7 @@ from forties import (
     Phase,
     Record,
     RulesError,
+    Verb,
     build_rules,
     new_game,
     referee,
@@ -393,7 +394,9 @@ def test_open_auction_seed_001_dealer_takes_it_at_25() -> None:
     v = verdict("auction_open_seed001_dealer_takes_25")
     (h,) = v["hands"]
     assert (h["dealer"], h["bidder"], h["bid"]) == (0, 0, "25")
-    assert v["to_act"] == 0 and acts(v["legal"]) == acts(["0 pass", "0 raise 30"])
+    # (or decline it by naming trump: the dealer holds AH, so any suit)
+    assert v["to_act"] == 0 and acts(v["legal"]) == acts(["0 pass", "0 raise 30", *(
+        f"0 trump {s}" for s in "CDHS")])
 
 
 def test_open_auction_seed_001_dealer_holds_again_at_30() -> None:
@@ -420,7 +423,9 @@ def test_open_auction_seed_001_dealer_passes() -> None:
     v = verdict("auction_open_seed001_dealer_passes")
     (h,) = v["hands"]
     assert (h["bidder"], h["bid"]) == (3, "25")
-    assert v["to_act"] == 3 and acts(v["legal"]) == acts(["3 pass", "3 raise 30"])
+    # seat 3 holds KS 4D 3D 2D AD: only diamonds or spades may be named to decline it
+    assert v["to_act"] == 3 and acts(v["legal"]) == acts(["3 pass", "3 raise 30",
+                                                          "3 trump D", "3 trump S"])
 
 
 def test_open_auction_passed_seat_stays_out() -> None:
@@ -593,7 +598,8 @@ def test_all_pass_redeal_each_hand_its_own_entry_and_the_deal_passes_left() -> N
         assert h["points"] == [0, 0] and h["scores"] == [0, 0]
     assert (v["hands"][2]["bidder"], v["hands"][2]["bid"]) == (2, "20")
     assert v["scores"] == [0, 0]
-    assert v["to_act"] == 2 and acts(v["legal"]) == acts(["2 pass", "2 raise 30"])
+    assert v["to_act"] == 2 and acts(v["legal"]) == acts(["2 pass", "2 raise 30", *(
+        f"2 trump {s}" for s in "CDHS")])
 
 
 def test_all_pass_redeal_dealer_may_pass() -> None:
@@ -637,7 +643,8 @@ def test_winner_may_raise_to_30() -> None:
     """001: the winner at 20 raises to 30 before naming trump."""
     g = drive("winner_may_raise_30", cut=1)
     assert g.phase is Phase.RAISE and g.turn == 1
-    assert acts(str(a) for a in g.legal_actions()) == acts(["1 pass", "1 raise 30"])
+    assert acts(str(a) for a in g.legal_actions()) == acts(["1 pass", "1 raise 30",
+                                                            "1 trump C", "1 trump D"])
     v = verdict("winner_may_raise_30")
     (h,) = v["hands"]
     assert (h["bidder"], h["bid"]) == (1, "30")
@@ -652,12 +659,65 @@ def test_winner_may_decline_to_raise() -> None:
     assert acts(v["legal"]) == acts(["1 trump C", "1 trump D"])
 
 
+def test_naming_trump_declines_the_raise() -> None:
+    """001: the winner "may raise his bid to 30 before calling trump": naming trump at that
+    point declines the raise, as writing pass first does. Every trump the winner may name
+    is listed beside pass and raise 30, and the bid stays at 20."""
+    g = drive("winner_may_raise_30", cut=1)
+    assert g.phase is Phase.RAISE
+    # seat 1 holds KC 9D 8D 7D 6D: with trump_needs_card only clubs or diamonds
+    assert [str(a) for a in g.legal_actions()] == ["1 pass", "1 raise 30", "1 trump C",
+                                                   "1 trump D"]
+    assert g.view(1)["legal"] == ["1 pass", "1 raise 30", "1 trump C", "1 trump D"]
+    assert "hearts" in (g.reason(Action.parse("1 trump H")) or "")  # no heart: refused
+    straight = g.clone()
+    straight.apply("1 trump D")
+    by_pass = g.clone()
+    by_pass.apply("1 pass")
+    by_pass.apply("1 trump D")
+    assert straight.phase is Phase.DRAW and straight.bid == 20 and straight.trump == 1
+    assert straight.hands == by_pass.hands and straight.kitty_taken
+    assert straight.turn == by_pass.turn
+    # the record without the pass is a game, and scores as the one with it
+    rec = record_json("winner_may_raise_30")
+    rec["hands"][0]["actions"][-1] = "1 trump D"
+    out, status = referee(Record.from_json(rec))
+    assert status == 0 and out["hands"][0]["bid"] == "20" and out["hands"][0]["trump"] == "D"
+    assert out["to_act"] == 1 and all(" discard" in a for a in out["legal"])  # the draw
+
+
+def test_going_on_the_kitty_declines_the_raise() -> None:
+    """With go_on_kitty the winner may throw in his hand at once: that declines the raise."""
+    rules = build_rules(A45, {"go_on_kitty": True})
+    g = play_record(Record.from_json({**record_json("winner_may_raise_30"),
+                                      "rules": rules.to_json()}), upto=-1)
+    hand = g.hands[1]
+    go = Action(1, Verb.DISCARD, hand)
+    assert list(g.legal_actions())[-1] == go
+    g.apply(go)
+    assert g.phase is Phase.TRUMP and g.bid == 20 and g.went_on_kitty
+    assert g.hands[1] == g.kitty
+
+
+def test_with_the_kitty_seen_first_the_raise_comes_before_it() -> None:
+    """kitty_before_trump: the winner sees the kitty only once he has raised or passed,
+    so naming trump at the raise (from a hand the kitty would change) is refused."""
+    rules = build_rules(A45, {"kitty_before_trump": True})
+    g = play_record(Record.from_json({**record_json("winner_may_raise_30"),
+                                      "rules": rules.to_json()}), upto=-1)
+    assert [str(a) for a in g.legal_actions()] == ["1 pass", "1 raise 30"]
+    why = g.reason(Action.parse("1 trump D")) or ""
+    assert "kitty" in why and "pass" in why
+    g.apply("1 pass")
+    assert g.phase is Phase.TRUMP and g.kitty_taken
+
+
 def test_winner_may_raise_only_to_30() -> None:
     v = verdict("winner_may_raise_only_30_illegal")
     err = error(v)
     assert (err["index"], err["action"]) == (4, "1 raise 25")
     assert "raise 30" in err["reason"]
-    assert acts(v["legal"]) == acts(["1 pass", "1 raise 30"])
+    assert acts(v["legal"]) == acts(["1 pass", "1 raise 30", "1 trump C", "1 trump D"])
 
 
 def test_no_raise_without_the_option() -> None:

@@ -263,3 +263,11 @@ def test_json_round_trip_and_csv() -> None:
     summary = pad.summary_json()
     assert summary["dealer"] == 0 and summary["rows"][0]["note"] == "made"
     assert summary["bids"] == ["20", "25", "30"]
+
+
+def test_a_pad_holds_at_most_1000_hands() -> None:
+    pad = new_pad("forty-one")
+    for _ in range(1000):
+        pad.add(Entry(bids=(1, 1, 1, 1)))  # thrown in, again and again
+    with pytest.raises(PadError, match="at most 1000 hands"):
+        pad.add(Entry(bids=(1, 1, 1, 1)))

@@ -329,3 +329,26 @@ def test_plain_says_why_the_first_search_may_take_a_while(
     out = io.StringIO()
     Plain(s, io.StringIO("quit\n"), out, color=False).run()
     assert out.getvalue().count("compiles, up to a minute") == 1
+
+
+def test_naming_trump_at_the_raise_keeps_the_bid() -> None:
+    """Auction 45: the winner at 20 may name trump at once (declining the raise) by
+    typing the suit; 'keep' and 'raise' still work; the prompt says so."""
+    from forties import Action, new_game
+    from forties.tui.words import choice_label, doing, task
+
+    g = new_game("auction-45", seed=5)
+    while g.phase.value != "raise":
+        legal = g.legal_actions()
+        bids = [a for a in legal if a.verb.value == "bid"]
+        g.apply(bids[0] if bids and g.high == 0 else legal[0])
+    seat = g.turn
+    assert seat is not None
+    v, legal = g.view(seat), list(g.legal_actions())
+    named = parse_plain(v, legal, "spades")
+    assert isinstance(named, Action) and str(named) == f"{seat} trump S"
+    assert str(parse_plain(v, legal, "keep")) == f"{seat} pass"
+    assert str(parse_plain(v, legal, "raise")) == f"{seat} raise 30"
+    assert "naming trump keeps it" in task(v, legal, ["A", "B", "C", "D"])
+    assert choice_label(v, Action.parse(f"{seat} trump S"), fancy=False) == "Spades"
+    assert doing(v, named, fancy=False) == "name spades trump"

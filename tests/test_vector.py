@@ -116,6 +116,10 @@ def action_features(state: Any, action: Action) -> set[str]:
     ph = state.phase
     if ph is Phase.TRUMP and action.verb is Verb.DISCARD:
         out.add("go-top-card" if state.went_on_kitty else "go-kitty")
+    if ph is Phase.RAISE and action.verb is Verb.TRUMP:
+        out.add("trump-from-raise")
+    if ph is Phase.RAISE and action.verb is Verb.DISCARD:
+        out |= {"go-kitty", "go-kitty-from-raise"}
     if (ph is Phase.DRAW and action.seat == state.dealer
             and state.rules.replenish == "by-threes"):
         sizes = [h.bit_count() for h in state.hands]
@@ -355,6 +359,8 @@ RARE_CORNERS: dict[str, tuple[str, dict[str, Any]]] = {
     "phase:call": ("call-your-partner", {}),
     "partner-found": ("call-your-partner", {"replenish": "all-at-once"}),
     "phase:raise": ("auction-45", {}),
+    "trump-from-raise": ("auction-45", {}),
+    "go-kitty-from-raise": ("auction-45", {"go_on_kitty": True}),
     "go-kitty": ("merrimack-valley", {"go_on_kitty": True}),
     "go-top-card": ("merrimack-valley", {"go_on_kitty": True, "go_on_top_card": True}),
     "faceup": ("auction-45", {"four_and_a_flip": True}),

@@ -327,6 +327,31 @@ class FortyFivesState(GameState):
             self.hands[self.bidder] |= self.kitty
             self.kitty_taken = True
 
+    # ----- the raise --------------------------------------------------------------------
+
+    def _raise_actions(self, s: int) -> list[Action]:
+        """Raise to 30, or decline: pass, or (the kitty unseen) name trump or go on the
+        kitty at once, as the trump phase would offer."""
+        acts = [PASS_ACTIONS[s], Action(s, Verb.RAISE, 30)]
+        if not self.rules.kitty_before_trump:
+            acts += self._trump_actions(s)
+        return acts
+
+    def _raise_reason(self, a: Action) -> str | None:
+        if a.verb is Verb.PASS or (a.verb is Verb.RAISE and a.arg == 30):
+            return None
+        if a.verb is Verb.RAISE:
+            return "you may raise only to 30 ('raise 30')"
+        if self.rules.kitty_before_trump:
+            if a.verb is Verb.TRUMP:
+                return "you see the kitty before naming trump: first raise to 30 " \
+                       "('raise 30') or pass"
+            return "you may raise to 30 ('raise 30') or pass"
+        if a.verb is Verb.TRUMP or (a.verb is Verb.DISCARD and self._may_go_on()):
+            return self._trump_reason(a)
+        more = ", go on the kitty" if self._may_go_on() else ""
+        return f"you may raise to 30 ('raise 30'), pass{more} or name trump"
+
     # ----- trump ------------------------------------------------------------------------
 
     def _trump_suits(self) -> list[int]:
@@ -732,7 +757,7 @@ class FortyFivesState(GameState):
         if ph is _TRUMP:
             return self._trump_actions(s)
         if ph is Phase.RAISE:
-            return [PASS_ACTIONS[s], Action(s, Verb.RAISE, 30)]
+            return self._raise_actions(s)
         if ph is Phase.ROB:
             return self._rob_actions(s)
         if ph is Phase.CALL:
@@ -752,9 +777,7 @@ class FortyFivesState(GameState):
         if ph is _TRUMP:
             return self._trump_reason(a)
         if ph is Phase.RAISE:
-            if a.verb is Verb.PASS or (a.verb is Verb.RAISE and a.arg == 30):
-                return None
-            return "you may raise to 30 ('raise 30') or pass"
+            return self._raise_reason(a)
         if ph is Phase.ROB:
             return self._rob_reason(a)
         if ph is Phase.CALL:
@@ -812,6 +835,8 @@ class FortyFivesState(GameState):
             if a.verb is Verb.RAISE:
                 self.bid = 30
             self._to_trump()
+            if a.verb is Verb.TRUMP or a.verb is Verb.DISCARD:  # the raise declined
+                self._trump_apply(a)
         elif ph is Phase.ROB:
             self._rob_apply(a)
         elif ph is Phase.CALL:

@@ -34,6 +34,7 @@ from .scoring import (
 
 PAD_FORMAT = "forties-pad/1"
 DEFAULT_NAMES = ("Ann", "Bob", "Cy", "Di", "Ed", "Flo")
+MAX_HANDS = 1000
 
 
 class PadError(ValueError):
@@ -290,6 +291,8 @@ class Pad:
         scores, _, over, game = self._state()
         if over:
             raise PadError(f"the game is over: {self.result_text()}")
+        if len(self.rows) >= MAX_HANDS:
+            raise PadError(f"a pad holds at most {MAX_HANDS} hands: start another")
         entry = self.check(entry, scores)
         row = self._row(len(self.rows) + 1, game, entry, scores, self._state()[1])
         self.entries.append(entry)
@@ -562,6 +565,10 @@ class Pad:
             and getattr(self.rules, "auction", "") != "none",
             "call_partner": bool(getattr(self.rules, "call_partner", False)),
             "target": self.rules.target,  # type: ignore[attr-defined]
+            "min_total": getattr(self.rules, "min_total", None),
+            "lock_at": getattr(self.rules, "lock_at", None),
+            "match": getattr(self.rules, "match", "single"),
+            "reason": self.rows[-1].outcome.reason if self.winner is not None else None,
         }
 
     def row_json(self, row: Row) -> dict[str, Any]:
@@ -569,7 +576,13 @@ class Pad:
         out: dict[str, Any] = {"hand": row.hand, "game": row.game, "dealer": row.dealer,
                                **e.to_json(), "scores": list(row.scores),
                                "deltas": list(row.outcome.deltas), "text": row.text,
-                               "won": row.outcome.winner is not None}
+                               "won": row.outcome.winner is not None,
+                               "made": row.outcome.made,
+                               "notes": [list(n) for n in row.outcome.notes],
+                               "reason": row.outcome.reason,
+                               "winner": None if row.outcome.winner is None
+                               else list(self._winner_seats(row.outcome.winner)),
+                               "games": list(row.games), "match_over": row.match_over}
         out["note"] = ("thrown in" if e.thrown_in or (e.bids and not e.tricks) else
                        "made" if row.outcome.made else "set" if row.outcome.made is False
                        else "")

@@ -121,7 +121,7 @@ def action_id(action: Action, phase: Phase, hand: int, forty_one: bool) -> int:
         return TRUMP0 + arg
     if v is Verb.CALL:
         return CALL_NONE
-    if phase is Phase.TRUMP:  # a discard of the whole hand: going on
+    if phase is Phase.TRUMP or phase is Phase.RAISE:  # the whole hand: going on
         return GO_ON
     return DISCARD0 + slot_mask(hand, arg)
 

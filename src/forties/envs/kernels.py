@@ -268,7 +268,7 @@ def action_id(S: Any, R: Any, t: int, verb: int, arg: int) -> int:
         return TRUMP0 + arg
     if verb == k.V_CALL:
         return CALL_NONE
-    if S[t, k.F_PHASE] == k.TRUMP:
+    if S[t, k.F_PHASE] == k.TRUMP or S[t, k.F_PHASE] == k.RAISE:  # going on the kitty
         return GO_ON
     return DISCARD0 + slot_mask(S[t, k.F_HANDS + S[t, k.F_TURN]], arg)
 

@@ -347,6 +347,8 @@ def parse_plain(v: dict[str, Any], legal: Sequence[Action], text: str) -> Action
             return Action(seat, Verb.PASS)
         if verb in ("raise", "30"):
             return Action(seat, Verb.RAISE, 30)
+        if any(a.verb is not Verb.PASS and a.verb is not Verb.RAISE for a in legal):
+            return trump()  # naming trump (or going on the kitty) keeps the bid
         raise ActionSyntaxError("type raise or keep")
 
     def trump() -> Action:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import datetime as _dt
 import os
 import random
-import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +20,7 @@ from typing import Any
 from ..actions import Action
 from ..bots import LEVELS, Bot, make_bot
 from ..games import new_game
+from ..paths import data_dir as data_dir
 from ..record import HandRecord, Record, Recorder, RecordError, Replay, replay_record
 from ..rules import Rules
 from ..state import Deal, GameState, IllegalActionError, Phase
@@ -35,21 +35,6 @@ class SessionError(ValueError):
 
 
 # ----- where games are kept -------------------------------------------------------------
-
-
-def data_dir() -> Path:
-    """Where saved games live: $FORTIES_DATA, else the platform's user data folder."""
-    env = os.environ.get("FORTIES_DATA")
-    if env:
-        return Path(env)
-    home = Path.home()
-    if sys.platform == "win32":
-        base = Path(os.environ.get("LOCALAPPDATA") or home / "AppData" / "Local")
-    elif sys.platform == "darwin":
-        base = home / "Library" / "Application Support"
-    else:
-        base = Path(os.environ.get("XDG_DATA_HOME") or home / ".local" / "share")
-    return base / "forties"
 
 
 def default_save_path(preset: str) -> Path:

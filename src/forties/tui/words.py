@@ -166,7 +166,7 @@ def describe(line: str, phase: str, view: dict[str, Any], names: Sequence[str],
     if verb == "trump":
         return _says(who, you, "name", "names") + f" {suit_text(rest[0], fancy)} trump."
     if verb == "discard":
-        if phase == "trump":
+        if phase in ("trump", "raise"):
             what = "top card" if _went_on(earlier, seat) else "kitty"
             goes = "go" if you else "goes"
             return _says(who, you, "throw", "throws") + f" in the hand and {goes} on the {what}."
@@ -342,7 +342,10 @@ def task(view: dict[str, Any], legal: Sequence[Action], names: Sequence[str],
             return "Your bid: everyone passed, so the dealer is bagged and must bid."
         return "Your bid: bid or pass."
     if phase == "raise":
-        return f"You won the bid at {bid_words(view, view['bid'])}: raise to 30 or keep it."
+        bid = bid_words(view, view['bid'])
+        if any(a.verb is Verb.TRUMP for a in legal):
+            return f"You won the bid at {bid}: raise to 30, or keep it (naming trump keeps it)."
+        return f"You won the bid at {bid}: raise to 30 or keep it."
     if phase == "trump":
         if any(a.verb is Verb.DISCARD for a in legal):
             return "Name trump, or throw in your hand and go on the kitty."
@@ -405,7 +408,7 @@ def plain_word(view: dict[str, Any], a: Action) -> str:
         return "raise"
     if v is Verb.TRUMP:
         return SUIT_NAMES[a.arg]
-    if v is Verb.DISCARD and view["phase"] == "trump":
+    if v is Verb.DISCARD and view["phase"] in ("trump", "raise"):
         return "go"
     if v is Verb.CALL and a.arg == 0:
         return "alone"
@@ -439,7 +442,7 @@ def doing(v: dict[str, Any], a: Action, fancy: bool = True) -> str:
     if verb is Verb.TRUMP:
         return f"name {suit_text(SUITS[a.arg], fancy)} trump"
     if verb is Verb.DISCARD:
-        if v["phase"] == "trump":
+        if v["phase"] in ("trump", "raise"):
             return "go on the kitty"
         cards = text[2:]
         return "keep every card" if not cards else "discard " + " ".join(card_text(c, fancy)

@@ -380,7 +380,15 @@ def ff_count(S: Any, R: Any, t: int) -> int:
             c += 1
         return c
     if ph == RAISE:
-        return 2
+        if R[R_KITTY_FIRST]:
+            return 2
+        c = 2
+        for suit in range(4):
+            if ff_trump_ok(S, R, t, suit):
+                c += 1
+        if ff_may_go_on(S, R, t):
+            c += 1
+        return c
     if ph == ROB:
         return 1 + popcount(S[t, F_HANDS + s])
     if ph == CALL:
@@ -425,6 +433,13 @@ def ff_nth(S: Any, R: Any, t: int, k: int) -> tuple[int, int]:
                 return V_DISCARD, unrank(hand, m, size, k)
             k -= block
         return -1, 0
+    if ph == RAISE:
+        if k == 0:
+            return V_PASS, 0
+        if k == 1:
+            return V_RAISE, 30
+        k -= 2  # declining the raise: the trump phase's actions follow
+        ph = TRUMP
     if ph == TRUMP:
         for suit in range(4):
             if ff_trump_ok(S, R, t, suit):
@@ -432,8 +447,6 @@ def ff_nth(S: Any, R: Any, t: int, k: int) -> tuple[int, int]:
                     return V_TRUMP, suit
                 k -= 1
         return V_DISCARD, S[t, F_HANDS + s]
-    if ph == RAISE:
-        return (V_PASS, 0) if k == 0 else (V_RAISE, 30)
     if ph == ROB:
         if k == 0:
             return V_PASS, 0
@@ -760,6 +773,28 @@ def ff_going_out(S: Any, R: Any, t: int) -> None:
 
 
 @_jit
+def ff_trump_apply(S: Any, R: Any, D: Any, t: int, s: int, verb: int, arg: int) -> None:
+    """Name trump, or go on the kitty (or the top card)."""
+    n = R[R_N]
+    if verb == V_DISCARD:
+        S[t, F_PILE] |= arg
+        S[t, F_DISCARDED + s] |= arg
+        if not S[t, F_WENT_KITTY]:
+            S[t, F_HANDS + s] = S[t, F_KITTY]
+            S[t, F_KITTY_TAKEN] = 1
+            S[t, F_WENT_KITTY] = 1
+        else:
+            S[t, F_HANDS + s] = 1 << D[t, R[R_STOCK0] + S[t, F_STOCK_POS]]
+            S[t, F_STOCK_POS] += 1
+            S[t, F_WENT_TOP] = 1
+        return
+    S[t, F_TRUMP] = arg
+    ff_take_kitty(S, t)
+    S[t, F_PHASE] = DRAW
+    S[t, F_TURN] = (S[t, F_DEALER] + 1) % n
+
+
+@_jit
 def ff_apply(S: Any, D: Any, R: Any, t: int, verb: int, arg: int) -> None:
     """Apply a legal action to table ``t``."""
     s = S[t, F_TURN]
@@ -788,27 +823,14 @@ def ff_apply(S: Any, D: Any, R: Any, t: int, verb: int, arg: int) -> None:
             S[t, F_TURN] = S[t, F_DEALER]
         else:
             ff_after_draw(S, R, t)
-    elif ph == TRUMP:
-        if verb == V_DISCARD:
-            S[t, F_PILE] |= arg
-            S[t, F_DISCARDED + s] |= arg
-            if not S[t, F_WENT_KITTY]:
-                S[t, F_HANDS + s] = S[t, F_KITTY]
-                S[t, F_KITTY_TAKEN] = 1
-                S[t, F_WENT_KITTY] = 1
-            else:
-                S[t, F_HANDS + s] = 1 << D[t, R[R_STOCK0] + S[t, F_STOCK_POS]]
-                S[t, F_STOCK_POS] += 1
-                S[t, F_WENT_TOP] = 1
-            return
-        S[t, F_TRUMP] = arg
-        ff_take_kitty(S, t)
-        S[t, F_PHASE] = DRAW
-        S[t, F_TURN] = (S[t, F_DEALER] + 1) % n
     elif ph == RAISE:
         if verb == V_RAISE:
             S[t, F_BID] = 30
         ff_to_trump(S, R, t)
+        if verb in (V_TRUMP, V_DISCARD):  # the raise declined
+            ff_trump_apply(S, R, D, t, s, verb, arg)
+    elif ph == TRUMP:
+        ff_trump_apply(S, R, D, t, s, verb, arg)
     elif ph == ROB:
         if verb == V_ROB:
             S[t, F_HANDS + s] = (S[t, F_HANDS + s] & ~arg) | (1 << S[t, F_UP])

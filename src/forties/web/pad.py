@@ -1,0 +1,280 @@
+"""The score pad's pages of ``forties serve``: keep score of a game played with real cards
+on a phone, and let the others at the table watch it.
+
+A pad is a document of kind ``pad`` in the server's store: the pure pad
+(``forties.pad.Pad.to_json``: rules, names, first dealer, the hands as entered) and the
+SHA-256 of the scorekeeper's key. Every change reads the document, replays the pad (the
+engine's own scoring, ``forties.scoring``), applies one step (checked by
+``forties.pad``, which says in one line what is wrong) and writes it back with
+compare-and-set. The browser never scores: it shows what the server sends.
+
+Links: the scorekeeper's (``/pad/ID#key=...``) enters and corrects hands; the pad's own
+address (``/pad/ID``) shows it read-only, updated by polling, to anyone at the table.
+
+    GET  /pad                         the page: a new pad, or the pad of /pad/ID
+    GET  /api/pads/presets            the presets: name, game, players, sides, bids
+    POST /api/pads                    {"preset", "options"?, "names"?, "first_dealer"?,
+                                       "title"?} -> {"pad", "key", "url", "watch", ...PAD}
+    GET  /api/pads/{id}               PAD (?since=VERSION: {"same": true} if unchanged)
+    POST /api/pads/{id}/hands         {"key", "hand": HAND} -> PAD   (the next hand)
+    PUT  /api/pads/{id}/hands/{n}     {"key", "hand": HAND} -> PAD   (correct hand n)
+    POST /api/pads/{id}/undo          {"key"} -> PAD                 (strike out the last)
+    GET  /api/pads/{id}/export.csv | export.json
+
+PAD is ``Pad.summary_json()`` with ``"version"`` and ``"id"``; HAND is ``Entry``'s JSON:
+``{"bidder": 0, "bid": "20", "partner": 2, "trump": "H", "points": [20, 10]}``,
+``{"thrown_in": true}``, or ``{"bids": [3, 3, 3, 2], "tricks": [4, 3, 3, 3]}``.
+Every refusal is a 4xx with ``{"error": "one line"}``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import hashlib
+import hmac
+import importlib
+import json
+import re
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from ..fortyfives import bid_ladder
+from ..pad import Entry, Pad, PadError, new_pad
+from ..rules import PRESETS, FortyFivesRules, RulesError, build_rules
+
+KIND = "pad"
+STATIC = Path(__file__).parent / "static"
+MAX_BODY = 16 * 1024
+RETRIES = 8
+CREATE_PER_MINUTE = 30
+ID = re.compile(r"^[A-Za-z0-9]{6,24}$")
+
+
+class Refused(Exception):
+    """A request that cannot be done: ``status`` and one line for the person."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
+
+
+def _digest(key: str) -> str:
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+def _conflicts(store: Any) -> tuple[type[BaseException], ...]:
+    """The store's compare-and-set failure (``store.Conflict``)."""
+    kinds: list[type[BaseException]] = []
+    sources: list[Any] = [type(store), importlib.import_module(type(store).__module__)]
+    with contextlib.suppress(ImportError):
+        sources.append(importlib.import_module("forties.web.store"))
+    for source in sources:
+        c = getattr(source, "Conflict", None)
+        if isinstance(c, type) and issubclass(c, BaseException):
+            kinds.append(c)
+    return tuple(kinds) or (RuntimeError,)
+
+
+async def _body(request: Request) -> dict[str, Any]:
+    raw = await request.body()
+    if len(raw) > MAX_BODY:
+        raise Refused(f"the request is too large (at most {MAX_BODY // 1024} KiB)", 413)
+    try:
+        obj = json.loads(raw or b"{}")
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
+        raise Refused("the request is not JSON") from None
+    if not isinstance(obj, dict):
+        raise Refused("the request must be a JSON object")
+    return obj
+
+
+Handler = Callable[[Request], Awaitable[Response]]
+
+
+def _answer(fn: Handler) -> Handler:
+    @functools.wraps(fn)
+    async def wrapped(request: Request) -> Response:
+        try:
+            return await fn(request)
+        except Refused as e:
+            return JSONResponse({"error": e.message}, status_code=e.status)
+        except PadError as e:
+            return JSONResponse({"error": str(e)}, status_code=400)
+    return wrapped
+
+
+def presets_json() -> list[dict[str, Any]]:
+    """What the new-pad form needs of each preset."""
+    out = []
+    for p in PRESETS.values():
+        rules = build_rules(p.name)
+        out.append({
+            "name": p.name, "game": "41" if p.game == "forty-one" else "45s",
+            "summary": p.summary, "players": rules.players,
+            "sides": [list(s) for s in rules.sides],  # type: ignore[attr-defined]
+            "bids": [str(b) for b in bid_ladder(rules)]
+            if isinstance(rules, FortyFivesRules) else [],
+        })
+    return out
+
+
+class Pads:
+    """The pads in the service's documents store."""
+
+    def __init__(self, service: Any) -> None:
+        self.store = service.store
+        self.conflicts = _conflicts(self.store)
+        self.created: list[float] = []
+
+    def limit(self) -> None:
+        now = time.monotonic()
+        self.created = [t for t in self.created if now - t < 60]
+        if len(self.created) >= CREATE_PER_MINUTE:
+            raise Refused("too many new pads this minute: try again shortly", 429)
+        self.created.append(now)
+
+    async def load(self, pid: str) -> tuple[int, dict[str, Any], Pad]:
+        if not ID.match(pid):
+            raise Refused("there is no such pad", 404)
+        got = await self.store.get_doc(KIND, pid)
+        if got is None:
+            raise Refused("there is no such pad", 404)
+        version, body = got
+        try:
+            return version, body, Pad.from_json(body["pad"])
+        except (PadError, KeyError, TypeError) as e:
+            raise Refused(f"this pad cannot be read: {e}", 500) from None
+
+    async def change(self, pid: str, key: Any, step: Callable[[Pad], None]) -> dict[str, Any]:
+        """Apply ``step`` to the pad (scorekeeper's key checked), compare-and-set."""
+        for _ in range(RETRIES):
+            version, body, pad = await self.load(pid)
+            if not isinstance(key, str) or not hmac.compare_digest(_digest(key),
+                                                                   str(body.get("key"))):
+                raise Refused("only the scorekeeper's link can change this pad", 403)
+            step(pad)
+            body["pad"] = pad.to_json()
+            try:
+                new = await self.store.put_doc(KIND, pid, body, version)
+            except self.conflicts:
+                continue
+            return summary(pid, new, pad)
+        raise Refused("the pad is busy: try again", 409)
+
+
+def summary(pid: str, version: int, pad: Pad) -> dict[str, Any]:
+    return {"id": pid, "version": version, **pad.summary_json()}
+
+
+def _hand(obj: dict[str, Any]) -> Entry:
+    if "hand" not in obj:
+        raise Refused('send the hand: {"key": ..., "hand": {...}}')
+    return Entry.from_json(obj["hand"])
+
+
+def routes(service: Any) -> list[BaseRoute]:
+    """The score pad's page and API, mounted by ``forties serve``."""
+    pads = Pads(service)
+
+    async def page(request: Request) -> Response:
+        return FileResponse(STATIC / "pad.html", media_type="text/html")
+
+    async def presets(request: Request) -> Response:
+        return JSONResponse(presets_json())
+
+    @_answer
+    async def create(request: Request) -> Response:
+        obj = await _body(request)
+        known = {"preset", "options", "names", "first_dealer", "title"}
+        extra = sorted(set(obj) - known)
+        if extra:
+            raise Refused(f"a new pad has no {extra[0]!r} (it has: {', '.join(sorted(known))})")
+        preset, options = obj.get("preset", "merrimack-valley"), obj.get("options") or {}
+        names, title = obj.get("names") or [], obj.get("title") or ""
+        if not isinstance(preset, str) or not isinstance(options, dict):
+            raise Refused("preset must be a preset's name and options an object")
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            raise Refused("names must be a list of the players' names")
+        if not isinstance(title, str) or len(title) > 80:
+            raise Refused("title must be text of at most 80 characters")
+        dealer = obj.get("first_dealer", 0)
+        try:
+            pad = new_pad(preset, options, names, dealer, title.strip())
+        except RulesError as e:
+            raise Refused(str(e)) from None
+        pads.limit()
+        pid = secrets.token_hex(6)
+        key = secrets.token_urlsafe(18)
+        version = await pads.store.put_doc(KIND, pid, {"pad": pad.to_json(),
+                                                       "key": _digest(key)}, 0)
+        return JSONResponse({"pad": pid, "key": key, "url": f"/pad/{pid}#key={key}",
+                             "watch": f"/pad/{pid}", **summary(pid, version, pad)})
+
+    @_answer
+    async def show(request: Request) -> Response:
+        pid = request.path_params["pid"]
+        version, _, pad = await pads.load(pid)
+        if request.query_params.get("since") == str(version):
+            return JSONResponse({"id": pid, "version": version, "same": True})
+        return JSONResponse(summary(pid, version, pad))
+
+    @_answer
+    async def add(request: Request) -> Response:
+        obj = await _body(request)
+        entry = _hand(obj)
+        def step(p: Pad) -> None:
+            p.add(entry)
+
+        return JSONResponse(await pads.change(request.path_params["pid"], obj.get("key"), step))
+
+    @_answer
+    async def correct(request: Request) -> Response:
+        obj = await _body(request)
+        entry = _hand(obj)
+        n = request.path_params["n"]
+        return JSONResponse(await pads.change(request.path_params["pid"], obj.get("key"),
+                                              lambda p: p.correct(n, entry)))
+
+    @_answer
+    async def undo(request: Request) -> Response:
+        obj = await _body(request)
+        return JSONResponse(await pads.change(request.path_params["pid"], obj.get("key"),
+                                              lambda p: p.remove_last()))
+
+    @_answer
+    async def export(request: Request) -> Response:
+        pid, fmt = request.path_params["pid"], request.path_params["fmt"]
+        _, _, pad = await pads.load(pid)
+        name = f"pad-{pid}.{fmt}"
+        disposition = {"Content-Disposition": f'attachment; filename="{name}"'}
+        if fmt == "csv":
+            return Response(pad.to_csv(), media_type="text/csv; charset=utf-8",
+                            headers=disposition)
+        if fmt == "json":
+            return Response(json.dumps(pad.to_json(), indent=1, ensure_ascii=False),
+                            media_type="application/json", headers=disposition)
+        raise Refused("export as csv or json", 404)
+
+    return [
+        Route("/pad", page),
+        Route("/pad/{pid}", page),
+        Route("/api/pads/presets", presets),
+        Route("/api/pads", create, methods=["POST"]),
+        Route("/api/pads/{pid}", show),
+        Route("/api/pads/{pid}/hands", add, methods=["POST"]),
+        Route("/api/pads/{pid}/hands/{n:int}", correct, methods=["PUT"]),
+        Route("/api/pads/{pid}/undo", undo, methods=["POST"]),
+        Route("/api/pads/{pid}/export.{fmt}", export),
+    ]
+
+
+__all__ = ["KIND", "routes"]

@@ -1,0 +1,151 @@
+"""The score pad in Debian's Chromium on a 360 x 640 phone: a short game kept from the
+new-pad form to the winner, a bad hand refused in one line, a past hand corrected, the
+watchers' link following it read-only, and the page in French and Arabic."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .pad_web_helpers import FakeService, serving, tiny_app
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync"]
+PHONE = {"width": 360, "height": 640}
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    with serving(tiny_app(FakeService())) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: `make test` installs it (apt-get install chromium)")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+def phone(browser: Any, lang: str = "en") -> Any:
+    ctx = browser.new_context(viewport=PHONE, locale=lang, has_touch=True, is_mobile=True)
+    page = ctx.new_page()
+    page.set_default_timeout(15_000)
+    return page
+
+
+def enter(page: Any, bidder: str, bid: str, points: tuple[int, int]) -> None:
+    page.select_option("#bidder", label=bidder)
+    page.select_option("#bid", bid)
+    page.fill("#points0", str(points[0]))
+    page.fill("#points1", str(points[1]))
+    page.click("#enter")
+
+
+def totals(page: Any, hand: int) -> list[str]:
+    cells = page.locator(f"#sheet tbody tr:nth-child({hand}) td").all_inner_texts()
+    return cells[:-1]
+
+
+def fits_the_phone(page: Any) -> bool:
+    return bool(page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"))
+
+
+def test_a_short_game_on_a_phone(browser: Any, server: str) -> None:
+    page = phone(browser)
+    page.goto(f"{server}/pad")
+    page.select_option("#preset", "merrimack-valley")
+    page.fill("#name0", "Ann")
+    page.fill("#name1", "Bob")
+    page.fill("#options", "target=50")
+    assert fits_the_phone(page)
+    page.click("#new button[type=submit]")
+    page.wait_for_selector("#entry:not([hidden])")
+    assert "#key=" not in page.url  # the key left the address bar for this phone's storage
+    assert page.inner_text("#next") == "Hand 1: Ann deals"
+    watch_url = page.input_value("#share")
+
+    enter(page, "Bob", "20", (10, 20))
+    page.wait_for_selector("#sheet tbody tr:nth-child(1)")
+    assert totals(page, 1) == ["10", "20"]
+    enter(page, "Ann", "25", (20, 20))  # 40 points: refused in one line, nothing entered
+    page.wait_for_function("document.getElementById('error').textContent.includes('add up')")
+    assert page.inner_text("#error") == "the points add up to 40: a hand has 30 (25 when " \
+                                        "no trump was played)"
+    enter(page, "Ann", "25", (25, 5))
+    page.wait_for_selector("#sheet tbody tr:nth-child(2)")
+    assert totals(page, 2) == ["35", "25"] and page.inner_text("#next") == "Hand 3: Cy deals"
+
+    # hand 1 was written wrong: Bob took 25, not 20
+    page.click("#sheet tbody tr:nth-child(1) button.pad-fix")
+    assert page.inner_text("#entry-title") == "Correct hand 1"
+    page.fill("#points0", "5")
+    page.fill("#points1", "25")
+    page.click("#enter")
+    page.wait_for_function(
+        "document.querySelector('#sheet tbody tr:nth-child(2) td').textContent === '30'")
+    assert totals(page, 1) == ["5", "25"] and totals(page, 2) == ["30", "30"]
+
+    watcher = phone(browser)
+    watcher.goto(watch_url)
+    watcher.wait_for_selector("#sheet tbody tr:nth-child(2)")
+    assert watcher.is_hidden("#entry") and watcher.is_visible("#watching")
+    assert watcher.locator("button.pad-fix").count() == 0
+
+    enter(page, "Ann", "20", (20, 10))
+    page.wait_for_selector("#result:not([hidden])")
+    assert page.inner_text("#result") == "Ann and Cy win: first to 50"
+    assert page.is_hidden("#entry") and fits_the_phone(page)
+    watcher.wait_for_selector("#result:not([hidden])", timeout=20_000)
+    assert watcher.inner_text("#result") == "Ann and Cy win: first to 50"
+    csv = page.evaluate("fetch(document.getElementById('csv').href).then(r => r.text())")
+    assert csv.splitlines()[-1].endswith("Ann and Cy win: first to 50")
+
+
+def test_forty_one_in_french_and_arabic(browser: Any, server: str) -> None:
+    page = phone(browser, "fr")
+    page.goto(f"{server}/pad?lang=fr")
+    page.select_option("#preset", "forty-one")
+    page.click("#new button[type=submit]")
+    page.wait_for_selector("#entry:not([hidden])")
+    assert page.inner_text("#enter") == "Inscrire la donne"
+    for i, b in enumerate((2, 2, 2, 2)):
+        page.fill(f"#bid{i}", str(b))
+    page.click("#enter")
+    page.wait_for_selector("#sheet tbody tr:nth-child(1)")
+    assert "moins de 11 : donne annulée" in page.inner_text("#sheet tbody tr:nth-child(1)")
+    assert page.inner_text("#next") == "Donne 2 : Bob distribue"
+    page.select_option("#lang", "ar")
+    page.wait_for_function("document.documentElement.dir === 'rtl'")
+    assert page.inner_text("#next") == "الدور 2: يوزّع Bob"
+    assert fits_the_phone(page)
+
+
+def test_hands_typed_offline_are_kept_and_sent_later(browser: Any, server: str) -> None:
+    page = phone(browser)
+    page.goto(f"{server}/pad")
+    page.select_option("#preset", "nova-scotia")
+    page.click("#new button[type=submit]")
+    page.wait_for_selector("#entry:not([hidden])")
+    page.context.set_offline(True)
+    page.fill("#trump", "JD")
+    page.fill("#points0", "25")
+    page.fill("#points1", "5")
+    page.click("#enter")
+    page.wait_for_selector("#offline:not([hidden])")
+    assert "hands waiting on this phone: 1." in page.inner_text("#offline")
+    assert page.locator("#sheet tr.pad-pending").count() == 1
+    page.context.set_offline(False)
+    page.wait_for_selector("#offline", state="hidden", timeout=20_000)
+    assert totals(page, 1) == ["25", "5"]
+    assert "JD turned up" in page.inner_text("#sheet tbody tr:nth-child(1)")
