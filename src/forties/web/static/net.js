@@ -63,6 +63,7 @@ export class Connection {
       this.lastHeard = Date.now();
       this.lastPing = Date.now();
       ws.send(JSON.stringify({ type: 'hello', seq: this.seq }));
+      this.status('open');
     };
     ws.onmessage = (m) => {
       this.lastHeard = Date.now();

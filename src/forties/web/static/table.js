@@ -561,6 +561,8 @@ function renderReview() {
   }
   row.appendChild(h('a', { class: 'button', href: recordUrl(), download: `forties-${S.tableId}.json`,
     text: t('table.record') }));
+  row.appendChild(h('a', { class: 'button', href: `/replay?table=${encodeURIComponent(S.tableId)}`,
+    target: '_blank', text: t('review.replay') }));
   parts.splice(2, 0, row);
   box.replaceChildren(...parts);
 }
