@@ -60,7 +60,7 @@ async def play_now(http: httpx.AsyncClient, server: ServerProcess, **body: Any
 
 async def test_computers_fill_the_other_seats_and_play(http: httpx.AsyncClient,
                                                        server: ServerProcess) -> None:
-    play, me = await play_now(http, server)
+    _, me = await play_now(http, server)
     try:
         await me.wait_for(my_turn)
         assert me.table is not None
@@ -73,7 +73,7 @@ async def test_computers_fill_the_other_seats_and_play(http: httpx.AsyncClient,
 
 async def test_a_stale_or_repeated_action_is_refused_without_effect(
         http: httpx.AsyncClient, server: ServerProcess) -> None:
-    play, me = await play_now(http, server)
+    _, me = await play_now(http, server)
     try:
         await me.wait_for(my_turn)
         assert me.view is not None
@@ -94,7 +94,7 @@ async def test_a_stale_or_repeated_action_is_refused_without_effect(
 
 async def test_away_a_computer_plays_the_seat_and_back_plays_nothing(
         http: httpx.AsyncClient, server: ServerProcess) -> None:
-    play, me = await play_now(http, server)
+    _, me = await play_now(http, server)
     try:
         await me.wait_for(my_turn)
         await me.send({"type": "away"})
@@ -160,7 +160,7 @@ async def test_out_of_time_a_computer_plays_until_the_person_is_back(
 
 async def test_hints_only_where_the_host_allows_them(http: httpx.AsyncClient,
                                                      server: ServerProcess) -> None:
-    play, me = await play_now(http, server)
+    _, me = await play_now(http, server)
     try:
         await me.wait_for(my_turn)
         await me.send({"type": "hint"})
