@@ -488,3 +488,39 @@ def test_an_online_couple_sitting_out_is_told_so(client: Any, service: FakeServi
     seat = client.post(f"/api/hall/{eid}/seat", json={"key": links[1].split("#key=")[1]}).json()
     assert seat["status"] == "playing" and seat["game"] == 2
     assert seat["url"].startswith("/t/T2#token=")
+
+
+def test_the_server_mounts_the_hall_on_its_database(tmp_path: Any) -> None:
+    """``forties serve``'s app: the hall's routes and pages, its evenings in the server's
+    documents (compare-and-set on the real store), a stale write refused by the store
+    and retried by the hall."""
+    from forties.web.app import ServerSettings, create_app
+
+    app = create_app(ServerSettings(db_url=f"sqlite:///{tmp_path / 'hall.db'}"))
+    with TestClient(app) as client:
+        eid, key, tables = new_evening(client, 4, games=1)
+        assert client.get("/hall").text.startswith("<!DOCTYPE html>")
+        assert client.get("/static/hall.js").status_code == 200
+        assert client.get("/i18n/fr.json").json()["messages"]["hall.standings.title"] == \
+            "Classement"
+        client.post(f"/api/hall/{eid}/begin", json={"key": key})
+        store = app.state.store
+        version, body = client.portal.call(store.get_doc, "hall", eid)
+        stale = stale_write_error(client, store, eid, body, version - 1)
+        assert stale is not None and stale in hall_web._conflict_types(store)
+        for t in board(client, eid)["current"]["tables"]:
+            assert client.post(f"/api/hall/{eid}/report", json={
+                "key": tables, "game": 1, "table": t["table"],
+                "winner": t["other"]}).status_code == 200
+        assert board(client, eid)["status"]["phase"] in ("prizes", "finished")
+        assert "no evening" in one_line(client.get("/api/hall/nothing-here"), 404)
+
+
+def stale_write_error(client: Any, store: Any, eid: str, body: dict[str, Any],
+                      version: int) -> type[BaseException] | None:
+    """The exception the store raises for a write with a stale version."""
+    try:
+        client.portal.call(store.put_doc, "hall", eid, body, version)
+    except Exception as e:
+        return type(e)
+    return None

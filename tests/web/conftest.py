@@ -27,6 +27,7 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The address of a running server (one per test worker)."""
     import uvicorn
+
     from forties.web.app import ServerSettings, create_app
     from forties.web.service import Limits
 
