@@ -201,7 +201,10 @@ def _pool_choice(level: str, key: str, view: dict[str, Any], legal: list[str]) -
 def _pool_par(state: GameState) -> dict[str, Any] | None:
     from ..analysis import par
 
-    got = par(state)
+    try:
+        got = par(state)
+    except (TypeError, ValueError, NotImplementedError):  # no solver for this game (yet)
+        return None
     if got is None:
         return None
     return {"side": list(got.side), "points": got.points, "text": got.text}

@@ -74,7 +74,7 @@ export class Connection {
     ws.onclose = (ev) => {
       if (this.ws !== ws) return;
       this.ws = null;
-      if (ev.code === 4001 || ev.code === 4004) {
+      if (ev.code === 4403 || ev.code === 4404) {
         // the server refused the token or the table: nothing to retry
         this.status('refused', ev.reason);
         return;
