@@ -229,6 +229,10 @@ def test_bad_json_entries(obj: object, message: str) -> None:
         Entry.from_json(obj)
 
 
+def test_names_left_out_are_filled_in() -> None:
+    assert new_pad("merrimack-valley", names=["Cy", "", "Ann"]).names == ["Cy", "Bob", "Ann", "Di"]
+
+
 def test_bad_pads() -> None:
     with pytest.raises(PadError, match="same name"):
         new_pad("merrimack-valley", names=["Ann", "Ann"])

@@ -164,19 +164,24 @@ class Table:
     first_dealer: int = 0
     started_at: str = ""
     seats: list[Seat] = field(default_factory=list)
+    recorder: Recorder | None = None  # a game already under way (the terminal's)
 
     def __post_init__(self) -> None:
-        self.state: GameState = new_game(self.rules, seed=self.seed,
-                                          first_dealer=self.first_dealer)
+        if self.recorder is not None:
+            self.rec = self.recorder
+            self.state: GameState = self.rec.state
+        else:
+            self.state = new_game(self.rules, seed=self.seed, first_dealer=self.first_dealer)
         n = self.state.n
         if not self.seats:
             self.seats = [Seat() for _ in range(n)]
-        names = [s.name or f"Seat {i}" for i, s in enumerate(self.seats)]
-        extras = {"started": self.started_at} if self.started_at else {}
-        self.rec = Recorder(self.state, names, extras)
+        if self.recorder is None:
+            names = [s.name or f"Seat {i}" for i, s in enumerate(self.seats)]
+            extras = {"started": self.started_at} if self.started_at else {}
+            self.rec = Recorder(self.state, names, extras)
         self.seq = 0
         self.version = 0
-        self.started = False
+        self.started = self.recorder is not None
         self.ready: set[int] = set()
         self.pad: list[dict[str, Any]] = []
         self.chat: deque[dict[str, Any]] = deque(maxlen=CHAT_KEPT)
@@ -263,6 +268,8 @@ class Table:
             raise TableError("bad", str(e)) from None
         if action.seat != seat:
             raise TableError("turn", f"you sit in seat {seat}, not seat {action.seat}")
+        if self.state.turn != seat:
+            raise TableError("turn", self.state.reason(action) or "it is not your turn")
         if self.controller(seat) != PERSON:
             raise TableError("turn", "a computer player has your seat: take it back first")
         reason = self.state.reason(action)
