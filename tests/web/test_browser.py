@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from pathlib import Path
 from typing import Any
 
@@ -329,3 +330,34 @@ def test_home_page_in_french_and_arabic(server: str, browser: Any, shots: Path) 
     assert heading is not None and heading["x"] > 180
     assert not measure_targets(page)
     screenshot(page, shots, "home-arabic-phone")
+
+
+def test_play_now_in_the_other_presets(server: str, browser: Any) -> None:
+    """Traditional 45 (a card turned up, robbing) and Call Your Partner (five players; with
+    no dealer's hold our bid of 30 wins, so the page names trump, discards and calls a
+    card), each played to the end of a hand through the page."""
+    page = new_page(browser, TABLET)
+    seen: set[str] = set()
+    for preset, options, players in (("nova-scotia", {}, 4),
+                                     ("call-your-partner", {"dealer_may_hold": False}, 5)):
+        made = post(server, "/api/play", {"preset": preset, "options": options,
+                                          "level": "random"})
+        page.goto(server + made["url"])
+        wait_ready(page)
+        assert page.locator("#felt .badge").count() == players
+
+        deadline = time.monotonic() + 90
+        while not over(page):
+            assert time.monotonic() < deadline, "the hand did not finish"
+            if mine(page):  # nothing moves while it is our turn: this is the phase acted in
+                seen.add(body(page, "phase"))
+                act(page, bidder=True)
+            else:
+                time.sleep(0.05)
+        page.wait_for_selector("#review", state="visible")
+        hands = page.eval_on_selector_all(
+            "#review .review-hands > div[data-seat]",
+            "ds => ds.map(d => d.querySelectorAll('.card').length)")
+        assert hands == [5] * players, preset
+    assert {"auction", "trump", "draw", "call", "play"} <= seen, seen
+    assert not page.errors
