@@ -263,6 +263,18 @@ def test_play_now_to_the_end_of_a_hand_on_a_phone(server: str, browser: Any, sho
     assert not measure_targets(page)
     screenshot(page, shots, "bidder-eight-cards-phone")
 
+    # the keyboard alone: the discard chosen with Space, sent with Enter
+    version = body(page, "version")
+    page.focus("#hand button.card >> nth=0")
+    for _ in range(3):
+        page.keyboard.press("Space")
+        page.keyboard.press("ArrowRight")
+    assert page.locator("#hand button.card[aria-pressed=true]").count() == 3
+    page.focus("#discard")
+    page.keyboard.press("Enter")
+    page.wait_for_function("v => document.body.dataset.version !== v", arg=version)
+    assert len(hand_cards(page)) == 5
+
     # away: a computer player takes the seat; the tap that takes it back plays nothing
     page.click("#b-more")
     page.click("#b-away")
