@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint warm-all services bench bench-envs clean screenshots
+.PHONY: run test lint warm-all services bench bench-envs loadtest clean screenshots
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -56,6 +56,14 @@ $(VENV)/.bench: $(STAMP)
 
 bench: $(VENV)/.bench
 	$(BIN)/python -m forties.bench
+
+# The web server under load on one process, then on two (PostgreSQL and Redis started for
+# the run): `make loadtest WORKERS=1,2,4 TABLES=32 SECONDS=30` changes the counts.
+WORKERS ?= 1,2
+TABLES ?= 16
+SECONDS ?= 20
+loadtest: $(STAMP) services
+	$(BIN)/python -m forties.bench.load --workers $(WORKERS) --tables $(TABLES) --seconds $(SECONDS)
 
 bench-envs: $(VENV)/.bench
 	$(BIN)/python -m forties.bench.envs
