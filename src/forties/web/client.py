@@ -65,6 +65,12 @@ class SeatClient:
                     self.connections += 1
                     delay = 0.05
                     await ws.send(json.dumps({"type": "hello", "seq": self.seq}))
+                    if self.connections > 1:
+                        # what was sent on the old connection may never have arrived: send
+                        # it again (if it did, the table has moved on and it is stale)
+                        self.acted_on = None
+                        self.ready_sent.clear()
+                        await self._maybe_play()
                     async for text in ws:
                         self._got(json.loads(text))
                         await self._maybe_play()
@@ -114,6 +120,10 @@ class SeatClient:
             self.frames.append(frame)
         kind = frame.get("type")
         if kind == "snapshot":
+            # What was sent before may not have reached the table (a server that went
+            # down): choose again; a choice already played is refused as stale.
+            self.acted_on = None
+            self.ready_sent.clear()
             self.seq = frame["seq"]
             self.view = frame["view"]
             self.table = frame["table"]
