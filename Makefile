@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint services bench bench-envs clean screenshots
+.PHONY: run test lint services bench bench-envs loadtest clean screenshots
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -54,6 +54,12 @@ bench: $(VENV)/.bench
 
 bench-envs: $(VENV)/.bench
 	$(BIN)/python -m forties.bench.envs
+
+# N tables of four websocket clients against forties serve on 127.0.0.1 (bounded in time);
+# LOADFLAGS="--think 2" plays at people's pace, --json prints JSON.
+LOADFLAGS ?=
+loadtest: $(STAMP)
+	$(BIN)/python -m forties.bench.load --tables 500 --seconds 30 $(LOADFLAGS)
 
 clean:
 	rm -rf $(VENV) build *.egg-info src/*.egg-info .mypy_cache .ruff_cache .pytest_cache .hypothesis
