@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint services bench bench-envs loadtest clean screenshots
+.PHONY: run test lint services bench bench-envs loadtest loadtest-tables clean screenshots
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -52,14 +52,23 @@ $(VENV)/.bench: $(STAMP)
 bench: $(VENV)/.bench
 	$(BIN)/python -m forties.bench
 
+# The web server under load on one process, then on two (PostgreSQL and Redis started for
+# the run): `make loadtest WORKERS=1,2,4 TABLES=32 SECONDS=30` changes the counts.
+WORKERS ?= 1,2
+TABLES ?= 16
+SECONDS ?= 20
+loadtest: $(STAMP) services
+	$(BIN)/python -m forties.bench.load --workers $(WORKERS) --tables $(TABLES) --seconds $(SECONDS)
+
 bench-envs: $(VENV)/.bench
 	$(BIN)/python -m forties.bench.envs
 
 # N tables of four websocket clients against forties serve on 127.0.0.1 (bounded in time);
-# LOADFLAGS="--think 2" plays at people's pace, --json prints JSON.
+# One forties serve on its embedded SQLite, as `make run` starts it: 500 tables of four
+# seat clients; LOADFLAGS="--think 2" plays at people's pace, --json prints JSON.
 LOADFLAGS ?=
-loadtest: $(STAMP)
-	$(BIN)/python -m forties.bench.load --tables 500 --seconds 30 $(LOADFLAGS)
+loadtest-tables: $(STAMP)
+	$(BIN)/python -m forties.bench.tables --tables 500 --seconds 30 $(LOADFLAGS)
 
 clean:
 	rm -rf $(VENV) build *.egg-info src/*.egg-info .mypy_cache .ruff_cache .pytest_cache .hypothesis

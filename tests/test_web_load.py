@@ -1,4 +1,4 @@
-"""The load tool (``make loadtest``) on a few tables for a few seconds: it starts the
+"""The one-process load tool (``make loadtest-tables``) on a few tables for a few seconds: it starts the
 server, plays, reports its figures and leaves nothing running."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import sys
 
 
 def test_the_load_tool_plays_five_tables_and_reports() -> None:
-    res = subprocess.run([sys.executable, "-m", "forties.bench.load", "--tables", "5",
+    res = subprocess.run([sys.executable, "-m", "forties.bench.tables", "--tables", "5",
                           "--seconds", "3", "--json"], capture_output=True, text=True,
                          timeout=300, check=False)
     assert res.returncode == 0, res.stderr[-2000:]
@@ -22,6 +22,6 @@ def test_the_load_tool_plays_five_tables_and_reports() -> None:
 
 
 def test_the_load_tool_refuses_bad_sizes_in_one_line() -> None:
-    res = subprocess.run([sys.executable, "-m", "forties.bench.load", "--tables", "0"],
+    res = subprocess.run([sys.executable, "-m", "forties.bench.tables", "--tables", "0"],
                          capture_output=True, text=True, timeout=60, check=False)
     assert res.returncode == 2 and len(res.stderr.strip().splitlines()) == 1

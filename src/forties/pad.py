@@ -186,8 +186,10 @@ class Pad:
     def __post_init__(self) -> None:
         n = self.rules.players
         names = [str(x).strip()[:40] for x in self.names][:n]
-        names += [DEFAULT_NAMES[i] for i in range(len(names), n)]
-        self.names = [nm or DEFAULT_NAMES[i] for i, nm in enumerate(names)]
+        spare = iter([d for d in DEFAULT_NAMES if d not in names]
+                     + [f"Player {i}" for i in range(1, 7)])
+        self.names = [nm or next(spare) for nm in names]
+        self.names += [next(spare) for _ in range(len(names), n)]
         if len(set(self.names)) != n:
             raise PadError(f"two players have the same name: {', '.join(self.names)}")
         if type(self.first_dealer) is not int or not 0 <= self.first_dealer < n:

@@ -1,258 +1,222 @@
-"""Load test of ``forties serve``: many tables of four websocket clients at once.
+"""The web server under load, on one process and on several: ``make loadtest``.
 
-    python -m forties.bench.load [--tables N] [--seconds S] [--think T] [--preset P]
-                                 [--url URL] [--json]
+    python -m forties.bench.load [--workers 1,2] [--tables T] [--seconds S] [--json FILE]
 
-Starts ``forties serve`` on 127.0.0.1 (a free port, a fresh SQLite database in a
-temporary folder) unless ``--url`` names a running one; makes N private tables through
-the API (a host and three guests by their invites), connects four seat clients to each
-and lets them play random legal actions: as fast as the server answers, or after a
-pause of about ``--think`` seconds each (people's pace). After ``--seconds`` it reports:
+A throwaway PostgreSQL and Redis are started on 127.0.0.1 (``forties.bench.services``),
+then, for each count N of ``--workers`` in turn, N ``forties serve --db ... --redis ...``
+processes on N ports of this machine, over a fresh database. ``--tables`` tables of four
+people each are played by websocket clients in this process (``forties.web.client``), each
+client connecting to a process in turn (round-robin: the four seats of a table are spread
+over the processes, so that every move is told across them through Redis). Every client
+plays a random legal action as soon as its view offers one, and says "ready" at each
+review; the review closes when all four are ready.
 
-- actions per second (every seat's actions at every table),
-- p50 and p99 of the time from an action sent to the moment the last of the table's
-  four seats has the event (the whole round trip through the database and the sends),
-- the server's resident memory per table (its RSS grown from before the tables to
-  after every client has its snapshot, divided by N),
-- the server's CPU seconds per action, errors (refusals) and reconnections.
-
-Everything stays on the loopback interface and ends within the time given.
+Measured over ``--seconds`` after a warm-up: moves committed a second (every action in the
+database, from its events), the time from a client sending its action to that client
+hearing the event of it (p50 and p99), and the CPU time of each part (the server processes,
+PostgreSQL, Redis, and this load generator) per move, from /proc. Bounded: the run stops
+after its seconds, whatever the state of the games.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
 import os
-import platform
-import random
 import re
 import resource
-import shutil
 import signal
-import statistics
 import subprocess
 import sys
-import tempfile
 import time
+import uuid
 from pathlib import Path
 from typing import Any
 
-LIMITS = {"tables_per_minute": 1_000_000, "messages_per_second": 1000.0,
-          "message_burst": 1000.0, "bot_delay": 0.0, "review_seconds": 1.0, "par": False}
+WARMUP_SECONDS = 4.0
+LIMITS = {"bot_delay": 0.0, "review_seconds": 5.0, "par": False,
+          "messages_per_second": 1000.0, "message_burst": 1000.0, "grace_seconds": 30.0,
+          "tables_per_minute": 100000}
 
 
-def _rss_kib(pid: int) -> int | None:
-    try:
-        text = Path(f"/proc/{pid}/status").read_text()
-    except OSError:
-        return None
-    m = re.search(r"VmRSS:\s+(\d+) kB", text)
-    return int(m.group(1)) if m else None
-
-
-def _cpu_seconds(pid: int) -> float | None:
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return None
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def _raise_file_limit() -> None:
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    want = hard if hard != resource.RLIM_INFINITY else 65536
-    if soft < want:
-        with contextlib.suppress(ValueError, OSError):
-            resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+def forties_command() -> str:
+    """The ``forties`` script beside this Python."""
+    here = Path(sys.executable).parent / "forties"
+    return str(here) if here.exists() else "forties"
 
 
 class Server:
-    """``forties serve`` in its own process, for the length of the test."""
+    """One ``forties serve`` process."""
 
-    def __init__(self) -> None:
-        self.folder = Path(tempfile.mkdtemp(prefix="forties-load-"))
-        env = {**os.environ, "FORTIES_DATA": str(self.folder),
-               "FORTIES_LIMITS": json.dumps(LIMITS)}
+    def __init__(self, db: str, redis_url: str, folder: Path) -> None:
+        env = {**os.environ, "FORTIES_DATA": str(folder), "FORTIES_LIMITS": json.dumps(LIMITS)}
         env.pop("DISPLAY", None)
         env.pop("WAYLAND_DISPLAY", None)
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "forties.cli", "serve", "--port", "0", "--no-browser",
-             "--db", f"sqlite:///{self.folder / 'load.db'}"],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+            [forties_command(), "serve", "--port", "0", "--no-browser", "--db", db,
+             "--redis", redis_url], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            text=True, env=env, start_new_session=True)
         assert self.proc.stdout is not None
         line = self.proc.stdout.readline()
-        m = re.search(r"serving on (http://127\.0\.0\.1:\d+)/", line)
+        m = re.search(r"serving on http://127\.0\.0\.1:(\d+)/", line)
         if not m:
-            self.stop()
-            raise SystemExit(f"forties: the server did not start: {line.strip()}")
-        self.url = m.group(1)
+            self.proc.kill()
+            err = self.proc.stderr.read() if self.proc.stderr else ""
+            raise RuntimeError(f"forties serve did not start: {line!r} {err[-1000:]}")
+        self.http = f"http://127.0.0.1:{m.group(1)}"
+        self.ws = f"ws://127.0.0.1:{m.group(1)}"
 
     def stop(self) -> None:
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGINT)
-            try:
-                self.proc.communicate(timeout=30)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.communicate()
-        shutil.rmtree(self.folder, ignore_errors=True)
+        try:
+            self.proc.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.communicate(timeout=30)
 
 
-async def _make_table(http: Any, preset: str) -> tuple[str, dict[int, str]]:
-    r = await http.post("/api/tables", json={"preset": preset, "name": "Host"})
-    r.raise_for_status()
-    made = r.json()
-    tokens = {0: made["token"]}
-    for i, inv in enumerate(made["invites"]):
-        code = inv["url"].split("#invite=")[1]
-        j = await http.post(f"/api/tables/{made['table']}/join",
-                            json={"invite": code, "name": f"Guest {i + 1}"})
-        j.raise_for_status()
-        tokens[j.json()["seat"]] = j.json()["token"]
-    (await http.post(f"/api/tables/{made['table']}/start",
-                     json={"token": tokens[0]})).raise_for_status()
-    return made["table"], tokens
+def percentile(xs: list[float], q: float) -> float:
+    if not xs:
+        return float("nan")
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(q * len(xs)))]
 
 
-def _cpus(text: str | None) -> set[int] | None:
-    """"0,1" or "2-9" as a set of CPU numbers (None: leave it)."""
-    if not text:
-        return None
-    out: set[int] = set()
-    for part in text.split(","):
-        lo, _, hi = part.partition("-")
-        out.update(range(int(lo), int(hi or lo) + 1))
-    return out
+def moves_in(db: str) -> int:
+    import psycopg
+
+    with psycopg.connect(db) as conn:
+        row = conn.execute("SELECT count(*) FROM events WHERE kind = 'act'").fetchone()
+        return int(row[0]) if row else 0
 
 
-async def run(tables: int, seconds: float, think: float, preset: str,
-              url: str | None = None, server_cpus: str | None = None,
-              client_cpus: str | None = None) -> dict[str, Any]:
+async def one_run(workers: int, tables: int, seconds: float, pg: Any, rd: Any,
+                  folder: Path) -> dict[str, Any]:
     import httpx
+    import psycopg
 
     from ..web.client import SeatClient
+    from .services import cpu_seconds
 
-    _raise_file_limit()
-    server = Server() if url is None else None
-    if server is not None and _cpus(server_cpus):
-        os.sched_setaffinity(server.proc.pid, _cpus(server_cpus) or set())
-    if _cpus(client_cpus):
-        os.sched_setaffinity(0, _cpus(client_cpus) or set())
-    base = url.rstrip("/") if url else server.url  # type: ignore[union-attr]
-    pid = server.proc.pid if server is not None else None
-    ws_base = "ws" + base[4:]
+    name = "load_" + uuid.uuid4().hex[:10]
+    with psycopg.connect(pg.url, autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}")
+    db = pg.url.rsplit("/", 1)[0] + "/" + name
+    servers = [Server(db, rd.url, folder / f"w{workers}-{i}") for i in range(workers)]
     clients: list[SeatClient] = []
     try:
-        rss0 = _rss_kib(pid) if pid else None
-        async with httpx.AsyncClient(base_url=base, timeout=60,
-                                     limits=httpx.Limits(max_connections=50)) as http:
-            made: list[tuple[str, dict[int, str]]] = []
-            for start in range(0, tables, 50):
-                made += await asyncio.gather(*(_make_table(http, preset)
-                                               for _ in range(start, min(tables, start + 50))))
-        sent: dict[tuple[str, int], float] = {}
-        got: dict[tuple[str, int], list[float]] = {}
-        latencies: list[float] = []
-        actions = [0]
-        players = max(len(tok) for _, tok in made)
-
-        def on_frame(c: SeatClient, frame: dict[str, Any]) -> None:
-            if frame.get("type") != "event" or frame["event"].get("kind") != "act":
-                return
-            key = (c.table_id, frame["version"])
-            seen = got.setdefault(key, [])
-            seen.append(time.perf_counter())
-            if len(seen) == c.players:
-                t0 = sent.pop(key, None)
-                if t0 is not None:
-                    latencies.append(max(seen) - t0)
-                    actions[0] += 1
-                del got[key]
-
-        def on_send(c: SeatClient, version: int) -> None:
-            sent[(c.table_id, version + 1)] = time.perf_counter()
-
-        for t, tok in made:
-            for s in sorted(tok):
-                c = SeatClient(ws_base, t, tok[s], keep_frames=False)
-                c.table_id, c.players = t, len(tok)
-                c.on_frame, c.on_send = on_frame, on_send
-                c.think = think
-                c.autoplay(seed=hash((t, s)) & 0xFFFF)
-                clients.append(c)
-        for i in range(0, len(clients), 200):
-            for c in clients[i:i + 200]:
-                c.start()
-            await asyncio.gather(*(c.wait_for(lambda c: c.view is not None, timeout=120)
-                                   for c in clients[i:i + 200]))
-        rss1 = _rss_kib(pid) if pid else None
-        cpu0 = _cpu_seconds(pid) if pid else None
-        actions[0] = 0
-        latencies.clear()
-        t0 = time.perf_counter()
+        async with httpx.AsyncClient(base_url=servers[0].http, timeout=60) as api:
+            made = []
+            for _ in range(tables):
+                r = await api.post("/api/tables", json={"preset": "merrimack-valley",
+                                                        "name": "Host", "public": False})
+                r.raise_for_status()
+                body = r.json()
+                tokens = {0: body["token"]}
+                for i, inv in enumerate(body["invites"]):
+                    code = inv["url"].split("#invite=")[1]
+                    j = await api.post(f"/api/tables/{body['table']}/join",
+                                       json={"invite": code, "name": f"Guest {i}"})
+                    j.raise_for_status()
+                    tokens[j.json()["seat"]] = j.json()["token"]
+                made.append((body["table"], tokens))
+            n = 0
+            for table, tokens in made:
+                for seat in sorted(tokens):
+                    server = servers[n % workers]  # round-robin over the processes
+                    clients.append(SeatClient(server.ws, table, tokens[seat], keep_frames=False)
+                                   .autoplay(seed=n).start())
+                    n += 1
+            await asyncio.gather(*(c.wait_for(lambda c: c.view is not None, timeout=60)
+                                   for c in clients))
+            for table, tokens in made:
+                r = await api.post(f"/api/tables/{table}/start", json={"token": tokens[0]})
+                r.raise_for_status()
+        await asyncio.sleep(WARMUP_SECONDS)
+        parts = {"server processes": [s.proc.pid for s in servers], "PostgreSQL": pg.pids(),
+                 "Redis": [rd.pid]}
+        cpu0 = {k: cpu_seconds(v) for k, v in parts.items()}
+        me0 = resource.getrusage(resource.RUSAGE_SELF)
+        moves0, t0 = moves_in(db), time.perf_counter()
+        for c in clients:
+            c.latencies.clear()
         await asyncio.sleep(seconds)
-        elapsed = time.perf_counter() - t0
-        done, lat = actions[0], sorted(latencies)
-        cpu1 = _cpu_seconds(pid) if pid else None
+        moves1, t1 = moves_in(db), time.perf_counter()
+        parts["PostgreSQL"] = pg.pids()
+        cpu1 = {k: cpu_seconds(v) for k, v in parts.items()}
+        me1 = resource.getrusage(resource.RUSAGE_SELF)
+        latencies = [x for c in clients for x in c.latencies]
     finally:
-        await asyncio.gather(*(c.stop() for c in clients), return_exceptions=True)
-        if server is not None:
-            server.stop()
-    errors = sum(len(c.errors) for c in clients)
-    out: dict[str, Any] = {
-        "tables": tables, "clients": len(clients), "players_per_table": players,
-        "preset": preset, "think": think, "seconds": round(elapsed, 1),
-        "actions": done, "actions_per_second": round(done / elapsed, 1),
-        "p50_ms": round(1000 * statistics.median(lat), 1) if lat else None,
-        "p99_ms": round(1000 * lat[min(len(lat) - 1, int(0.99 * len(lat)))], 1)
-        if lat else None,
-        "server_rss_per_table_kib": round((rss1 - rss0) / tables, 1)
-        if rss0 is not None and rss1 is not None else None,
-        "server_cpu_ms_per_action": round(1000 * (cpu1 - cpu0) / done, 2)
-        if cpu0 is not None and cpu1 is not None and done else None,
-        "errors": errors,
-        "reconnections": sum(max(0, c.connections - 1) for c in clients),
-        "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python "
-                   f"{platform.python_version()}, {platform.system()}",
-        "server_cpus": server_cpus, "client_cpus": client_cpus,
-    }
-    return out
+        await asyncio.gather(*(c.stop() for c in clients))
+        for s in servers:
+            s.stop()
+    moves = moves1 - moves0
+    elapsed = t1 - t0
+    cpu = {k: cpu1[k] - cpu0[k] for k in parts}
+    cpu["load generator"] = (me1.ru_utime + me1.ru_stime) - (me0.ru_utime + me0.ru_stime)
+    return {"workers": workers, "tables": tables, "clients": len(clients),
+            "seconds": round(elapsed, 2), "moves": moves,
+            "moves_per_second": round(moves / elapsed, 1),
+            "latency_ms": {"p50": round(1000 * percentile(latencies, 0.5), 1),
+                           "p99": round(1000 * percentile(latencies, 0.99), 1),
+                           "samples": len(latencies)},
+            "cpu_ms_per_move": {k: round(1000 * v / max(1, moves), 2) for k, v in cpu.items()},
+            "cpu_seconds": {k: round(v, 2) for k, v in cpu.items()}}
+
+
+def report(rows: list[dict[str, Any]]) -> str:
+    parts = list(rows[0]["cpu_ms_per_move"])
+    out = [f"{rows[0]['tables']} tables of 4 people ({rows[0]['clients']} websocket clients, "
+           f"round-robin over the processes), {rows[0]['seconds']:.0f} s each, "
+           f"PostgreSQL and Redis on this machine ({os.cpu_count()} cores)", "",
+           "| processes | moves/s | p50 ms | p99 ms | " +
+           " | ".join(f"CPU ms/move: {p}" for p in parts) + " |",
+           "| ---: | ---: | ---: | ---: | " + " | ".join("---:" for _ in parts) + " |"]
+    for r in rows:
+        lat = r["latency_ms"]
+        out.append(f"| {r['workers']} | {r['moves_per_second']} | {lat['p50']} | {lat['p99']} | "
+                   + " | ".join(str(r["cpu_ms_per_move"][p]) for p in parts) + " |")
+    if len(rows) > 1:
+        base = rows[0]["moves_per_second"]
+        for r in rows[1:]:
+            out.append(f"\n{r['workers']} processes / {rows[0]['workers']}: "
+                       f"{r['moves_per_second'] / base:.2f} x the moves a second (same run)")
+    return "\n".join(out)
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m forties.bench.load",
-                                 description=__doc__.split("\n\n")[0] if __doc__ else None)
-    ap.add_argument("--tables", type=int, default=500)
-    ap.add_argument("--seconds", type=float, default=30.0)
-    ap.add_argument("--think", type=float, default=0.0,
-                    help="seconds a player takes to choose (0: as fast as possible)")
-    ap.add_argument("--preset", default="merrimack-valley")
-    ap.add_argument("--url", default=None, help="a running server (default: start one)")
-    ap.add_argument("--json", action="store_true", help="print the figures as JSON")
-    ap.add_argument("--server-cpus", default=None, metavar="LIST",
-                    help="pin the server to these CPUs, e.g. 0,1 (Linux)")
-    ap.add_argument("--client-cpus", default=None, metavar="LIST",
-                    help="pin the clients to these CPUs, e.g. 2-9 (Linux)")
+    ap = argparse.ArgumentParser(prog="python -m forties.bench.load", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--workers", default="1,2",
+                    help="server processes, or a list of counts run in turn (default 1,2)")
+    ap.add_argument("--tables", type=int, default=16, help="tables of four people (16)")
+    ap.add_argument("--seconds", type=float, default=20.0, help="measured seconds a run (20)")
+    ap.add_argument("--json", dest="json_path", default=None, help="write the figures here")
     args = ap.parse_args(argv)
-    if args.tables < 1 or args.seconds <= 0 or args.think < 0:
-        print("forties: --tables must be at least 1, --seconds above 0, --think 0 or more",
-              file=sys.stderr)
-        return 2
-    random.seed(0)
     try:
-        result = asyncio.run(run(args.tables, args.seconds, args.think, args.preset,
-                                 args.url, args.server_cpus, args.client_cpus))
-    except KeyboardInterrupt:
-        print("forties: stopped", file=sys.stderr)
-        return 1
-    if args.json:
-        print(json.dumps(result, indent=1))
-    else:
-        for k, v in result.items():
-            print(f"{k:28} {v}")
+        counts = [int(x) for x in args.workers.split(",") if x.strip()]
+    except ValueError:
+        ap.error("--workers: a number of processes, or a list such as 1,2")
+    if not counts or min(counts) < 1 or max(counts) > 64 or not 1 <= args.tables <= 500 \
+            or not 1 <= args.seconds <= 600:
+        ap.error("--workers 1 to 64, --tables 1 to 500, --seconds 1 to 600")
+
+    import tempfile
+
+    from .services import postgres, redis
+
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="forties-load-") as folder, postgres() as pg, \
+            redis() as rd:
+        for n in counts:
+            rows.append(asyncio.run(one_run(n, args.tables, args.seconds, pg, rd,
+                                            Path(folder))))
+            print(json.dumps(rows[-1]), file=sys.stderr)
+    print(report(rows))
+    if args.json_path:
+        Path(args.json_path).write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
     return 0
 
 

@@ -19,12 +19,8 @@ import click
 from ..actions import ActionSyntaxError, parse_bid
 from ..command_line import InputFile, OutputFile, fail, given, rules_from_cli
 from ..pad import Entry, Pad, PadError
+from ..paths import data_dir
 from ..rules import PRESETS, FortyFivesRules, FortyOneRules
-
-try:  # where saved games live (moved to forties.paths by the web tables)
-    from ..paths import data_dir  # type: ignore[import-not-found, unused-ignore]
-except ImportError:  # pragma: no cover - before the move
-    from .session import data_dir
 
 
 def default_pad_path(preset: str) -> Path:

@@ -57,6 +57,7 @@ class ServerSettings:
 
     db_url: str
     limits: Limits = field(default_factory=Limits)
+    redis_url: str | None = None  # several processes: Redis tells each of the others' moves
 
 
 class ApiError(Exception):
@@ -179,6 +180,10 @@ def catalog(lang: str) -> dict[str, Any]:
 def create_app(settings: ServerSettings) -> Starlette:
     store = Store(settings.db_url)
     service = Service(store, settings.limits)
+    if settings.redis_url:
+        from .bus import Bus
+
+        service.bus = Bus(settings.redis_url)
 
     async def static_page(name: str, title: str) -> Response:
         path = STATIC / name

@@ -369,8 +369,9 @@ function layoutHand() {
   const many = n > 8;
   const gap = many ? 4 : 6;
   const width = hand.clientWidth - 16;
-  const cols = handColumns(n, width, many ? 44 : 62, gap);
   const wide = window.innerWidth >= 1200;
+  // on a phone a long hand goes small to fit two rows; on a desktop it stays large
+  const cols = handColumns(n, width, many ? (wide ? 84 : 44) : 62, gap);
   const maxW = wide ? 130 : window.innerWidth >= 700 ? 100 : 80;
   const w = Math.max(44, Math.min(maxW, Math.floor((width - gap * (cols - 1)) / cols)));
   hand.style.setProperty('--cols', String(cols));
