@@ -1,5 +1,5 @@
-"""The one-process load tool (``make loadtest-tables``) on a few tables for a few seconds: it starts the
-server, plays, reports its figures and leaves nothing running."""
+"""The one-process load tool (``make loadtest-tables``) on a few tables for a few
+seconds: it starts the server, plays, reports its figures and leaves nothing running."""
 
 from __future__ import annotations
 
