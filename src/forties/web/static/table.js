@@ -760,6 +760,11 @@ function onSnapshot(m) {
 function onEvent(m) {
   const before = S.view;
   if (m.table) S.table = m.table;
+  else if (S.table && S.table.settings && S.table.settings.turn_seconds && m.view
+           && m.view.to_act !== null && m.view.to_act !== undefined) {
+    // an action's frame carries no table (nor its deadline): the next turn's clock starts now
+    S.table = { ...S.table, deadline: Date.now() / 1000 + S.table.settings.turn_seconds };
+  }
   if (m.pad) S.pad = m.pad;
   if (m.view) S.view = m.view;
   S.pending = null;
