@@ -167,7 +167,7 @@ async def test_a_game_with_its_seats_on_two_processes(two: tuple[Serve, Serve],
                                                       tmp_path: Path) -> None:
     a, b = two
     async with httpx.AsyncClient(base_url=a.http, timeout=30) as api:
-        table, tokens = await private_table(api, "merrimack-valley")
+        table, tokens = await private_table(api, "merrimack-valley", options={"target": 60})
         servers = [a, b, a, b]
         seats = [SeatClient(servers[s].ws, table, tokens[s]).autoplay(basic_player).start()
                  for s in sorted(tokens)]
@@ -206,7 +206,7 @@ async def test_sigkill_one_process_its_clients_go_on_on_the_other(
     whose every connection is on the process that dies: each goes on to its end."""
     a, b = two
     async with httpx.AsyncClient(base_url=a.http, timeout=30) as api:
-        table, tokens = await private_table(api, "merrimack-valley")
+        table, tokens = await private_table(api, "merrimack-valley", options={"target": 60})
         solo = (await api.post("/api/play", json={"preset": "auction-45",
                                                   "level": "basic"})).json()
     servers = [a, b, a, b]
@@ -379,3 +379,20 @@ async def test_serve_workers_two_processes_on_one_port(tmp_path: Path, db: str,
     finally:
         code, err = server.stop()
         assert code == 0, err[-3000:]
+
+
+async def test_the_load_test_measures_one_and_two_processes(tmp_path: Path, pg: Postgres,
+                                                            rd: Redis) -> None:
+    """``make loadtest``'s run, tiny: moves are played and counted, latencies and the CPU
+    of every part measured, and the report compares the counts of processes."""
+    from forties.bench.load import one_run, report
+
+    rows = [await one_run(n, 2, 2.0, pg, rd, tmp_path) for n in (1, 2)]
+    for n, row in zip((1, 2), rows, strict=True):
+        assert row["workers"] == n and row["clients"] == 8
+        assert row["moves"] > 0 and row["latency_ms"]["samples"] > 0
+        assert row["latency_ms"]["p50"] <= row["latency_ms"]["p99"]
+        assert row["cpu_seconds"]["server processes"] > 0
+        assert row["cpu_seconds"]["PostgreSQL"] > 0
+    text = report(rows)
+    assert "| 1 |" in text and "| 2 |" in text and "2 processes / 1:" in text

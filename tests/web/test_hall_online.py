@@ -8,7 +8,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from ..test_hall_browser import DESKTOP, get, open_page
+from .test_hall_pages import DESKTOP, get, open_page
 
 
 def post(base: str, path: str, body: dict[str, Any]) -> Any:

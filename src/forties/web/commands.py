@@ -116,7 +116,8 @@ def serve(host: str, port: int, db_url: str | None, redis_url: str | None, worke
         app.state.store.close()  # each process opens its own (checked and migrated above)
 
         def say_ready() -> None:
-            click.echo(f"forties: serving on {url} with {workers} processes (Ctrl-C to stop)")
+            click.echo(f"forties: serving on {url} (Ctrl-C to stop)")
+            click.echo(f"forties: {workers} server processes share the port")
             sys.stdout.flush()
 
         status = Workers(serve_worker, sock, workers, settings).run(say_ready)
