@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint services bench bench-envs loadtest clean screenshots
+.PHONY: run test lint warm-all services bench bench-envs loadtest clean screenshots
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -17,6 +17,9 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(BIN)/forties warm-up
 	$(BIN)/forties serve
+
+warm-all: $(STAMP)
+	$(BIN)/forties warm-up --all
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests
@@ -38,7 +41,9 @@ services:
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql redis-server; \
 	fi
 
-test: lint $(CHROMIUM) services
+# The tests' compiled code is made once, beside the linters, rather than by every test worker.
+test: $(STAMP) $(CHROMIUM) services
+	$(MAKE) --no-print-directory -j3 lint warm-all
 	$(BIN)/pytest -q -n auto --hypothesis-profile=ci --durations=30
 
 # The browser client's pictures in docs/screenshots (web-*.png), taken by its browser tests.

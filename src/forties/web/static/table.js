@@ -38,6 +38,7 @@ function fortyOne(view) {
 function seatName(seat) {
   const s = S.table && S.table.seats ? S.table.seats.find((x) => x.seat === seat) : null;
   if (seat === S.you) return t('table.you');
+  if (s && s.kind === 'computer') return t('table.computer_n', { seat: seat + 1 });
   if (s && s.name) {
     const same = S.table.seats.filter((x) => x.name === s.name).length > 1;
     return same ? `${s.name} ${seat + 1}` : s.name;
@@ -173,7 +174,9 @@ function badge(seat, view) {
   const line = [];
   if (view.dealer === seat) line.push(h('span', { class: 'chip', title: t('table.dealer'),
     'aria-label': t('table.dealer'), text: t('table.dealer_chip') }));
-  if (info && info.kind === 'computer' && info.name) line.push(h('span', { text: t('table.computer') }));
+  if (info && info.kind === 'computer') {
+    line.push(h('span', { text: info.level ? t(`level.${info.level}`, null, info.level) : t('table.computer') }));
+  }
   if (view.scores && view.sides && view.scores.length !== view.sides.length) {
     line.push(h('span', { text: ` ${t('table.score', { score: view.scores[seat] })}` }));
   }
@@ -760,6 +763,11 @@ function onSnapshot(m) {
 function onEvent(m) {
   const before = S.view;
   if (m.table) S.table = m.table;
+  else if (S.table && S.table.settings && S.table.settings.turn_seconds && m.view
+           && m.view.to_act !== null && m.view.to_act !== undefined) {
+    // an action's frame carries no table (nor its deadline): the next turn's clock starts now
+    S.table = { ...S.table, deadline: Date.now() / 1000 + S.table.settings.turn_seconds };
+  }
   if (m.pad) S.pad = m.pad;
   if (m.view) S.view = m.view;
   S.pending = null;
