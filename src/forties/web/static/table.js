@@ -919,7 +919,8 @@ function connect() {
   window.fortiesConnection = S.conn; // for the browser tests: drop the connection on purpose
 }
 
-async function join(invite) {
+// how = { invite: CODE } from an invite link, or { seat: N } from a public table's lobby
+async function join(how) {
   $('join').hidden = false;
   $('join-name').value = savedName();
   $('join-name').focus();
@@ -928,7 +929,7 @@ async function join(invite) {
     if (!name) { $('join-error').textContent = t('join.need_name'); return; }
     saveName(name);
     try {
-      const r = await api(`/api/tables/${encodeURIComponent(S.tableId)}/join`, { invite, name });
+      const r = await api(`/api/tables/${encodeURIComponent(S.tableId)}/join`, { ...how, name });
       S.token = r.token;
       saveSeat(S.tableId, r.token);
       $('join').hidden = true;
@@ -947,6 +948,7 @@ async function main() {
   const frag = new URLSearchParams(location.hash.slice(1));
   const token = frag.get('token');
   const invite = frag.get('invite');
+  const openSeat = frag.get('seat');
   if (token) saveSeat(S.tableId, token);
   if (location.hash) history.replaceState(null, '', location.pathname + location.search);
   S.token = token || savedSeat(S.tableId);
@@ -960,8 +962,8 @@ async function main() {
     renderChat();
     render();
   });
-  if (!S.token && invite) {
-    join(invite);
+  if (!S.token && (invite || openSeat)) {
+    join(invite ? { invite } : { seat: Number(openSeat) });
     return;
   }
   connect();
