@@ -6,6 +6,7 @@ of their own with small limits.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 from collections.abc import AsyncIterator, Iterator
@@ -293,3 +294,29 @@ async def test_a_public_table_is_joined_from_the_lobby(http: httpx.AsyncClient) 
                                                    "name": "Cy"})).json()
     assert "private" in one_line(await http.post(f"/api/tables/{private['table']}/join",
                                                  json={"seat": 1, "name": "Eve"}), 404)
+
+
+async def test_an_unfilled_table_expires(tmp_path: Path) -> None:
+    srv = ServerProcess(tmp_path, expire_minutes=0.005, sweep_seconds=0.2).start()
+    try:
+        async with httpx.AsyncClient(base_url=srv.http, timeout=30) as http:
+            waiting = (await http.post("/api/tables", json={"preset": "mv",
+                                                            "public": True})).json()
+            playing = (await http.post("/api/play", json={"preset": "mv"})).json()
+            for _ in range(100):
+                r = await http.get(f"/api/tables/{waiting['table']}")
+                if r.status_code == 404:
+                    break
+                await asyncio.sleep(0.1)
+            one_line(r, 404)
+            r = await http.get(f"/t/{waiting['table']}", headers={"accept": "text/html"})
+            assert r.status_code == 404 and "no table" in r.text.lower()
+            code = waiting["invites"][0]["url"].split("#invite=")[1]
+            one_line(await http.post(f"/api/tables/{waiting['table']}/join",
+                                     json={"invite": code}), 404)
+            assert (await http.get("/api/lobby")).json() == []
+            r = await http.get(f"/api/tables/{playing['table']}")
+            assert r.status_code == 200 and r.json()["status"] == "playing"
+    finally:
+        code_, _, err = srv.stop()
+    assert code_ == 0 and "Traceback" not in err
