@@ -84,7 +84,6 @@ def test_build_rules_overrides_and_records_them() -> None:
 
 @pytest.mark.parametrize("preset, options, named", [
     ("merrimack-valley", {"teams": "pairs", "players": 5}, ("teams", "players")),
-    ("merrimack-valley", {"players": 6, "keep_min": 0}, ("players", "keep_min")),
     ("merrimack-valley", {"bid_60_for_120": True}, ("bid_60_for_120", "bid_30_for_60")),
     ("merrimack-valley", {"go_on_top_card": True}, ("go_on_top_card", "go_on_kitty")),
     ("merrimack-valley", {"robbing": True}, ("robbing", "auction")),

@@ -149,6 +149,11 @@ def state_features(state: Any) -> set[str]:
         if state.hand_over and all(state.team_qualifies(t) for t in rules.teams):
             out.add("both-teams-qualify")
         return out
+    if state.phase is Phase.DRAW and state._stock_tight:
+        have = state.hands[state.turn].bit_count()
+        keep = 0 if rules.four_and_a_flip else min(rules.keep_min, have)
+        if state._discard_sizes(state.turn).stop - 1 < have - keep:
+            out.add("stock-limited")
     if state.phase is Phase.AUCTION and state.min_bid_for(state.turn) > rules.min_bid:
         out.add("min-bid-raised")
     if rules.lock_at is not None and state.hand_over and any(
@@ -360,6 +365,7 @@ RARE_CORNERS: dict[str, tuple[str, dict[str, Any]]] = {
     "partner-found": ("call-your-partner", {"replenish": "all-at-once"}),
     "phase:raise": ("auction-45", {}),
     "trump-from-raise": ("auction-45", {}),
+    "stock-limited": ("merrimack-valley", {"players": 6, "four_and_a_flip": True}),
     "go-kitty-from-raise": ("auction-45", {"go_on_kitty": True}),
     "go-kitty": ("merrimack-valley", {"go_on_kitty": True}),
     "go-top-card": ("merrimack-valley", {"go_on_kitty": True, "go_on_top_card": True}),

@@ -201,6 +201,7 @@ class FortyFivesState(GameState):
         self.trick_no = 0
         self.trick_leader = -1
         self.on_green = on_green(r, self.scores)
+        self._stock_tight = r.auction != "none" and r.replacements_needed() > r.stock_size()
         self._ladder = bid_ladder(r)
         if r.auction == "none":
             self.up_card = self.stock[0]
@@ -409,11 +410,22 @@ class FortyFivesState(GameState):
     # ----- the draw ---------------------------------------------------------------------
 
     def _discard_sizes(self, s: int) -> range:
-        """How many cards seat ``s`` may discard."""
+        """How many cards seat ``s`` may discard: what keep_min leaves, and no more than
+        the stock can still replace (where it could run short)."""
         have = self.hands[s].bit_count()
         r = self.rules
         keep = 0 if r.four_and_a_flip else min(r.keep_min, have)
-        return range(max(have - 5, 0), have - keep + 1)
+        most = have - keep
+        if self._stock_tight:
+            most = min(most, self.stock_room(s) + have - 5)
+        return range(max(have - 5, 0), most + 1)
+
+    def stock_room(self, s: int) -> int:
+        """The cards the stock can give seat ``s``: what it holds, less what the other
+        seats need to come back to five with the cards they hold now."""
+        hands = self.hands
+        need = sum(max(0, 5 - hands[x].bit_count()) for x in range(self.n) if x != s)
+        return len(self.stock) - self.stock_pos - need
 
     def _draw_actions(self, s: int) -> Sequence[Action]:
         return SubsetActions(s, _V_DISCARD, self.hands[s], self._discard_sizes(s))
@@ -431,6 +443,11 @@ class FortyFivesState(GameState):
                    f"down to five"
         if k >= sizes.stop:
             keep = h.bit_count() - (sizes.stop - 1)
+            r = self.rules
+            if keep > (0 if r.four_and_a_flip else min(r.keep_min, h.bit_count())):
+                room = max(self.stock_room(a.seat), 0)
+                return f"the stock can replace only {room} more card" \
+                       f"{'s' if room != 1 else ''}: keep at least {keep}"
             return f"you must keep at least {keep} card{'s' if keep != 1 else ''}"
         return None
 

@@ -254,7 +254,10 @@ class FortyFivesRules(Rules):
         return tuple((s,) for s in range(n))
 
     def replacements_needed(self) -> int:
-        """The most cards the stock may have to supply after the deal, in the worst case."""
+        """The most cards the stock may have to supply after the deal, in the worst case.
+
+        Where this is more than the stock holds, the draw limits each discard to what
+        the stock can still replace."""
         if self.auction == "none":
             return 1  # the turned-up card
         keep = 0 if self.four_and_a_flip else self.keep_min
@@ -329,9 +332,15 @@ def _default_teams(preset: str, players: Any) -> str:
 
 
 def _default_keep(vals: dict[str, Value]) -> int:
-    """The preset's keep_min, raised as far as the stock needs (six players keep two)."""
+    """The preset's keep_min; six players or more keep up to two, as far as the stock
+    needs ("if it is a six player game, each player must keep two cards to ensure cards
+    don't run out"). Fewer players keep the preset's own: where the stock could still run
+    short, each discard is limited when it is made (``FortyFivesState``)."""
     keep = vals.get("keep_min", 1)
     assert isinstance(keep, int)
+    players = vals.get("players", 4)
+    if not isinstance(players, int) or players < 6:
+        return keep
     probe = FortyFivesRules(preset="", **{k: v for k, v in vals.items()  # type: ignore[arg-type]
                                           if k != "keep_min"})
     for k in sorted({0, 1, 2} - set(range(keep))):
@@ -549,15 +558,11 @@ def conflicts(rules: Rules) -> list[str]:
         out.append("auction=hold-reopens needs dealer_may_hold")
     if r.min_bid_at_100 is not None and r.min_bid_at_100 < r.min_bid:
         out.append(f"min_bid_at_100={r.min_bid_at_100} is below min_bid={r.min_bid}")
-    stock, need = r.stock_size(), r.replacements_needed()
-    if not out and need > stock:
-        keep = "four_and_a_flip" if r.four_and_a_flip else f"keep_min={r.keep_min}"
-        if r.go_on_top_card:
-            keep += " and go_on_top_card"
-        fits = replace(r, keep_min=2, four_and_a_flip=False).replacements_needed() <= stock
-        out.append(f"players={r.players} with kitty={r.kitty} and {keep} may need {need} "
-                   f"cards from the stock, which holds {stock}"
-                   + (": raise keep_min" if fits else ""))
+    stock = r.stock_size()
+    if not out and r.go_on_top_card and stock < 5:
+        # the top card, then four more to make the bidder's hand up to five again
+        out.append(f"go_on_top_card with players={r.players} and kitty={r.kitty}: the stock "
+                   f"holds {stock} cards, and going on the top card may need 5")
     return out
 
 

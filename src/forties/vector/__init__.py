@@ -112,6 +112,8 @@ def rules_vector(rules: Rules) -> Int64Array:
     r[k.R_CALL_PARTNER] = rules.call_partner
     r[k.R_STOCK0] = 5 * rules.players + rules.kitty
     r[k.R_STOCK_LEN] = rules.stock_size()
+    r[k.R_STOCK_TIGHT] = (rules.auction != "none"
+                          and rules.replacements_needed() > rules.stock_size())
     return r
 
 
