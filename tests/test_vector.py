@@ -79,8 +79,10 @@ def option_values(spec: OptionSpec) -> list[Any]:
 
 
 def accepted(preset: str, options: dict[str, Any]) -> bool:
+    """Whether the rules can be built and the vector engine plays them (up to six
+    players: it refuses more by name, test_more_players_than_the_kernel_seats_are_refused)."""
     try:
-        build_rules(preset, options)
+        rules_vector(build_rules(preset, options))
     except RulesError:
         return False
     return True
@@ -417,7 +419,7 @@ AUTO_CASES: list[tuple[str, dict[str, Any], int, int]] = [
     ("nova-scotia", {}, 0, 1500),
     ("merrimack-valley", {"match": "best-of-3", "target": 30}, 1, 1500),
     ("forty-one", {"target": 1, "partner_positive": False}, 3, 1500),
-    ("call-your-partner", {"target": 60, "lock_at": None}, 2, 800),
+    ("call-your-partner", {"target": 40, "lock_at": None}, 2, 800),
 ]
 
 
@@ -757,7 +759,7 @@ def test_rules_vector_reads_every_field(rules_class: type[Rules]) -> None:
             vectors = {}
             for value in option_values(specs[f.name]):
                 varied = dataclasses.replace(base, **{f.name: value})
-                if not conflicts(varied):
+                if not conflicts(varied) and varied.players <= k.MAX_SEATS:
                     vectors[value] = rules_vector(varied)
             for (v1, r1), (v2, r2) in itertools.combinations(vectors.items(), 2):
                 assert not np.array_equal(r1, r2), (
@@ -794,3 +796,12 @@ def test_the_module_example_runs() -> None:
 
     failures, tried = doctest.testmod(forties.vector)
     assert tried >= 6 and failures == 0
+
+
+@pytest.mark.parametrize("players", [7, 8, 9, 10])
+def test_more_players_than_the_kernel_seats_are_refused(players: int) -> None:
+    """The engine deals up to ten; the compiled tables hold six seats, and refuse more
+    by name rather than play them differently."""
+    rules = build_rules("nova-scotia", {"players": players})
+    with pytest.raises(RulesError, match=f"up to 6 players, not players={players}"):
+        VectorGame(rules, 2)

@@ -110,14 +110,16 @@ PRIVILEGED = {
 }
 
 # The actions a player may be offered, made once: PLAY_ACTIONS[seat][card] and so on.
-PLAY_ACTIONS = tuple(tuple(Action(s, Verb.PLAY, 1 << c) for c in range(52)) for s in range(6))
-PASS_ACTIONS = tuple(Action(s, Verb.PASS, 0) for s in range(6))
-HOLD_ACTIONS = tuple(Action(s, Verb.HOLD, 0) for s in range(6))
+MAX_PLAYERS = 10
+_SEATS = range(MAX_PLAYERS)
+PLAY_ACTIONS = tuple(tuple(Action(s, Verb.PLAY, 1 << c) for c in range(52)) for s in _SEATS)
+PASS_ACTIONS = tuple(Action(s, Verb.PASS, 0) for s in _SEATS)
+HOLD_ACTIONS = tuple(Action(s, Verb.HOLD, 0) for s in _SEATS)
 BID_ACTIONS = tuple({v: Action(s, Verb.BID, v) for v in (*range(5, 31, 5), BID_30_FOR_60,
-                                                          BID_60_FOR_120)} for s in range(6))
-TRUMP_ACTIONS = tuple(tuple(Action(s, Verb.TRUMP, t) for t in range(4)) for s in range(6))
-CALL_ACTIONS = tuple(tuple(Action(s, Verb.CALL, 1 << c) for c in range(52)) for s in range(6))
-CALL_NONE_ACTIONS = tuple(Action(s, Verb.CALL, 0) for s in range(6))
+                                                          BID_60_FOR_120)} for s in _SEATS)
+TRUMP_ACTIONS = tuple(tuple(Action(s, Verb.TRUMP, t) for t in range(4)) for s in _SEATS)
+CALL_ACTIONS = tuple(tuple(Action(s, Verb.CALL, 1 << c) for c in range(52)) for s in _SEATS)
+CALL_NONE_ACTIONS = tuple(Action(s, Verb.CALL, 0) for s in _SEATS)
 
 # Phases and verbs as module constants: the hot paths test them on every action.
 _AUCTION, _TRUMP, _DRAW, _PLAY = Phase.AUCTION, Phase.TRUMP, Phase.DRAW, Phase.PLAY

@@ -68,11 +68,16 @@ def cite(*sources: str) -> str:
 
 _FF = FORTY_FIVES
 OPTIONS: tuple[OptionSpec, ...] = (
-    OptionSpec("players", (2, 3, 4, 5, 6), "number of players", cite(DOW, NS45, MV_GENERAL)),
-    OptionSpec("teams", ("individual", "pairs", "three-pairs", "two-threes"),
-               "who scores together: everyone alone; pairs (4: seats 0+2, 1+3); three pairs "
-               "(6: seats k and k+3); two teams of three (6: 0,2,4 and 1,3,5)",
-               cite(NS45, MV_GENERAL)),
+    OptionSpec("players", tuple(range(2, 11)),
+               "number of players (as many as the deck can deal: five cards each, the "
+               "kitty, and the turned-up card or the draw)", cite(DOW, NS45, MV_GENERAL)),
+    OptionSpec("teams", ("individual", "pairs", "three-pairs", "two-threes", "two-teams",
+                         "three-threes"),
+               "who scores together: everyone alone; pairs, partners opposite (4: seats 0+2, "
+               "1+3; 8 and 10 likewise); three pairs (6: seats k and k+3); two teams of "
+               "three (6: 0,2,4 and 1,3,5); two teams sitting alternately (8 or 10); three "
+               "teams of three (9: seats k, k+3, k+6)",
+               cite(DOW, NS45, MV_GENERAL)),
     OptionSpec("kitty", (3, 0, 4), "cards dealt to the kitty (4: two after each time round)",
                cite(f"{DOW}, variation 9", AUCTION45, MV_GENERAL)),
     OptionSpec("auction", ("single", "none", "hold-reopens", "open"),
@@ -174,7 +179,23 @@ def option_specs(game: str) -> dict[str, OptionSpec]:
     return {o.name: o for o in OPTIONS if o.game == game}
 
 
-Teams = Literal["individual", "pairs", "three-pairs", "two-threes"]
+Teams = Literal["individual", "pairs", "three-pairs", "two-threes", "two-teams",
+                "three-threes"]
+
+# The player counts each team layout is for (individual: any).
+TEAM_PLAYERS: dict[str, tuple[int, ...]] = {
+    "pairs": (4, 8, 10), "three-pairs": (6,), "two-threes": (6,), "two-teams": (8, 10),
+    "three-threes": (9,),
+}
+
+
+def team_sides(teams: str, n: int) -> tuple[tuple[int, ...], ...]:
+    """The seats of each side: teams spread evenly round the table, so that the seats
+    alternate between sides (partners opposite when they are pairs)."""
+    size = {"pairs": 2, "three-pairs": 2, "two-threes": 3, "two-teams": n // 2,
+            "three-threes": 3}.get(teams, 1)
+    count = n // size
+    return tuple(tuple(s + count * i for i in range(size)) for s in range(count))
 
 
 @dataclass(frozen=True)
@@ -244,14 +265,7 @@ class FortyFivesRules(Rules):
 
     @property
     def sides(self) -> tuple[tuple[int, ...], ...]:
-        n = self.players
-        if self.teams == "pairs":
-            return ((0, 2), (1, 3))
-        if self.teams == "three-pairs":
-            return ((0, 3), (1, 4), (2, 5))
-        if self.teams == "two-threes":
-            return ((0, 2, 4), (1, 3, 5))
-        return tuple((s,) for s in range(n))
+        return team_sides(self.teams, self.players)
 
     def replacements_needed(self) -> int:
         """The most cards the stock may have to supply after the deal, in the worst case.
@@ -270,6 +284,10 @@ class FortyFivesRules(Rules):
 
     def stock_size(self) -> int:
         return 52 - 5 * self.players - self.kitty
+
+    def cards_dealt(self) -> int:
+        """The cards the deal itself takes: five each, the kitty, the turned-up card."""
+        return 5 * self.players + self.kitty + (1 if self.auction == "none" else 0)
 
 
 @dataclass(frozen=True)
@@ -324,7 +342,7 @@ def _preset_options(name: str) -> dict[str, Value]:
 
 
 def _default_teams(preset: str, players: Any) -> str:
-    if players == 4:
+    if players in (4, 8, 10):
         return "pairs"
     if players == 6:
         return "two-threes" if preset == "nova-scotia" else "three-pairs"
@@ -505,9 +523,16 @@ def conflicts(rules: Rules) -> list[str]:
     assert isinstance(rules, FortyFivesRules)
     r = rules
     out = []
-    need_teams = {"pairs": 4, "three-pairs": 6, "two-threes": 6}
-    if r.teams in need_teams and r.players != need_teams[r.teams]:
-        out.append(f"teams={r.teams} needs players={need_teams[r.teams]}, not {r.players}")
+    counts = TEAM_PLAYERS.get(r.teams)
+    if counts is not None and r.players not in counts:
+        want = " or ".join(str(c) for c in counts)
+        out.append(f"teams={r.teams} needs players={want}, not {r.players}")
+    if r.cards_dealt() > 52:
+        what = f"five cards each and a kitty of {r.kitty}" if r.kitty else "five cards each"
+        if r.auction == "none":
+            what += " and the turned-up card"
+        out.append(f"players={r.players} with kitty={r.kitty}: {what} take "
+                   f"{r.cards_dealt()} cards, and the deck has 52")
     if r.call_partner:
         if r.players != 5:
             out.append(f"call_partner needs players=5, not {r.players}")
@@ -559,6 +584,9 @@ def conflicts(rules: Rules) -> list[str]:
     if r.min_bid_at_100 is not None and r.min_bid_at_100 < r.min_bid:
         out.append(f"min_bid_at_100={r.min_bid_at_100} is below min_bid={r.min_bid}")
     stock = r.stock_size()
+    if not out and r.auction != "none" and stock < 1:
+        out.append(f"players={r.players} with kitty={r.kitty} leave no card for the draw: "
+                   "use a smaller kitty or fewer players")
     if not out and r.go_on_top_card and stock < 5:
         # the top card, then four more to make the bidder's hand up to five again
         out.append(f"go_on_top_card with players={r.players} and kitty={r.kitty}: the stock "

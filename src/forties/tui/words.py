@@ -18,7 +18,7 @@ from ..rules import FORTY_ONE, PRESETS, FortyFivesRules, FortyOneRules, Rules, r
 
 RED_SUITS = "DH"
 COMPASS = ("North", "East", "South", "West")
-FIRST_NAMES = ("Ann", "Bob", "Cy", "Di", "Ed", "Flo")
+FIRST_NAMES = ("Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ivy", "Jo")
 
 _CARD_TOKEN = re.compile(r"\b(10|[2-9TJQKA])([CDHS])\b")
 

@@ -58,6 +58,9 @@ def rules_vector(rules: Rules) -> Int64Array:
     problems = conflicts(rules)
     if problems:
         raise RulesError("; ".join(problems))
+    if rules.players > k.MAX_SEATS:
+        raise RulesError(f"the vector engine plays up to {k.MAX_SEATS} players, not "
+                         f"players={rules.players}")
     r = np.zeros(k.R_SIZE, dtype=np.int64)
     sides: tuple[tuple[int, ...], ...] = rules.sides  # type: ignore[attr-defined]
     r[k.R_N] = rules.players

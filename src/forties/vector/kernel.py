@@ -55,6 +55,7 @@ NEVER = 1 << 60  # lock_at when there is none
  R_GREEN, R_BEST3, R_CALL_PARTNER, R_MIN_TOTAL, R_DOUBLE_FROM, R_PARTNER_POS, R_TIE_TOTAL,
  R_STOCK0, R_STOCK_LEN, R_HAND_SIZE) = range(41)
 R_STOCK_TIGHT = 41  # the stock could run short: each discard is limited to what it holds
+MAX_SEATS = 6  # the seats a table's row has room for
 R_SIDE_OF = 48  # 6 slots: each seat's side
 R_SIDE_SEATS = 54  # 6 slots: each side's seats, as a bitmask
 R_SIZE = 64
