@@ -730,6 +730,7 @@ def test_legal_action_index_out_of_range(env: VectorGame) -> None:
 NOT_KERNEL_FIELDS = {
     "preset": "the name of the preset the values came from; the values themselves are read",
     "overrides": "the record of which values differ from the preset; the values are read",
+    "booked": "refused by name: test_booked_is_refused_by_name",
 }
 
 
@@ -805,3 +806,8 @@ def test_more_players_than_the_kernel_seats_are_refused(players: int) -> None:
     rules = build_rules("nova-scotia", {"players": players})
     with pytest.raises(RulesError, match=f"up to 6 players, not players={players}"):
         VectorGame(rules, 2)
+
+
+def test_booked_is_refused_by_name() -> None:
+    with pytest.raises(RulesError, match="does not play booked"):
+        VectorGame(build_rules("merrimack-valley", {"booked": True}), 2)

@@ -124,6 +124,7 @@ CALL_NONE_ACTIONS = tuple(Action(s, Verb.CALL, 0) for s in _SEATS)
 # Phases and verbs as module constants: the hot paths test them on every action.
 _AUCTION, _TRUMP, _DRAW, _PLAY = Phase.AUCTION, Phase.TRUMP, Phase.DRAW, Phase.PLAY
 _V_PLAY, _V_DISCARD = Verb.PLAY, Verb.DISCARD
+_BOOKED_PHASES = (Phase.BOOKED, Phase.ANSWER, Phase.FOLD)
 
 
 def trick_winner_index(cards: Sequence[int], trump: int) -> int:
@@ -195,6 +196,9 @@ class FortyFivesState(GameState):
         self.robbed = False
         self.rob_given = 0
         self.pack_taken = 0
+        self.asked = -1  # "booked?": the seat the bidder asked, -1 none
+        self.answer = -1  # its answer: 1 yes, 0 no, -1 not yet
+        self.folded = False
         self.called = -1  # -1 not yet; 0 none; else a card bit
         self.partner = -1
         self.points = [0] * len(self.sides)
@@ -536,7 +540,80 @@ class FortyFivesState(GameState):
         if self.rules.call_partner:
             self.phase, self.turn = Phase.CALL, self.bidder
         else:
+            self._before_play()
+
+    # ----- "booked?" --------------------------------------------------------------------
+
+    def _before_play(self) -> None:
+        if self.rules.booked:
+            self.phase, self.turn = Phase.BOOKED, self.bidder
+        else:
             self._start_play()
+
+    def _opponents(self) -> list[int]:
+        mine = self.side_of[self.bidder]
+        return [x for x in range(self.n) if self.side_of[x] != mine]
+
+    def is_booked(self, seat: int) -> bool:
+        """Whether ``seat`` holds only trumps (AH among them)."""
+        return not self.hands[seat] & ~TRUMPS[self.trump]
+
+    def _booked_actions(self, s: int) -> list[Action]:
+        ph = self.phase
+        if ph is Phase.BOOKED:
+            return [PASS_ACTIONS[s], *(Action(s, Verb.ASK, x) for x in self._opponents())]
+        if ph is Phase.ANSWER:
+            return [Action(s, Verb.ANSWER, int(self.is_booked(s)))]
+        return [Action(s, Verb.STAY), Action(s, Verb.FOLD)]
+
+    def _booked_reason(self, a: Action) -> str | None:
+        ph, v = self.phase, a.verb
+        if ph is Phase.BOOKED:
+            if v is Verb.PASS:
+                return None
+            if v is not Verb.ASK:
+                return "ask an opponent whether he is booked ('ask SEAT'), or pass"
+            if a.arg in self._opponents():
+                return None
+            return f"you may ask only an opponent: seat {', '.join(map(str, self._opponents()))}"
+        if ph is Phase.ANSWER:
+            if v is not Verb.ANSWER:
+                return "answer whether you are booked: yes or no"
+            if a.arg == int(self.is_booked(a.seat)):
+                return None
+            return "you hold only trumps: answer yes" if self.is_booked(a.seat) else \
+                "you hold a card that is not a trump: answer no"
+        if v is Verb.FOLD or v is Verb.STAY:
+            return None
+        return "fold (go down your bid, nobody else scores) or stay"
+
+    def _booked_apply(self, a: Action) -> None:
+        ph = self.phase
+        if ph is Phase.BOOKED:
+            if a.verb is Verb.ASK:
+                self.asked = a.arg
+                self.phase, self.turn = Phase.ANSWER, a.arg
+            else:
+                self._start_play()
+        elif ph is Phase.ANSWER:
+            self.answer = a.arg
+            if a.arg:
+                self.phase, self.turn = Phase.FOLD, self.bidder
+            else:
+                self._start_play()
+        elif a.verb is Verb.FOLD:
+            self._fold()
+        else:
+            self._start_play()
+
+    def _fold(self) -> None:
+        """The bidder folds: his side goes down the bid; nobody else scores the hand."""
+        self.folded = True
+        side = self.side_of[self.bidder]
+        self.scores[side] -= self.bid
+        if self.rules.forty_five_resets and self.scores[side] == 45:
+            self.scores[side] = 0
+        self._close_hand()
 
     # ----- robbing (traditional) --------------------------------------------------------
 
@@ -596,7 +673,7 @@ class FortyFivesState(GameState):
 
     def _call_apply(self, a: Action) -> None:
         self.called = a.arg
-        self._start_play()
+        self._before_play()
 
     # ----- play -------------------------------------------------------------------------
 
@@ -783,6 +860,8 @@ class FortyFivesState(GameState):
             return self._call_actions(s)
         if ph is Phase.PACK:
             return self._pack_actions(s)
+        if ph in _BOOKED_PHASES:
+            return self._booked_actions(s)
         return []  # pragma: no cover
 
     def _reason(self, a: Action) -> str | None:
@@ -803,6 +882,8 @@ class FortyFivesState(GameState):
             return self._call_reason(a)
         if ph is Phase.PACK:
             return self._pack_reason(a)
+        if ph in _BOOKED_PHASES:
+            return self._booked_reason(a)
         return "the hand is over"  # pragma: no cover
 
     def apply(self, action: Action | str) -> None:
@@ -862,6 +943,8 @@ class FortyFivesState(GameState):
             self._call_apply(a)
         elif ph is Phase.PACK:
             self._pack_apply(a)
+        elif ph in _BOOKED_PHASES:
+            self._booked_apply(a)
 
     # ----- views ------------------------------------------------------------------------
 
@@ -897,6 +980,11 @@ class FortyFivesState(GameState):
             "points": self._public_points(),
             "history": [self._public_action(a, seat) for a in self.history],
         })
+        if self.rules.booked:  # public: who was asked, the yes or no, and a fold
+            v["booked"] = {"asked": self.asked if self.asked >= 0 else None,
+                           "answer": None if self.answer < 0 else
+                           ("yes" if self.answer else "no"),
+                           "folded": self.folded}
         return v
 
     def _public_points(self) -> list[int]:

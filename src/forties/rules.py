@@ -161,6 +161,10 @@ OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec("call_partner", (False, True),
                "5 players: the bidder calls a card whose holder is his partner for the hand",
                cite(AUCTION45)),
+    OptionSpec("booked", (False, True),
+               "after the draw the bidder may ask one opponent 'booked?' (holding only "
+               "trumps); told yes, he may fold: he goes down his bid and nobody else scores",
+               cite(MV_GENERAL)),
     OptionSpec("target", None, "a player's score that wins, with a positive partner", cite(SYRIA),
                game=FORTY_ONE, int_range=(1, 10000)),
     OptionSpec("min_total", None, "the bids must total at least this, or the hand is thrown in",
@@ -262,6 +266,7 @@ class FortyFivesRules(Rules):
     end: str = "bidder-goes-out"
     match: str = "single"
     call_partner: bool = False
+    booked: bool = False
 
     @property
     def sides(self) -> tuple[tuple[int, ...], ...]:
@@ -560,6 +565,8 @@ def conflicts(rules: Rules) -> list[str]:
             out.append("lock_at needs an auction: with auction=none nobody wins a bid")
         if r.end == "must-bid-on-green":
             out.append("end=must-bid-on-green needs an auction (auction=none)")
+        if r.booked:
+            out.append("booked needs an auction: with auction=none there is no bidder to ask")
     elif r.robbing:
         out.append(f"robbing needs a turned-up trump (auction=none), not auction={r.auction}")
     if r.bid_60_for_120 and not r.bid_30_for_60:

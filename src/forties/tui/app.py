@@ -66,6 +66,9 @@ KEYS_BY_PHASE = {
     "rob-pack": "Pass, or open the pack to choose what to take and what to give.",
     "call": "Go alone, or call a card: ← → Enter, click Call, or type it (a s is A♠).",
     "play": "Click a card, or type it (5 h is 5♥), or ← → Enter.  h hint  l last trick",
+    "booked": "Click a choice, or ← → Enter: ask an opponent 'booked?', or don't.",
+    "answer": "Click your answer, or Enter.",
+    "fold": "Fold or stay: click a choice, or ← → Enter.",
 }
 
 

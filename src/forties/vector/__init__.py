@@ -58,6 +58,9 @@ def rules_vector(rules: Rules) -> Int64Array:
     problems = conflicts(rules)
     if problems:
         raise RulesError("; ".join(problems))
+    if getattr(rules, "booked", False):
+        raise RulesError("the vector engine does not play booked (asking 'booked?' and "
+                         "folding): play it with new_game")
     if rules.players > k.MAX_SEATS:
         raise RulesError(f"the vector engine plays up to {k.MAX_SEATS} players, not "
                          f"players={rules.players}")
