@@ -1108,7 +1108,7 @@ def test_unknown_option_message() -> None:
 @pytest.mark.parametrize(("option", "value", "allowed"), [
     ("min_bid", 10, "15, 20, 5"),
     ("kitty", 5, "3, 0, 4"),
-    ("players", 7, "2, 3, 4, 5, 6"),
+    ("players", 11, "2, 3, 4, 5, 6, 7, 8, 9, 10"),
     ("auction", "double", "single"),
     ("keep_min", 3, "1, 0, 2"),
     ("replenish", "by-twos", "by-threes"),
