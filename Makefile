@@ -16,7 +16,7 @@ $(STAMP): pyproject.toml
 # (20 to 50 s, and it says so); after that it loads it in about a second.
 run: $(STAMP)
 	$(BIN)/forties warm-up
-	$(BIN)/forties play
+	$(BIN)/forties serve
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests

@@ -13,6 +13,8 @@ import os
 
 from hypothesis import HealthCheck, settings
 
+from .helpers_web import api, live_server  # noqa: F401  (the web tests' fixtures)
+
 settings.register_profile(
     "dev", max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile(

@@ -142,6 +142,8 @@ class Knowledge:
         return m
 
     def allowed(self, st: GameState, seat: int | None) -> int:
+        if st.hand_over:  # the review: every hand as dealt is shown to everyone
+            return (1 << 52) - 1
         return self.public(st) | (self.seen[seat] if seat is not None else 0)
 
 

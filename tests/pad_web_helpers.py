@@ -69,7 +69,7 @@ def tiny_app(service: Any) -> Starlette:
 
 
 @contextmanager
-def serving(app: Starlette) -> Iterator[str]:
+def serving(app: Starlette, lifespan: str = "off") -> Iterator[str]:
     """``app`` served on 127.0.0.1 (a free port) in a thread; yields its address."""
     import uvicorn
 
@@ -77,7 +77,7 @@ def serving(app: Starlette) -> Iterator[str]:
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    srv = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
+    srv = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan=lifespan))
     thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 30

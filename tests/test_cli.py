@@ -362,6 +362,7 @@ FILE_RUNS: dict[tuple[str, ...], tuple[str, ...]] = {
     ("hall", "simulate"): ("--couples", "2", "--games", "1", "--players", "random", "--seed",
                            "1"),
     ("hall", "cards"): (EVENING, "--tables"),
+    ("pad",): (),  # no hand typed: the pad is saved as it starts
 }
 
 

@@ -488,3 +488,92 @@ def test_an_online_couple_sitting_out_is_told_so(client: Any, service: FakeServi
     seat = client.post(f"/api/hall/{eid}/seat", json={"key": links[1].split("#key=")[1]}).json()
     assert seat["status"] == "playing" and seat["game"] == 2
     assert seat["url"].startswith("/t/T2#token=")
+
+
+def test_the_server_mounts_the_hall_on_its_database(tmp_path: Any) -> None:
+    """``forties serve``'s app: the hall's routes and pages, its evenings in the server's
+    documents (compare-and-set on the real store), a stale write refused by the store
+    and retried by the hall."""
+    from forties.web.app import ServerSettings, create_app
+
+    app = create_app(ServerSettings(db_url=f"sqlite:///{tmp_path / 'hall.db'}"))
+    with TestClient(app) as client:
+        eid, key, tables = new_evening(client, 4, games=1)
+        assert client.get("/hall").text.startswith("<!DOCTYPE html>")
+        assert client.get("/static/hall.js").status_code == 200
+        assert client.get("/i18n/fr.json").json()["messages"]["hall.standings.title"] == \
+            "Classement"
+        client.post(f"/api/hall/{eid}/begin", json={"key": key})
+        store = app.state.store
+        version, body = client.portal.call(store.get_doc, "hall", eid)
+        stale = stale_write_error(client, store, eid, body, version - 1)
+        assert stale is not None and stale in hall_web._conflict_types(store)
+        for t in board(client, eid)["current"]["tables"]:
+            assert client.post(f"/api/hall/{eid}/report", json={
+                "key": tables, "game": 1, "table": t["table"],
+                "winner": t["other"]}).status_code == 200
+        assert board(client, eid)["status"]["phase"] in ("prizes", "finished")
+        assert "no evening" in one_line(client.get("/api/hall/nothing-here"), 404)
+
+
+def stale_write_error(client: Any, store: Any, eid: str, body: dict[str, Any],
+                      version: int) -> type[BaseException] | None:
+    """The exception the store raises for a write with a stale version."""
+    try:
+        client.portal.call(store.put_doc, "hall", eid, body, version)
+    except Exception as e:
+        return type(e)
+    return None
+
+
+def test_a_play_off_the_cookie_jar_and_a_cut_anyone_can_redo(client: Any) -> None:
+    """Four couples, one game: two tie on 1 for first and second, two on 0 for the booby
+    prize. The tie for first is played off (one couple asks, the other agrees to play);
+    the booby is cut for, and the cut is redone from the seed the board shows at the end
+    and the method it prints. The cookie jar draws its game."""
+    import random
+
+    from forties.cards import CARD_NAMES
+
+    eid, key, tables = new_evening(client, 4, games=1, prizes=2, booby=True, cookie_jar=1)
+    for t in board(client, eid)["current"]["tables"]:
+        client.post(f"/api/hall/{eid}/report", json={"key": tables, "game": 1,
+                                                     "table": t["table"],
+                                                     "winner": t["deals_first"]})
+    b = board(client, eid)
+    assert b["cookie_jar"] == {"games": [1], "winners": [1, 3], "best": 1, "rule": "all"}
+    contests = {c["key"]: c for c in b["contests"]}
+    assert set(contests) == {"prize-1", "booby"}
+
+    def step(event: dict[str, Any]) -> dict[str, Any]:
+        r = client.post(f"/api/hall/{eid}/tie", json={"key": key, "event": event})
+        assert r.status_code == 200, r.text
+        return {c["key"]: c for c in board(client, eid)["contests"]}
+
+    step({"type": "vote", "contest": "prize-1", "couple": 1, "choice": "play-off"})
+    contests = step({"type": "vote", "contest": "prize-1", "couple": 3, "choice": "split"})
+    assert contests["prize-1"]["method"] == "play-off"
+    assert contests["prize-1"]["to_answer"] == [3]
+    contests = step({"type": "answer", "contest": "prize-1", "couple": 3, "plays": True})
+    assert contests["prize-1"]["play_off"]["pending"] == [[1, 3]]
+    assert "no play-off game" in one_line(client.post(f"/api/hall/{eid}/tie", json={
+        "key": key, "event": {"type": "play-off", "contest": "booby", "couple": 2}}), 409)
+    contests = step({"type": "play-off", "contest": "prize-1", "couple": 3})
+    assert contests["prize-1"]["order"] == [3, 1]
+    assert contests["prize-1"]["play_off"]["games"] == [{"couples": [1, 3], "winner": 3}]
+    step({"type": "vote", "contest": "booby", "couple": 2, "choice": "cut"})
+    contests = step({"type": "vote", "contest": "booby", "couple": 4, "choice": "cut"})
+    contests = step({"type": "cut", "contest": "booby"})
+    b = board(client, eid)
+    assert [(a["prize"], a["couples"], a["how"]) for a in b["awards"]] == [
+        (1, [3], "play-off"), (2, [1], "play-off"),
+        (0, [contests["booby"]["order"][0]], "cut")]
+    # redo the cut as the board explains it: the seed, the deck, the couples in order
+    seed = b["draws"]["seed"]
+    assert "random.Random" in b["draws"]["method"]
+    deck = list(CARD_NAMES)
+    random.Random(f"{seed}/cut/booby/0").shuffle(deck)
+    cards = contests["booby"]["cut"]["cards"]
+    drawn = [c for pair in zip(*(cards[k] for k in sorted(cards, key=int)), strict=False)
+             for c in pair]
+    assert drawn == deck[:len(drawn)]

@@ -229,6 +229,10 @@ def test_bad_json_entries(obj: object, message: str) -> None:
         Entry.from_json(obj)
 
 
+def test_names_left_out_are_filled_in() -> None:
+    assert new_pad("merrimack-valley", names=["Cy", "", "Ann"]).names == ["Cy", "Bob", "Ann", "Di"]
+
+
 def test_bad_pads() -> None:
     with pytest.raises(PadError, match="same name"):
         new_pad("merrimack-valley", names=["Ann", "Ann"])
@@ -263,3 +267,11 @@ def test_json_round_trip_and_csv() -> None:
     summary = pad.summary_json()
     assert summary["dealer"] == 0 and summary["rows"][0]["note"] == "made"
     assert summary["bids"] == ["20", "25", "30"]
+
+
+def test_a_pad_holds_at_most_1000_hands() -> None:
+    pad = new_pad("forty-one")
+    for _ in range(1000):
+        pad.add(Entry(bids=(1, 1, 1, 1)))  # thrown in, again and again
+    with pytest.raises(PadError, match="at most 1000 hands"):
+        pad.add(Entry(bids=(1, 1, 1, 1)))

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from .pad_web_helpers import FakeService, serving, tiny_app
+from .pad_web_helpers import serving
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
@@ -20,8 +20,12 @@ PHONE = {"width": 360, "height": 640}
 
 
 @pytest.fixture(scope="module")
-def server() -> Iterator[str]:
-    with serving(tiny_app(FakeService())) as url:
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """forties serve's own app, on its own database in a temporary folder."""
+    from forties.web.app import ServerSettings, create_app
+
+    db = f"sqlite:///{tmp_path_factory.mktemp('pad') / 'tables.db'}"
+    with serving(create_app(ServerSettings(db_url=db)), lifespan="on") as url:
         yield url
 
 

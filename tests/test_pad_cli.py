@@ -49,8 +49,11 @@ def test_a_whole_game_with_a_correction(tmp_path: Path) -> None:
     assert code == 0 and rows[0][-3:] == ["Ann and Cy total", "Bob and Di total",
                                           "what happened"]
     assert rows[-1][-3:-1] == ["130", "55"] and "win: first to 120" in rows[-1][-1]
+    code, out, err = run(["pad", "--resume", str(save)], "Ann 20 : 20 10\nundo\nquit\n")
+    assert "The game is over: 'fix N ...' or 'undo'" in out and "Hand 6 struck out" in out
+    assert "the game is over: Ann and Cy win" in err
     code, out, _ = run(["pad", "--resume", str(save), "--export", "json"])
-    assert code == 0 and json.loads(out)["result"] == "Ann and Cy win: first to 120"
+    assert code == 0 and json.loads(out)["result"] is None  # hand 6 struck out
 
 
 def test_saved_in_the_data_folder_and_resumed(tmp_path: Path) -> None:

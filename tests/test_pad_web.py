@@ -123,3 +123,25 @@ def test_the_pages_and_presets(client: Any) -> None:
     assert presets["call-your-partner"]["players"] == 5
     assert presets["forty-one"]["game"] == "41" and presets["forty-one"]["bids"] == []
     assert presets["auction-45"]["bids"] == ["20", "25", "30"]
+
+
+def test_the_server_mounts_the_pad_and_keeps_it_in_its_database(tmp_path: Any) -> None:
+    """forties serve's own app: the page, the API, the catalogs; a pad written by one
+    server is read by the next on the same database."""
+    from forties.web.app import ServerSettings, create_app
+
+    db = f"sqlite:///{tmp_path / 'tables.db'}"
+    with TestClient(create_app(ServerSettings(db_url=db))) as c:
+        r = c.post("/api/pads", json={"preset": "forty-one", "names": ["Ann", "Bob", "Cy", "Di"]})
+        assert r.status_code == 200, r.text
+        pid, key = r.json()["pad"], r.json()["key"]
+        r = c.post(f"/api/pads/{pid}/hands", json={"key": key, "hand": {
+            "bids": [3, 3, 3, 3], "tricks": [4, 3, 3, 3]}})
+        assert r.json()["scores"] == [3, 3, 3, 3]
+        for path in ("/pad", f"/pad/{pid}", "/static/pad.js", "/static/pad.css",
+                     "/static/style.css", "/static/i18n.js"):
+            assert c.get(path).status_code == 200, path
+        assert c.get("/i18n/ar.json").json()["messages"]["pad.ui.title"] == "ورقة النقاط"
+        one_line(c.post(f"/api/pads/{pid}/undo", json={"key": "wrong"}), 403)
+    with TestClient(create_app(ServerSettings(db_url=db))) as c:
+        assert c.get(f"/api/pads/{pid}").json()["scores"] == [3, 3, 3, 3]

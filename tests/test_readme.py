@@ -76,7 +76,7 @@ def test_make_targets_exist() -> None:
         assert res.returncode == 0, (target, res.stderr)
     dry = subprocess.run(["make", "-n", "run"], cwd=ROOT, capture_output=True, text=True,
                          timeout=60, check=False).stdout
-    assert dry.index("forties warm-up") < dry.index("forties play")
+    assert dry.index("forties warm-up") < dry.index("forties serve")
     bench = subprocess.run(["make", "-n", "bench"], cwd=ROOT, capture_output=True, text=True,
                            timeout=60, check=False).stdout
     if "pip install" in bench:  # not yet installed: the bench extra brings OpenSpiel
@@ -96,6 +96,10 @@ def test_every_forties_command_in_the_readme_runs(tmp_path: Path) -> None:
         for long, short in SMALLER.items():
             line = line.replace(long, short)
         args = shlex.split(line)[1:]
+        if args[0] == "serve":
+            run_serve(args, tmp_path, env)
+            ran += 1
+            continue
         if args[0] == "odds" and "--deals" not in args:
             args += ["--deals", "2", "-p", "merrimack-valley"]
         # the score pad reads hands from its input: one, as its README line says to type
@@ -109,6 +113,36 @@ def test_every_forties_command_in_the_readme_runs(tmp_path: Path) -> None:
     assert (tmp_path / "game.json").is_file()
     assert '"bidder": 1' in (tmp_path / "friday.json").read_text()  # the hand typed, kept
     assert (tmp_path / "evening.json").is_file() and (tmp_path / "cards.html").is_file()
+
+
+def run_serve(args: list[str], folder: Path, env: dict[str, str]) -> None:
+    """A ``serve`` line runs on any free port without a browser: it must print the
+    address, answer /healthz there, and stop cleanly on Ctrl-C."""
+    import json
+    import signal
+    import urllib.request
+
+    if "--port" in args:
+        i = args.index("--port")
+        del args[i:i + 2]
+    args = [a for a in args if a != "--no-browser"] + ["--port", "0", "--no-browser"]
+    env = {k: v for k, v in env.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    proc = subprocess.Popen([str(FORTIES), *args], cwd=folder, env=env, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        assert proc.stdout is not None
+        first = proc.stdout.readline()
+        m = re.fullmatch(r"forties: serving on (http://127\.0\.0\.1:\d+/) \(Ctrl-C to stop\)\n",
+                         first)
+        assert m, (args, first)
+        with urllib.request.urlopen(m.group(1) + "healthz", timeout=30) as r:
+            assert json.load(r) == {"ok": True}
+    finally:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0, err
+    assert "forties: stopped serving" in out and "Traceback" not in out + err
 
 
 def test_the_rules_file_example_is_read(tmp_path: Path) -> None:

@@ -263,6 +263,31 @@ def test_only_the_bidder_sees_the_kitty_and_only_once_taken() -> None:
         assert not {"2C", "3C", "4C"} & card_tokens(st.view(seat))
 
 
+def test_every_hand_as_dealt_is_shown_once_the_hand_is_over() -> None:
+    """The review: while a hand is played no view holds "deal"; once it is over every
+    seat's view and the spectator's show each hand as dealt and the kitty."""
+    st = mv_state()
+    for a in [*MV_OPENING, *(x for t in MV_TRICKS for x in t)][:-1]:
+        st.apply(a)
+        assert all(st.view(s)["deal"] is None for s in (None, 0, 1, 2, 3))
+    st.apply(MV_TRICKS[-1][-1])
+    dealt = mv_deal_json()
+    for seat in (None, 0, 1, 2, 3):
+        assert st.view(seat)["deal"] == {"hands": dealt["hands"], "kitty": dealt["kitty"]}
+
+
+def test_a_thrown_in_hand_shows_its_deal_too() -> None:
+    st = new_game("auction-45", seed=5)
+    while not st.hand_over:
+        st.apply(f"{st.turn} pass")
+    assert st.thrown_in
+    view = st.view(None)
+    assert [len(h) for h in view["deal"]["hands"]] == [5, 5, 5, 5]
+    assert len(view["deal"]["kitty"]) == 3
+    st.next_hand()
+    assert st.view(None)["deal"] is None
+
+
 def test_discards_are_counts_to_the_others() -> None:
     st = played(mv_state(), MV_OPENING[:6])  # Ann has thrown 2C 3C 4C back
     mine = st.view(0)

@@ -454,6 +454,16 @@ def _hall_commands() -> None:
 _hall_commands()
 
 
+def _web_commands() -> None:
+    """``forties serve``: tables in the browser (``forties.web``)."""
+    from .web.commands import serve
+
+    main.add_command(serve)
+
+
+_web_commands()
+
+
 def _pad_command() -> None:
     """``forties pad``: the score pad for games played with real cards."""
     from .tui.pad import pad_command

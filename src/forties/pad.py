@@ -34,6 +34,7 @@ from .scoring import (
 
 PAD_FORMAT = "forties-pad/1"
 DEFAULT_NAMES = ("Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ivy", "Jo")
+MAX_HANDS = 1000
 
 
 class PadError(ValueError):
@@ -185,8 +186,10 @@ class Pad:
     def __post_init__(self) -> None:
         n = self.rules.players
         names = [str(x).strip()[:40] for x in self.names][:n]
-        names += [DEFAULT_NAMES[i] for i in range(len(names), n)]
-        self.names = [nm or DEFAULT_NAMES[i] for i, nm in enumerate(names)]
+        spare = iter([d for d in DEFAULT_NAMES if d not in names]
+                     + [f"Player {i}" for i in range(1, 7)])
+        self.names = [nm or next(spare) for nm in names]
+        self.names += [next(spare) for _ in range(len(names), n)]
         if len(set(self.names)) != n:
             raise PadError(f"two players have the same name: {', '.join(self.names)}")
         if type(self.first_dealer) is not int or not 0 <= self.first_dealer < n:
@@ -290,6 +293,8 @@ class Pad:
         scores, _, over, game = self._state()
         if over:
             raise PadError(f"the game is over: {self.result_text()}")
+        if len(self.rows) >= MAX_HANDS:
+            raise PadError(f"a pad holds at most {MAX_HANDS} hands: start another")
         entry = self.check(entry, scores)
         row = self._row(len(self.rows) + 1, game, entry, scores, self._state()[1])
         self.entries.append(entry)

@@ -466,6 +466,10 @@ class GameState:
                       "cards": [CARD_NAMES[c] for c in self.trick_cards]}
             if self.phase is Phase.PLAY else None,
             "legal": [str(a) for a in self.legal_actions()] if me else [],
+            # the review: once the hand is over every hand as dealt and the kitty are shown
+            "deal": {"hands": [[CARD_NAMES[c] for c in h] for h in self.deal.hands],
+                     "kitty": [CARD_NAMES[c] for c in self.deal.kitty]}
+            if self.phase is _HAND_OVER or self.phase is _GAME_OVER else None,
         }
 
     def _winner_json(self) -> Any:

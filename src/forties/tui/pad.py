@@ -19,12 +19,8 @@ import click
 from ..actions import ActionSyntaxError, parse_bid
 from ..command_line import InputFile, OutputFile, fail, given, rules_from_cli
 from ..pad import Entry, Pad, PadError
+from ..paths import data_dir
 from ..rules import PRESETS, FortyFivesRules, FortyOneRules
-
-try:  # where saved games live (moved to forties.paths by the web tables)
-    from ..paths import data_dir  # type: ignore[import-not-found, unused-ignore]
-except ImportError:  # pragma: no cover - before the move
-    from .session import data_dir
 
 
 def default_pad_path(preset: str) -> Path:
@@ -249,8 +245,11 @@ def pad_command(ctx: click.Context, preset: str | None, options: tuple[str, ...]
 
 
 def run_prompt(pad: Pad, path: Path) -> None:
-    """Read hands and commands until the game is won, 'quit' or the end of the input."""
-    while not pad.over:
+    """Read hands and commands until the game is won, 'quit' or the end of the input
+    (a pad resumed after its game was won still takes 'fix' and 'undo')."""
+    if pad.over:
+        click.echo("The game is over: 'fix N ...' or 'undo' to change it, 'quit' to stop.")
+    while True:
         click.echo(f"hand {len(pad.rows) + 1}> ", nl=False)
         line = sys.stdin.readline()
         if not line:
@@ -288,6 +287,8 @@ def run_prompt(pad: Pad, path: Path) -> None:
             continue
         _save(pad, path)
         click.echo(row_text(pad))
+        if pad.over:
+            break
     click.echo(f"The pad is saved in {path} (carry on: forties pad --resume {path}).")
 
 

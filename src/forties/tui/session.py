@@ -12,7 +12,6 @@ from __future__ import annotations
 import datetime as _dt
 import os
 import random
-import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,9 +20,11 @@ from typing import Any
 from ..actions import Action
 from ..bots import LEVELS, Bot, make_bot
 from ..games import new_game
+from ..paths import data_dir as data_dir
 from ..record import HandRecord, Record, Recorder, RecordError, Replay, replay_record
 from ..rules import Rules
 from ..state import Deal, GameState, IllegalActionError, Phase
+from ..table import COMPUTER, PERSON, Seat, Settings, Table
 from . import advice
 from .words import default_names, hand_start, narrate
 
@@ -35,21 +36,6 @@ class SessionError(ValueError):
 
 
 # ----- where games are kept -------------------------------------------------------------
-
-
-def data_dir() -> Path:
-    """Where saved games live: $FORTIES_DATA, else the platform's user data folder."""
-    env = os.environ.get("FORTIES_DATA")
-    if env:
-        return Path(env)
-    home = Path.home()
-    if sys.platform == "win32":
-        base = Path(os.environ.get("LOCALAPPDATA") or home / "AppData" / "Local")
-    elif sys.platform == "darwin":
-        base = home / "Library" / "Application Support"
-    else:
-        base = Path(os.environ.get("XDG_DATA_HOME") or home / ".local" / "share")
-    return base / "forties"
 
 
 def default_save_path(preset: str) -> Path:
@@ -108,9 +94,9 @@ class Session:
 
     def __init__(self, rec: Recorder, human: int, levels: Sequence[str | None],
                  save_path: Path | None, rng: random.Random) -> None:
-        self.rec = rec
         self.human = human
         self.levels = list(levels)
+        self.rec = rec  # the table (forties.table) that holds the game and its record
         self.save_path = save_path
         self.rng = rng
         self.bots: list[Bot | None] = [None if lv is None else make_bot(lv, rng)
@@ -183,6 +169,20 @@ class Session:
     # ----- the game -------------------------------------------------------------------
 
     @property
+    def rec(self) -> Recorder:
+        return self.table.rec
+
+    @rec.setter
+    def rec(self, rec: Recorder) -> None:
+        """Sit at the table of ``rec``'s game: the person in his seat, the computers in
+        theirs (the one table layer that the web server uses too)."""
+        st = rec.state
+        seats = [Seat(rec.record.players[i], PERSON if lv is None else COMPUTER, lv)
+                 for i, lv in enumerate(self.levels)]
+        self.table = Table("terminal", st.rules, st.seed or 0, Settings(),
+                           st.first_dealer, seats=seats, recorder=rec)
+
+    @property
     def state(self) -> GameState:
         return self.rec.state
 
@@ -250,13 +250,13 @@ class Session:
 
     def _apply(self, action: Action) -> list[str]:
         before = self.view()
-        self.rec.apply(action)
+        self.table.apply({"kind": "act", "seat": action.seat, "action": str(action)})
         self.save()
         return narrate(before, self.view(), self.names, self.human, fancy=False)
 
     def next_hand(self) -> list[str]:
         """Deal the next hand (from the game's seed); its opening lines."""
-        self.rec.next_hand()
+        self.table.apply({"kind": "deal", "hand": self.state.hand_index + 1})
         self.save()
         return self.opening()
 

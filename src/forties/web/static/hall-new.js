@@ -1,4 +1,4 @@
-import { boot, el, post } from "./hall.js";
+import { boot, el, post, t } from "./hall.js";
 
 await boot();
 const form = document.getElementById("new");
@@ -8,7 +8,7 @@ try {
     const sel = document.getElementById("preset");
     const presets = (await r.json()).filter((p) => p.players === 4);
     if (presets.length) {
-      sel.replaceChildren(...presets.map((p) => el("option", { value: p.name, selected: p.name === "nova-scotia" ? "" : null }, p.title || p.name)));
+      sel.replaceChildren(...presets.map((p) => el("option", { value: p.name, selected: p.name === "nova-scotia" ? "" : null }, t(`preset.${p.name}.title`, p.title || p.name))));
     }
   }
 } catch (e) { /* the default game stays */ }

@@ -55,7 +55,7 @@ function draw(b, error) {
   $("step-table").hidden = true;
   $("step-winner").hidden = false;
   $("winner-title").textContent = t("hall.report.who", "Game {g}, table {t}: who won?", { g: c.game, t: x.table });
-  const now = `${c.game}/${x.table}/${x.reported}`;
+  const now = `${c.game}/${x.table}/${x.reported}/${x.deals_first}/${x.other}`;
   if (now === shown) return; // keep what is being typed
   shown = now;
   const name = (n) => {

@@ -63,6 +63,7 @@ export class Connection {
       this.lastHeard = Date.now();
       this.lastPing = Date.now();
       ws.send(JSON.stringify({ type: 'hello', seq: this.seq }));
+      this.status('open');
     };
     ws.onmessage = (m) => {
       this.lastHeard = Date.now();
@@ -73,7 +74,7 @@ export class Connection {
     ws.onclose = (ev) => {
       if (this.ws !== ws) return;
       this.ws = null;
-      if (ev.code === 4001 || ev.code === 4004) {
+      if (ev.code === 4403 || ev.code === 4404) {
         // the server refused the token or the table: nothing to retry
         this.status('refused', ev.reason);
         return;

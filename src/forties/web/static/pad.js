@@ -178,10 +178,7 @@ function render() {
     el('th', { scope: 'col', text: t('pad.ui.what', null, 'What happened') }));
   const body = pad.rows.map((row) => {
     const what = el('td', { class: 'pad-what', text: rowText(row) });
-    if (key && !pad.over) {
-      what.append(' ', el('button', { type: 'button', class: 'pad-fix', 'data-hand': row.hand,
-        text: t('pad.ui.fix', null, 'Correct') }));
-    } else if (key && pad.over && row.hand === pad.rows.length) {
+    if (key) {
       what.append(' ', el('button', { type: 'button', class: 'pad-fix', 'data-hand': row.hand,
         text: t('pad.ui.fix', null, 'Correct') }));
     }

@@ -561,6 +561,8 @@ function renderReview() {
   }
   row.appendChild(h('a', { class: 'button', href: recordUrl(), download: `forties-${S.tableId}.json`,
     text: t('table.record') }));
+  row.appendChild(h('a', { class: 'button', href: `/replay?table=${encodeURIComponent(S.tableId)}`,
+    target: '_blank', text: t('review.replay') }));
   parts.splice(2, 0, row);
   box.replaceChildren(...parts);
 }
@@ -825,7 +827,7 @@ function onHint(m) {
 function onError(m) {
   S.pending = null;
   if (m.code === 'stale') return; // the position moved on: the new one is on its way
-  if (m.code === 'token') { // this browser's seat is not at this table: stop knocking
+  if (m.code === 'token' || m.code === 'table') { // no such seat or table: stop knocking
     S.conn.close();
     $('conn').textContent = m.message || t('conn.refused');
     return;

@@ -1,0 +1,493 @@
+"""The one table layer: a game in progress with its seats, people and computer players.
+
+A ``Table`` holds the game (a ``GameState``), its record (the JSON that ``forties check``
+judges), the seats and the table's settings. It is pure: no sockets, no storage, no
+clock. Everything that happens at a table is an *event* (a plain JSON object); a table
+is rebuilt exactly by applying its events again in order, so whoever stores the events
+(the web server's database, the terminal's save file) can bring a table back.
+
+Every event moves ``seq`` on by one; the events that move the game (``start``, ``act``,
+``deal``) also move ``version`` on, and an action must carry the version it was chosen
+on, so that a double click or a resend never plays twice. ``frame(seat)`` is the only
+way game data leaves a table: it is built from ``GameState.view(seat)`` (``view(None)``
+for a spectator).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .actions import Action, ActionSyntaxError
+from .bots import LEVELS, make_bot
+from .games import new_game
+from .record import Record, Recorder
+from .rules import PRESETS, Rules, format_value
+from .state import GameState, Phase
+
+PERSON, COMPUTER, EMPTY = "person", "computer", "empty"
+KINDS = (PERSON, COMPUTER, EMPTY)
+WAITING, PLAYING, REVIEW, OVER = "waiting", "playing", "review", "over"
+GAME_EVENTS = frozenset(("start", "act", "deal"))  # the events that move the version on
+EVENT_KINDS = frozenset(("sit", "start", "act", "deal", "away", "back", "ready", "chat",
+                         "over", "par"))
+PHRASES = ("hearts-on-hearts", "well-played", "sorry-partner", "good-game", "hurry", "thanks")
+TABLE_LEVELS = tuple(lv for lv in LEVELS if lv != "ismcts")
+CATCH_UP = 64  # events kept for a reconnecting client; more missed: a snapshot
+CHAT_KEPT = 50
+
+
+class TableError(ValueError):
+    """A request the table refuses: ``code`` for programs ("illegal", "stale", "turn",
+    "bad", "seat", "over"...), ``reason`` in a player's words."""
+
+    def __init__(self, code: str, reason: str) -> None:
+        super().__init__(reason)
+        self.code = code
+        self.reason = reason
+
+
+@dataclass
+class Seat:
+    """A place at the table: a person, a computer player, or nobody yet. ``away``: a
+    person whose seat a computer plays until he is back. ``connected`` is the live state
+    of the person's connection, kept by whoever serves the table (not an event)."""
+
+    name: str | None = None
+    kind: str = EMPTY
+    level: str | None = None
+    away: bool = False
+    connected: bool = False
+
+    def to_json(self, seat: int) -> dict[str, Any]:
+        out: dict[str, Any] = {"seat": seat, "name": self.name, "kind": self.kind,
+                               "connected": self.connected, "away": self.away}
+        if self.kind == COMPUTER:
+            out["level"] = self.level
+        return out
+
+
+@dataclass
+class Settings:
+    """What the host chose: a public table (in the lobby), hints allowed, a turn timer
+    (None: no timer), and the pace of the table."""
+
+    public: bool = False
+    hints: bool = False
+    turn_seconds: int | None = None
+    grace_seconds: float = 30.0
+    level: str = "basic"
+    bot_delay: float = 0.6
+    review_seconds: float = 20.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"public": self.public, "hints": self.hints, "turn_seconds": self.turn_seconds,
+                "grace_seconds": self.grace_seconds, "level": self.level,
+                "bot_delay": self.bot_delay, "review_seconds": self.review_seconds}
+
+    def public_json(self) -> dict[str, Any]:
+        return {"public": self.public, "hints": self.hints, "turn_seconds": self.turn_seconds}
+
+    @classmethod
+    def from_json(cls, obj: Any) -> Settings:
+        """Settings from JSON; raises TableError("bad", ...) naming what is wrong."""
+        if not isinstance(obj, dict):
+            raise TableError("bad", "settings must be an object")
+        s = cls()
+        for key, value in obj.items():
+            if key in ("public", "hints"):
+                if not isinstance(value, bool):
+                    raise TableError("bad", f"{key} must be true or false")
+                setattr(s, key, value)
+            elif key == "turn_seconds":
+                if value is not None and (type(value) is not int or not 5 <= value <= 3600):
+                    raise TableError("bad", "turn_seconds must be null (no timer) or a whole "
+                                            "number of seconds from 5 to 3600")
+                s.turn_seconds = value
+            elif key == "level":
+                s.level = check_level(value)
+            elif key in ("grace_seconds", "bot_delay", "review_seconds"):
+                if type(value) not in (int, float) or not 0 <= value <= 3600:
+                    raise TableError("bad", f"{key} must be a number of seconds from 0 to 3600")
+                setattr(s, key, float(value))
+            else:
+                raise TableError("bad", f"unknown setting {key!r}")
+        return s
+
+
+def check_level(level: Any) -> str:
+    """``level`` if the table's computer players can play at it; raises TableError."""
+    if not isinstance(level, str) or level not in TABLE_LEVELS:
+        raise TableError("bad", f"level must be one of {', '.join(TABLE_LEVELS)}")
+    return level
+
+
+def computer_choice(level: str, key: str, view: dict[str, Any],
+                    legal: Sequence[Action]) -> Action:
+    """What a computer player of ``level`` does, seeing ``view``: the player is made for
+    this one decision with its generator seeded by ``key`` (the table and its version),
+    so that a table brought back after a restart makes the same choice."""
+    return make_bot(level, random.Random(key)).choose(view, legal)
+
+
+def rules_line(rules: Rules) -> str:
+    """The rules in one line: the preset's summary and the house rules changed."""
+    line = PRESETS[rules.preset].summary
+    if rules.overrides:
+        line += "; house rules: " + ", ".join(f"{k} {format_value(v)}"
+                                               for k, v in rules.overrides)
+    return line
+
+
+@dataclass
+class _Past:
+    """One event as a reconnecting client gets it: the game as it was just after."""
+
+    seq: int
+    version: int
+    event: dict[str, Any]
+    state: GameState | None  # None: the game did not move (chat, away...)
+    pad: bool
+
+
+@dataclass
+class Table:
+    """A table: its game, record, seats and settings, moved on only by events."""
+
+    id: str
+    rules: Rules
+    seed: int
+    settings: Settings
+    first_dealer: int = 0
+    started_at: str = ""
+    seats: list[Seat] = field(default_factory=list)
+    recorder: Recorder | None = None  # a game already under way (the terminal's)
+
+    def __post_init__(self) -> None:
+        if self.recorder is not None:
+            self.rec = self.recorder
+            self.state: GameState = self.rec.state
+        else:
+            self.state = new_game(self.rules, seed=self.seed, first_dealer=self.first_dealer)
+        n = self.state.n
+        if not self.seats:
+            self.seats = [Seat() for _ in range(n)]
+        if self.recorder is None:
+            names = [s.name or f"Seat {i}" for i, s in enumerate(self.seats)]
+            extras = {"started": self.started_at} if self.started_at else {}
+            self.rec = Recorder(self.state, names, extras)
+        self.seq = 0
+        self.version = 0
+        self.started = self.recorder is not None
+        self.ready: set[int] = set()
+        self.pad: list[dict[str, Any]] = []
+        self.chat: deque[dict[str, Any]] = deque(maxlen=CHAT_KEPT)
+        self.par: dict[int, Any] = {}
+        self.deadline: float | None = None  # kept by whoever runs the clock
+        self.past: deque[_Past] = deque(maxlen=CATCH_UP)
+
+    # ----- what the table is ------------------------------------------------------------
+
+    @property
+    def n(self) -> int:
+        return self.state.n
+
+    @property
+    def status(self) -> str:
+        if not self.started:
+            return WAITING
+        if self.state.over:
+            return OVER
+        if self.state.phase is Phase.HAND_OVER:
+            return REVIEW
+        return PLAYING
+
+    def controller(self, seat: int) -> str:
+        """Who plays ``seat`` now: a person, or a computer (also for a person away)."""
+        s = self.seats[seat]
+        return PERSON if s.kind == PERSON and not s.away else COMPUTER
+
+    def level_of(self, seat: int) -> str:
+        s = self.seats[seat]
+        return s.level if s.kind == COMPUTER and s.level else self.settings.level
+
+    def computer_to_act(self) -> int | None:
+        """The seat whose turn it is when a computer player plays it; else None."""
+        if self.status != PLAYING:
+            return None
+        turn = self.state.turn
+        if turn is None or self.controller(turn) != COMPUTER:
+            return None
+        return turn
+
+    def people(self) -> list[int]:
+        return [i for i, s in enumerate(self.seats) if s.kind == PERSON]
+
+    def all_ready(self) -> bool:
+        """Every person at the table (not away) is done with the review; False when no
+        person is there to say so (the review's timer then closes it)."""
+        here = [i for i in self.people() if not self.seats[i].away]
+        return bool(here) and all(i in self.ready for i in here)
+
+    def computer_key(self) -> str:
+        return f"{self.id}:{self.version}"
+
+    def decide(self) -> Action:
+        """The computer player's action now (random and basic players are quick)."""
+        seat = self.computer_to_act()
+        if seat is None:
+            raise TableError("turn", "no computer player is to act")
+        return computer_choice(self.level_of(seat), self.computer_key(),
+                               self.state.view(seat), self.state.legal_actions())
+
+    # ----- checks -----------------------------------------------------------------------
+
+    def check_act(self, seat: int | None, text: Any, version: Any) -> Action:
+        """The action ``text`` by ``seat`` made on ``version``, if it may be applied now;
+        raises TableError: "stale" (the game moved since), "turn", "bad", "illegal" (the
+        engine's reason)."""
+        if seat is None:
+            raise TableError("seat", "spectators do not play")
+        if type(version) is not int:
+            raise TableError("bad", "an action needs the version it was made on")
+        if not isinstance(text, str):
+            raise TableError("bad", "an action must be a string such as \"2 bid 20\"")
+        if version != self.version:
+            raise TableError("stale", "the game has moved on since: that action was not played")
+        status = self.status
+        if status != PLAYING:
+            why = {WAITING: "the game has not started", OVER: "the game is over",
+                   REVIEW: "the hand is over: a new deal is due"}[status]
+            raise TableError("turn", why)
+        try:
+            action = Action.parse(text)
+        except ActionSyntaxError as e:
+            raise TableError("bad", str(e)) from None
+        if action.seat != seat:
+            raise TableError("turn", f"you sit in seat {seat}, not seat {action.seat}")
+        if self.state.turn != seat:
+            raise TableError("turn", self.state.reason(action) or "it is not your turn")
+        if self.controller(seat) != PERSON:
+            raise TableError("turn", "a computer player has your seat: take it back first")
+        reason = self.state.reason(action)
+        if reason is not None:
+            raise TableError("illegal", reason)
+        return action
+
+    # ----- events -----------------------------------------------------------------------
+
+    def apply(self, event: dict[str, Any]) -> None:
+        """Apply one event (already checked and stored); moves ``seq`` on."""
+        kind = event["kind"]
+        moved = kind in GAME_EVENTS
+        hand_was_over = self.state.hand_over
+        if kind == "sit":
+            seat = self.seats[event["seat"]]
+            seat.kind = event["as"]
+            seat.name = event.get("name")
+            seat.level = event.get("level")
+            seat.away = False
+            self.rec.record.players[event["seat"]] = seat.name or f"Seat {event['seat']}"
+        elif kind == "start":
+            self.started = True
+        elif kind == "act":
+            self.rec.apply(Action.parse(event["action"]))
+        elif kind == "deal":
+            self.rec.next_hand()
+            self.ready.clear()
+        elif kind == "away":
+            self.seats[event["seat"]].away = True
+        elif kind == "back":
+            self.seats[event["seat"]].away = False
+        elif kind == "ready":
+            self.ready.add(event["seat"])
+        elif kind == "chat":
+            self.chat.append(self.chat_frame(event, self.seq + 1))
+        elif kind == "par":
+            self.par[event["hand"]] = event["value"]
+        elif kind != "over":
+            raise TableError("bad", f"unknown event {kind!r}")
+        self.seq += 1
+        if moved:
+            self.version += 1
+        pad = kind == "act" and self.state.hand_over and not hand_was_over
+        if pad:
+            self.pad.append(self.pad_line())
+        self.past.append(_Past(self.seq, self.version, event,
+                               self.state.clone() if moved else None, pad))
+
+    def game_over_event(self) -> dict[str, Any] | None:
+        """The ``over`` event due after an action that ended the game."""
+        return {"kind": "over"} if self.state.over else None
+
+    # ----- what leaves the table --------------------------------------------------------
+
+    def summary(self, seat: int | None = None, host: bool = False) -> dict[str, Any]:
+        """TABLE: the public summary of the table (no cards, no tokens)."""
+        return {
+            "id": self.id,
+            "preset": self.rules.preset,
+            "game": "41" if self.rules.game == "forty-one" else "45s",
+            "status": self.status,
+            "seats": [s.to_json(i) for i, s in enumerate(self.seats)],
+            "you": seat,
+            "host": host,
+            "settings": self.settings.public_json(),
+            "deadline": self.deadline,
+            "rules_text": rules_line(self.rules),
+        }
+
+    def view(self, seat: int | None, state: GameState | None = None) -> dict[str, Any]:
+        """VIEW: the engine's one view for ``seat`` (None: a spectator) with the version."""
+        v = (state or self.state).view(seat)
+        v["version"] = self.version
+        return v
+
+    def snapshot(self, seat: int | None, host: bool = False) -> dict[str, Any]:
+        return {"type": "snapshot", "seq": self.seq, "version": self.version, "you": seat,
+                "table": self.summary(seat, host), "view": self.view(seat),
+                "pad": list(self.pad), "chat": list(self.chat),
+                "par": {str(k): v for k, v in self.par.items()}}
+
+    def event_frame(self, seat: int | None, event: dict[str, Any], host: bool = False,
+                    past: _Past | None = None) -> dict[str, Any]:
+        """The frame that tells ``seat`` of ``event`` (the last one applied, or ``past``)."""
+        if event["kind"] == "chat":
+            return self.chat_frame(event, past.seq if past else self.seq)
+        state = past.state if past is not None and past.state is not None else None
+        view = self.view(seat, state)
+        if past is not None:
+            view["version"] = past.version
+        out: dict[str, Any] = {"type": "event", "seq": past.seq if past else self.seq,
+                               "version": view["version"],
+                               "event": self.public_event(event, view), "view": view}
+        pad = past.pad if past is not None else (
+            event["kind"] == "act" and bool(self.pad) and self.state.hand_over)
+        if event["kind"] not in ("act", "par") or pad:
+            out["table"] = self.summary(seat, host)
+        if pad:
+            out["pad"] = list(self.pad)
+        return out
+
+    @staticmethod
+    def public_event(event: dict[str, Any], view: dict[str, Any]) -> dict[str, Any]:
+        """EVENT as a seat learns of it: an action as the seat's view writes it (another
+        seat's discards are counted, not named)."""
+        kind = event["kind"]
+        if kind == "act":
+            history = view.get("history") or []
+            text = history[-1] if history else event["action"]
+            return {"kind": "act", "seat": event["seat"], "text": text}
+        if kind == "deal":
+            return {"kind": "deal", "hand": event["hand"]}
+        if kind == "par":
+            return {"kind": "par", "hand": event["hand"], "value": event["value"]}
+        out: dict[str, Any] = {"kind": kind}
+        if "seat" in event:
+            out["seat"] = event["seat"]
+        return out
+
+    def chat_frame(self, event: dict[str, Any], seq: int) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": "chat", "seq": seq, "seat": event.get("seat"),
+                               "name": event.get("name")}
+        if "phrase" in event:
+            out["phrase"] = event["phrase"]
+        else:
+            out["text"] = event.get("text", "")
+        return out
+
+    def frames_since(self, seat: int | None, seq: int,
+                     host: bool = False) -> list[dict[str, Any]] | None:
+        """The frames of the events after ``seq`` as ``seat`` would have had them, or None
+        when they are no longer all kept (the client then gets a snapshot)."""
+        if seq == self.seq:
+            return []
+        if seq > self.seq or seq < 0:
+            return None
+        kept = [p for p in self.past if p.seq > seq]
+        if not kept or kept[0].seq != seq + 1:
+            return None
+        return [self.event_frame(seat, p.event, host, p) for p in kept]
+
+    def pad_line(self) -> dict[str, Any]:
+        """PAD: the hand just finished as the scorekeeper writes it, from the public view."""
+        v = self.state.view(None)
+        before = self.pad[-1]["scores"] if self.pad and not self.pad[-1].get("new_game") \
+            else [0] * len(v["scores"])
+        line: dict[str, Any] = {"hand": v["hand_index"], "dealer": v["dealer"]}
+        note: str
+        if self.rules.game == "forty-one":
+            line.update({"bidder": None, "bid": None, "trump": "H", "bids": v["bids"],
+                         "tricks": v["taken"], "points": v["taken"]})
+            note = "thrown in" if not v["tricks"] else ""
+        else:
+            line.update({"bidder": v["bidder"], "bid": v["bid"], "trump": v["trump"],
+                         "points": v["points"]})
+            if v["bidder"] is None:
+                note = "thrown in" if not v["tricks"] else ""
+            else:
+                side = next(i for i, s in enumerate(v["sides"]) if v["bidder"] in s)
+                gained = v["scores"][side] - before[side] if len(before) == len(v["scores"]) \
+                    else 0
+                note = "set" if gained < 0 else "made"
+        line["scores"] = v["scores"]
+        line["note"] = note
+        if self.state.new_game_due:
+            line["new_game"] = True
+        return line
+
+    def public_record(self) -> dict[str, Any]:
+        """The record as ``forties check`` judges it: while the game goes on, the finished
+        hands only (nothing hidden leaks); never the seed the deals come from."""
+        rec = self.rec.record
+        hands = rec.hands if self.state.over or self.state.hand_over else rec.hands[:-1]
+        extras = {k: v for k, v in rec.extras.items() if k != "seed"}
+        return Record(rec.rules, list(rec.players), rec.first_dealer, list(hands),
+                      extras).to_json()
+
+    def summary_for_hall(self) -> dict[str, Any]:
+        """What an organiser needs when a game ends: scores, winning seats, names."""
+        st = self.state
+        winner = st.winner
+        seats: list[int] = []
+        if isinstance(winner, tuple):
+            seats = list(winner)
+        elif isinstance(winner, int):
+            seats = list(st.sides[winner]) if winner < len(st.sides) else [winner]
+        return {"status": self.status, "scores": list(st.scores),
+                "winner": seats or None, "sides": [list(s) for s in st.sides],
+                "names": [s.name for s in self.seats], "games": list(st.games)}
+
+
+def check_event(table: Table, event: Any) -> None:
+    """Raise TableError unless ``event`` is well formed for ``table`` (used when events
+    come from storage that might have been edited)."""
+    if not isinstance(event, dict) or event.get("kind") not in EVENT_KINDS:
+        raise TableError("bad", "not a table event")
+    seat = event.get("seat")
+    if seat is not None and (type(seat) is not int or not 0 <= seat < table.n):
+        raise TableError("bad", "an event names a seat that is not at the table")
+
+
+__all__ = [
+    "COMPUTER",
+    "EMPTY",
+    "KINDS",
+    "OVER",
+    "PERSON",
+    "PHRASES",
+    "PLAYING",
+    "REVIEW",
+    "TABLE_LEVELS",
+    "WAITING",
+    "Seat",
+    "Settings",
+    "Table",
+    "TableError",
+    "check_level",
+    "computer_choice",
+    "rules_line",
+]

@@ -1,0 +1,488 @@
+"""The web server's routes: pages, the JSON API, the table's websocket.
+
+``create_app(settings)`` builds the Starlette app over a ``Store`` and a ``Service``.
+Every refusal is one line of JSON (``{"error": ...}``) for the API, a short page for a
+person's browser; an unexpected failure is logged here and answered in one line, never
+with a traceback.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import importlib
+import json
+import logging
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from html import escape
+from pathlib import Path
+from typing import Any
+
+from babel.messages.pofile import read_po
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from ..actions import Action, ActionSyntaxError
+from ..cards import CARD_NAMES, cards_of
+from ..record import Record, RecordError, Replay
+from ..rules import PRESETS, RulesError, build_rules, find_preset, option_specs
+from ..table import TABLE_LEVELS, TableError
+from .service import Limits, Service
+from .store import Store
+
+log = logging.getLogger("forties.web")
+HERE = Path(__file__).parent
+STATIC = HERE / "static"
+LOCALE = HERE / "locale"
+LANGUAGES = ({"code": "en", "name": "English", "dir": "ltr"},
+             {"code": "fr", "name": "Français", "dir": "ltr"},
+             {"code": "ar", "name": "العربية", "dir": "rtl"})
+BODY_MAX = 64 * 1024
+RECORD_MAX = 4 * 1024 * 1024
+ROUTE_MODULES = ("forties.web.pad", "forties.web.hall")
+EXTRA_ROUTES: list[Callable[[Service], list[BaseRoute]]] = []
+STATUS = {"bad": 400, "invite": 404, "table": 404, "taken": 409, "started": 409,
+          "token": 403, "rate": 429}
+
+
+@dataclass
+class ServerSettings:
+    """Where the server keeps its tables (a SQLAlchemy URL) and its limits."""
+
+    db_url: str
+    limits: Limits = field(default_factory=Limits)
+
+
+class ApiError(Exception):
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+def error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+def page(title: str, text: str, status: int = 200) -> HTMLResponse:
+    """A short page of our own (used when the client's pages are not there, and for a
+    table that does not exist)."""
+    return HTMLResponse(
+        f"<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
+        f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+        f"<title>{escape(title)}</title></head><body style=\"font: 1.3rem sans-serif; "
+        f"margin: 2rem\"><h1>{escape(title)}</h1><p>{escape(text)}</p>"
+        f"<p><a href=\"/\">Home</a></p></body></html>", status_code=status)
+
+
+async def body_json(request: Request, limit: int = BODY_MAX) -> dict[str, Any]:
+    raw = await request.body()
+    if len(raw) > limit:
+        raise ApiError(413, f"the request is too large (at most {limit // 1024} KiB)")
+    try:
+        obj = json.loads(raw)
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
+        raise ApiError(400, "the request body is not JSON") from None
+    except ValueError:
+        raise ApiError(400, "the request body has a number with too many digits") from None
+    if not isinstance(obj, dict):
+        raise ApiError(400, "the request body must be a JSON object")
+    return obj
+
+
+def client_of(request: Request) -> str:
+    return request.client.host if request.client else "unknown"
+
+
+# ----- the rules as a form --------------------------------------------------------------
+
+
+def rules_form(preset: str) -> dict[str, Any]:
+    p = find_preset(preset)
+    rules = p.build({})
+    values = rules.options()
+    out = []
+    for name, spec in option_specs(p.game).items():
+        item: dict[str, Any] = {"name": name, "value": values.get(name), "help": spec.doc,
+                                "label": name.replace("_", " ").capitalize(),
+                                "help_id": f"option.{name}.help",
+                                "label_id": f"option.{name}.label"}
+        if spec.values is None:
+            lo, hi = spec.int_range or (1, 10**6)
+            item.update({"kind": "int", "min": lo, "max": hi})
+        elif set(spec.values) <= {True, False} and all(isinstance(v, bool)
+                                                        for v in spec.values):
+            item["kind"] = "bool"
+        else:
+            item.update({"kind": "choice", "choices": list(spec.values)})
+        out.append(item)
+    return {"preset": p.name, "game": p.game, "options": out}
+
+
+def replay_steps(obj: Any) -> list[dict[str, Any]]:
+    """Every step of a finished record as a spectator sees it, every hand shown."""
+    try:
+        record = Record.from_json(obj)
+    except RecordError as e:
+        raise ApiError(400, f"not a record: {e}") from None
+    steps: list[dict[str, Any]] = []
+
+    def step(text: str, st: Any) -> None:
+        v = st.view(None)
+        v["hands"] = [[CARD_NAMES[c] for c in cards_of(h)] for h in st.hands]
+        steps.append({"text": text, "view": v})
+
+    replay = Replay(record)
+    st = None
+    try:
+        for h, st in replay.states():
+            step(f"hand {h + 1}: the deal", st)
+            for i, text in enumerate(record.hands[h].actions):
+                try:
+                    a = Action.parse(text)
+                except ActionSyntaxError as e:
+                    raise ApiError(400, f"hand {h + 1}, action {i + 1}: {e}") from None
+                why = st.reason(a)
+                if why is not None:
+                    raise ApiError(400, f"hand {h + 1}, action {i + 1} ({text}): {why}")
+                st.apply(a)
+                step(text, st)
+    except RecordError as e:
+        raise ApiError(400, f"not a record: {e}") from None
+    if st is None or not st.hand_over:
+        raise ApiError(400, "only a finished record can be replayed: its last hand is not over")
+    return steps
+
+
+def catalog(lang: str) -> dict[str, Any]:
+    """{"dir", "messages"} read from locale/LANG.po (an empty catalog where none is)."""
+    meta = next(x for x in LANGUAGES if x["code"] == lang)
+    path = LOCALE / f"{lang}.po"
+    messages: dict[str, str] = {}
+    if path.is_file():
+        with open(path, "rb") as f:
+            for m in read_po(f):
+                if m.id and isinstance(m.id, str) and isinstance(m.string, str) and m.string:
+                    messages[m.id] = m.string
+    return {"lang": lang, "dir": meta["dir"], "messages": messages}
+
+
+# ----- the app ----------------------------------------------------------------------------
+
+
+def create_app(settings: ServerSettings) -> Starlette:
+    store = Store(settings.db_url)
+    service = Service(store, settings.limits)
+
+    async def static_page(name: str, title: str) -> Response:
+        path = STATIC / name
+        if path.is_file():
+            return FileResponse(path, media_type="text/html")
+        return page(title, "The browser client is not installed with this copy of forties.")
+
+    async def home(request: Request) -> Response:
+        return await static_page("index.html", "forties")
+
+    async def table_page(request: Request) -> Response:
+        table_id = request.path_params["id"]
+        if await service.live(table_id) is None:
+            return page("No such table", "There is no table at this address: it may have "
+                        "expired before anyone sat down. Start a new one from the home page.",
+                        404)
+        return await static_page("table.html", "forties: a table")
+
+    async def replay_page(request: Request) -> Response:
+        return await static_page("replay.html", "forties: replay")
+
+    async def presets(request: Request) -> Response:
+        out = []
+        for p in PRESETS.values():
+            r = p.build({})
+            out.append({"name": p.name, "title": p.name.replace("-", " ").title(),
+                        "game": "41" if p.game == "forty-one" else "45s",
+                        "players": r.players, "summary": p.summary})
+        return JSONResponse(out)
+
+    async def rules_get(request: Request) -> Response:
+        name = request.query_params.get("preset")
+        if not name:
+            return error(400, "say which preset: /api/rules?preset=NAME")
+        try:
+            return JSONResponse(rules_form(name))
+        except RulesError as e:
+            return error(400, str(e))
+
+    async def rules_post(request: Request) -> Response:
+        body = await body_json(request)
+        preset, options = body.get("preset"), body.get("options", {})
+        if not isinstance(preset, str):
+            return error(400, "preset must be the name of a preset")
+        if not isinstance(options, dict):
+            return error(400, "options must be an object of name: value")
+        try:
+            return JSONResponse({"rules": build_rules(preset, options).to_json()})
+        except RulesError as e:
+            return error(400, str(e))
+
+    def limit(request: Request) -> None:
+        if not service.allow_create(client_of(request)):
+            raise ApiError(429, "too many new tables from this address: wait a minute")
+
+    async def play_now(request: Request) -> Response:
+        body = await body_json(request)
+        limit(request)
+        preset = body.get("preset")
+        level = body.get("level", "basic")
+        if level not in TABLE_LEVELS:
+            return error(400, f"level must be one of {', '.join(TABLE_LEVELS)}")
+        try:
+            rules = build_rules(preset, body.get("options") or {}) if isinstance(preset, str) \
+                else None
+        except (RulesError, AttributeError) as e:
+            return error(400, str(e) if isinstance(e, RulesError) else "options must be an "
+                         "object of name: value")
+        if rules is None:
+            return error(400, "preset must be the name of a preset")
+        seats = [{"kind": "person", "name": body.get("name") or "You"}]
+        seats += [{"kind": "computer", "level": level}] * (rules.players - 1)
+        made = await service.create_table(str(preset), body.get("options") or {}, seats,
+                                          public=False, start=True,
+                                          settings={"level": level})
+        token = made["tokens"][0]
+        return JSONResponse({"table": made["table"], "token": token, "seat": 0,
+                             "url": f"/t/{made['table']}#token={token}"})
+
+    async def new_table(request: Request) -> Response:
+        body = await body_json(request)
+        limit(request)
+        conf: dict[str, Any] = {}
+        for key in ("hints", "turn_seconds", "level"):
+            if key in body:
+                conf[key] = body[key]
+        public = body.get("public", False)
+        if not isinstance(public, bool):
+            return error(400, "public must be true or false")
+        preset = body.get("preset")
+        if not isinstance(preset, str):
+            return error(400, "preset must be the name of a preset")
+        made = await service.create_table(
+            preset, body.get("options") or {},
+            [{"kind": "person", "name": body.get("name") or "Host"}], public=public,
+            start=False, settings=conf)
+        table_id, token = made["table"], made["tokens"][0]
+        live = await service.live(table_id)
+        assert live is not None
+        side_of = live.table.state.side_of
+        invites = [{"seat": s, "team": side_of[s], "url": f"/t/{table_id}#invite={code}"}
+                   for s, code in sorted(made["invites"].items())]
+        return JSONResponse({"table": table_id, "token": token, "seat": 0,
+                             "url": f"/t/{table_id}#token={token}", "invites": invites})
+
+    async def join(request: Request) -> Response:
+        body = await body_json(request)
+        table_id = request.path_params["id"]
+        got = await service.join(table_id, body.get("invite"), body.get("name"))
+        return JSONResponse({"token": got["token"], "seat": got["seat"],
+                             "url": f"/t/{table_id}#token={got['token']}"})
+
+    async def seat(request: Request) -> Response:
+        body = await body_json(request)
+        await service.host_seat(request.path_params["id"], body.get("token"),
+                                body.get("seat"), body.get("level"))
+        return await table_summary(request)
+
+    async def start(request: Request) -> Response:
+        body = await body_json(request)
+        await service.host_start(request.path_params["id"], body.get("token"))
+        return await table_summary(request)
+
+    async def table_summary(request: Request) -> Response:
+        live = await service.live(request.path_params["id"])
+        if live is None:
+            return error(404, "there is no such table")
+        return JSONResponse(live.table.summary(None, False))
+
+    async def table_record(request: Request) -> Response:
+        live = await service.live(request.path_params["id"])
+        if live is None:
+            return error(404, "there is no such table")
+        return JSONResponse(live.table.public_record())
+
+    async def replay(request: Request) -> Response:
+        body = await body_json(request, RECORD_MAX)
+        if "record" not in body:
+            return error(400, "send {\"record\": <the record JSON>}")
+        steps = await asyncio.get_running_loop().run_in_executor(None, replay_steps,
+                                                                 body["record"])
+        return JSONResponse({"steps": steps})
+
+    async def lobby(request: Request) -> Response:
+        out = []
+        for row in await store.lobby():
+            live = await service.live(row["id"])
+            if live is None:
+                continue
+            t = live.table
+            out.append({"table": t.id, "preset": t.rules.preset,
+                        "game": "41" if t.rules.game == "forty-one" else "45s",
+                        "seats": [{"name": s.name, "kind": s.kind} for s in t.seats],
+                        "created": row["created"]})
+        return JSONResponse(out)
+
+    async def languages(request: Request) -> Response:
+        return JSONResponse(list(LANGUAGES))
+
+    async def i18n(request: Request) -> Response:
+        lang = request.path_params["lang"]
+        if lang not in {x["code"] for x in LANGUAGES}:
+            return error(404, f"no language {lang[:20]!r}: "
+                         f"{', '.join(x['code'] for x in LANGUAGES)}")
+        try:
+            return JSONResponse(catalog(lang))
+        except Exception:
+            log.exception("the %s catalog cannot be read", lang)
+            return error(500, f"the {lang} message catalog cannot be read")
+
+    async def healthz(request: Request) -> Response:
+        return JSONResponse({"ok": True})
+
+    async def ws(websocket: WebSocket) -> None:
+        await websocket_session(service, websocket)
+
+    routes: list[BaseRoute] = [
+        Route("/", home),
+        Route("/t/{id}", table_page),
+        Route("/replay", replay_page),
+        Route("/api/presets", presets),
+        Route("/api/rules", rules_get, methods=["GET"]),
+        Route("/api/rules", rules_post, methods=["POST"]),
+        Route("/api/play", play_now, methods=["POST"]),
+        Route("/api/tables", new_table, methods=["POST"]),
+        Route("/api/tables/{id}/join", join, methods=["POST"]),
+        Route("/api/tables/{id}/seat", seat, methods=["POST"]),
+        Route("/api/tables/{id}/start", start, methods=["POST"]),
+        Route("/api/tables/{id}", table_summary),
+        Route("/api/tables/{id}/record", table_record),
+        Route("/api/replay", replay, methods=["POST"]),
+        Route("/api/lobby", lobby),
+        Route("/api/languages", languages),
+        Route("/i18n/{lang}.json", i18n),
+        Route("/healthz", healthz),
+        WebSocketRoute("/ws/{id}", ws),
+        Mount("/static", app=StaticFiles(directory=STATIC, check_dir=False), name="static"),
+    ]
+    for name in ROUTE_MODULES:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as e:
+            if e.name == name:
+                continue  # not written yet
+            raise
+        routes.extend(module.routes(service))
+    for extra in EXTRA_ROUTES:
+        routes.extend(extra(service))
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await service.start()
+        try:
+            yield
+        finally:
+            await service.close()
+            await asyncio.get_running_loop().run_in_executor(None, store.close)
+
+    async def on_api_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, ApiError)
+        return error(exc.status, exc.message)
+
+    async def on_table_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, TableError)
+        return error(STATUS.get(exc.code, 400), exc.reason)
+
+    async def on_http(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, HTTPException)
+        words = {404: "there is no such page", 405: "that method is not allowed here"}.get(
+            exc.status_code, str(exc.detail).splitlines()[0] if exc.detail else "refused")
+        if request.url.path.startswith(("/api/", "/i18n/")) or \
+                "text/html" not in request.headers.get("accept", ""):
+            return error(exc.status_code, words)
+        return page("Not here", words[0].upper() + words[1:] + ".", exc.status_code)
+
+    async def on_crash(request: Request, exc: Exception) -> Response:
+        log.error("%s %s failed", request.method, request.url.path, exc_info=exc)
+        return error(500, "something went wrong on the server (it has been logged)")
+
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={
+        ApiError: on_api_error, TableError: on_table_error, HTTPException: on_http,
+        Exception: on_crash})
+    app.state.service = service
+    app.state.store = store
+    return app
+
+
+async def websocket_session(service: Service, websocket: WebSocket) -> None:
+    """One connection to a table: a seat by its token (none: a spectator)."""
+    await websocket.accept()
+    table_id = websocket.path_params["id"]
+
+    async def refuse(code: str, message: str, close: int) -> None:
+        await websocket.send_text(json.dumps({"type": "error", "code": code,
+                                              "message": message}))
+        await websocket.close(close)
+
+    live = await service.live(table_id)
+    if live is None:
+        await refuse("table", "there is no such table", 4404)
+        return
+    token = websocket.query_params.get("token")
+    seat = None
+    if token:
+        seat = await service.seat_of(table_id, token)
+        if seat is None:
+            await refuse("token", "that link does not open a seat at this table", 4403)
+            return
+    conn = service.connect(seat)
+
+    async def writer() -> None:
+        while True:
+            text = await conn.queue.get()
+            if text is None:
+                with contextlib.suppress(Exception):
+                    await websocket.close()
+                return
+            await websocket.send_text(text)
+
+    sender = asyncio.create_task(writer())
+    try:
+        while not conn.closed:
+            msg = await websocket.receive()
+            if msg["type"] == "websocket.disconnect":
+                break
+            raw = msg.get("text")
+            if raw is None:
+                data = msg.get("bytes") or b""
+                if len(data) > service.limits.message_bytes:
+                    conn.error("size", f"a message may be at most "
+                                       f"{service.limits.message_bytes} bytes")
+                    continue
+                try:
+                    raw = data.decode("utf-8")
+                except UnicodeDecodeError:
+                    conn.error("bad", "messages are JSON text")
+                    continue
+            await service.receive(conn, live, raw)
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    except Exception:
+        log.exception("a connection to table %s failed", table_id)
+    finally:
+        service.leave(conn)
+        sender.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await sender

@@ -1,0 +1,178 @@
+"""A small websocket client of a table: a seat (or a spectator) that reconnects by itself.
+
+Used by the tests and by the load test (``forties.bench.load``). It keeps the last view
+and the last event number, says hello with that number on every (re)connection, and
+can play by itself: ``autoplay`` chooses among the view's legal actions and says
+"ready" at each review.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import random
+import time
+from collections.abc import Callable
+from typing import Any
+
+import websockets
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+
+Chooser = Callable[[dict[str, Any]], str]
+
+
+class SeatClient:
+    """One connection to ``/ws/TABLE`` (with ``token``: a seat; without: a spectator)."""
+
+    def __init__(self, base: str, table: str, token: str | None = None,
+                 keep_frames: bool = True) -> None:
+        self.url = f"{base.rstrip('/')}/ws/{table}" + (f"?token={token}" if token else "")
+        self.seq = 0
+        self.view: dict[str, Any] | None = None
+        self.table: dict[str, Any] | None = None
+        self.pad: list[dict[str, Any]] = []
+        self.frames: list[dict[str, Any]] = []
+        self.errors: list[dict[str, Any]] = []
+        self.keep_frames = keep_frames
+        self.connections = 0
+        self.gaps = 0
+        self.changed = asyncio.Event()
+        self.ws: Any = None
+        self.stopped = False
+        self.task: asyncio.Task[None] | None = None
+        self.chooser: Chooser | None = None
+        self.ready_sent: set[int] = set()
+        self.acted_on: int | None = None
+        self.sent_at: float | None = None
+        self.latencies: list[float] = []
+        self.rematch_url: str | None = None
+        self.hints: list[dict[str, Any]] = []
+
+    # ----- connection -------------------------------------------------------------------
+
+    def start(self) -> SeatClient:
+        self.task = asyncio.ensure_future(self.run())
+        return self
+
+    async def run(self) -> None:
+        delay = 0.05
+        while not self.stopped:
+            try:
+                async with websockets.connect(self.url, compression=None, open_timeout=10,
+                                              ping_interval=None, max_size=2**22) as ws:
+                    self.ws = ws
+                    self.connections += 1
+                    delay = 0.05
+                    await ws.send(json.dumps({"type": "hello", "seq": self.seq}))
+                    async for text in ws:
+                        self._got(json.loads(text))
+                        await self._maybe_play()
+            except (OSError, ConnectionClosed, InvalidHandshake, InvalidURI, TimeoutError):
+                pass
+            self.ws = None
+            if self.stopped:
+                break
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 1.0)
+
+    async def stop(self) -> None:
+        self.stopped = True
+        if self.ws is not None:
+            with contextlib.suppress(Exception):
+                await self.ws.close()
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self.task
+
+    async def drop(self) -> None:
+        """Close the connection (as a phone losing its network); it comes back by itself."""
+        if self.ws is not None:
+            with contextlib.suppress(Exception):
+                await self.ws.close()
+
+    async def send(self, obj: dict[str, Any]) -> bool:
+        ws = self.ws
+        if ws is None:
+            return False
+        try:
+            await ws.send(json.dumps(obj))
+        except ConnectionClosed:
+            return False
+        return True
+
+    async def act(self, action: str, version: int | None = None) -> bool:
+        v = self.view["version"] if version is None and self.view else version
+        self.sent_at = time.perf_counter()
+        return await self.send({"type": "act", "action": action, "version": v})
+
+    # ----- frames -----------------------------------------------------------------------
+
+    def _got(self, frame: dict[str, Any]) -> None:
+        if self.keep_frames:
+            self.frames.append(frame)
+        kind = frame.get("type")
+        if kind == "snapshot":
+            self.seq = frame["seq"]
+            self.view = frame["view"]
+            self.table = frame["table"]
+            self.pad = frame["pad"]
+        elif kind in ("event", "chat"):
+            if frame["seq"] != self.seq + 1:
+                self.gaps += 1
+            self.seq = frame["seq"]
+            if kind == "event":
+                if self.sent_at is not None and frame["event"].get("kind") == "act":
+                    self.latencies.append(time.perf_counter() - self.sent_at)
+                    self.sent_at = None
+                self.view = frame["view"]
+                if "table" in frame:
+                    self.table = frame["table"]
+                if "pad" in frame:
+                    self.pad = frame["pad"]
+        elif kind == "error":
+            self.errors.append(frame)
+        elif kind == "rematch":
+            self.rematch_url = frame["url"]
+        elif kind == "hint":
+            self.hints.append(frame)
+        self.changed.set()
+
+    async def wait_for(self, test: Callable[[SeatClient], bool], timeout: float = 30.0) -> None:
+        """Wait until ``test(self)`` holds; TimeoutError after ``timeout`` seconds."""
+        end = time.monotonic() + timeout
+        while not test(self):
+            left = end - time.monotonic()
+            if left <= 0:
+                v = self.view or {}
+                raise TimeoutError(f"{self.url}: still waiting after {timeout} s (event "
+                                   f"{self.seq}, hand {v.get('hand_index')}, phase "
+                                   f"{v.get('phase')}, legal {v.get('legal')}, "
+                                   f"errors {self.errors[-2:]})")
+            self.changed.clear()
+            with contextlib.suppress(asyncio.TimeoutError, TimeoutError):
+                await asyncio.wait_for(self.changed.wait(), min(left, 0.5))
+
+    # ----- playing by itself ------------------------------------------------------------
+
+    def autoplay(self, chooser: Chooser | None = None, seed: int = 0) -> SeatClient:
+        rng = random.Random(seed)
+        self.chooser = chooser or (lambda v: rng.choice(v["legal"]))
+        return self
+
+    async def _maybe_play(self) -> None:
+        v = self.view
+        if self.chooser is None or v is None:
+            return
+        if v.get("legal") and self.acted_on != v["version"]:
+            self.acted_on = v["version"]
+            await self.act(self.chooser(v), v["version"])
+        elif v.get("phase") == "hand-over" and not v.get("over") and \
+                v["hand_index"] not in self.ready_sent:
+            self.ready_sent.add(v["hand_index"])
+            await self.send({"type": "ready"})
+
+    @property
+    def over(self) -> bool:
+        return bool(self.view and self.view.get("over"))

@@ -1,0 +1,105 @@
+"""``forties serve``: the web server (registered by ``forties.cli``).
+
+The server's libraries are imported only when it runs, so other commands start fast.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import socket
+import sys
+import threading
+import webbrowser
+from typing import Any, NoReturn
+
+import click
+
+from ..paths import data_dir
+
+
+def _fail(message: str, status: int = 2) -> NoReturn:
+    click.echo(f"forties: {message}", err=True)
+    sys.exit(status)
+
+
+def has_desktop() -> bool:
+    """Whether a browser window can be opened here."""
+    if sys.platform in ("darwin", "win32"):
+        return True
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+def default_db_url() -> str:
+    path = data_dir() / "forties.db"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{path}"
+
+
+@click.command()
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on (0.0.0.0: every network of this machine).")
+@click.option("--port", type=click.IntRange(0, 65535), default=8045, show_default=True,
+              help="Port to listen on (0: any free port).")
+@click.option("--db", "db_url", default=None, metavar="URL",
+              help="Database URL (default: an SQLite file in the data folder; "
+                   "postgresql://... for PostgreSQL).")
+@click.option("--no-browser", is_flag=True, help="Do not open a browser window.")
+def serve(host: str, port: int, db_url: str | None, no_browser: bool) -> None:
+    """Serve tables to play in the browser: with friends by invite links, against computer
+    players, or watching. The games are kept in a database in the data folder (the
+    environment variable FORTIES_DATA moves it); a stopped server carries every table on
+    where it was.
+
+    \b
+    Examples:
+      forties serve
+      forties serve --port 8080 --no-browser
+    """
+    import logging
+
+    import uvicorn
+
+    from .app import ServerSettings, create_app
+    from .service import Limits
+    from .store import StoreError
+
+    try:
+        limits = Limits.from_env()
+    except ValueError as e:
+        _fail(str(e))
+    try:
+        sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+    except OSError as e:
+        _fail(f"cannot listen on {host} port {port}: {e.strerror or e}")
+    try:
+        app = create_app(ServerSettings(db_url or default_db_url(), limits))
+    except StoreError as e:
+        sock.close()
+        _fail(str(e))
+    except OSError as e:
+        sock.close()
+        _fail(f"cannot open the data folder: {e.strerror or e}")
+    real_port = sock.getsockname()[1]
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+    url = f"http://{shown if ':' not in shown else f'[{shown}]'}:{real_port}/"
+    logging.basicConfig(level=logging.WARNING, format="forties: %(message)s")
+
+    class Server(uvicorn.Server):
+        async def startup(self, sockets: Any = None) -> None:
+            await super().startup(sockets)
+            click.echo(f"forties: serving on {url} (Ctrl-C to stop)")
+            sys.stdout.flush()
+            if not no_browser and has_desktop():
+                threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
+
+    config = uvicorn.Config(app, log_level="warning", lifespan="on", ws_ping_interval=10,
+                            ws_ping_timeout=10, ws_per_message_deflate=False,
+                            ws_max_size=64 * 1024, access_log=False)
+    server = Server(config)
+    with contextlib.suppress(KeyboardInterrupt):
+        server.run(sockets=[sock])
+    click.echo("forties: stopped serving")
+    sys.exit(0)

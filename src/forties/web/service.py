@@ -1,0 +1,878 @@
+"""Live tables: every request to a table is checked, committed, applied, then told.
+
+The ``Service`` keeps the tables in play in memory (one ``asyncio.Lock`` each) over the
+``Store``. An action is committed to the database before anyone hears of it; the
+database's version of a table is the authority (another process that moved the table
+first makes this one reload it and refuse the action as stale). Each event is told to
+every connection at the table with a frame built once per seat from that seat's view.
+
+Computer players take their turns here: random and basic players inline, expert and
+oracle in a process pool so the event loop never waits on a search. Turn timers and a
+grace period for dropped connections hand a seat to a computer player until its person
+is back; the review of a finished hand closes when every person is ready or after a
+while; the double-dummy par of each hand is worked out in the pool.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import logging
+import multiprocessing
+import os
+import secrets
+import time
+import unicodedata
+from collections import deque
+from collections.abc import Awaitable, Callable
+from concurrent.futures import Executor, ProcessPoolExecutor
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from ..actions import Action
+from ..rules import RulesError, build_rules, rules_from_json
+from ..state import GameState
+from ..table import (
+    COMPUTER,
+    EMPTY,
+    GAME_EVENTS,
+    OVER,
+    PERSON,
+    PHRASES,
+    PLAYING,
+    REVIEW,
+    WAITING,
+    Seat,
+    Settings,
+    Table,
+    TableError,
+    check_level,
+    computer_choice,
+)
+from .store import Conflict, Store
+
+log = logging.getLogger("forties.web")
+QUICK_LEVELS = ("random", "basic")
+HOST = 0  # the seat of the table's host (who made it)
+QUEUE_MAX = 512  # frames waiting for a slow connection before it is dropped
+NAME_MAX = 40
+CHAT_MAX = 200
+
+OnOver = Callable[[str, dict[str, Any]], Awaitable[None]]
+
+
+@dataclass
+class Limits:
+    """What a connection and a client may do, and the pace of the tables; the
+    environment variable FORTIES_LIMITS (a JSON object) changes any of them."""
+
+    message_bytes: int = 4096
+    messages_per_second: float = 20.0
+    message_burst: float = 40.0
+    tables_per_minute: int = 20
+    expire_minutes: float = 30.0
+    sweep_seconds: float = 60.0
+    bot_delay: float | None = None  # None: each table's own setting
+    review_seconds: float | None = None
+    grace_seconds: float | None = None
+    par: bool = True
+    workers: int = 1
+
+    @classmethod
+    def from_env(cls) -> Limits:
+        raw = os.environ.get("FORTIES_LIMITS", "").strip()
+        out = cls()
+        if not raw:
+            return out
+        try:
+            obj = json.loads(raw)
+        except json.JSONDecodeError as e:
+            raise ValueError(f"FORTIES_LIMITS is not JSON: {e.msg}") from None
+        names = {f.name for f in fields(cls)}
+        if not isinstance(obj, dict) or not set(obj) <= names:
+            raise ValueError(f"FORTIES_LIMITS must be an object with keys among "
+                             f"{', '.join(sorted(names))}")
+        for k, v in obj.items():
+            setattr(out, k, v)
+        return out
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def clean_name(raw: Any, default: str) -> str:
+    """A player's name as given: printable, one line, at most 40 characters."""
+    if raw is None or raw == "":
+        return default
+    if not isinstance(raw, str):
+        raise TableError("bad", "a name must be text")
+    text = "".join(c for c in raw if unicodedata.category(c)[0] != "C").strip()
+    if not text:
+        return default
+    return text[:NAME_MAX]
+
+
+class Bucket:
+    """A token bucket: ``rate`` messages a second, ``burst`` at once."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate, self.burst = rate, burst
+        self.level = burst
+        self.at = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.level = min(self.burst, self.level + (now - self.at) * self.rate)
+        self.at = now
+        if self.level >= 1:
+            self.level -= 1
+            return True
+        return False
+
+
+@dataclass(eq=False)
+class Conn:
+    """One websocket at a table: a seat (None: a spectator) and its outgoing frames."""
+
+    seat: int | None
+    bucket: Bucket
+    queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
+    live: Live | None = None
+    closed: bool = False
+
+    def send(self, text: str) -> None:
+        if self.closed:
+            return
+        if self.queue.qsize() >= QUEUE_MAX:  # too slow: drop it; it reconnects and catches up
+            self.close()
+            return
+        self.queue.put_nowait(text)
+
+    def send_json(self, obj: dict[str, Any]) -> None:
+        self.send(json.dumps(obj))
+
+    def error(self, code: str, message: str) -> None:
+        self.send_json({"type": "error", "code": code, "message": message})
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            self.queue.put_nowait(None)
+
+
+@dataclass(eq=False)
+class Live:
+    """A table in play in this process."""
+
+    table: Table
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    conns: set[Conn] = field(default_factory=set)
+    task: asyncio.Task[None] | None = None  # the computer's turn or the review's end
+    turn_timer: asyncio.TimerHandle | None = None
+    grace: dict[int, asyncio.TimerHandle] = field(default_factory=dict)
+    rematch: dict[int, str] | None = None  # seat -> the new table's url with its token
+    on_over: OnOver | None = None
+    told_over: bool = False
+    par_asked: set[int] = field(default_factory=set)
+
+
+# ----- work done in the process pool --------------------------------------------------------
+
+
+def _pool_choice(level: str, key: str, view: dict[str, Any], legal: list[str]) -> str:
+    return str(computer_choice(level, key, view, [Action.parse(a) for a in legal]))
+
+
+def _pool_par(state: GameState) -> dict[str, Any] | None:
+    from ..analysis import par
+
+    try:
+        got = par(state)
+    except (TypeError, ValueError, NotImplementedError):  # no solver for this game (yet)
+        return None
+    if got is None:
+        return None
+    return {"side": list(got.side), "points": got.points, "text": got.text}
+
+
+def _pool_hint(state: GameState, seat: int) -> dict[str, Any]:
+    from ..analysis import hint
+
+    got = hint(state, seat, worlds=16)
+    return {"action": str(got.action), "text": got.explanation,
+            "values": [{"action": str(a), "points": round(v, 1)}
+                       for a, v in sorted(got.values.items(), key=lambda kv: -kv[1])]}
+
+
+class Service:
+    """Every live table of this process over one store."""
+
+    def __init__(self, store: Store, limits: Limits | None = None) -> None:
+        self.store = store
+        self.limits = limits or Limits()
+        self.tables: dict[str, Live] = {}
+        self._loading = asyncio.Lock()
+        self._pool: Executor | None = None
+        self._created: dict[str, deque[float]] = {}
+        self._sweeper: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self.closing = False
+
+    # ----- life ---------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Bring back every table that was playing (computer turns go on), start the
+        sweep of unfilled tables."""
+        for table_id in await self.store.ids_with_status(PLAYING):
+            try:
+                live = await self.live(table_id)
+            except Exception:  # one unreadable table must not keep the others down
+                log.exception("table %s could not be brought back", table_id)
+                continue
+            if live is not None:
+                self.after(live)
+        self._sweeper = asyncio.create_task(self._sweep())
+
+    async def close(self) -> None:
+        self.closing = True
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+        for live in list(self.tables.values()):
+            self._stop_timers(live)
+            for c in list(live.conns):
+                c.close()
+        for t in list(self._tasks):
+            t.cancel()
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+    @property
+    def pool(self) -> Executor:
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(
+                max_workers=max(1, int(self.limits.workers)),
+                mp_context=multiprocessing.get_context("spawn"))
+        return self._pool
+
+    def _spawn(self, coro: Awaitable[Any]) -> asyncio.Task[Any]:
+        task: asyncio.Task[Any] = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._done)
+        return task
+
+    def _done(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("background work failed", exc_info=task.exception())
+
+    # ----- tables -------------------------------------------------------------------
+
+    async def live(self, table_id: str) -> Live | None:
+        """The table ``table_id`` in play here (loaded from the store if need be)."""
+        live = self.tables.get(table_id)
+        if live is not None:
+            return live
+        async with self._loading:
+            live = self.tables.get(table_id)
+            if live is None:
+                table = await self._load(table_id)
+                if table is None:
+                    return None
+                live = self.tables[table_id] = Live(table)
+            return live
+
+    async def _load(self, table_id: str) -> Table | None:
+        if not isinstance(table_id, str) or not 0 < len(table_id) <= 32:
+            return None
+        got = await self.store.load(table_id)
+        if got is None:
+            return None
+        row, events = got
+        if row["status"] == "expired":
+            return None
+        table = Table(row["id"], rules_from_json(json.loads(row["rules"])), int(row["seed"]),
+                      Settings.from_json(json.loads(row["settings"])),
+                      int(row["first_dealer"] or 0))
+        self._pace(table)
+        for e in events:
+            table.apply(e)
+        return table
+
+    def _pace(self, table: Table) -> None:
+        lim = self.limits
+        for name in ("bot_delay", "review_seconds", "grace_seconds"):
+            v = getattr(lim, name)
+            if v is not None:
+                setattr(table.settings, name, float(v))
+
+    async def _reload(self, live: Live) -> None:
+        """Another process moved the table: take the database's table."""
+        table = await self._load(live.table.id)
+        if table is not None:
+            for i, s in enumerate(live.table.seats):
+                table.seats[i].connected = s.connected
+            live.table = table
+
+    async def seat_of(self, table_id: str, token: str) -> int | None:
+        if not isinstance(token, str) or not token or len(token) > 200:
+            return None
+        return await self.store.seat_of_token(table_id, token_hash(token))
+
+    def allow_create(self, client: str) -> bool:
+        """Table creation is limited per client address (tables_per_minute)."""
+        now = time.monotonic()
+        q = self._created.setdefault(client, deque())
+        while q and q[0] < now - 60:
+            q.popleft()
+        if len(q) >= self.limits.tables_per_minute:
+            return False
+        q.append(now)
+        return True
+
+    async def create_table(self, preset: str, options: dict[str, Any] | None = None,
+                           seats: list[dict[str, Any]] | None = None, public: bool = False,
+                           start: bool = True, dealer: int | None = None,
+                           on_over: OnOver | None = None,
+                           settings: dict[str, Any] | None = None) -> dict[str, Any]:
+        """A new table. ``seats``: one entry a seat ({"name", "kind": "person"} or
+        {"kind": "computer", "level"} or {"kind": "empty"}; missing ones are empty).
+        Returns {"table", "tokens": {seat: token} (people), "invites": {seat: code}
+        (empty seats)}. Raises TableError("bad", ...) with the engine's message."""
+        if not isinstance(preset, str):
+            raise TableError("bad", "preset must be the name of a preset")
+        if options is not None and not isinstance(options, dict):
+            raise TableError("bad", "options must be an object of name: value")
+        try:
+            rules = build_rules(preset, options or {})
+        except RulesError as e:
+            raise TableError("bad", str(e)) from None
+        conf = Settings.from_json({**(settings or {}), "public": bool(public)})
+        n = rules.players
+        given = list(seats or [])
+        if len(given) > n:
+            raise TableError("bad", f"{rules.preset} has {n} seats, not {len(given)}")
+        given += [{"kind": EMPTY}] * (n - len(given))
+        if dealer is not None and (type(dealer) is not int or not 0 <= dealer < n):
+            raise TableError("bad", f"dealer must be a seat from 0 to {n - 1}")
+        table_id = secrets.token_urlsafe(9)
+        events: list[dict[str, Any]] = []
+        keys: list[dict[str, Any]] = []
+        tokens: dict[int, str] = {}
+        invites: dict[int, str] = {}
+        for i, s in enumerate(given):
+            if not isinstance(s, dict):
+                raise TableError("bad", "each seat must be an object")
+            kind = s.get("kind", EMPTY)
+            if kind == PERSON:
+                name = clean_name(s.get("name"), f"Player {i + 1}")
+                tokens[i] = new_token()
+                keys.append({"seat": i, "token_hash": token_hash(tokens[i]),
+                             "invite_hash": None, "name": name})
+                events.append({"kind": "sit", "seat": i, "as": PERSON, "name": name})
+            elif kind == COMPUTER:
+                level = check_level(s.get("level", conf.level))
+                events.append({"kind": "sit", "seat": i, "as": COMPUTER,
+                               "name": computer_name(level), "level": level})
+            elif kind == EMPTY:
+                invites[i] = secrets.token_urlsafe(12)
+                keys.append({"seat": i, "token_hash": None,
+                             "invite_hash": token_hash(invites[i]), "name": None})
+            else:
+                raise TableError("bad", f"a seat's kind is person, computer or empty, "
+                                        f"not {kind!r}")
+        if start:
+            events += self._start_events(given_kinds=[e for e in events], n=n, level=conf.level)
+        seed, first = secrets.randbits(48), (n - 1) if dealer is None else dealer
+        row: dict[str, Any] = {
+            "id": table_id, "preset": rules.preset, "rules": json.dumps(rules.to_json()),
+            "seed": seed, "first_dealer": first,
+            "version": sum(e["kind"] in GAME_EVENTS for e in events),
+            "status": PLAYING if start else WAITING, "settings": json.dumps(conf.to_json()),
+            "public": conf.public}
+        await self.store.create_table(row, keys, events)
+        table = Table(table_id, rules, seed, conf, first)
+        self._pace(table)
+        for event in events:
+            table.apply(event)
+        live = self.tables[table_id] = Live(table, on_over=on_over)
+        self.after(live)
+        return {"table": table_id, "tokens": tokens, "invites": invites}
+
+    @staticmethod
+    def _start_events(given_kinds: list[dict[str, Any]], n: int,
+                      level: str) -> list[dict[str, Any]]:
+        """Computer players in the empty seats, then the start."""
+        seated = {e["seat"] for e in given_kinds if e["kind"] == "sit" and e["as"] != EMPTY}
+        out: list[dict[str, Any]] = [
+            {"kind": "sit", "seat": i, "as": COMPUTER, "name": computer_name(level),
+             "level": level} for i in range(n) if i not in seated]
+        out.append({"kind": "start"})
+        return out
+
+    async def table_summary(self, table_id: str) -> dict[str, Any] | None:
+        """{"status", "scores", "winner", ...} of a table (None: no such table)."""
+        live = await self.live(table_id)
+        return None if live is None else live.table.summary_for_hall()
+
+    # ----- host and guests (HTTP) ---------------------------------------------------
+
+    async def join(self, table_id: str, invite: Any, name: Any) -> dict[str, Any]:
+        """A guest takes the seat of ``invite``: {"token", "seat"}; TableError "taken"
+        (the seat has someone) or "invite" (no such invite here)."""
+        live = await self.live(table_id)
+        if live is None:
+            raise TableError("table", "there is no such table")
+        if not isinstance(invite, str) or not invite or len(invite) > 100:
+            raise TableError("invite", "that invite is not for this table")
+        who = clean_name(name, "")
+        async with live.lock:
+            h = token_hash(invite)
+            token = new_token()
+            seat = await self.store.claim_invite(table_id, h, token_hash(token), who or "Guest")
+            if seat is None:
+                if await self.store.invite_taken(table_id, h):
+                    raise TableError("taken", "that seat is taken")
+                raise TableError("invite", "that invite is not for this table")
+            if live.table.seats[seat].kind != EMPTY:
+                await self.store.set_key(table_id, seat, None, None)
+                raise TableError("taken", "that seat is taken")
+            await self._commit(live, [{"kind": "sit", "seat": seat, "as": PERSON,
+                                       "name": who or f"Player {seat + 1}"}])
+        self.after(live)
+        return {"token": token, "seat": seat}
+
+    async def host_seat(self, table_id: str, token: Any, seat: Any, level: Any) -> None:
+        """The host puts a computer player in ``seat`` (``level``) or takes it out (None)."""
+        live = await self._as_host(table_id, token)
+        t = live.table
+        if type(seat) is not int or not 0 <= seat < t.n:
+            raise TableError("bad", f"seat must be a number from 0 to {t.n - 1}")
+        async with live.lock:
+            if t.status != WAITING:
+                raise TableError("started", "the game has started")
+            if t.seats[seat].kind == PERSON:
+                raise TableError("taken", "a person sits there")
+            if level is None:
+                event = {"kind": "sit", "seat": seat, "as": EMPTY}
+            else:
+                lv = check_level(level)
+                event = {"kind": "sit", "seat": seat, "as": COMPUTER,
+                         "name": computer_name(lv), "level": lv}
+            await self._commit(live, [event])
+
+    async def host_start(self, table_id: str, token: Any) -> None:
+        live = await self._as_host(table_id, token)
+        async with live.lock:
+            t = live.table
+            if t.status != WAITING:
+                raise TableError("started", "the game has started")
+            sits = [{"kind": "sit", "seat": i, "as": s.kind} for i, s in enumerate(t.seats)]
+            await self._commit(live, self._start_events(sits, t.n, t.settings.level))
+        self.after(live)
+
+    async def _as_host(self, table_id: str, token: Any) -> Live:
+        live = await self.live(table_id)
+        if live is None:
+            raise TableError("table", "there is no such table")
+        seat = await self.seat_of(table_id, token) if isinstance(token, str) else None
+        if seat != HOST:
+            raise TableError("token", "only the host (with the host's link) may do that")
+        return live
+
+    # ----- committing ---------------------------------------------------------------
+
+    async def _commit(self, live: Live, events: list[dict[str, Any]]) -> None:
+        """Store ``events`` (under ``live.lock``), then apply them and tell everyone."""
+        t = live.table
+        new_version = t.version + sum(e["kind"] in GAME_EVENTS for e in events)
+        kinds = {e["kind"] for e in events}
+        status = OVER if "over" in kinds else PLAYING if (
+            "start" in kinds or t.status != WAITING) else WAITING
+        try:
+            await self.store.append(t.id, t.seq, t.version, events, new_version, status)
+        except Conflict:
+            await self._reload(live)
+            raise TableError("stale", "the game has moved on since: that was not done") \
+                from None
+        for e in events:
+            t.apply(e)
+            self._broadcast(live, e)
+
+    def _broadcast(self, live: Live, event: dict[str, Any]) -> None:
+        """Tell every connection of ``event``: one frame built per seat, sent as is."""
+        t = live.table
+        texts: dict[int | None, str] = {}
+        for c in live.conns:
+            text = texts.get(c.seat)
+            if text is None:
+                text = texts[c.seat] = json.dumps(t.event_frame(c.seat, event,
+                                                                host=c.seat == HOST))
+            c.send(text)
+
+    # ----- what comes next ----------------------------------------------------------
+
+    def after(self, live: Live) -> None:
+        """Set up what the table waits for now: a computer's turn, the review's end, the
+        turn timer, the par, the end of the game."""
+        if self.closing:
+            return
+        t = live.table
+        status = t.status
+        if live.turn_timer is not None:
+            live.turn_timer.cancel()
+            live.turn_timer = None
+        t.deadline = None
+        if status == PLAYING:
+            seat = t.computer_to_act()
+            if seat is not None:
+                self._ensure_task(live, self._computer_turn(live, t.version))
+            elif t.settings.turn_seconds and t.state.turn is not None:
+                t.deadline = time.time() + t.settings.turn_seconds
+                live.turn_timer = asyncio.get_running_loop().call_later(
+                    t.settings.turn_seconds, self._out_of_time, live, t.version,
+                    t.state.turn)
+        elif status == REVIEW:
+            if t.all_ready():
+                self._ensure_task(live, self._deal(live, t.version, 0.0))
+            else:
+                self._ensure_task(live, self._deal(live, t.version, t.settings.review_seconds))
+        if status in (REVIEW, OVER):
+            self._ask_par(live)
+        if status == OVER and not live.told_over:
+            live.told_over = True
+            if live.on_over is not None:
+                self._spawn(live.on_over(t.id, t.summary_for_hall()))
+
+    def _ensure_task(self, live: Live, coro: Any) -> None:
+        if live.task is not None and not live.task.done() and \
+                live.task is not asyncio.current_task():
+            live.task.cancel()
+        live.task = self._spawn(coro)
+
+    def _stop_timers(self, live: Live) -> None:
+        if live.task is not None:
+            live.task.cancel()
+        if live.turn_timer is not None:
+            live.turn_timer.cancel()
+        for h in live.grace.values():
+            h.cancel()
+        live.grace.clear()
+
+    async def _computer_turn(self, live: Live, version: int) -> None:
+        t = live.table
+        delay = t.settings.bot_delay
+        if delay > 0:
+            await asyncio.sleep(delay)
+        else:
+            await asyncio.sleep(0)
+        async with live.lock:
+            t = live.table
+            seat = t.computer_to_act()
+            if t.version != version or seat is None:
+                return
+            level = t.level_of(seat)
+            view, legal, key = t.state.view(seat), t.state.legal_actions(), t.computer_key()
+        if level in QUICK_LEVELS:
+            action = str(computer_choice(level, key, view, legal))
+        else:
+            action = await asyncio.get_running_loop().run_in_executor(
+                self.pool, _pool_choice, level, key, view, [str(a) for a in legal])
+        async with live.lock:
+            t = live.table
+            if t.version != version or t.computer_to_act() != seat:
+                return
+            try:
+                await self._commit(live, self._act_events(t, seat, Action.parse(action)))
+            except TableError:
+                return
+        self.after(live)
+
+    @staticmethod
+    def _act_events(t: Table, seat: int, action: Action) -> list[dict[str, Any]]:
+        probe = t.state.clone()
+        probe.apply(action)
+        events: list[dict[str, Any]] = [{"kind": "act", "seat": seat, "action": str(action)}]
+        if probe.over:
+            events.append({"kind": "over"})
+        return events
+
+    async def _deal(self, live: Live, version: int, delay: float) -> None:
+        if delay > 0:
+            await asyncio.sleep(delay)
+        async with live.lock:
+            t = live.table
+            if t.version != version or t.status != REVIEW:
+                return
+            try:
+                await self._commit(live, [{"kind": "deal", "hand": t.state.hand_index + 1}])
+            except TableError:
+                return
+        self.after(live)
+
+    def _out_of_time(self, live: Live, version: int, seat: int) -> None:
+        t = live.table
+        if t.version == version and t.state.turn == seat and not t.seats[seat].away:
+            self._spawn(self._away(live, seat, version))
+
+    async def _away(self, live: Live, seat: int, version: int | None) -> None:
+        async with live.lock:
+            t = live.table
+            if t.seats[seat].away or t.seats[seat].kind != PERSON or t.status in (
+                    WAITING, OVER) or (version is not None and t.version != version):
+                return
+            try:
+                await self._commit(live, [{"kind": "away", "seat": seat}])
+            except TableError:
+                return
+        self.after(live)
+
+    def _ask_par(self, live: Live) -> None:
+        t = live.table
+        hand = t.state.hand_index
+        if not self.limits.par or hand in t.par or hand in live.par_asked:
+            return
+        live.par_asked.add(hand)
+        self._spawn(self._par(live, hand, t.state.clone()))
+
+    async def _par(self, live: Live, hand: int, state: GameState) -> None:
+        try:
+            value = await asyncio.get_running_loop().run_in_executor(self.pool, _pool_par, state)
+        except Exception:
+            log.exception("the par of table %s hand %d failed", live.table.id, hand)
+            return
+        if value is None:
+            return
+        async with live.lock:
+            t = live.table
+            if hand in t.par:
+                return
+            with contextlib.suppress(TableError):
+                await self._commit(live, [{"kind": "par", "hand": hand, "value": value}])
+
+    # ----- connections --------------------------------------------------------------
+
+    def connect(self, seat: int | None) -> Conn:
+        return Conn(seat, Bucket(self.limits.messages_per_second, self.limits.message_burst))
+
+    def leave(self, conn: Conn) -> None:
+        """A connection is gone: its seat keeps a grace period where the table has turn
+        timers, then a computer plays it until its person is back."""
+        conn.close()
+        live = conn.live
+        if live is None:
+            return
+        live.conns.discard(conn)
+        seat = conn.seat
+        if seat is None or any(c.seat == seat for c in live.conns):
+            return
+        t = live.table
+        t.seats[seat].connected = False
+        if t.settings.turn_seconds and t.seats[seat].kind == PERSON and not self.closing:
+            old = live.grace.pop(seat, None)
+            if old is not None:
+                old.cancel()
+            live.grace[seat] = asyncio.get_running_loop().call_later(
+                t.settings.grace_seconds, self._grace_over, live, seat)
+
+    def _grace_over(self, live: Live, seat: int) -> None:
+        live.grace.pop(seat, None)
+        if not live.table.seats[seat].connected:
+            self._spawn(self._away(live, seat, None))
+
+    async def receive(self, conn: Conn, live: Live, raw: str) -> None:
+        """One message from a connection: checked, answered in one line if refused."""
+        if len(raw.encode("utf-8", "replace")) > self.limits.message_bytes:
+            conn.error("size", f"a message may be at most {self.limits.message_bytes} bytes")
+            return
+        if not conn.bucket.take():
+            conn.error("rate", "too many messages: slow down")
+            return
+        try:
+            msg = json.loads(raw)
+        except (json.JSONDecodeError, RecursionError):
+            conn.error("bad", "that message is not JSON")
+            return
+        if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
+            conn.error("bad", "a message is a JSON object with a \"type\"")
+            return
+        try:
+            await self.handle(conn, live, msg)
+        except TableError as e:
+            conn.error(e.code, e.reason)
+
+    async def handle(self, conn: Conn, live: Live, msg: dict[str, Any]) -> None:
+        kind = msg["type"]
+        if kind == "ping":
+            conn.send('{"type": "pong"}')
+            return
+        if kind == "hello":
+            await self._hello(conn, live, msg.get("seq", 0))
+            return
+        if conn.live is None:
+            raise TableError("bad", "say hello first")
+        seat = conn.seat
+        if kind == "act":
+            async with live.lock:
+                t = live.table
+                action = t.check_act(seat, msg.get("action"), msg.get("version"))
+                assert seat is not None
+                await self._commit(live, self._act_events(t, seat, action))
+            self.after(live)
+        elif kind == "chat":
+            await self._chat(live, seat, msg)
+        elif kind == "back":
+            if seat is None:
+                raise TableError("seat", "spectators have no seat to take back")
+            async with live.lock:
+                if not live.table.seats[seat].away:
+                    raise TableError("back", "your seat is yours already")
+                await self._commit(live, [{"kind": "back", "seat": seat}])
+            self.after(live)
+        elif kind == "away":
+            if seat is None:
+                raise TableError("seat", "spectators have no seat")
+            await self._away(live, seat, None)
+        elif kind == "ready":
+            if seat is None:
+                raise TableError("seat", "spectators have no seat")
+            async with live.lock:
+                t = live.table
+                if t.status != REVIEW:
+                    raise TableError("turn", "there is no hand to review now")
+                if seat in t.ready:
+                    return
+                await self._commit(live, [{"kind": "ready", "seat": seat}])
+            self.after(live)
+        elif kind == "hint":
+            await self._hint(conn, live)
+        elif kind == "rematch":
+            await self._rematch(conn, live)
+        else:
+            raise TableError("bad", f"unknown message type {kind[:40]!r}")
+
+    async def _hello(self, conn: Conn, live: Live, seq: Any) -> None:
+        if type(seq) is not int or seq < 0:
+            raise TableError("bad", "hello needs the last event number the client has (0: none)")
+        async with live.lock:
+            t = live.table
+            host = conn.seat == HOST
+            frames = t.frames_since(conn.seat, seq, host) if seq else None
+            if frames is None:
+                conn.send_json(t.snapshot(conn.seat, host))
+            else:
+                for f in frames:
+                    conn.send_json(f)
+            if conn.live is None:
+                conn.live = live
+                live.conns.add(conn)
+            if conn.seat is not None:
+                t.seats[conn.seat].connected = True
+                h = live.grace.pop(conn.seat, None)
+                if h is not None:
+                    h.cancel()
+
+    async def _chat(self, live: Live, seat: int | None, msg: dict[str, Any]) -> None:
+        if seat is None:
+            raise TableError("seat", "spectators watch without speaking")
+        event: dict[str, Any] = {"kind": "chat", "seat": seat,
+                                 "name": live.table.seats[seat].name}
+        if "phrase" in msg:
+            if msg["phrase"] not in PHRASES:
+                raise TableError("bad", f"phrases are {', '.join(PHRASES)}")
+            event["phrase"] = msg["phrase"]
+        else:
+            text = msg.get("text")
+            if not isinstance(text, str):
+                raise TableError("bad", "a chat message needs \"text\" or \"phrase\"")
+            text = "".join(c for c in text if unicodedata.category(c)[0] != "C").strip()
+            if not text:
+                raise TableError("bad", "say something")
+            event["text"] = text[:CHAT_MAX]
+        async with live.lock:
+            await self._commit(live, [event])
+
+    async def _hint(self, conn: Conn, live: Live) -> None:
+        t = live.table
+        seat = conn.seat
+        if not t.settings.hints:
+            raise TableError("hints", "the host does not allow hints at this table")
+        if seat is None or t.status != PLAYING or t.state.turn != seat or \
+                t.controller(seat) != PERSON:
+            raise TableError("turn", "a hint is for your own turn")
+        state = t.state.clone()
+        version = t.version
+        got = await asyncio.get_running_loop().run_in_executor(self.pool, _pool_hint, state,
+                                                               seat)
+        if live.table.version == version:
+            conn.send_json({"type": "hint", **got})
+
+    async def _rematch(self, conn: Conn, live: Live) -> None:
+        seat = conn.seat
+        if seat is None:
+            raise TableError("seat", "spectators have no seat at the next table")
+        async with live.lock:
+            t = live.table
+            if t.status != OVER:
+                raise TableError("turn", "a rematch is for after the game")
+            if live.rematch is None:
+                seats: list[dict[str, Any]] = []
+                for s in t.seats:
+                    if s.kind == PERSON:
+                        seats.append({"kind": PERSON, "name": s.name})
+                    else:
+                        seats.append({"kind": COMPUTER, "level": s.level or t.settings.level})
+                made = await self.create_table(
+                    t.rules.preset, dict(t.rules.overrides), seats, t.settings.public,
+                    start=True, settings={"hints": t.settings.hints,
+                                          "turn_seconds": t.settings.turn_seconds,
+                                          "level": t.settings.level})
+                new_id = made["table"]
+                live.rematch = {s: f"/t/{new_id}#token={tok}"
+                                for s, tok in made["tokens"].items()}
+                for c in live.conns:  # each person's new token goes to that person only
+                    if c.seat is not None and c.seat in live.rematch:
+                        c.send_json({"type": "rematch", "url": live.rematch[c.seat]})
+                return
+            url = live.rematch.get(seat)
+        if url is not None:
+            conn.send_json({"type": "rematch", "url": url})
+
+    # ----- housekeeping -------------------------------------------------------------
+
+    async def _sweep(self) -> None:
+        """Expire tables nobody filled, and forget idle tables no one is watching."""
+        while True:
+            await asyncio.sleep(self.limits.sweep_seconds)
+            try:
+                await self.sweep()
+            except Exception:
+                log.exception("the sweep failed")
+
+    async def sweep(self) -> list[str]:
+        gone = await self.store.expire(time.time() - 60 * self.limits.expire_minutes)
+        for table_id in gone:
+            live = self.tables.pop(table_id, None)
+            if live is not None:
+                self._stop_timers(live)
+                for c in list(live.conns):
+                    c.close()
+        for table_id, live in list(self.tables.items()):
+            if not live.conns and live.table.status == OVER:
+                self._stop_timers(live)
+                del self.tables[table_id]
+        return gone
+
+
+def computer_name(level: str) -> str:
+    return f"Computer ({level})"
+
+
+__all__ = ["Conn", "Limits", "Live", "Seat", "Service", "token_hash"]

@@ -1,0 +1,341 @@
+"""The web server's database: tables and their events, seat keys, documents.
+
+SQLAlchemy 2 Core with Alembic migrations (``web/migrations``), applied at start. The
+default is an embedded SQLite file (WAL, synchronous=NORMAL) reached from one thread; a
+PostgreSQL URL is a configuration change. The table's version in the database is the
+authority, not a process's memory: each event is an INSERT and an
+``UPDATE tables ... WHERE id=? AND seq=? AND version=?`` in one transaction; when no row
+changes, another process moved the table first and ``Conflict`` is raised.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any, TypeVar
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection, Engine
+
+T = TypeVar("T")
+MIGRATIONS = Path(__file__).parent / "migrations"
+
+
+class Conflict(Exception):
+    """The row moved under us (another process or request got there first)."""
+
+
+class StoreError(Exception):
+    """A database that cannot be opened: says why in one line."""
+
+
+meta = sa.MetaData()
+tables_t = sa.Table(
+    "tables", meta,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("preset", sa.String(40)),
+    sa.Column("rules", sa.Text),
+    sa.Column("seed", sa.BigInteger),
+    sa.Column("first_dealer", sa.Integer),
+    sa.Column("version", sa.Integer),
+    sa.Column("seq", sa.Integer),
+    sa.Column("status", sa.String(16)),
+    sa.Column("settings", sa.Text),
+    sa.Column("public", sa.Boolean),
+    sa.Column("created", sa.Float),
+    sa.Column("updated", sa.Float),
+)
+events_t = sa.Table(
+    "events", meta,
+    sa.Column("table_id", sa.String(32), primary_key=True),
+    sa.Column("seq", sa.Integer, primary_key=True),
+    sa.Column("kind", sa.String(16)),
+    sa.Column("body", sa.Text),
+)
+keys_t = sa.Table(
+    "seat_keys", meta,
+    sa.Column("table_id", sa.String(32), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("token_hash", sa.String(64)),
+    sa.Column("invite_hash", sa.String(64)),
+    sa.Column("name", sa.String(80)),
+)
+docs_t = sa.Table(
+    "documents", meta,
+    sa.Column("kind", sa.String(40), primary_key=True),
+    sa.Column("id", sa.String(80), primary_key=True),
+    sa.Column("version", sa.Integer),
+    sa.Column("body", sa.Text),
+    sa.Column("created", sa.Float),
+    sa.Column("updated", sa.Float),
+)
+
+# The statements of every action, built once.
+_INSERT_EVENT = events_t.insert()
+_MOVE_TABLE = (
+    tables_t.update()
+    .where(tables_t.c.id == sa.bindparam("b_id"), tables_t.c.seq == sa.bindparam("b_seq"),
+           tables_t.c.version == sa.bindparam("b_version"))
+    .values(seq=sa.bindparam("n_seq"), version=sa.bindparam("n_version"),
+            status=sa.bindparam("n_status"), updated=sa.bindparam("n_updated"))
+)
+_EVENTS_AFTER = (sa.select(events_t.c.seq, events_t.c.body)
+                 .where(events_t.c.table_id == sa.bindparam("t"),
+                        events_t.c.seq > sa.bindparam("s"))
+                 .order_by(events_t.c.seq))
+_TABLE_ROW = sa.select(tables_t).where(tables_t.c.id == sa.bindparam("t"))
+_SEAT_OF_TOKEN = sa.select(keys_t.c.seat).where(keys_t.c.table_id == sa.bindparam("t"),
+                                                keys_t.c.token_hash == sa.bindparam("h"))
+
+
+def engine_url(url: str) -> str:
+    """The SQLAlchemy URL for ``url``: PostgreSQL through psycopg 3."""
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    return url
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the database up to the newest migration (``alembic upgrade head``)."""
+    from alembic import command
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "head")
+
+
+class Store:
+    """The database, reached from worker threads so that the event loop never waits on
+    it (one thread for SQLite, which writes from one connection at a time)."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.sqlite = url.startswith("sqlite")
+        try:
+            if self.sqlite:
+                self.engine = sa.create_engine(url, connect_args={"timeout": 30})
+                sa.event.listen(self.engine, "connect", _sqlite_pragmas)
+            else:
+                self.engine = sa.create_engine(engine_url(url), pool_size=8,
+                                               pool_pre_ping=True)
+            migrate(self.engine)
+        except (sa.exc.SQLAlchemyError, OSError, ImportError) as e:
+            first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+            raise StoreError(f"cannot open the database {_safe(url)}: {first}") from None
+        self.pool = ThreadPoolExecutor(1 if self.sqlite else 8, thread_name_prefix="store")
+
+    @classmethod
+    def sqlite_file(cls, path: Path) -> Store:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return cls(f"sqlite:///{path}")
+
+    def close(self) -> None:
+        self.pool.shutdown(wait=True)
+        self.engine.dispose()
+
+    async def _run(self, fn: Callable[[Connection], T]) -> T:
+        def work() -> T:
+            with self.engine.begin() as conn:
+                return fn(conn)
+        return await asyncio.get_running_loop().run_in_executor(self.pool, work)
+
+    # ----- tables -------------------------------------------------------------------
+
+    async def create_table(self, row: dict[str, Any], keys: list[dict[str, Any]],
+                           events: list[dict[str, Any]]) -> None:
+        """A new table with its seat keys and first events, all or nothing."""
+        now = time.time()
+        full = {**row, "seq": len(events), "created": now, "updated": now}
+
+        def work(conn: Connection) -> None:
+            conn.execute(tables_t.insert(), full)
+            if keys:
+                conn.execute(keys_t.insert(), [{"table_id": row["id"], **k} for k in keys])
+            if events:
+                conn.execute(_INSERT_EVENT, [
+                    {"table_id": row["id"], "seq": i + 1, "kind": e["kind"],
+                     "body": json.dumps(e)} for i, e in enumerate(events)])
+        await self._run(work)
+
+    async def append(self, table_id: str, seq: int, version: int,
+                     events: list[dict[str, Any]], new_version: int, status: str) -> None:
+        """Store ``events`` after event ``seq`` of a table at ``version``; raises Conflict
+        when the table is no longer there (another process moved it)."""
+        rows = [{"table_id": table_id, "seq": seq + i + 1, "kind": e["kind"],
+                 "body": json.dumps(e)} for i, e in enumerate(events)]
+        params = {"b_id": table_id, "b_seq": seq, "b_version": version,
+                  "n_seq": seq + len(events), "n_version": new_version, "n_status": status,
+                  "n_updated": time.time()}
+
+        def work(conn: Connection) -> None:
+            if conn.execute(_MOVE_TABLE, params).rowcount != 1:
+                raise Conflict(table_id)
+            conn.execute(_INSERT_EVENT, rows)
+        try:
+            await self._run(work)
+        except sa.exc.IntegrityError:
+            raise Conflict(table_id) from None
+
+    async def load(self, table_id: str) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
+        """A table's row and all its events in order; None if there is no such table."""
+        def work(conn: Connection) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
+            row = conn.execute(_TABLE_ROW, {"t": table_id}).mappings().first()
+            if row is None:
+                return None
+            evs = conn.execute(_EVENTS_AFTER, {"t": table_id, "s": 0}).all()
+            return dict(row), [json.loads(b) for _, b in evs]
+        return await self._run(work)
+
+    async def row(self, table_id: str) -> dict[str, Any] | None:
+        def work(conn: Connection) -> dict[str, Any] | None:
+            r = conn.execute(_TABLE_ROW, {"t": table_id}).mappings().first()
+            return None if r is None else dict(r)
+        return await self._run(work)
+
+    async def events_after(self, table_id: str, seq: int) -> list[dict[str, Any]]:
+        def work(conn: Connection) -> list[dict[str, Any]]:
+            return [json.loads(b) for _, b in
+                    conn.execute(_EVENTS_AFTER, {"t": table_id, "s": seq}).all()]
+        return await self._run(work)
+
+    async def set_status(self, table_id: str, status: str) -> None:
+        def work(conn: Connection) -> None:
+            conn.execute(tables_t.update().where(tables_t.c.id == table_id)
+                         .values(status=status, updated=time.time()))
+        await self._run(work)
+
+    async def ids_with_status(self, *status: str) -> list[str]:
+        def work(conn: Connection) -> list[str]:
+            q = sa.select(tables_t.c.id).where(tables_t.c.status.in_(status))
+            return [r[0] for r in conn.execute(q).all()]
+        return await self._run(work)
+
+    async def lobby(self, limit: int = 50) -> list[dict[str, Any]]:
+        def work(conn: Connection) -> list[dict[str, Any]]:
+            q = (sa.select(tables_t.c.id, tables_t.c.created)
+                 .where(tables_t.c.status == "waiting", tables_t.c.public.is_(True))
+                 .order_by(tables_t.c.created.desc()).limit(limit))
+            return [dict(r) for r in conn.execute(q).mappings().all()]
+        return await self._run(work)
+
+    async def expire(self, before: float) -> list[str]:
+        """Mark the tables still waiting since before ``before`` as expired."""
+        def work(conn: Connection) -> list[str]:
+            q = sa.select(tables_t.c.id).where(tables_t.c.status == "waiting",
+                                               tables_t.c.updated < before)
+            ids = [r[0] for r in conn.execute(q).all()]
+            if ids:
+                conn.execute(tables_t.update().where(tables_t.c.id.in_(ids),
+                                                     tables_t.c.status == "waiting")
+                             .values(status="expired", updated=time.time()))
+            return ids
+        return await self._run(work)
+
+    # ----- seat keys ------------------------------------------------------------------
+
+    async def seat_of_token(self, table_id: str, token_hash: str) -> int | None:
+        def work(conn: Connection) -> int | None:
+            r = conn.execute(_SEAT_OF_TOKEN, {"t": table_id, "h": token_hash}).first()
+            return None if r is None else int(r[0])
+        return await self._run(work)
+
+    async def claim_invite(self, table_id: str, invite_hash: str, token_hash: str,
+                           name: str) -> int | None:
+        """The seat of invite ``invite_hash``, now keyed by ``token_hash``; None if no seat
+        has that invite (wrong code, or the seat was taken)."""
+        def work(conn: Connection) -> int | None:
+            r = conn.execute(sa.select(keys_t.c.seat).where(
+                keys_t.c.table_id == table_id, keys_t.c.invite_hash == invite_hash,
+                keys_t.c.token_hash.is_(None))).first()
+            if r is None:
+                return None
+            done = conn.execute(keys_t.update().where(
+                keys_t.c.table_id == table_id, keys_t.c.seat == r[0],
+                keys_t.c.token_hash.is_(None)).values(token_hash=token_hash, name=name))
+            return int(r[0]) if done.rowcount == 1 else None
+        return await self._run(work)
+
+    async def invite_taken(self, table_id: str, invite_hash: str) -> bool:
+        def work(conn: Connection) -> bool:
+            r = conn.execute(sa.select(keys_t.c.token_hash).where(
+                keys_t.c.table_id == table_id, keys_t.c.invite_hash == invite_hash)).first()
+            return r is not None and r[0] is not None
+        return await self._run(work)
+
+    async def set_key(self, table_id: str, seat: int, token_hash: str | None,
+                      name: str | None) -> None:
+        """Seat ``seat``'s token (None: the seat has no person's key)."""
+        def work(conn: Connection) -> None:
+            done = conn.execute(keys_t.update().where(
+                keys_t.c.table_id == table_id, keys_t.c.seat == seat).values(
+                token_hash=token_hash, name=name))
+            if done.rowcount == 0:
+                conn.execute(keys_t.insert(), {"table_id": table_id, "seat": seat,
+                                               "token_hash": token_hash, "name": name,
+                                               "invite_hash": None})
+        await self._run(work)
+
+    # ----- documents (score pads, hall evenings) --------------------------------------
+
+    async def get_doc(self, kind: str, doc_id: str) -> tuple[int, dict[str, Any]] | None:
+        def work(conn: Connection) -> tuple[int, dict[str, Any]] | None:
+            r = conn.execute(sa.select(docs_t.c.version, docs_t.c.body).where(
+                docs_t.c.kind == kind, docs_t.c.id == doc_id)).first()
+            return None if r is None else (int(r[0]), json.loads(r[1]))
+        return await self._run(work)
+
+    async def put_doc(self, kind: str, doc_id: str, body: dict[str, Any],
+                      expected_version: int) -> int:
+        """Write a document if its version is still ``expected_version`` (0: create it);
+        the new version. Raises Conflict when it moved."""
+        text = json.dumps(body)
+
+        def work(conn: Connection) -> int:
+            now = time.time()
+            if expected_version == 0:
+                conn.execute(docs_t.insert(), {"kind": kind, "id": doc_id, "version": 1,
+                                               "body": text, "created": now, "updated": now})
+                return 1
+            done = conn.execute(docs_t.update().where(
+                docs_t.c.kind == kind, docs_t.c.id == doc_id,
+                docs_t.c.version == expected_version).values(
+                version=expected_version + 1, body=text, updated=now))
+            if done.rowcount != 1:
+                raise Conflict(f"{kind}/{doc_id}")
+            return expected_version + 1
+        try:
+            return await self._run(work)
+        except sa.exc.IntegrityError:
+            raise Conflict(f"{kind}/{doc_id}") from None
+
+    async def list_docs(self, kind: str, limit: int = 100) -> list[tuple[str, int, dict[str, Any]]]:
+        """The newest documents of ``kind``: (id, version, body)."""
+        def work(conn: Connection) -> list[tuple[str, int, dict[str, Any]]]:
+            q = (sa.select(docs_t.c.id, docs_t.c.version, docs_t.c.body)
+                 .where(docs_t.c.kind == kind).order_by(docs_t.c.updated.desc()).limit(limit))
+            return [(r[0], int(r[1]), json.loads(r[2])) for r in conn.execute(q).all()]
+        return await self._run(work)
+
+
+def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA synchronous=NORMAL")
+    cur.execute("PRAGMA busy_timeout=30000")
+    cur.close()
+
+
+def _safe(url: str) -> str:
+    """``url`` without its password."""
+    try:
+        return sa.engine.make_url(url).render_as_string(hide_password=True)
+    except (sa.exc.ArgumentError, ValueError):
+        return "(unreadable URL)"

@@ -1,0 +1,196 @@
+"""The one table layer (forties.table): seats, events, versions, frames, the record."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from forties import Record, build_rules, referee
+from forties.table import (
+    CATCH_UP,
+    COMPUTER,
+    PERSON,
+    Seat,
+    Settings,
+    Table,
+    TableError,
+    computer_choice,
+)
+
+from .helpers_engine import Knowledge, leaks
+
+
+def table(preset: str = "merrimack-valley", seed: int = 7, people: int = 4) -> Table:
+    t = Table("t1", build_rules(preset), seed, Settings())
+    for i in range(t.n):
+        if i < people:
+            t.apply({"kind": "sit", "seat": i, "as": PERSON, "name": f"P{i}"})
+        else:
+            t.apply({"kind": "sit", "seat": i, "as": COMPUTER, "name": "C", "level": "basic"})
+    t.apply({"kind": "start"})
+    return t
+
+
+def play_one(t: Table) -> dict[str, Any]:
+    """The next action as the basic player chooses it, applied; the event."""
+    seat = t.state.turn
+    assert seat is not None
+    a = computer_choice("basic", t.computer_key(), t.state.view(seat), t.state.legal_actions())
+    event = {"kind": "act", "seat": seat, "action": str(a)}
+    t.apply(event)
+    return event
+
+
+def test_version_moves_with_the_game_and_seq_with_every_event() -> None:
+    t = table()
+    assert (t.seq, t.version, t.status) == (5, 1, "playing")
+    play_one(t)
+    assert (t.seq, t.version) == (6, 2)
+    t.apply({"kind": "chat", "seat": 0, "name": "P0", "text": "hello"})
+    t.apply({"kind": "away", "seat": 1})
+    assert (t.seq, t.version) == (8, 2)
+
+
+def test_an_action_on_an_old_version_is_stale_and_changes_nothing() -> None:
+    t = table()
+    seat = t.state.turn
+    assert seat is not None
+    legal = str(t.state.legal_actions()[0])
+    t.check_act(seat, legal, t.version)
+    with pytest.raises(TableError) as e:
+        t.check_act(seat, legal, t.version - 1)
+    assert e.value.code == "stale"
+    assert t.version == 1 and t.state.history == []
+
+
+def test_refusals_name_the_reason() -> None:
+    t = table()
+    seat = t.state.turn
+    assert seat is not None
+    other = (seat + 1) % 4
+    cases = [
+        (other, f"{other} pass", "turn"),
+        (seat, f"{other} pass", "turn"),
+        (seat, "hello", "bad"),
+        (seat, 42, "bad"),
+        (None, f"{seat} pass", "seat"),
+        (seat, f"{seat} bid 10", "illegal"),
+    ]
+    for who, text, code in cases:
+        with pytest.raises(TableError) as e:
+            t.check_act(who, text, t.version)
+        assert e.value.code == code, (who, text, e.value.reason)
+        assert "\n" not in e.value.reason
+    with pytest.raises(TableError) as e:
+        t.check_act(seat, f"{seat} bid 10", t.version)
+    assert e.value.reason == t.state.reason(__import__("forties").Action.parse(f"{seat} bid 10"))
+
+
+def test_a_seat_away_is_played_by_a_computer_until_back() -> None:
+    t = table()
+    seat = t.state.turn
+    assert seat is not None and t.computer_to_act() is None
+    t.apply({"kind": "away", "seat": seat})
+    assert t.computer_to_act() == seat
+    with pytest.raises(TableError) as e:
+        t.check_act(seat, str(t.state.legal_actions()[0]), t.version)
+    assert e.value.code == "turn"
+    version = t.version
+    t.apply({"kind": "back", "seat": seat})
+    assert t.computer_to_act() is None and t.version == version  # the tap plays nothing
+
+
+def test_computer_choices_repeat_for_the_same_key() -> None:
+    t = table()
+    seat = t.state.turn
+    assert seat is not None
+    view, legal = t.state.view(seat), t.state.legal_actions()
+    for level in ("random", "basic"):
+        a = computer_choice(level, "t1:1", view, legal)
+        assert all(computer_choice(level, "t1:1", view, legal) == a for _ in range(5))
+    picks = {computer_choice("random", f"t1:{k}", view, legal) for k in range(40)}
+    assert len(picks) > 1
+
+
+def test_the_same_events_make_the_same_table() -> None:
+    t = table()
+    events: list[dict[str, Any]] = [p.event for p in t.past]
+    while not t.state.over:
+        while not t.state.hand_over:
+            events.append(play_one(t))
+        if not t.state.over:
+            e = {"kind": "deal", "hand": t.state.hand_index + 1}
+            t.apply(e)
+            events.append(e)
+    again = Table("t1", build_rules("merrimack-valley"), 7, Settings())
+    for e in events:
+        again.apply(e)
+    assert again.seq == t.seq and again.version == t.version
+    for seat in (None, 0, 1, 2, 3):
+        assert again.snapshot(seat) == t.snapshot(seat)
+
+
+def test_frames_hold_only_what_the_seat_may_know() -> None:
+    t = table("auction-45")
+    know = Knowledge(t.state)
+    while not t.state.hand_over:
+        play_one(t)
+        know.update(t.state)
+        for seat in (None, 0, 1, 2, 3):
+            frame = t.event_frame(seat, t.past[-1].event)
+            assert frame["view"] == {**t.state.view(seat), "version": t.version}
+            assert not leaks({k: v for k, v in frame.items() if k != "table"},
+                             know.allowed(t.state, seat))
+    assert t.snapshot(None)["view"]["hand"] == []
+
+
+def test_missed_events_come_back_exactly_or_a_snapshot_is_due() -> None:
+    t = table()
+    frames: list[dict[str, Any]] = []
+    start = t.seq
+    for _ in range(6):
+        play_one(t)
+        frames.append(t.event_frame(2, t.past[-1].event))
+    assert t.frames_since(2, start) == frames
+    assert t.frames_since(2, t.seq) == []
+    assert t.frames_since(2, t.seq + 1) is None
+    for _ in range(CATCH_UP + 1):
+        if t.state.hand_over:
+            t.apply({"kind": "deal", "hand": t.state.hand_index + 1})
+        else:
+            play_one(t)
+    assert t.frames_since(2, start) is None
+
+
+def test_the_public_record_keeps_the_hand_in_play_and_the_seed_back() -> None:
+    t = table()
+    while not t.state.hand_over:
+        play_one(t)
+    t.apply({"kind": "deal", "hand": 1})
+    play_one(t)
+    rec = t.public_record()
+    assert "seed" not in rec and len(rec["hands"]) == 1
+    verdict, status = referee(Record.from_json(rec))
+    assert status == 0 and verdict["ok"]
+    assert len(t.pad) == 1 and t.pad[0]["hand"] == 0
+    assert t.pad[0]["scores"] == verdict["hands"][0]["scores"]
+
+
+def test_settings_are_checked() -> None:
+    assert Settings.from_json({"hints": True, "turn_seconds": 30}).turn_seconds == 30
+    for bad in ({"hints": "yes"}, {"turn_seconds": 1}, {"level": "god"}, {"colour": 1},
+                {"bot_delay": -1}, []):
+        with pytest.raises(TableError) as e:
+            Settings.from_json(bad)
+        assert e.value.code == "bad"
+
+
+def test_seats_show_who_sits_there() -> None:
+    t = table(people=1)
+    seats = t.summary()["seats"]
+    assert seats[0] == {"seat": 0, "name": "P0", "kind": "person", "connected": False,
+                        "away": False}
+    assert seats[1]["kind"] == "computer" and seats[1]["level"] == "basic"
+    assert Seat().to_json(3)["kind"] == "empty"
+    assert t.computer_to_act() in (None, t.state.turn)

@@ -1,0 +1,289 @@
+"""Seats at a live table: computer players, away and back, the grace period and the turn
+timer, hints where allowed, rematch, stale and repeated actions, reconnecting, and a
+restarted server that gives every seat exactly what it had."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
+
+import httpx
+import pytest
+import pytest_asyncio
+
+from forties.web.client import SeatClient
+
+from .helpers_web import ServerProcess, basic_player, private_table, stop_all
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    srv = ServerProcess(tmp_path_factory.mktemp("seats"), review_seconds=0.3,
+                        grace_seconds=0.5, par=True).start()
+    try:
+        yield srv
+    finally:
+        code, _, err = srv.stop()
+        assert code == 0 and "Traceback" not in err, err[-3000:]
+
+
+@pytest_asyncio.fixture(loop_scope="module", scope="module")
+async def http(server: ServerProcess) -> AsyncIterator[httpx.AsyncClient]:
+    async with httpx.AsyncClient(base_url=server.http, timeout=30) as client:
+        yield client
+
+
+def acts(c: SeatClient, seat: int | None = None) -> list[dict[str, Any]]:
+    return [f for f in c.frames if f["type"] == "event" and f["event"]["kind"] == "act"
+            and (seat is None or f["event"]["seat"] == seat)]
+
+
+def events(c: SeatClient, kind: str) -> list[dict[str, Any]]:
+    return [f for f in c.frames if f["type"] == "event" and f["event"]["kind"] == kind]
+
+
+def my_turn(c: SeatClient) -> bool:
+    return bool(c.view and c.view["legal"])
+
+
+async def play_now(http: httpx.AsyncClient, server: ServerProcess, **body: Any
+                   ) -> tuple[dict[str, Any], SeatClient]:
+    r = await http.post("/api/play", json={"preset": "merrimack-valley", "level": "basic",
+                                           **body})
+    assert r.status_code == 200, r.text
+    play = r.json()
+    return play, SeatClient(server.ws, play["table"], play["token"]).start()
+
+
+async def test_computers_fill_the_other_seats_and_play(http: httpx.AsyncClient,
+                                                       server: ServerProcess) -> None:
+    _, me = await play_now(http, server)
+    try:
+        await me.wait_for(my_turn)
+        assert me.table is not None
+        assert [s["kind"] for s in me.table["seats"]] == ["person"] + ["computer"] * 3
+        await me.act(me.view["legal"][0])  # type: ignore[index]
+        await me.wait_for(lambda c: len({f["event"]["seat"] for f in acts(c)}) == 4)
+    finally:
+        await me.stop()
+
+
+async def test_a_stale_or_repeated_action_is_refused_without_effect(
+        http: httpx.AsyncClient, server: ServerProcess) -> None:
+    _, me = await play_now(http, server)
+    try:
+        await me.wait_for(my_turn)
+        assert me.view is not None
+        action, version = me.view["legal"][0], me.view["version"]
+        await me.act(action, version)
+        await me.act(action, version)  # a double click
+        await me.wait_for(lambda c: bool(c.errors))
+        assert me.errors[0]["code"] == "stale"
+        await me.wait_for(lambda c: c.view is not None and c.view["version"] > version)
+        history = me.view["history"]
+        assert history.count(action) == 1
+        await me.act(action, version - 1)
+        await me.wait_for(lambda c: len(c.errors) == 2)
+        assert me.errors[1]["code"] == "stale"
+    finally:
+        await me.stop()
+
+
+async def test_away_a_computer_plays_the_seat_and_back_plays_nothing(
+        http: httpx.AsyncClient, server: ServerProcess) -> None:
+    _, me = await play_now(http, server)
+    try:
+        await me.wait_for(my_turn)
+        await me.send({"type": "away"})
+        await me.wait_for(lambda c: len(acts(c, 0)) >= 3, timeout=60)
+        await me.send({"type": "back"})
+        await me.wait_for(lambda c: bool(events(c, "back")))
+        back = events(me, "back")[0]
+        assert back["table"]["seats"][0]["away"] is False
+        i = me.frames.index(back)
+        before = [f for f in me.frames[:i] if "version" in f][-1]
+        assert back["version"] == before["version"]  # the tap moved nothing
+        await me.wait_for(my_turn, timeout=60)
+        later = [f for f in me.frames[i + 1:] if f["type"] == "event"
+                 and f["event"]["kind"] == "act" and f["event"]["seat"] == 0]
+        assert later == []  # nobody played for me since I came back
+        await me.send({"type": "back"})
+        await me.wait_for(lambda c: any(e["code"] == "back" for e in c.errors))
+    finally:
+        await me.stop()
+
+
+async def test_a_dropped_seat_keeps_its_grace_then_a_computer_plays_it(
+        http: httpx.AsyncClient, server: ServerProcess) -> None:
+    table, tokens = await private_table(http, "merrimack-valley", turn_seconds=30)
+    host = SeatClient(server.ws, table, tokens[0]).autoplay(basic_player).start()
+    guest = SeatClient(server.ws, table, tokens[1]).start()
+    others = [SeatClient(server.ws, table, tokens[s]).autoplay(basic_player).start()
+              for s in (2, 3)]
+    try:
+        await guest.wait_for(lambda c: c.view is not None)
+        assert host.table is not None or await host.wait_for(lambda c: c.table is not None)
+        await guest.stop()  # gone: after the grace period a computer takes the seat
+        await host.wait_for(lambda c: any(f["event"].get("seat") == 1
+                                          for f in events(c, "away")), timeout=30)
+        await host.wait_for(lambda c: len(acts(c, 1)) >= 2, timeout=60)
+        back = SeatClient(server.ws, table, tokens[1]).start()
+        await back.wait_for(lambda c: c.table is not None)
+        assert back.table is not None and back.table["seats"][1]["away"] is True
+        await back.send({"type": "back"})
+        await host.wait_for(lambda c: bool(events(c, "back")))
+        await back.stop()
+    finally:
+        await stop_all([host, *others])
+
+
+async def test_out_of_time_a_computer_plays_until_the_person_is_back(
+        http: httpx.AsyncClient, server: ServerProcess) -> None:
+    r = await http.post("/api/tables", json={"preset": "forty-one", "name": "Slow",
+                                             "turn_seconds": 5})
+    made = r.json()
+    await http.post(f"/api/tables/{made['table']}/start", json={"token": made["token"]})
+    me = SeatClient(server.ws, made["table"], made["token"]).start()
+    try:
+        await me.wait_for(my_turn)
+        assert me.table is not None
+        deadline = me.frames[-1].get("table", me.table)["deadline"]
+        assert deadline is not None
+        await me.wait_for(lambda c: bool(events(c, "away")), timeout=30)
+        await me.wait_for(lambda c: len(acts(c, 0)) >= 1, timeout=30)
+    finally:
+        await me.stop()
+
+
+async def test_hints_only_where_the_host_allows_them(http: httpx.AsyncClient,
+                                                     server: ServerProcess) -> None:
+    _, me = await play_now(http, server)
+    try:
+        await me.wait_for(my_turn)
+        await me.send({"type": "hint"})
+        await me.wait_for(lambda c: bool(c.errors))
+        assert me.errors[0]["code"] == "hints"
+    finally:
+        await me.stop()
+    r = await http.post("/api/tables", json={"preset": "merrimack-valley", "hints": True})
+    made = r.json()
+    await http.post(f"/api/tables/{made['table']}/start", json={"token": made["token"]})
+    me = SeatClient(server.ws, made["table"], made["token"]).start()
+    try:
+        await me.wait_for(my_turn)
+        assert me.view is not None
+        await me.send({"type": "hint"})
+        await me.wait_for(lambda c: bool(c.hints), timeout=120)
+        hint = me.hints[0]
+        assert hint["action"] in me.view["legal"] and hint["text"]
+        assert all(v["action"] in me.view["legal"] for v in hint["values"])
+    finally:
+        await me.stop()
+
+
+async def test_rematch_tokens_go_each_to_its_own_seat(http: httpx.AsyncClient,
+                                                       server: ServerProcess) -> None:
+    r = await http.post("/api/tables", json={"preset": "merrimack-valley",
+                                             "options": {"target": 5}, "name": "Ann"})
+    made = r.json()
+    table, host = made["table"], made["token"]
+    code = made["invites"][0]["url"].split("#invite=")[1]
+    guest = (await http.post(f"/api/tables/{table}/join",
+                             json={"invite": code, "name": "Bob"})).json()["token"]
+    await http.post(f"/api/tables/{table}/start", json={"token": host})
+    ann = SeatClient(server.ws, table, host).autoplay(basic_player).start()
+    bob = SeatClient(server.ws, table, guest).autoplay(basic_player).start()
+    watcher = SeatClient(server.ws, table).start()
+    try:
+        await ann.wait_for(lambda c: c.over, timeout=120)
+        await bob.wait_for(lambda c: c.over, timeout=30)
+        await watcher.wait_for(lambda c: c.over, timeout=30)
+        await ann.send({"type": "rematch"})
+        await ann.wait_for(lambda c: c.rematch_url is not None)
+        await bob.wait_for(lambda c: c.rematch_url is not None)
+        await asyncio.sleep(0.3)
+        assert ann.rematch_url != bob.rematch_url
+        new = ann.rematch_url.split("/t/")[1].split("#")[0]  # type: ignore[union-attr]
+        ann_tok = ann.rematch_url.split("#token=")[1]  # type: ignore[union-attr]
+        bob_tok = bob.rematch_url.split("#token=")[1]  # type: ignore[union-attr]
+        assert new != table and bob.rematch_url.startswith(f"/t/{new}#")  # type: ignore[union-attr]
+        for c, other in ((ann, bob_tok), (bob, ann_tok)):
+            assert other not in str(c.frames)
+        assert not any(f["type"] == "rematch" for f in watcher.frames)
+        for tok, seat in ((ann_tok, 0), (bob_tok, 1)):
+            c = SeatClient(server.ws, new, tok).start()
+            await c.wait_for(lambda c: c.view is not None)
+            assert c.view is not None and c.view["seat"] == seat
+            assert c.table is not None and c.table["status"] == "playing"
+            assert [s["name"] for s in c.table["seats"][:2]] == ["Ann", "Bob"]
+            await c.stop()
+        await bob.send({"type": "rematch"})  # asked again: the same table
+        await asyncio.sleep(0.3)
+        assert [f["url"] for f in bob.frames if f["type"] == "rematch"][-1] == bob.rematch_url
+    finally:
+        await stop_all([ann, bob, watcher])
+
+
+async def test_the_par_of_each_hand_is_told(http: httpx.AsyncClient,
+                                            server: ServerProcess) -> None:
+    table, tokens = await private_table(http, "merrimack-valley")
+    seats = [SeatClient(server.ws, table, tokens[s]).autoplay(basic_player).start()
+             for s in sorted(tokens)]
+    try:
+        await seats[0].wait_for(lambda c: bool(events(c, "par")), timeout=120)
+        par = events(seats[0], "par")[0]["event"]
+        assert par["hand"] == 0 and isinstance(par["value"]["points"], int)
+        assert par["value"]["text"]
+    finally:
+        await stop_all(seats)
+
+
+async def test_reconnecting_gets_exactly_the_missed_events(http: httpx.AsyncClient,
+                                                           server: ServerProcess) -> None:
+    table, tokens = await private_table(http, "merrimack-valley")
+    players = [SeatClient(server.ws, table, tokens[s]).autoplay(basic_player).start()
+               for s in (0, 2, 3)]
+    late = SeatClient(server.ws, table, tokens[1]).autoplay(basic_player).start()
+    try:
+        await late.wait_for(lambda c: c.seq > 10)
+        await late.drop()  # the phone sleeps; it comes back by itself
+        await late.wait_for(lambda c: c.connections == 2, timeout=30)
+        await late.wait_for(lambda c: c.seq > 60, timeout=60)
+        assert [f["type"] for f in late.frames].count("snapshot") == 1
+        assert late.gaps == 0
+        numbers = [f["seq"] for f in late.frames if f["type"] != "snapshot" and "seq" in f]
+        assert numbers == sorted(set(numbers))
+    finally:
+        await stop_all([*players, late])
+
+
+async def test_a_restarted_server_gives_each_seat_what_it_had(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    folder = tmp_path_factory.mktemp("restart")
+    srv = ServerProcess(folder).start()
+    async with httpx.AsyncClient(base_url=srv.http, timeout=30) as http:
+        table, tokens = await private_table(http, "auction-45")
+    clients = [SeatClient(srv.ws, table, tokens[s]).autoplay(basic_player).start()
+               for s in sorted(tokens)]
+    await clients[0].wait_for(lambda c: c.seq > 30)
+    await stop_all(clients)
+    await asyncio.sleep(0.5)  # the last action sent is answered
+    before = {}
+    for s in sorted(tokens):
+        c = SeatClient(srv.ws, table, tokens[s]).start()
+        await c.wait_for(lambda c: c.view is not None)
+        before[s] = (c.seq, c.view, c.pad)
+        await c.stop()
+    srv.stop()
+    srv = ServerProcess(folder, db=srv.db).start()
+    try:
+        for s in sorted(tokens):
+            c = SeatClient(srv.ws, table, tokens[s]).start()
+            await c.wait_for(lambda c: c.view is not None)
+            assert (c.seq, c.view, c.pad) == before[s]
+            await c.stop()
+    finally:
+        srv.stop()

@@ -1,0 +1,75 @@
+"""Browser tests: the real server on 127.0.0.1 (a free port, its own database in a temporary
+folder, computer players without delay) and Debian's Chromium driven by Playwright.
+
+Screenshots go to a temporary folder, or to $FORTIES_SCREENSHOTS (``make screenshots``
+sets it to docs/screenshots).
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                 "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync"]
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The address of a running server (one per test worker)."""
+    import uvicorn
+
+    from forties.web.app import ServerSettings, create_app
+    from forties.web.service import Limits
+
+    folder = tmp_path_factory.mktemp("web")
+    limits = Limits(bot_delay=0.05, review_seconds=600.0, grace_seconds=600.0,
+                    tables_per_minute=1000, messages_per_second=200.0, message_burst=400.0)
+    app = create_app(ServerSettings(db_url=f"sqlite:///{folder / 'tables.db'}", limits=limits))
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    srv = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
+    thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not srv.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            raise RuntimeError("the server did not start")
+        time.sleep(0.02)
+    yield f"http://127.0.0.1:{port}"
+    srv.should_exit = True
+    thread.join(15)
+    sock.close()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: `make test` installs it (apt-get install chromium)")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="session")
+def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where the tests save their screenshots."""
+    env = os.environ.get("FORTIES_SCREENSHOTS")
+    if env:
+        Path(env).mkdir(parents=True, exist_ok=True)
+        return Path(env)
+    return tmp_path_factory.mktemp("screenshots")

@@ -1,0 +1,136 @@
+"""Driving the browser client as a person would: read the page, tap what it offers."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import time
+import urllib.request
+from typing import Any
+
+PHONE = {"width": 360, "height": 640}
+TABLET = {"width": 768, "height": 1024}
+DESKTOP = {"width": 1920, "height": 1080}
+
+
+def post(base: str, path: str, body: dict[str, Any]) -> Any:
+    req = urllib.request.Request(base + path, data=json.dumps(body).encode(),
+                                 headers={"Content-Type": "application/json"}, method="POST")
+    with urllib.request.urlopen(req, timeout=10) as r:
+        return json.load(r)
+
+
+def get(base: str, path: str) -> Any:
+    with urllib.request.urlopen(base + path, timeout=10) as r:
+        return json.load(r)
+
+
+def new_page(browser: Any, viewport: dict[str, int], lang: str = "en") -> Any:
+    ctx = browser.new_context(viewport=viewport, has_touch=viewport["width"] < 700,
+                              locale={"en": "en-US", "fr": "fr-CA", "ar": "ar-SY"}[lang])
+    page = ctx.new_page()
+    page.set_default_timeout(15000)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.errors = errors  # type: ignore[attr-defined]
+    return page
+
+
+def wait_ready(page: Any) -> None:
+    page.wait_for_selector("body[data-ready='1']", state="attached")
+
+
+def body(page: Any, key: str) -> str:
+    return str(page.evaluate(f"document.body.dataset[{key!r}] || ''"))
+
+
+def mine(page: Any) -> bool:
+    return body(page, "mine") == "true"
+
+
+def hand_cards(page: Any) -> list[str]:
+    return list(page.eval_on_selector_all("#hand button.card", "bs => bs.map(b => b.dataset.card)"))
+
+
+def wait_moved(page: Any, version: str, timeout: float = 8.0) -> None:
+    """Until the page shows a newer position (or a refusal)."""
+    page.wait_for_function(
+        "v => document.body.dataset.version !== v"
+        " || document.getElementById('refusal').textContent !== ''", arg=version,
+        timeout=timeout * 1000)
+
+
+def act(page: Any, bid: str | None = None, bidder: bool = False) -> None:
+    """Take this seat's turn through the page: a pass or a low bid (or the highest bid when
+    ``bidder``), the first suit, a discard down to five, the first card it may play."""
+    phase = body(page, "phase")
+    version = body(page, "version")
+    buttons = page.locator("#actions button.act")
+    if phase == "auction":
+        if bid is not None and page.locator(f"#actions button[data-action$=' bid {bid}']").count():
+            page.click(f"#actions button[data-action$=' bid {bid}']")
+        elif bidder:
+            buttons.last.click()
+        elif page.locator("#actions button[data-action$=' pass']").count():
+            page.click("#actions button[data-action$=' pass']")
+        else:
+            buttons.first.click()
+    elif phase == "draw":
+        button = page.locator("#discard")
+        cards = page.locator("#hand button.card")
+        k = 0
+        while button.get_attribute("aria-disabled") == "true" and k < cards.count():
+            cards.nth(k).click()
+            k += 1
+        button.click()
+    elif phase == "play":
+        page.locator("#hand button.card.legal").first.click()
+    elif phase == "call":
+        page.click("#actions button[data-action$=' none']")
+    elif page.locator("#actions button[data-action$=' pass']").count():
+        page.click("#actions button[data-action$=' pass']")
+    else:
+        buttons.first.click()
+    with contextlib.suppress(Exception):  # refused as stale: the loop looks again
+        wait_moved(page, version)
+
+
+def play_until(pages: list[Any], done: Any, limit: float = 120.0, **how: Any) -> None:
+    """Let whichever page has the turn act until ``done()`` is true."""
+    deadline = time.monotonic() + limit
+    while not done():
+        assert time.monotonic() < deadline, "the hand did not finish"
+        for p in pages:
+            if mine(p):
+                act(p, **how)
+                break
+        else:
+            time.sleep(0.05)
+
+
+def over(page: Any) -> bool:
+    return body(page, "phase") in ("hand-over", "game-over")
+
+
+def measure_targets(page: Any) -> list[str]:
+    """Every visible control smaller than 44 x 44 CSS pixels (a checkbox counts by its label)."""
+    return list(page.evaluate("""() => {
+      const small = [];
+      const sel = 'button, a[href], select, input, summary, [role=button]';
+      for (const e of document.querySelectorAll(sel)) {
+        if (e.type === 'hidden') continue;
+        const target = e.type === 'checkbox' ? (e.closest('label') || e) : e;
+        const r = target.getBoundingClientRect();
+        const style = getComputedStyle(target);
+        if (r.width === 0 || r.height === 0 || style.visibility === 'hidden') continue;
+        if (r.width < 44 || r.height < 44) {
+          small.push(`${e.tagName} ${e.id || e.textContent.trim().slice(0, 20)} ` +
+                     `${Math.round(r.width)}x${Math.round(r.height)}`);
+        }
+      }
+      return small;
+    }"""))
+
+
+def screenshot(page: Any, folder: Any, name: str, full: bool = False) -> None:
+    page.screenshot(path=str(folder / f"web-{name}.png"), full_page=full)

@@ -1,0 +1,331 @@
+"""The browser client against the real server, in Chromium: friends at one table by their
+invitation links, a whole hand of Merrimack Valley and of Forty One played by tapping the
+page at phone, tablet and desktop sizes; a reload in the middle of a trick; the engine's
+reason for a refused card; French and Arabic pages; the bidder's eight cards on a 360 px
+phone; touch targets; play now against the computer to the end of a hand, its record
+downloaded and stepped through in the replay page."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from forties.cards import SUIT_NAMES, SUITS, format_mask, mask_of, parse_card
+from forties.rules import RulesError, build_rules
+
+from .pages import (
+    DESKTOP,
+    PHONE,
+    TABLET,
+    act,
+    body,
+    get,
+    hand_cards,
+    measure_targets,
+    mine,
+    new_page,
+    over,
+    play_until,
+    post,
+    screenshot,
+    wait_ready,
+)
+
+ARABIC = re.compile(r"[\u0600-\u06FF]")
+
+
+def join_by_invites(browser: Any, links: list[str], viewports: list[dict[str, int]],
+                    langs: list[str]) -> list[Any]:
+    pages = []
+    for i, (link, viewport, lang) in enumerate(zip(links, viewports, langs, strict=True)):
+        page = new_page(browser, viewport, lang)
+        page.goto(link)
+        page.wait_for_selector("#join-name", state="visible")
+        page.fill("#join-name", f"Friend {i + 1}")
+        page.click("#join-go")
+        wait_ready(page)
+        pages.append(page)
+    return pages
+
+
+def test_four_friends_play_merrimack_valley(server: str, browser: Any, shots: Path) -> None:
+    host = new_page(browser, PHONE)
+    host.goto(server + "/")
+    wait_ready(host)
+    screenshot(host, shots, "home-phone", full=True)
+    assert not measure_targets(host)
+    host.select_option("#t-preset", "merrimack-valley")
+    host.fill("#t-name", "Ann")
+
+    # house rules from the rules' own list, each explained; a conflict in the engine's words
+    host.click("#house summary")
+    host.wait_for_selector("#opt-players")
+    assert host.text_content("#opt-kitty-help") == (
+        "Cards dealt to the kitty (with 4, two after each time round).")
+    try:
+        build_rules("merrimack-valley", {"go_on_top_card": True})
+    except RulesError as e:
+        conflict = str(e)
+    else:  # pragma: no cover - the engine must refuse it
+        raise AssertionError("going on the top card without going on the kitty is refused")
+    host.check("#opt-go_on_top_card")
+    host.wait_for_function("document.getElementById('rules-error').textContent !== ''")
+    assert host.text_content("#rules-error") == conflict
+    host.uncheck("#opt-go_on_top_card")
+    host.wait_for_function("document.getElementById('rules-error').textContent === ''")
+
+    host.click("#create")
+    host.wait_for_selector("#created", state="visible")
+    links = host.eval_on_selector_all("#invites input", "xs => xs.map(x => x.value)")
+    assert len(links) == 3 and all("#invite=" in x for x in links)
+    host.click("#go")
+    wait_ready(host)
+    friends = join_by_invites(browser, links, [TABLET, DESKTOP, PHONE], ["en", "en", "en"])
+    pages = [host, *friends]
+    host.wait_for_function(
+        "document.querySelectorAll('#waiting li[data-seat]').length === 4"
+        " && !document.querySelector('#waiting').textContent.includes('empty')")
+    host.click("#start")
+    for p in pages:
+        p.wait_for_function("document.body.dataset.phase === 'auction'")
+    seats = {int(body(p, "you")) for p in pages}
+    assert seats == {0, 1, 2, 3}
+
+    # chat: a quick phrase in each reader's language, free text shown as typed (never HTML)
+    host.click("#b-chat")
+    host.click("#phrases button[data-phrase='hearts-on-hearts']")
+    host.fill("#chat-text", "<b>Good</b> & <i>luck</i>")
+    host.press("#chat-text", "Enter")
+    desktop = friends[1]  # the chat is open beside the table on a desktop
+    desktop.wait_for_function("document.querySelectorAll('#chatlog li').length >= 2")
+    lines = desktop.eval_on_selector_all("#chatlog li span", "ss => ss.map(s => s.textContent)")
+    assert lines[-2:] == ["Hearts on hearts!", "<b>Good</b> & <i>luck</i>"]
+    assert desktop.locator("#chatlog span b, #chatlog i").count() == 0
+    host.click("#b-chat")
+
+    # to the middle of the first trick
+    play_until(pages, lambda: len(body(host, "trick").split()) == 2)
+    # screen readers hear each play (the live region)
+    assert host.get_attribute("#announce", "aria-live") == "polite"
+    host.wait_for_function("/plays the .+ of /.test(document.getElementById('announce')"
+                           ".textContent)")
+    screenshot(host, shots, "table-phone")
+    screenshot(friends[1], shots, "table-desktop")
+    screenshot(friends[0], shots, "table-tablet")
+
+    # a spectator sees the table and no hand
+    table = host.evaluate("location.pathname")
+    watcher = new_page(browser, TABLET)
+    watcher.goto(server + table)
+    wait_ready(watcher)
+    assert body(watcher, "you") == "" and body(watcher, "trick") == body(host, "trick")
+    assert watcher.locator("#hand button").count() == 0
+    assert watcher.locator("#felt .badge").count() == 4
+    watcher.context.close()
+
+    # a reload comes back to exactly where it was
+    page = friends[2]
+    before = (hand_cards(page), body(page, "trick"), body(page, "version"))
+    page.reload()
+    wait_ready(page)
+    page.wait_for_function("document.body.dataset.phase === 'play'")
+    assert (hand_cards(page), body(page, "trick"), body(page, "version")) == before
+
+    # a dropped connection comes back by itself, with what was played meanwhile
+    dropped = friends[0]
+    dropped.evaluate("window.fortiesConnection.ws.close()")
+    dropped.wait_for_function("document.body.dataset.conn !== 'open'")
+    others = [p for p in pages if p is not dropped]
+    mover = next((p for p in others if mine(p)), None)
+    if mover is not None:
+        act(mover)
+    seen = mover or host
+    dropped.wait_for_function("v => document.body.dataset.version === v",
+                              arg=body(seen, "version"))
+    dropped.wait_for_function("document.body.dataset.conn === 'open'")
+    assert body(dropped, "trick") == body(seen, "trick")
+
+    # a card tapped out of turn: refused with the engine's own reason, nothing played
+    waiting = next(p for p in pages if not mine(p))
+    version, to_act = body(waiting, "version"), body(waiting, "toAct")
+    # (it is marked aria-disabled, so Playwright must be told to tap it anyway)
+    waiting.locator("#hand button.card").first.click(force=True)
+    waiting.wait_for_function("document.getElementById('refusal').textContent !== ''")
+    assert waiting.text_content("#refusal") == (
+        f"it is seat {to_act}'s turn, not seat {body(waiting, 'you')}'s")
+    assert body(waiting, "version") == version
+
+    play_until(pages, lambda: over(host))
+    for p in pages:
+        p.wait_for_selector("#review", state="visible")
+        hands = p.eval_on_selector_all(
+            "#review .review-hands > div[data-seat]",
+            "ds => ds.map(d => d.querySelectorAll('.card').length)")
+        assert hands == [5, 5, 5, 5]
+        assert not p.errors
+    screenshot(host, shots, "review-phone", full=True)
+    screenshot(friends[1], shots, "review-desktop")
+
+
+def test_four_friends_play_forty_one_in_three_languages(server: str, browser: Any,
+                                                        shots: Path) -> None:
+    made = post(server, "/api/tables", {"preset": "forty-one", "name": "Ann", "public": False,
+                                        "hints": False, "turn_seconds": None, "level": "basic"})
+    host = new_page(browser, DESKTOP, "fr")
+    host.goto(server + made["url"])
+    wait_ready(host)
+    links = [server + inv["url"] for inv in made["invites"]]
+    friends = join_by_invites(browser, links, [PHONE, TABLET, PHONE], ["ar", "en", "en"])
+    pages = [host, *friends]
+    host.wait_for_selector("#start")
+    host.wait_for_function(
+        "document.querySelectorAll('#waiting li[data-seat] button').length === 0")
+    host.click("#start")
+    for p in pages:
+        p.wait_for_function("document.body.dataset.phase === 'auction'")
+
+    # French for the host, Arabic (right to left) for the first friend
+    assert host.evaluate("document.documentElement.lang") == "fr"
+    assert host.text_content("#b-pad") == "Pointage"
+    arabic = friends[0]
+    assert arabic.evaluate("[document.documentElement.lang, document.documentElement.dir]") == [
+        "ar", "rtl"]
+    assert ARABIC.search(arabic.text_content("#status"))
+    labels = arabic.eval_on_selector_all("#hand button.card", "bs => bs.map(b => b.ariaLabel)")
+    assert len(labels) == 13 and all(ARABIC.search(x) for x in labels)
+
+    play_until(pages, lambda: body(host, "phase") == "play", bid="3")
+    screenshot(arabic, shots, "forty-one-arabic-phone")
+    screenshot(host, shots, "forty-one-french-desktop")
+
+    # a card that does not follow suit: the engine's reason, and nothing played
+    refused = False
+
+    def finished() -> bool:
+        nonlocal refused
+        if over(host):
+            return True
+        for p in pages:
+            trick = body(p, "trick").split()
+            if refused or not mine(p) or not trick:
+                continue
+            wrong = p.locator("#hand button.card.unplayable")
+            if wrong.count():
+                card = wrong.first.get_attribute("data-card")
+                suit = trick[0][1]
+                held = [c for c in hand_cards(p) if c[1] == suit]
+                version = body(p, "version")
+                wrong.first.click(force=True)
+                p.wait_for_function("document.getElementById('refusal').textContent !== ''")
+                assert p.text_content("#refusal") == (
+                    f"must follow {SUIT_NAMES[SUITS.index(suit)]}: you hold "
+                    f"{format_mask(mask_of(parse_card(c) for c in held))}"), card
+                assert body(p, "version") == version and card in hand_cards(p)
+                refused = True
+        return False
+
+    play_until(pages, finished, bid="3")
+    assert refused, "no seat ever held a card it could not play"
+    for p in pages:
+        p.wait_for_selector("#review", state="visible")
+        hands = p.eval_on_selector_all(
+            "#review .review-hands > div[data-seat]",
+            "ds => ds.map(d => d.querySelectorAll('.card').length)")
+        assert hands == [13, 13, 13, 13]
+        assert not p.errors
+    screenshot(arabic, shots, "forty-one-review-arabic-phone", full=True)
+
+
+def test_play_now_to_the_end_of_a_hand_on_a_phone(server: str, browser: Any, shots: Path,
+                                                  tmp_path: Path) -> None:
+    page = new_page(browser, PHONE)
+    page.goto(server + "/")
+    wait_ready(page)
+    page.select_option("#play-preset", "merrimack-valley")
+    page.select_option("#play-level", "random")
+    page.click("#play")
+    wait_ready(page)
+    assert page.evaluate("location.hash") == ""  # the seat's token left the address bar
+    table = page.evaluate("location.pathname").split("/")[-1]
+    assert not measure_targets(page)
+
+    # bid 30 (the top): the bidder takes the kitty and holds eight cards
+    play_until([page], lambda: body(page, "phase") == "draw" and mine(page), bidder=True)
+    assert len(hand_cards(page)) == 8
+    boxes = page.eval_on_selector_all(
+        "#hand button.card", "bs => bs.map(b => { const r = b.getBoundingClientRect();"
+        " return [r.left, r.top, r.right, r.bottom]; })")
+    assert all(x0 >= 0 and y0 >= 0 and x1 <= 360 and y1 <= 640 for x0, y0, x1, y1 in boxes), boxes
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    assert not measure_targets(page)
+    screenshot(page, shots, "bidder-eight-cards-phone")
+
+    # away: a computer player takes the seat; the tap that takes it back plays nothing
+    page.click("#b-more")
+    page.click("#b-away")
+    page.wait_for_selector("#back", state="visible")
+    page.click("#b-more")
+    page.click("#back")
+    page.wait_for_selector("#back", state="detached")
+
+    play_until([page], lambda: over(page))
+    page.wait_for_selector("#review", state="visible")
+    assert not measure_targets(page)
+
+    # the record of the finished hand, stepped through in the replay page
+    record = get(server, f"/api/tables/{table}/record")
+    assert record["hands"]
+    replay = new_page(browser, DESKTOP)
+    replay.goto(server + "/replay")
+    wait_ready(replay)
+    path = tmp_path / f"record-{table}.json"
+    path.write_text(json.dumps(record))
+    replay.set_input_files("#file", str(path))
+    replay.wait_for_selector("#player", state="visible")
+    assert replay.text_content("#step-text") == "Hand 1: the deal"
+    assert replay.eval_on_selector_all(
+        "#hands > div", "ds => ds.map(d => d.querySelectorAll('.card').length)") == [5, 5, 5, 5]
+    replay.click("#next")
+    replay.wait_for_function("document.body.dataset.step === '1'")
+    assert re.fullmatch(r".+ (passes|bids \d+)", replay.text_content("#step-text"))
+    for _ in range(12):
+        replay.click("#next")
+    screenshot(replay, shots, "replay-desktop")
+    assert not measure_targets(replay)
+    replay.click("#last")
+    assert replay.text_content("#count") == f"Step {len(record['hands'][0]['actions']) + 1} of " \
+        f"{len(record['hands'][0]['actions']) + 1}"
+    # the same from the table's own link
+    replay.goto(server + f"/replay?table={table}")
+    replay.wait_for_selector("#player", state="visible")
+    assert replay.text_content("#count") == f"Step 1 of {len(record['hands'][0]['actions']) + 1}"
+    assert not page.errors and not replay.errors
+
+    # the double-dummy par, once the server has worked it out (the first one of a fresh
+    # install also compiles the solver: that is why it is looked at last, and given time)
+    page.wait_for_function("!document.getElementById('par').textContent.includes('…')",
+                           timeout=180000)
+    assert re.fullmatch(r"With every card seen, .+ could take \d+ points\.",
+                        page.text_content("#par"))
+    screenshot(page, shots, "play-now-review-phone")
+
+
+def test_home_page_in_french_and_arabic(server: str, browser: Any, shots: Path) -> None:
+    page = new_page(browser, PHONE, "fr")
+    page.goto(server + "/?lang=fr")
+    wait_ready(page)
+    assert page.text_content("#play") == "Jouer maintenant"
+    page.click("#house summary")
+    assert page.text_content("label[for=opt-kitty]") == "Talon"
+    page.goto(server + "/?lang=ar")
+    wait_ready(page)
+    assert page.evaluate("[document.documentElement.lang, document.documentElement.dir]") == [
+        "ar", "rtl"]
+    assert page.text_content("#play") == "العب الآن"
+    # right to left: the language picker sits at the left edge, the heading at the right
+    heading = page.locator("h1").bounding_box()
+    assert heading is not None and heading["x"] > 180
+    assert not measure_targets(page)
+    screenshot(page, shots, "home-arabic-phone")

@@ -1,0 +1,76 @@
+"""An online hall evening in the browser, on the real server (``forties serve``'s app):
+two couples of people and two of computer players."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+from ..test_hall_browser import DESKTOP, get, open_page
+
+
+def post(base: str, path: str, body: dict[str, Any]) -> Any:
+    req = urllib.request.Request(base + path, data=json.dumps(body).encode(),
+                                 headers={"Content-Type": "application/json"}, method="POST")
+    with urllib.request.urlopen(req, timeout=10) as r:
+        return json.load(r)
+
+
+def table_frame(page: Any, not_url: str | None = None) -> Any:
+    """The web table shown in a player's page (once it is a new one)."""
+    page.wait_for_function("u => { const f = document.getElementById('table');"
+                           " return !f.hidden && f.src.includes('/t/') && f.src !== u; }",
+                           arg=not_url or "")
+    frame = page.locator("#table").element_handle().content_frame()
+    frame.wait_for_selector("body[data-ready='1']", state="attached")
+    return frame
+
+
+def test_an_online_evening_plays_itself_out(server: str, browser: Any, shots: Path) -> None:
+    """Two couples of people and two of computer players, two games to 5 points: each
+    person plays in the page their link opens; when a table's game ends its result goes
+    in by itself, the next game's tables are made, and each person's page opens their
+    next table; the standings page follows it all."""
+    from .pages import play_until
+
+    made = post(server, "/api/hall", {"games": 2, "online": True, "title": "Online night",
+                                      "options": {"target": 5}})
+    eid, key = made["evening"], made["key"]
+    links: list[str] = []
+    for i, players in enumerate(("people", "people", "computer", "computer"), 1):
+        r = post(server, f"/api/hall/{eid}/register",
+                 {"key": key, "names": [f"Player {2 * i - 1}", f"Player {2 * i}"],
+                  "players": players})
+        links += r.get("players", [])
+    assert len(links) == 4
+    players = [open_page(browser, server, url, DESKTOP) for url in links]
+    for p in players:
+        p.wait_for_function("document.getElementById('status').textContent !== ''")
+    board = open_page(browser, server, f"/hall/{eid}", DESKTOP)
+    post(server, f"/api/hall/{eid}/begin", {"key": key})
+
+    shown: list[str | None] = [None] * 4
+    for game in (1, 2):
+        frames = []
+        for i, p in enumerate(players):
+            frames.append(table_frame(p, shown[i]))
+            shown[i] = p.locator("#table").get_attribute("src")
+        assert all(f"Game {game}" in p.locator("#status").inner_text() for p in players)
+
+        def game_done(game: int = game) -> bool:
+            b = get(server, f"/api/hall/{eid}")
+            return bool(b["status"]["game"] > game or b["status"]["phase"] in
+                        ("prizes", "finished"))
+
+        play_until(frames, game_done, limit=120.0)
+    b = get(server, f"/api/hall/{eid}")
+    assert b["status"]["phase"] in ("prizes", "finished")
+    assert sum(s["score"] for s in b["standings"]) == 4  # two tables, two games
+    board.wait_for_selector("#awards")
+    board.screenshot(path=str(shots / "hall-online-board.png"), full_page=True)
+    for p in players:
+        p.wait_for_function("document.getElementById('status').textContent"
+                            ".includes('over')")
+        assert p.errors == []  # type: ignore[attr-defined]
