@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint services bench bench-envs clean screenshots
+.PHONY: run test lint warm-all services bench bench-envs loadtest loadtest-tables clean screenshots
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -17,6 +17,9 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(BIN)/forties warm-up
 	$(BIN)/forties serve
+
+warm-all: $(STAMP)
+	$(BIN)/forties warm-up --all
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests
@@ -38,7 +41,9 @@ services:
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql redis-server; \
 	fi
 
-test: lint $(CHROMIUM) services
+# The tests' compiled code is made once, beside the linters, rather than by every test worker.
+test: $(STAMP) $(CHROMIUM) services
+	$(MAKE) --no-print-directory -j3 lint warm-all
 	$(BIN)/pytest -q -n auto --hypothesis-profile=ci --durations=30
 
 # The browser client's pictures in docs/screenshots (web-*.png), taken by its browser tests.
@@ -52,8 +57,23 @@ $(VENV)/.bench: $(STAMP)
 bench: $(VENV)/.bench
 	$(BIN)/python -m forties.bench
 
+# The web server under load on one process, then on two (PostgreSQL and Redis started for
+# the run): `make loadtest WORKERS=1,2,4 TABLES=32 SECONDS=30` changes the counts.
+WORKERS ?= 1,2
+TABLES ?= 16
+SECONDS ?= 20
+loadtest: $(STAMP) services
+	$(BIN)/python -m forties.bench.load --workers $(WORKERS) --tables $(TABLES) --seconds $(SECONDS)
+
 bench-envs: $(VENV)/.bench
 	$(BIN)/python -m forties.bench.envs
+
+# N tables of four websocket clients against forties serve on 127.0.0.1 (bounded in time);
+# One forties serve on its embedded SQLite, as `make run` starts it: 500 tables of four
+# seat clients; LOADFLAGS="--think 2" plays at people's pace, --json prints JSON.
+LOADFLAGS ?=
+loadtest-tables: $(STAMP)
+	$(BIN)/python -m forties.bench.tables --tables 500 --seconds 30 $(LOADFLAGS)
 
 clean:
 	rm -rf $(VENV) build *.egg-info src/*.egg-info .mypy_cache .ruff_cache .pytest_cache .hypothesis

@@ -5,11 +5,6 @@ static files: for the pad's route and browser tests."""
 from __future__ import annotations
 
 import copy
-import socket
-import threading
-import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 from babel.messages.pofile import read_po
@@ -66,28 +61,3 @@ async def i18n(request: Request) -> JSONResponse:
 def tiny_app(service: Any) -> Starlette:
     return Starlette(routes=[*pad_web.routes(service), Route("/i18n/{lang}.json", i18n),
                              Mount("/static", StaticFiles(directory=pad_web.STATIC))])
-
-
-@contextmanager
-def serving(app: Starlette, lifespan: str = "off") -> Iterator[str]:
-    """``app`` served on 127.0.0.1 (a free port) in a thread; yields its address."""
-    import uvicorn
-
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    srv = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan=lifespan))
-    thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not srv.started:
-        if not thread.is_alive() or time.monotonic() > deadline:
-            raise RuntimeError("the server did not start")
-        time.sleep(0.02)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        srv.should_exit = True
-        thread.join(15)
-        sock.close()

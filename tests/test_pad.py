@@ -8,6 +8,8 @@ import io
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from forties.actions import BID_30_FOR_60
 from forties.pad import Entry, Pad, PadError, new_pad
@@ -275,3 +277,33 @@ def test_a_pad_holds_at_most_1000_hands() -> None:
         pad.add(Entry(bids=(1, 1, 1, 1)))  # thrown in, again and again
     with pytest.raises(PadError, match="at most 1000 hands"):
         pad.add(Entry(bids=(1, 1, 1, 1)))
+
+
+# ----- anything at all: a PadError of one line, never another exception ---------------------
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-10**7, 10**7) | st.text(max_size=8)
+    | st.sampled_from(["20", "30for60", "H", "JD", "", "-5"]),
+    lambda inner: st.lists(inner, max_size=6)
+    | st.dictionaries(st.sampled_from(["points", "bidder", "bid", "partner", "trump",
+                                       "thrown_in", "bids", "tricks", "x"]), inner,
+                      max_size=5),
+    max_leaves=20)
+
+
+@settings(max_examples=150)
+@given(st.sampled_from(["merrimack-valley", "nova-scotia", "auction-45",
+                        "call-your-partner", "forty-one"]), st.lists(JSON, max_size=4))
+def test_any_hand_is_taken_or_refused_in_one_line(preset: str, hands: list[object]) -> None:
+    pad = new_pad(preset)
+    for h in hands:
+        try:
+            pad.add(Entry.from_json(h))
+        except PadError as e:
+            assert str(e) and "\n" not in str(e)
+    data = pad.to_json()
+    data["hands"] = hands
+    try:
+        Pad.from_json(data)
+    except PadError as e:
+        assert str(e) and "\n" not in str(e)

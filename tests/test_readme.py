@@ -117,15 +117,30 @@ def test_every_forties_command_in_the_readme_runs(tmp_path: Path) -> None:
 
 def run_serve(args: list[str], folder: Path, env: dict[str, str]) -> None:
     """A ``serve`` line runs on any free port without a browser: it must print the
-    address, answer /healthz there, and stop cleanly on Ctrl-C."""
-    import json
-    import signal
-    import urllib.request
-
+    address, answer /healthz there, and stop cleanly on Ctrl-C (on PostgreSQL and Redis
+    started for it, where it names them)."""
     if "--port" in args:
         i = args.index("--port")
         del args[i:i + 2]
     args = [a for a in args if a != "--no-browser"] + ["--port", "0", "--no-browser"]
+    if "--db" in args and args[args.index("--db") + 1].startswith("postgresql://"):
+        # the README's PostgreSQL and Redis: a throwaway pair of them, started for the line
+        from .services import postgres, redis
+
+        with postgres() as pg, redis() as rd:
+            args[args.index("--db") + 1] = pg.url
+            if "--redis" in args:
+                args[args.index("--redis") + 1] = rd.url
+            serve_once(args, folder, env)
+        return
+    serve_once(args, folder, env)
+
+
+def serve_once(args: list[str], folder: Path, env: dict[str, str]) -> None:
+    import json
+    import signal
+    import urllib.request
+
     env = {k: v for k, v in env.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
     proc = subprocess.Popen([str(FORTIES), *args], cwd=folder, env=env, text=True,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)

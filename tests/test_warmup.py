@@ -5,6 +5,7 @@ written, else in the user's cache folder."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -100,4 +101,18 @@ def test_make_run_warms_up_before_the_game() -> None:
     makefile = (Path(__file__).parents[1] / "Makefile").read_text()
     recipe = makefile.split("\nrun:", 1)[1].split("\n\n", 1)[0]
     steps = [ln.strip() for ln in recipe.splitlines()[1:] if ln.startswith("\t")]
-    assert steps == ["$(BIN)/forties warm-up", "$(BIN)/forties play"]
+    assert steps == ["$(BIN)/forties warm-up", "$(BIN)/forties serve"]
+
+
+def test_warm_up_all_makes_every_compiled_part() -> None:
+    """``forties warm-up --all`` (run by ``make test`` before the tests) makes the search,
+    the many-table engine and the research environments, and names each with its time."""
+    from .helpers_engine import FORTIES
+
+    res = subprocess.run([str(FORTIES), "warm-up", "--all"], capture_output=True, text=True,
+                         timeout=600, check=False)
+    assert res.returncode == 0, res.stderr
+    parts = res.stdout.splitlines()[1]
+    for name in ("search", "tables", "research"):
+        assert re.search(rf"\b{name} \d+\.\d s", parts), res.stdout
+    assert res.stdout.splitlines()[-1].startswith("Ready in ")

@@ -267,3 +267,29 @@ async def test_table_creation_and_messages_are_rate_limited(strict: ServerProces
     assert frames[0]["type"] == "snapshot"
     assert [f["type"] for f in frames[1:3]] == ["pong", "pong"]
     assert {"type": "error", "code": "rate", "message": "too many messages: slow down"} in frames
+
+
+async def test_a_public_table_is_joined_from_the_lobby(http: httpx.AsyncClient) -> None:
+    """The lobby lists a public table's open seats with a link each; a guest takes one with
+    a name alone, once; a private table's seats open only by invite."""
+    made = (await http.post("/api/tables", json={"preset": "merrimack-valley", "name": "Ann",
+                                                 "public": True})).json()
+    table = made["table"]
+    (entry,) = [t for t in (await http.get("/api/lobby")).json() if t["table"] == table]
+    assert "url" not in entry["seats"][0]
+    assert [s["url"] for s in entry["seats"][1:]] == [f"/t/{table}#seat={i}" for i in (1, 2, 3)]
+    got = (await http.post(f"/api/tables/{table}/join", json={"seat": 2, "name": "Bob"})).json()
+    assert got["seat"] == 2 and got["url"] == f"/t/{table}#token={got['token']}"
+    assert "taken" in one_line(await http.post(f"/api/tables/{table}/join",
+                                               json={"seat": 2, "name": "Eve"}), 409)
+    assert "taken" in one_line(await http.post(f"/api/tables/{table}/join",
+                                               json={"seat": 0, "name": "Eve"}), 409)
+    one_line(await http.post(f"/api/tables/{table}/join", json={"seat": 7, "name": "Eve"}), 400)
+    summary = (await http.get(f"/api/tables/{table}")).json()
+    assert summary["seats"][2]["name"] == "Bob" and summary["seats"][2]["kind"] == "person"
+    (entry,) = [t for t in (await http.get("/api/lobby")).json() if t["table"] == table]
+    assert [("url" in s) for s in entry["seats"]] == [False, True, False, True]
+    private = (await http.post("/api/tables", json={"preset": "merrimack-valley",
+                                                   "name": "Cy"})).json()
+    assert "private" in one_line(await http.post(f"/api/tables/{private['table']}/join",
+                                                 json={"seat": 1, "name": "Eve"}), 404)

@@ -414,7 +414,10 @@ def arena(a: str, b: str, preset: str | None, options: tuple[str, ...], rules_fi
 
 
 @main.command("warm-up")
-def warm_up_command() -> None:
+@click.option("--all", "everything", is_flag=True,
+              help="Also the many-table engine and the research environments (for tests and "
+                   "benchmarks), each compiled in its own process.")
+def warm_up_command(everything: bool) -> None:
     """Get the computer players' search ready now: numba compiles it once after an install
     or an update (20 to 50 seconds) and keeps it on disk, so that the first expert move or
     hint of a game comes at once. ``make run`` does this before the game.
@@ -422,13 +425,19 @@ def warm_up_command() -> None:
     \b
     Examples:
       forties warm-up
+      forties warm-up --all
     """
-    from .warmup import configure_cache, warm_up
+    from .warmup import configure_cache, warm_all, warm_up
 
     where = configure_cache()
     click.echo("Getting the computer players' search ready (compiled once after an install "
                "or an update: 20 to 50 s)...")
-    seconds = warm_up()
+    if everything:
+        parts = warm_all()
+        click.echo("  " + ", ".join(f"{name} {s:.1f} s" for name, s in parts.items()))
+        seconds = max(parts.values())
+    else:
+        seconds = warm_up()
     kept = f" The compiled code is kept in {where}." if where is not None else ""
     click.echo(f"Ready in {seconds:.1f} s.{kept}")
 

@@ -85,3 +85,52 @@ def warm_up() -> float:
     best_moves(state)  # the play: every card's value
     solve(state, 0)  # the bids and the draw: a hand's value
     return time.perf_counter() - start
+
+
+def _warm_vector() -> float:
+    """Compile (or load) the many-table engine: a few random steps of each game."""
+    import numpy as np
+
+    from .rules import build_rules
+    from .vector import VectorGame
+
+    start = time.perf_counter()
+    for preset in ("merrimack-valley", "forty-one"):
+        env = VectorGame(build_rules(preset), tables=4, seed=1)
+        rng = np.random.default_rng(1)
+        for _ in range(60):
+            n = env.legal_counts()
+            env.step((rng.random(env.tables) * n).astype(np.int64))
+    return time.perf_counter() - start
+
+
+def _warm_envs() -> float:
+    """Compile (or load) the research environments' kernels, where they are installed."""
+    import importlib.util
+
+    if importlib.util.find_spec("gymnasium") is None:
+        return 0.0
+    from .envs.vector import FortiesVectorEnv
+
+    start = time.perf_counter()
+    for preset in ("merrimack-valley", "forty-one"):
+        env = FortiesVectorEnv(preset, tables=4, seat=0, opponents="basic")
+        obs, _ = env.reset(seed=1)
+        for _ in range(20):
+            obs, *_ = env.step(obs["action_mask"].argmax(axis=1))
+    return time.perf_counter() - start
+
+
+WARM_PARTS = {"search": warm_up, "tables": _warm_vector, "research": _warm_envs}
+
+
+def warm_all(workers: int = 3) -> dict[str, float]:
+    """Every compiled part (the search, the many-table engine, the research environments),
+    each in its own process at once, so that a test run or a benchmark that follows only
+    loads them. The seconds each took."""
+    from concurrent.futures import ProcessPoolExecutor
+    from multiprocessing import get_context
+
+    with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as pool:
+        futures = {name: pool.submit(fn) for name, fn in WARM_PARTS.items()}
+        return {name: f.result() for name, f in futures.items()}

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from pathlib import Path
 from typing import Any
 
@@ -81,6 +82,7 @@ def test_four_friends_play_merrimack_valley(server: str, browser: Any, shots: Pa
     links = host.eval_on_selector_all("#invites input", "xs => xs.map(x => x.value)")
     assert len(links) == 3 and all("#invite=" in x for x in links)
     host.click("#go")
+    host.wait_for_url("**/t/**")
     wait_ready(host)
     friends = join_by_invites(browser, links, [TABLET, DESKTOP, PHONE], ["en", "en", "en"])
     pages = [host, *friends]
@@ -246,6 +248,7 @@ def test_play_now_to_the_end_of_a_hand_on_a_phone(server: str, browser: Any, sho
     page.select_option("#play-preset", "merrimack-valley")
     page.select_option("#play-level", "random")
     page.click("#play")
+    page.wait_for_url("**/t/**")
     wait_ready(page)
     assert page.evaluate("location.hash") == ""  # the seat's token left the address bar
     table = page.evaluate("location.pathname").split("/")[-1]
@@ -262,6 +265,18 @@ def test_play_now_to_the_end_of_a_hand_on_a_phone(server: str, browser: Any, sho
     assert not measure_targets(page)
     screenshot(page, shots, "bidder-eight-cards-phone")
 
+    # the keyboard alone: the discard chosen with Space, sent with Enter
+    version = body(page, "version")
+    page.focus("#hand button.card >> nth=0")
+    for _ in range(3):
+        page.keyboard.press("Space")
+        page.keyboard.press("ArrowRight")
+    assert page.locator("#hand button.card[aria-pressed=true]").count() == 3
+    page.focus("#discard")
+    page.keyboard.press("Enter")
+    page.wait_for_function("v => document.body.dataset.version !== v", arg=version)
+    assert len(hand_cards(page)) == 5
+
     # away: a computer player takes the seat; the tap that takes it back plays nothing
     page.click("#b-more")
     page.click("#b-away")
@@ -274,9 +289,13 @@ def test_play_now_to_the_end_of_a_hand_on_a_phone(server: str, browser: Any, sho
     page.wait_for_selector("#review", state="visible")
     assert not measure_targets(page)
 
-    # the record of the finished hand, stepped through in the replay page
-    record = get(server, f"/api/tables/{table}/record")
-    assert record["hands"]
+    # the record of the finished hand, downloaded from the review, stepped through in the
+    # replay page
+    with page.expect_download() as got:
+        page.click("#review a[download]")
+    record = json.loads(Path(got.value.path()).read_text(encoding="utf-8"))
+    assert record == get(server, f"/api/tables/{table}/record")
+    assert record["format"] == "forties-record/1" and len(record["hands"]) == 1
     replay = new_page(browser, DESKTOP)
     replay.goto(server + "/replay")
     wait_ready(replay)
@@ -329,3 +348,34 @@ def test_home_page_in_french_and_arabic(server: str, browser: Any, shots: Path) 
     assert heading is not None and heading["x"] > 180
     assert not measure_targets(page)
     screenshot(page, shots, "home-arabic-phone")
+
+
+def test_play_now_in_the_other_presets(server: str, browser: Any) -> None:
+    """Traditional 45 (a card turned up, robbing) and Call Your Partner (five players; with
+    no dealer's hold our bid of 30 wins, so the page names trump, discards and calls a
+    card), each played to the end of a hand through the page."""
+    page = new_page(browser, TABLET)
+    seen: set[str] = set()
+    for preset, options, players in (("nova-scotia", {}, 4),
+                                     ("call-your-partner", {"dealer_may_hold": False}, 5)):
+        made = post(server, "/api/play", {"preset": preset, "options": options,
+                                          "level": "random"})
+        page.goto(server + made["url"])
+        wait_ready(page)
+        assert page.locator("#felt .badge").count() == players
+
+        deadline = time.monotonic() + 90
+        while not over(page):
+            assert time.monotonic() < deadline, "the hand did not finish"
+            if mine(page):  # nothing moves while it is our turn: this is the phase acted in
+                seen.add(body(page, "phase"))
+                act(page, bidder=True)
+            else:
+                time.sleep(0.05)
+        page.wait_for_selector("#review", state="visible")
+        hands = page.eval_on_selector_all(
+            "#review .review-hands > div[data-seat]",
+            "ds => ds.map(d => d.querySelectorAll('.card').length)")
+        assert hands == [5] * players, preset
+    assert {"auction", "trump", "draw", "call", "play"} <= seen, seen
+    assert not page.errors

@@ -8,7 +8,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from ..test_hall_browser import DESKTOP, get, open_page
+from .test_hall_pages import DESKTOP, get, open_page
 
 
 def post(base: str, path: str, body: dict[str, Any]) -> Any:
@@ -57,7 +57,8 @@ def test_an_online_evening_plays_itself_out(server: str, browser: Any, shots: Pa
         for i, p in enumerate(players):
             frames.append(table_frame(p, shown[i]))
             shown[i] = p.locator("#table").get_attribute("src")
-        assert all(f"Game {game}" in p.locator("#status").inner_text() for p in players)
+        said = [p.locator("#status").inner_text() for p in players]
+        assert all(f"Game {game}" in x for x in said), said
 
         def game_done(game: int = game) -> bool:
             b = get(server, f"/api/hall/{eid}")
@@ -68,7 +69,7 @@ def test_an_online_evening_plays_itself_out(server: str, browser: Any, shots: Pa
     b = get(server, f"/api/hall/{eid}")
     assert b["status"]["phase"] in ("prizes", "finished")
     assert sum(s["score"] for s in b["standings"]) == 4  # two tables, two games
-    board.wait_for_selector("#awards")
+    board.wait_for_selector("#prizes h2")
     board.screenshot(path=str(shots / "hall-online-board.png"), full_page=True)
     for p in players:
         p.wait_for_function("document.getElementById('status').textContent"

@@ -36,6 +36,15 @@ def default_db_url() -> str:
     return f"sqlite:///{path}"
 
 
+def uvicorn_config(app: Any) -> Any:
+    """How uvicorn serves the app (every server process alike)."""
+    import uvicorn
+
+    return uvicorn.Config(app, log_level="warning", lifespan="on", ws_ping_interval=10,
+                          ws_ping_timeout=10, ws_per_message_deflate=False,
+                          ws_max_size=64 * 1024, access_log=False)
+
+
 @click.command()
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to listen on (0.0.0.0: every network of this machine).")
@@ -44,8 +53,16 @@ def default_db_url() -> str:
 @click.option("--db", "db_url", default=None, metavar="URL",
               help="Database URL (default: an SQLite file in the data folder; "
                    "postgresql://... for PostgreSQL).")
+@click.option("--redis", "redis_url", default=None, metavar="URL",
+              help="Redis URL (redis://HOST:PORT/0) through which several server processes, "
+                   "on this machine or others, tell each other of every move (with --db "
+                   "postgresql://...).")
+@click.option("--workers", type=click.IntRange(1, 256), default=1, show_default=True,
+              help="Server processes on this machine, sharing the port (more than one needs "
+                   "--db postgresql://... and --redis).")
 @click.option("--no-browser", is_flag=True, help="Do not open a browser window.")
-def serve(host: str, port: int, db_url: str | None, no_browser: bool) -> None:
+def serve(host: str, port: int, db_url: str | None, redis_url: str | None, workers: int,
+          no_browser: bool) -> None:
     """Serve tables to play in the browser: with friends by invite links, against computer
     players, or watching. The games are kept in a database in the data folder (the
     environment variable FORTIES_DATA moves it); a stopped server carries every table on
@@ -55,6 +72,7 @@ def serve(host: str, port: int, db_url: str | None, no_browser: bool) -> None:
     Examples:
       forties serve
       forties serve --port 8080 --no-browser
+      forties serve --db postgresql://forties@db/forties --redis redis://db:6379/0 --workers 4
     """
     import logging
 
@@ -68,14 +86,20 @@ def serve(host: str, port: int, db_url: str | None, no_browser: bool) -> None:
         limits = Limits.from_env()
     except ValueError as e:
         _fail(str(e))
+    from .workers import check_scale_out
+
+    why = check_scale_out(db_url, redis_url, workers)
+    if why:
+        _fail(why)
     try:
         sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind((host, port))
     except OSError as e:
         _fail(f"cannot listen on {host} port {port}: {e.strerror or e}")
+    settings = ServerSettings(db_url or default_db_url(), limits, redis_url)
     try:
-        app = create_app(ServerSettings(db_url or default_db_url(), limits))
+        app = create_app(settings)
     except StoreError as e:
         sock.close()
         _fail(str(e))
@@ -86,6 +110,19 @@ def serve(host: str, port: int, db_url: str | None, no_browser: bool) -> None:
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     url = f"http://{shown if ':' not in shown else f'[{shown}]'}:{real_port}/"
     logging.basicConfig(level=logging.WARNING, format="forties: %(message)s")
+    if workers > 1:
+        from .workers import Workers, serve_worker
+
+        app.state.store.close()  # each process opens its own (checked and migrated above)
+
+        def say_ready() -> None:
+            click.echo(f"forties: serving on {url} (Ctrl-C to stop)")
+            click.echo(f"forties: {workers} server processes share the port")
+            sys.stdout.flush()
+
+        status = Workers(serve_worker, sock, workers, settings).run(say_ready)
+        click.echo("forties: stopped serving")
+        sys.exit(status)
 
     class Server(uvicorn.Server):
         async def startup(self, sockets: Any = None) -> None:
@@ -95,10 +132,7 @@ def serve(host: str, port: int, db_url: str | None, no_browser: bool) -> None:
             if not no_browser and has_desktop():
                 threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
 
-    config = uvicorn.Config(app, log_level="warning", lifespan="on", ws_ping_interval=10,
-                            ws_ping_timeout=10, ws_per_message_deflate=False,
-                            ws_max_size=64 * 1024, access_log=False)
-    server = Server(config)
+    server = Server(uvicorn_config(app))
     with contextlib.suppress(KeyboardInterrupt):
         server.run(sockets=[sock])
     click.echo("forties: stopped serving")

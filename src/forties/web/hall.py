@@ -216,6 +216,7 @@ class Evenings:
         self.tasks: set[asyncio.Task[bool]] = set()
         self.problems: dict[str, str] = {}
         self.created: dict[str, list[float]] = {}
+        self.halls: dict[str, tuple[int, dict[str, Any], Hall]] = {}
 
     async def load(self, eid: str) -> tuple[int, dict[str, Any], Hall]:
         got = await self.store.get_doc(KIND, eid) if _valid_id(eid) else None
@@ -226,6 +227,23 @@ class Evenings:
             return version, body, Hall.from_json(body["hall"])
         except (HallError, KeyError, TypeError) as e:
             raise Refused(f"the evening cannot be read: {e}", 500) from None
+
+    async def read(self, eid: str) -> tuple[int, dict[str, Any], Hall]:
+        """The evening to read, not to change: replayed once per version (a hundred
+        players' pages asking every few seconds replay nothing)."""
+        got = await self.store.get_doc(KIND, eid) if _valid_id(eid) else None
+        if got is None:
+            raise Refused(f"there is no evening {eid!r}", 404)
+        cached = self.halls.get(eid)
+        if cached is not None and cached[0] == got[0]:
+            return cached
+        version, body = got
+        try:
+            hall = Hall.from_json(body["hall"])
+        except (HallError, KeyError, TypeError) as e:
+            raise Refused(f"the evening cannot be read: {e}", 500) from None
+        self.halls[eid] = (version, body, hall)
+        return version, body, hall
 
     async def change(self, eid: str,
                      step: Callable[[dict[str, Any], Hall], Awaitable[Any]]) -> Any:
@@ -375,10 +393,10 @@ class Evenings:
     # ----- the public board -----------------------------------------------------------
 
     async def board(self, eid: str) -> tuple[int, dict[str, Any]]:
-        version, body, hall = await self.load(eid)
+        version, body, hall = await self.read(eid)
         if body.get("online") and not hall.over:
             await self.poll_online(eid, body, hall)
-            version, body, hall = await self.load(eid)
+            version, body, hall = await self.read(eid)
         cached = self.boards.get(eid)
         if cached is not None and cached[0] == version:
             return cached
@@ -494,7 +512,7 @@ def routes(service: Any) -> list[BaseRoute]:
     async def director(request: Request) -> Response:
         eid = request.path_params["eid"]
         obj = await _body(request)
-        _, body, _ = await ev.load(eid)
+        _, body, _ = await ev.read(eid)
         who = ev.check_key(body, obj.get("key"), tables=True)
         if who != "director":
             return JSONResponse({"role": "tables"})
@@ -592,7 +610,7 @@ def routes(service: Any) -> list[BaseRoute]:
         eid = request.path_params["eid"]
         obj = await _body(request)
         version, _ = await ev.board(eid)
-        _, body, hall = await ev.load(eid)
+        _, body, hall = await ev.read(eid)
         online = body.get("online") or {}
         key = obj.get("key")
         who = online.get("people", {}).get(key) if isinstance(key, str) else None
@@ -625,7 +643,7 @@ def routes(service: Any) -> list[BaseRoute]:
     async def export(request: Request) -> Response:
         eid = request.path_params["eid"]
         fmt = request.path_params["fmt"]
-        _, _, hall = await ev.load(eid)
+        _, _, hall = await ev.read(eid)
         name = f"evening-{eid}"
         if fmt == "json":
             return Response(json.dumps(export_json(hall), indent=1) + "\n",
@@ -644,7 +662,7 @@ def routes(service: Any) -> list[BaseRoute]:
         lang = request.query_params.get("lang", "en")
         if lang not in LANGUAGES:
             raise Refused(f"language must be one of {', '.join(LANGUAGES)}")
-        _, _, hall = await ev.load(eid)
+        _, _, hall = await ev.read(eid)
         if what == "cards":
             return HTMLResponse(punch_cards_html(hall, lang))
         if what == "tables":

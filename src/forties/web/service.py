@@ -29,7 +29,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..actions import Action
 from ..rules import RulesError, build_rules, rules_from_json
@@ -52,6 +52,9 @@ from ..table import (
     computer_choice,
 )
 from .store import Conflict, Store
+
+if TYPE_CHECKING:
+    from .bus import Bus
 
 log = logging.getLogger("forties.web")
 QUICK_LEVELS = ("random", "basic")
@@ -181,6 +184,11 @@ class Live:
     on_over: OnOver | None = None
     told_over: bool = False
     par_asked: set[int] = field(default_factory=set)
+    # several processes: the last events came from another one, which plays the computer
+    # turns; this one waits longer before playing them itself (if that process died)
+    standby: bool = False
+    catching_up: bool = False
+    again: bool = False
 
 
 # ----- work done in the process pool --------------------------------------------------------
@@ -224,12 +232,16 @@ class Service:
         self._sweeper: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self.closing = False
+        self.bus: Bus | None = None  # several processes: Redis tells each of the others' moves
+        self.takeover_seconds = TAKEOVER_SECONDS
 
     # ----- life ---------------------------------------------------------------------
 
     async def start(self) -> None:
         """Bring back every table that was playing (computer turns go on), start the
         sweep of unfilled tables."""
+        if self.bus is not None:
+            await self.bus.start(self.moved_elsewhere)
         for table_id in await self.store.ids_with_status(PLAYING):
             try:
                 live = await self.live(table_id)
@@ -237,6 +249,7 @@ class Service:
                 log.exception("table %s could not be brought back", table_id)
                 continue
             if live is not None:
+                live.standby = self.bus is not None  # the others may be playing it
                 self.after(live)
         self._sweeper = asyncio.create_task(self._sweep())
 
@@ -253,6 +266,8 @@ class Service:
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
+        if self.bus is not None:
+            await self.bus.close()
 
     @property
     def pool(self) -> Executor:
@@ -314,12 +329,9 @@ class Service:
                 setattr(table.settings, name, float(v))
 
     async def _reload(self, live: Live) -> None:
-        """Another process moved the table: take the database's table."""
-        table = await self._load(live.table.id)
-        if table is not None:
-            for i, s in enumerate(live.table.seats):
-                table.seats[i].connected = s.connected
-            live.table = table
+        """Another process moved the table: take the database's events since ours, and
+        tell this process's connections of them."""
+        await self._catch_up(live)
 
     async def seat_of(self, table_id: str, token: str) -> int | None:
         if not isinstance(token, str) or not token or len(token) > 200:
@@ -424,12 +436,16 @@ class Service:
 
     # ----- host and guests (HTTP) ---------------------------------------------------
 
-    async def join(self, table_id: str, invite: Any, name: Any) -> dict[str, Any]:
-        """A guest takes the seat of ``invite``: {"token", "seat"}; TableError "taken"
-        (the seat has someone) or "invite" (no such invite here)."""
+    async def join(self, table_id: str, invite: Any, name: Any,
+                   seat: Any = None) -> dict[str, Any]:
+        """A guest takes the seat of ``invite``, or an open ``seat`` of a public table (from
+        the lobby): {"token", "seat"}; TableError "taken" (the seat has someone) or "invite"
+        (no such invite here)."""
         live = await self.live(table_id)
         if live is None:
             raise TableError("table", "there is no such table")
+        if invite is None and seat is not None:
+            return await self._join_public(live, seat, name)
         if not isinstance(invite, str) or not invite or len(invite) > 100:
             raise TableError("invite", "that invite is not for this table")
         who = clean_name(name, "")
@@ -443,6 +459,25 @@ class Service:
                 raise TableError("invite", "that invite is not for this table")
             if live.table.seats[seat].kind != EMPTY:
                 await self.store.set_key(table_id, seat, None, None)
+                raise TableError("taken", "that seat is taken")
+            await self._commit(live, [{"kind": "sit", "seat": seat, "as": PERSON,
+                                       "name": who or f"Player {seat + 1}"}])
+        self.after(live)
+        return {"token": token, "seat": seat}
+
+    async def _join_public(self, live: Live, seat: Any, name: Any) -> dict[str, Any]:
+        t = live.table
+        if not t.settings.public:
+            raise TableError("invite", "this table is private: join it by its invite link")
+        if type(seat) is not int or not 0 <= seat < t.n:
+            raise TableError("bad", f"seat must be a number from 0 to {t.n - 1}")
+        who = clean_name(name, "")
+        async with live.lock:
+            if t.seats[seat].kind != EMPTY:
+                raise TableError("taken", "that seat is taken")
+            token = new_token()
+            if not await self.store.claim_open_seat(t.id, seat, token_hash(token),
+                                                    who or "Guest"):
                 raise TableError("taken", "that seat is taken")
             await self._commit(live, [{"kind": "sit", "seat": seat, "as": PERSON,
                                        "name": who or f"Player {seat + 1}"}])
@@ -492,19 +527,25 @@ class Service:
     async def _commit(self, live: Live, events: list[dict[str, Any]]) -> None:
         """Store ``events`` (under ``live.lock``), then apply them and tell everyone."""
         t = live.table
-        new_version = t.version + sum(e["kind"] in GAME_EVENTS for e in events)
-        kinds = {e["kind"] for e in events}
-        status = OVER if "over" in kinds else PLAYING if (
-            "start" in kinds or t.status != WAITING) else WAITING
-        try:
-            await self.store.append(t.id, t.seq, t.version, events, new_version, status)
-        except Conflict:
-            await self._reload(live)
-            raise TableError("stale", "the game has moved on since: that was not done") \
-                from None
+        hand = t.state.hand_index
+        for attempt in range(RETRIES):
+            new_version = t.version + sum(e["kind"] in GAME_EVENTS for e in events)
+            kinds = {e["kind"] for e in events}
+            status = OVER if "over" in kinds else PLAYING if (
+                "start" in kinds or t.status != WAITING) else WAITING
+            try:
+                await self.store.append(t.id, t.seq, t.version, events, new_version, status)
+                break
+            except Conflict:
+                await self._reload(live)
+                if attempt + 1 == RETRIES or not still_wanted(t, hand, events):
+                    raise TableError("stale", "the game has moved on since: that was not "
+                                              "done") from None
         for e in events:
             t.apply(e)
             self._broadcast(live, e)
+        live.standby = False
+        self._announce(t.id, t.seq)
 
     def _broadcast(self, live: Live, event: dict[str, Any]) -> None:
         """Tell every connection of ``event``: one frame built per seat, sent as is."""
@@ -568,7 +609,7 @@ class Service:
 
     async def _computer_turn(self, live: Live, version: int) -> None:
         t = live.table
-        delay = t.settings.bot_delay
+        delay = t.settings.bot_delay + (self.takeover_seconds if live.standby else 0.0)
         if delay > 0:
             await asyncio.sleep(delay)
         else:
@@ -637,8 +678,8 @@ class Service:
     def _ask_par(self, live: Live) -> None:
         t = live.table
         hand = t.state.hand_index
-        if not self.limits.par or hand in t.par or hand in live.par_asked:
-            return
+        if not self.limits.par or hand in t.par or hand in live.par_asked or live.standby:
+            return  # (standby: the process that moved the table last works the par out)
         live.par_asked.add(hand)
         self._spawn(self._par(live, hand, t.state.clone()))
 
@@ -714,6 +755,8 @@ class Service:
             conn.send('{"type": "pong"}')
             return
         if kind == "hello":
+            if self.bus is not None:  # this process may not have heard of every move yet
+                await self.refresh(live, wake=True)
             await self._hello(conn, live, msg.get("seq", 0))
             return
         if conn.live is None:
@@ -869,6 +912,72 @@ class Service:
                 self._stop_timers(live)
                 del self.tables[table_id]
         return gone
+
+
+    # ----- several processes (PostgreSQL and Redis) ----------------------------------
+
+    def _announce(self, table_id: str, seq: int) -> None:
+        """Tell the other processes that the table moved (its events are committed)."""
+        if self.bus is not None and not self.closing:
+            self._spawn(self.bus.publish(table_id, seq))
+
+    async def moved_elsewhere(self, table_id: str, seq: int) -> None:
+        """Another process committed events up to ``seq`` to ``table_id``: if the table is
+        in play here, bring it up to date (one catch-up at a time per table)."""
+        live = self.tables.get(table_id)
+        if live is None or self.closing or live.table.seq >= seq:
+            return
+        if live.catching_up:  # a catch-up is on its way: it goes round once more
+            live.again = True
+            return
+        live.catching_up = True
+        self._spawn(self._moved(live))
+
+    async def _moved(self, live: Live) -> None:
+        try:
+            while True:
+                live.again = False
+                await self.refresh(live, standby=True)
+                if not live.again:
+                    break
+        finally:
+            live.catching_up = False
+
+    async def refresh(self, live: Live, standby: bool = False, wake: bool = False) -> None:
+        """Bring ``live`` up to date with the database, telling its connections, then set
+        up what it waits for (``standby``: the moves came from another process; ``wake``:
+        a client came, and the table may have been moved here from a process that died, so
+        if nothing is under way here this process stands by to play its computers)."""
+        async with live.lock:
+            moved = await self._catch_up(live)
+        idle = live.task is None or live.task.done()
+        if (moved and standby) or (wake and idle and not moved):
+            live.standby = True
+        if moved or standby or (wake and idle):
+            self.after(live)
+
+    async def _catch_up(self, live: Live) -> int:
+        """The events committed since this process's last (under ``live.lock``): applied
+        and told to this process's connections, in order. How many there were."""
+        t = live.table
+        events = await self.store.events_after(t.id, t.seq)
+        for e in events:
+            t.apply(e)
+            self._broadcast(live, e)
+        return len(events)
+
+
+TAKEOVER_SECONDS = 3.0  # a process waits this long for another's computer turn
+RETRIES = 5  # tries of a chat line or a "ready" that another process's event got before
+
+
+def still_wanted(t: Table, hand: int, events: list[dict[str, Any]]) -> bool:
+    """Whether ``events``, refused because another process moved the table first, do not
+    depend on what it did (a chat line; "ready" in the same hand's review), so that they
+    are stored after its events rather than refused."""
+    return all(e["kind"] == "chat" or (
+        e["kind"] == "ready" and t.status == REVIEW and t.state.hand_index == hand
+        and e.get("seat") not in t.ready) for e in events)
 
 
 def computer_name(level: str) -> str:

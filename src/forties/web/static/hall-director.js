@@ -1,4 +1,4 @@
-import { boot, drawMoves, drawPrizes, drawStandings, el, evening, phaseText, pointsBoxes,
+import { boot, drawMoves, drawPrizes, drawStandings, el, evening, lang, phaseText, pointsBoxes,
          post, readPoints, t, takeKey, watch } from "./hall.js";
 
 await boot();
@@ -40,7 +40,7 @@ function drawLinks(b) {
       el("a", { href: links.board, target: "_blank", id: "board-link" }, t("hall.links.board", "Standings for the projector")),
       el("a", { href: `/hall/${eid}/print/cards?lang=en`, target: "_blank" }, t("hall.links.cards", "Punch cards")),
       el("a", { href: `/hall/${eid}/print/cards?lang=fr`, target: "_blank" }, t("hall.links.cards.fr", "Punch cards (French)")),
-      b.current ? el("a", { href: `/hall/${eid}/print/tables?game=${g}`, target: "_blank" }, t("hall.links.tables", "Table numbers")) : null),
+      b.current ? el("a", { href: `/hall/${eid}/print/tables?game=${g}&lang=${lang === "fr" ? "fr" : "en"}`, target: "_blank" }, t("hall.links.tables", "Table numbers")) : null),
     el("p", {}, t("hall.links.report", "Link for the tables' phones (they report their winners):"), " ",
       el("a", { href: links.report, id: "report-link", target: "_blank" }, full(links.report))),
     el("p", { class: "links" }, t("hall.links.export", "Export:"), " ",

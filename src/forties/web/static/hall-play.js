@@ -30,7 +30,7 @@ async function tick() {
       $("table").hidden = false;
     }
   } catch (e) { $("error").textContent = e.message; }
-  setTimeout(tick, 2000);
+  setTimeout(tick, 3000);
 }
 if (!key) $("error").textContent = t("hall.play.nokey", "Open the link the director gave you.");
 else tick();

@@ -36,6 +36,8 @@ async function send(game, table, winner, points) {
       : t("hall.report.thanks", "Thank you: table {t}, couple {c} won.", { t: table, c: winner });
     poll.now();
     showTables();
+    const again = $("tables").querySelector(`button[data-table='${table}']`);
+    if (again) again.focus();
   } catch (e) { $("error").textContent = e.message; }
 }
 
@@ -75,6 +77,8 @@ function draw(b, error) {
       t("hall.couple.n", "Couple {n}", { n: x.other }), name(x.other)),
     el("button", { class: "warn", "data-winner": "none", onclick: () => send(c.game, x.table, null) },
       t("hall.result.nogame", "No game")));
+  const first = $("winners").querySelector("input, button");
+  if (first) first.focus();
 }
 
 $("back").addEventListener("click", showTables);

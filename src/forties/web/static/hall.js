@@ -32,10 +32,13 @@ export async function loadMessages() {
   for (const node of document.querySelectorAll("[data-i18n]")) {
     node.textContent = t(node.dataset.i18n, node.textContent.trim());
   }
+  for (const node of document.querySelectorAll("[data-i18n-title]")) {
+    node.title = t(node.dataset.i18nTitle, node.title);
+  }
 }
 
 export function languagePicker(into) {
-  const sel = el("select", { "aria-label": "Language", id: "lang" },
+  const sel = el("select", { "aria-label": t("common.language", "Language"), id: "lang" },
     ...[["en", "English"], ["fr", "Français"], ["ar", "العربية"]].map(([code, name]) =>
       el("option", { value: code, selected: code === lang ? "" : null }, name)));
   sel.addEventListener("change", () => {

@@ -1,44 +1,14 @@
 """The score pad in Debian's Chromium on a 360 x 640 phone: a short game kept from the
 new-pad form to the winner, a bad hand refused in one line, a past hand corrected, the
-watchers' link following it read-only, and the page in French and Arabic."""
+watchers' link following it read-only, and the page in French and Arabic; on
+forties serve's own server (tests/web/conftest.py). Pictures: web-pad-*.png."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
-
-from .pad_web_helpers import serving
-
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync"]
 PHONE = {"width": 360, "height": 640}
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """forties serve's own app, on its own database in a temporary folder."""
-    from forties.web.app import ServerSettings, create_app
-
-    db = f"sqlite:///{tmp_path_factory.mktemp('pad') / 'tables.db'}"
-    with serving(create_app(ServerSettings(db_url=db)), lifespan="on") as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} is missing: `make test` installs it (apt-get install chromium)")
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 def phone(browser: Any, lang: str = "en") -> Any:
@@ -65,7 +35,7 @@ def fits_the_phone(page: Any) -> bool:
     return bool(page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"))
 
 
-def test_a_short_game_on_a_phone(browser: Any, server: str) -> None:
+def test_a_short_game_on_a_phone(browser: Any, server: str, shots: Path) -> None:
     page = phone(browser)
     page.goto(f"{server}/pad")
     page.select_option("#preset", "merrimack-valley")
@@ -77,6 +47,7 @@ def test_a_short_game_on_a_phone(browser: Any, server: str) -> None:
     page.wait_for_selector("#entry:not([hidden])")
     assert "#key=" not in page.url  # the key left the address bar for this phone's storage
     assert page.inner_text("#next") == "Hand 1: Ann deals"
+    assert page.is_hidden("#cancel") and page.is_hidden("#undo")
     watch_url = page.input_value("#share")
 
     enter(page, "Bob", "20", (10, 20))
@@ -92,7 +63,7 @@ def test_a_short_game_on_a_phone(browser: Any, server: str) -> None:
 
     # hand 1 was written wrong: Bob took 25, not 20
     page.click("#sheet tbody tr:nth-child(1) button.pad-fix")
-    assert page.inner_text("#entry-title") == "Correct hand 1"
+    assert page.inner_text("#entry-title") == "Correct hand 1" and page.is_visible("#cancel")
     page.fill("#points0", "5")
     page.fill("#points1", "25")
     page.click("#enter")
@@ -110,13 +81,14 @@ def test_a_short_game_on_a_phone(browser: Any, server: str) -> None:
     page.wait_for_selector("#result:not([hidden])")
     assert page.inner_text("#result") == "Ann and Cy win: first to 50"
     assert page.is_hidden("#entry") and fits_the_phone(page)
+    page.screenshot(path=str(shots / "web-pad-phone.png"), full_page=True)
     watcher.wait_for_selector("#result:not([hidden])", timeout=20_000)
     assert watcher.inner_text("#result") == "Ann and Cy win: first to 50"
     csv = page.evaluate("fetch(document.getElementById('csv').href).then(r => r.text())")
     assert csv.splitlines()[-1].endswith("Ann and Cy win: first to 50")
 
 
-def test_forty_one_in_french_and_arabic(browser: Any, server: str) -> None:
+def test_forty_one_in_french_and_arabic(browser: Any, server: str, shots: Path) -> None:
     page = phone(browser, "fr")
     page.goto(f"{server}/pad?lang=fr")
     page.select_option("#preset", "forty-one")
@@ -133,6 +105,7 @@ def test_forty_one_in_french_and_arabic(browser: Any, server: str) -> None:
     page.wait_for_function("document.documentElement.dir === 'rtl'")
     assert page.inner_text("#next") == "الدور 2: يوزّع Bob"
     assert fits_the_phone(page)
+    page.screenshot(path=str(shots / "web-pad-arabic-phone.png"), full_page=True)
 
 
 def test_hands_typed_offline_are_kept_and_sent_later(browser: Any, server: str) -> None:

@@ -1,67 +1,18 @@
-"""The hall in the browser (Debian's Chromium): a director sets an evening up, registers
-couples at the door with the keyboard, starts it, the tables report their winners from a
-phone, a mistake is corrected, the projector's standings follow by themselves, and the
-prizes come out with the tie worked through on screen (the votes and the cut's cards)."""
+"""The hall in the browser (Debian's Chromium, on the real server of tests/web/conftest.py):
+a director sets an evening up, registers couples at the door with the keyboard, starts
+it, the tables report their winners from a phone, a mistake is corrected, the
+projector's standings follow by themselves, and the prizes come out with the tie worked
+through on screen (the votes and the cut's cards)."""
 
 from __future__ import annotations
 
 import json
-import socket
-import threading
-import time
 import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
-
-from .hall_web_helpers import FakeService, tiny_app
-
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                 "--no-first-run", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync"]
 PHONE = {"width": 360, "height": 640}
 DESKTOP = {"width": 1280, "height": 800}
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[str]:
-    """The hall's routes over a stand-in service, served on 127.0.0.1 (a free port)."""
-    import uvicorn
-
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    srv = uvicorn.Server(uvicorn.Config(tiny_app(FakeService()), log_level="warning"))
-    thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not srv.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.02)
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(15)
-    sock.close()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} is missing: `make test` installs it (apt-get install chromium)")
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
-
-
-@pytest.fixture(scope="module")
-def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("hall-screenshots")
 
 
 def get(base: str, path: str) -> Any:

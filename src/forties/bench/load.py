@@ -1,0 +1,224 @@
+"""The web server under load, on one process and on several: ``make loadtest``.
+
+    python -m forties.bench.load [--workers 1,2] [--tables T] [--seconds S] [--json FILE]
+
+A throwaway PostgreSQL and Redis are started on 127.0.0.1 (``forties.bench.services``),
+then, for each count N of ``--workers`` in turn, N ``forties serve --db ... --redis ...``
+processes on N ports of this machine, over a fresh database. ``--tables`` tables of four
+people each are played by websocket clients in this process (``forties.web.client``), each
+client connecting to a process in turn (round-robin: the four seats of a table are spread
+over the processes, so that every move is told across them through Redis). Every client
+plays a random legal action as soon as its view offers one, and says "ready" at each
+review; the review closes when all four are ready.
+
+Measured over ``--seconds`` after a warm-up: moves committed a second (every action in the
+database, from its events), the time from a client sending its action to that client
+hearing the event of it (p50 and p99), and the CPU time of each part (the server processes,
+PostgreSQL, Redis, and this load generator) per move, from /proc. Bounded: the run stops
+after its seconds, whatever the state of the games.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import re
+import resource
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+WARMUP_SECONDS = 4.0
+LIMITS = {"bot_delay": 0.0, "review_seconds": 5.0, "par": False,
+          "messages_per_second": 1000.0, "message_burst": 1000.0, "grace_seconds": 30.0,
+          "tables_per_minute": 100000}
+
+
+def forties_command() -> str:
+    """The ``forties`` script beside this Python."""
+    here = Path(sys.executable).parent / "forties"
+    return str(here) if here.exists() else "forties"
+
+
+class Server:
+    """One ``forties serve`` process."""
+
+    def __init__(self, db: str, redis_url: str, folder: Path) -> None:
+        env = {**os.environ, "FORTIES_DATA": str(folder), "FORTIES_LIMITS": json.dumps(LIMITS)}
+        env.pop("DISPLAY", None)
+        env.pop("WAYLAND_DISPLAY", None)
+        self.proc = subprocess.Popen(
+            [forties_command(), "serve", "--port", "0", "--no-browser", "--db", db,
+             "--redis", redis_url], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            text=True, env=env, start_new_session=True)
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        m = re.search(r"serving on http://127\.0\.0\.1:(\d+)/", line)
+        if not m:
+            self.proc.kill()
+            err = self.proc.stderr.read() if self.proc.stderr else ""
+            raise RuntimeError(f"forties serve did not start: {line!r} {err[-1000:]}")
+        self.http = f"http://127.0.0.1:{m.group(1)}"
+        self.ws = f"ws://127.0.0.1:{m.group(1)}"
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)
+        try:
+            self.proc.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.communicate(timeout=30)
+
+
+def percentile(xs: list[float], q: float) -> float:
+    if not xs:
+        return float("nan")
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(q * len(xs)))]
+
+
+def moves_in(db: str) -> int:
+    import psycopg
+
+    with psycopg.connect(db) as conn:
+        row = conn.execute("SELECT count(*) FROM events WHERE kind = 'act'").fetchone()
+        return int(row[0]) if row else 0
+
+
+async def one_run(workers: int, tables: int, seconds: float, pg: Any, rd: Any,
+                  folder: Path) -> dict[str, Any]:
+    import httpx
+    import psycopg
+
+    from ..web.client import SeatClient
+    from .services import cpu_seconds
+
+    name = "load_" + uuid.uuid4().hex[:10]
+    with psycopg.connect(pg.url, autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}")
+    db = pg.url.rsplit("/", 1)[0] + "/" + name
+    servers = [Server(db, rd.url, folder / f"w{workers}-{i}") for i in range(workers)]
+    clients: list[SeatClient] = []
+    try:
+        async with httpx.AsyncClient(base_url=servers[0].http, timeout=60) as api:
+            made = []
+            for _ in range(tables):
+                r = await api.post("/api/tables", json={"preset": "merrimack-valley",
+                                                        "name": "Host", "public": False})
+                r.raise_for_status()
+                body = r.json()
+                tokens = {0: body["token"]}
+                for i, inv in enumerate(body["invites"]):
+                    code = inv["url"].split("#invite=")[1]
+                    j = await api.post(f"/api/tables/{body['table']}/join",
+                                       json={"invite": code, "name": f"Guest {i}"})
+                    j.raise_for_status()
+                    tokens[j.json()["seat"]] = j.json()["token"]
+                made.append((body["table"], tokens))
+            n = 0
+            for table, tokens in made:
+                for seat in sorted(tokens):
+                    server = servers[n % workers]  # round-robin over the processes
+                    clients.append(SeatClient(server.ws, table, tokens[seat], keep_frames=False)
+                                   .autoplay(seed=n).start())
+                    n += 1
+            await asyncio.gather(*(c.wait_for(lambda c: c.view is not None, timeout=60)
+                                   for c in clients))
+            for table, tokens in made:
+                r = await api.post(f"/api/tables/{table}/start", json={"token": tokens[0]})
+                r.raise_for_status()
+        await asyncio.sleep(WARMUP_SECONDS)
+        parts = {"server processes": [s.proc.pid for s in servers], "PostgreSQL": pg.pids(),
+                 "Redis": [rd.pid]}
+        cpu0 = {k: cpu_seconds(v) for k, v in parts.items()}
+        me0 = resource.getrusage(resource.RUSAGE_SELF)
+        moves0, t0 = moves_in(db), time.perf_counter()
+        for c in clients:
+            c.latencies.clear()
+        await asyncio.sleep(seconds)
+        moves1, t1 = moves_in(db), time.perf_counter()
+        parts["PostgreSQL"] = pg.pids()
+        cpu1 = {k: cpu_seconds(v) for k, v in parts.items()}
+        me1 = resource.getrusage(resource.RUSAGE_SELF)
+        latencies = [x for c in clients for x in c.latencies]
+    finally:
+        await asyncio.gather(*(c.stop() for c in clients))
+        for s in servers:
+            s.stop()
+    moves = moves1 - moves0
+    elapsed = t1 - t0
+    cpu = {k: cpu1[k] - cpu0[k] for k in parts}
+    cpu["load generator"] = (me1.ru_utime + me1.ru_stime) - (me0.ru_utime + me0.ru_stime)
+    return {"workers": workers, "tables": tables, "clients": len(clients),
+            "seconds": round(elapsed, 2), "moves": moves,
+            "moves_per_second": round(moves / elapsed, 1),
+            "latency_ms": {"p50": round(1000 * percentile(latencies, 0.5), 1),
+                           "p99": round(1000 * percentile(latencies, 0.99), 1),
+                           "samples": len(latencies)},
+            "cpu_ms_per_move": {k: round(1000 * v / max(1, moves), 2) for k, v in cpu.items()},
+            "cpu_seconds": {k: round(v, 2) for k, v in cpu.items()}}
+
+
+def report(rows: list[dict[str, Any]]) -> str:
+    parts = list(rows[0]["cpu_ms_per_move"])
+    out = [f"{rows[0]['tables']} tables of 4 people ({rows[0]['clients']} websocket clients, "
+           f"round-robin over the processes), {rows[0]['seconds']:.0f} s each, "
+           f"PostgreSQL and Redis on this machine ({os.cpu_count()} cores)", "",
+           "| processes | moves/s | p50 ms | p99 ms | " +
+           " | ".join(f"CPU ms/move: {p}" for p in parts) + " |",
+           "| ---: | ---: | ---: | ---: | " + " | ".join("---:" for _ in parts) + " |"]
+    for r in rows:
+        lat = r["latency_ms"]
+        out.append(f"| {r['workers']} | {r['moves_per_second']} | {lat['p50']} | {lat['p99']} | "
+                   + " | ".join(str(r["cpu_ms_per_move"][p]) for p in parts) + " |")
+    if len(rows) > 1:
+        base = rows[0]["moves_per_second"]
+        for r in rows[1:]:
+            out.append(f"\n{r['workers']} processes / {rows[0]['workers']}: "
+                       f"{r['moves_per_second'] / base:.2f} x the moves a second (same run)")
+    return "\n".join(out)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m forties.bench.load", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--workers", default="1,2",
+                    help="server processes, or a list of counts run in turn (default 1,2)")
+    ap.add_argument("--tables", type=int, default=16, help="tables of four people (16)")
+    ap.add_argument("--seconds", type=float, default=20.0, help="measured seconds a run (20)")
+    ap.add_argument("--json", dest="json_path", default=None, help="write the figures here")
+    args = ap.parse_args(argv)
+    try:
+        counts = [int(x) for x in args.workers.split(",") if x.strip()]
+    except ValueError:
+        ap.error("--workers: a number of processes, or a list such as 1,2")
+    if not counts or min(counts) < 1 or max(counts) > 64 or not 1 <= args.tables <= 500 \
+            or not 1 <= args.seconds <= 600:
+        ap.error("--workers 1 to 64, --tables 1 to 500, --seconds 1 to 600")
+
+    import tempfile
+
+    from .services import postgres, redis
+
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="forties-load-") as folder, postgres() as pg, \
+            redis() as rd:
+        for n in counts:
+            rows.append(asyncio.run(one_run(n, args.tables, args.seconds, pg, rd,
+                                            Path(folder))))
+            print(json.dumps(rows[-1]), file=sys.stderr)
+    print(report(rows))
+    if args.json_path:
+        Path(args.json_path).write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

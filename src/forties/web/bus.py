@@ -1,0 +1,122 @@
+"""Redis pub/sub between server processes: "table T has moved to event S".
+
+Several ``forties serve`` processes, on one machine or many, share one PostgreSQL database,
+which is the authority (each table's version, every event committed before anyone hears of
+it). When a process commits events to a table it publishes the table's id and its new
+event number here; every other process holding that table reads the new events from the
+database and tells its own connections, so a client sees every move of its table at once
+whichever process it is connected to. The message carries no game data: nothing a seat
+may not see goes through Redis, and a lost message costs only time (a client's hello, or
+the next message for the table, brings the process up to date from the database).
+
+Imported only when ``--redis`` is given, so one process on SQLite needs no Redis.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+log = logging.getLogger("forties.web")
+CHANNEL = "forties:tables"
+RETRY_SECONDS = 1.0
+
+OnMoved = Callable[[str, int], Awaitable[None]]
+
+
+class BusError(Exception):
+    """Redis cannot be reached (a one-line message)."""
+
+
+class Bus:
+    """One process's link to the others: publish the tables it moved, hear of the rest."""
+
+    def __init__(self, url: str, channel: str = CHANNEL) -> None:
+        try:
+            import redis.asyncio as aioredis
+        except ImportError:
+            raise BusError("--redis needs the redis package: pip install -e '.[scale]'") \
+                from None
+        self.url = url
+        self.channel = channel
+        self.origin = secrets.token_hex(8)  # this process: its own messages are skipped
+        try:
+            self.redis: Any = aioredis.Redis.from_url(url, health_check_interval=10,
+                                                      socket_connect_timeout=5)
+        except ValueError as e:
+            raise BusError(f"--redis {url}: {e}") from None
+        self._listener: asyncio.Task[None] | None = None
+        self.received = 0
+        self.published = 0
+
+    async def start(self, on_moved: OnMoved) -> None:
+        """Check that Redis answers, then hear every other process's moves."""
+        try:
+            await self.redis.ping()
+        except Exception as e:  # redis raises its own kinds and OSError
+            raise BusError(f"cannot reach Redis at {self.url}: {_first_line(e)}") from None
+        ready = asyncio.Event()
+        self._listener = asyncio.create_task(self._listen(on_moved, ready))
+        await ready.wait()
+
+    async def _listen(self, on_moved: OnMoved, ready: asyncio.Event) -> None:
+        while True:
+            pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+            try:
+                await pubsub.subscribe(self.channel)
+                ready.set()
+                async for message in pubsub.listen():
+                    if message.get("type") != "message":
+                        continue
+                    try:
+                        body = json.loads(message["data"])
+                        table_id, seq, origin = str(body["t"]), int(body["s"]), body["o"]
+                    except (ValueError, KeyError, TypeError):
+                        log.warning("an unreadable message on %s was skipped", self.channel)
+                        continue
+                    if origin == self.origin:
+                        continue
+                    self.received += 1
+                    try:
+                        await on_moved(table_id, seq)
+                    except Exception:
+                        log.exception("table %s could not be brought up to date", table_id)
+            except asyncio.CancelledError:
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()
+                raise
+            except Exception as e:  # Redis went away: try again, the database is the truth
+                log.warning("Redis at %s: %s; trying again", self.url, _first_line(e))
+                ready.set()
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()
+                await asyncio.sleep(RETRY_SECONDS)
+
+    async def publish(self, table_id: str, seq: int) -> None:
+        """Tell the other processes that ``table_id`` now has events up to ``seq``."""
+        try:
+            await self.redis.publish(self.channel, json.dumps(
+                {"t": table_id, "s": seq, "o": self.origin}))
+            self.published += 1
+        except Exception as e:  # the move is committed; the others catch up on hello
+            log.warning("Redis at %s: %s; table %s not announced", self.url,
+                        _first_line(e), table_id)
+
+    async def close(self) -> None:
+        if self._listener is not None:
+            self._listener.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._listener
+            self._listener = None
+        with contextlib.suppress(Exception):
+            await self.redis.aclose()
+
+
+def _first_line(e: BaseException) -> str:
+    text = str(e).strip()
+    return text.splitlines()[0] if text else type(e).__name__

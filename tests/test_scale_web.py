@@ -1,0 +1,398 @@
+"""Several server processes over one PostgreSQL and one Redis: the web tables' tests again,
+with the clients spread over two ``forties serve`` processes.
+
+A real PostgreSQL and a real Redis are started for the module on 127.0.0.1 (tests/services.py;
+``make services`` installs Debian's packages), each test on a fresh database.
+
+- a whole game with the seats on two processes: every seat sees every move of its table,
+  frames numbered with none missing, each the engine's view of that seat;
+- SIGKILL of one process in the middle of a game: its clients reconnect to the other and
+  play on to the end; nothing lost or doubled (every client's numbers unbroken, the record
+  the referee's, every event stored once);
+- the same action sent to both processes at the same moment: exactly one is applied;
+- ``forties serve --workers 2``: two processes on one port, both serving one game;
+- a database or a Redis that cannot be reached, or several processes without them: one line.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import signal
+import subprocess
+import uuid
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import psycopg
+import pytest
+import pytest_asyncio
+
+from forties.web.client import SeatClient
+
+from .helpers_engine import FORTIES
+from .helpers_web import (
+    TEST_LIMITS,
+    basic_player,
+    check_frames,
+    knowledge_by_version,
+    private_table,
+    stop_all,
+)
+from .services import Postgres, Redis, postgres, redis
+
+pytestmark = pytest.mark.asyncio
+
+
+@pytest.fixture(scope="module")
+def pg() -> Iterator[Postgres]:
+    with postgres() as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def rd() -> Iterator[Redis]:
+    with redis() as server:
+        yield server
+
+
+@pytest.fixture
+def db(pg: Postgres) -> str:
+    """A fresh database of its own for one test (the servers bring back every table
+    playing in theirs when they start)."""
+    name = "t_" + uuid.uuid4().hex[:12]
+    with psycopg.connect(pg.url, autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}")
+    return pg.url.rsplit("/", 1)[0] + "/" + name
+
+
+class Serve:
+    """``forties serve --db URL --redis URL`` as its own process."""
+
+    def __init__(self, folder: Path, db: str, redis_url: str, workers: int = 1,
+                 **limits: Any) -> None:
+        self.folder, self.db, self.redis_url, self.workers = folder, db, redis_url, workers
+        self.limits = {**TEST_LIMITS, **limits}
+        self.proc: subprocess.Popen[str] | None = None
+        self.port = 0
+        self.http = self.ws = ""
+
+    def start(self) -> Serve:
+        env = {**os.environ, "FORTIES_DATA": str(self.folder / "data"),
+               "FORTIES_LIMITS": json.dumps(self.limits)}
+        env.pop("DISPLAY", None)
+        env.pop("WAYLAND_DISPLAY", None)
+        self.proc = subprocess.Popen(
+            [str(FORTIES), "serve", "--port", "0", "--no-browser", "--db", self.db,
+             "--redis", self.redis_url, "--workers", str(self.workers)],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+            start_new_session=True)
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        m = re.search(r"serving on http://127\.0\.0\.1:(\d+)/", line)
+        if not m:
+            self.proc.kill()
+            raise RuntimeError(f"forties serve said {line!r}: "
+                               f"{self.proc.stderr.read()[-2000:] if self.proc.stderr else ''}")
+        self.port = int(m.group(1))
+        self.http = f"http://127.0.0.1:{self.port}"
+        self.ws = f"ws://127.0.0.1:{self.port}"
+        return self
+
+    def kill(self) -> None:
+        """SIGKILL: the process dies at once, in the middle of whatever it was doing."""
+        assert self.proc is not None
+        os.killpg(self.proc.pid, signal.SIGKILL)
+        self.proc.wait(30)
+
+    def stop(self) -> tuple[int, str]:
+        assert self.proc is not None
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)
+        try:
+            _, err = self.proc.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            _, err = self.proc.communicate(timeout=30)
+        return self.proc.returncode, err
+
+
+@pytest_asyncio.fixture
+async def two(tmp_path: Path, db: str, rd: Redis) -> AsyncIterator[tuple[Serve, Serve]]:
+    """Two server processes on one database and one Redis (as on two machines)."""
+    a = Serve(tmp_path / "a", db, rd.url).start()
+    b = Serve(tmp_path / "b", db, rd.url).start()
+    try:
+        yield a, b
+    finally:
+        for s in (a, b):
+            if s.proc is not None and s.proc.poll() is None:
+                code, err = s.stop()
+                assert code == 0 and "Traceback" not in err, err[-3000:]
+
+
+def events_in_db(db: str, table: str) -> list[int]:
+    with psycopg.connect(db) as conn:
+        return [r[0] for r in conn.execute(
+            "SELECT seq FROM events WHERE table_id = %s ORDER BY seq", (table,)).fetchall()]
+
+
+async def judged(api: httpx.AsyncClient, table: str, tmp_path: Path) -> dict[str, Any]:
+    """The table's record, and the referee's verdict on it (which must be a whole game)."""
+    r = await api.get(f"/api/tables/{table}/record")
+    assert r.status_code == 200, r.text
+    record: dict[str, Any] = r.json()
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record))
+    res = subprocess.run([str(FORTIES), "check", str(path)], capture_output=True, text=True,
+                         timeout=120, check=False)
+    verdict = json.loads(res.stdout)
+    assert res.returncode == 0 and verdict["ok"] and verdict["over"], res.stdout[-500:]
+    return record
+
+
+def unbroken(c: SeatClient) -> None:
+    """Every event number after the first snapshot, once each, in order."""
+    numbers = [f["seq"] for f in c.frames if f["type"] in ("event", "chat")]
+    first = c.frames[0]["seq"]
+    assert numbers == list(range(first + 1, first + 1 + len(numbers))), numbers[:40]
+    assert c.gaps == 0
+
+
+async def test_a_game_with_its_seats_on_two_processes(two: tuple[Serve, Serve],
+                                                      tmp_path: Path) -> None:
+    a, b = two
+    async with httpx.AsyncClient(base_url=a.http, timeout=30) as api:
+        table, tokens = await private_table(api, "merrimack-valley", options={"target": 60})
+        servers = [a, b, a, b]
+        seats = [SeatClient(servers[s].ws, table, tokens[s]).autoplay(basic_player).start()
+                 for s in sorted(tokens)]
+        watchers = [SeatClient(a.ws, table).start(), SeatClient(b.ws, table).start()]
+        try:
+            await asyncio.gather(*(c.wait_for(lambda c: c.over, timeout=180)
+                                   for c in [*seats, *watchers]))
+        finally:
+            await stop_all([*seats, *watchers])
+        record = await judged(api, table, tmp_path)
+    known = knowledge_by_version(record)
+    for s, c in enumerate(seats):
+        assert not c.errors, c.errors[:3]
+        unbroken(c)
+        assert check_frames(c.frames, s, known) > 20
+    for w in watchers:
+        unbroken(w)
+        assert check_frames(w.frames, None, known) > 20
+    assert watchers[0].seq == watchers[1].seq == seats[0].seq
+    assert events_in_db(a.db, table) == list(range(1, seats[0].seq + 1))
+
+
+async def nudge(c: SeatClient) -> None:
+    """A client back on another process: if its last action or "ready" was lost with the
+    process that died, it sends it again (a repeat is refused as stale, changing nothing)."""
+    await c.wait_for(lambda c: c.ws is not None and c.connections >= 2, timeout=60)
+    c.acted_on = None
+    if c.view is not None:
+        c.ready_sent.discard(c.view.get("hand_index"))
+    await c._maybe_play()
+
+
+async def test_sigkill_one_process_its_clients_go_on_on_the_other(
+        two: tuple[Serve, Serve], tmp_path: Path) -> None:
+    """A game with seats on both processes, and a game of one person against computers
+    whose every connection is on the process that dies: each goes on to its end."""
+    a, b = two
+    async with httpx.AsyncClient(base_url=a.http, timeout=30) as api:
+        table, tokens = await private_table(api, "merrimack-valley", options={"target": 60})
+        solo = (await api.post("/api/play", json={"preset": "auction-45",
+                                                  "level": "basic"})).json()
+    servers = [a, b, a, b]
+    seats = [SeatClient(servers[s].ws, table, tokens[s]).autoplay(basic_player).start()
+             for s in sorted(tokens)]
+    watchers = [SeatClient(a.ws, table).start(), SeatClient(b.ws, table).start()]
+    me = SeatClient(a.ws, solo["table"], solo["token"]).autoplay(basic_player).start()
+    on_a = [seats[0], seats[2], watchers[0], me]
+    try:
+        await asyncio.gather(*(c.wait_for(lambda c: c.seq >= 40, timeout=120)
+                               for c in [*seats, me]))
+        a.kill()  # in the middle of the game: no goodbye, no flush
+        for c in on_a:
+            c.url = c.url.replace(a.ws, b.ws)  # as a browser's next try lands on another
+        await asyncio.gather(*(nudge(c) for c in on_a if c is not watchers[0]))
+        await asyncio.gather(*(c.wait_for(lambda c: c.over, timeout=240)
+                               for c in [*seats, *watchers, me]))
+    finally:
+        await stop_all([*seats, *watchers, me])
+    async with httpx.AsyncClient(base_url=b.http, timeout=30) as api:
+        record = await judged(api, table, tmp_path)
+        await judged(api, solo["table"], tmp_path)
+    known = knowledge_by_version(record)
+    for s, c in enumerate(seats):
+        unbroken(c)  # nothing lost, nothing twice
+        assert check_frames(c.frames, s, known) > 20
+        assert not [e for e in c.errors if e["code"] != "stale"], c.errors
+    for c in [*watchers, me]:
+        unbroken(c)
+    assert all(c.connections >= 2 for c in on_a)
+    assert events_in_db(b.db, table) == list(range(1, seats[1].seq + 1))
+    assert events_in_db(b.db, solo["table"]) == list(range(1, me.seq + 1))
+
+
+async def test_the_same_action_on_two_processes_at_once_is_applied_once(
+        two: tuple[Serve, Serve]) -> None:
+    """One seat connected to both processes sends its move to both at the same moment,
+    turn after turn: each time one is applied and the other refused as stale."""
+    a, b = two
+    async with httpx.AsyncClient(base_url=a.http, timeout=30) as api:
+        play = (await api.post("/api/play", json={"preset": "merrimack-valley",
+                                                  "level": "random"})).json()
+    table, token = play["table"], play["token"]
+    ca = SeatClient(a.ws, table, token).start()
+    cb = SeatClient(b.ws, table, token).start()
+    turns = 0
+    try:
+        while turns < 12:
+            await asyncio.gather(*(c.wait_for(
+                lambda c: bool(c.view and (c.view.get("legal") or c.view.get("over"))),
+                timeout=60) for c in (ca, cb)))
+            await cb.wait_for(lambda c: c.seq == ca.seq and ca.seq == c.seq, timeout=30)
+            assert ca.view is not None
+            if ca.view.get("over"):
+                break
+            version, legal = ca.view["version"], ca.view["legal"]
+            acts_before = [e for e in record_events(a.db, table) if e["kind"] == "act"]
+            errors_before = len(ca.errors) + len(cb.errors)
+            await asyncio.gather(ca.act(legal[0], version), cb.act(legal[-1], version))
+            await asyncio.gather(*(c.wait_for(lambda c, v=version: c.view is not None and (
+                c.view["version"] > v), timeout=60) for c in (ca, cb)))
+            await asyncio.sleep(0.2)  # the refusal, if it is still on its way
+            acts = [e for e in record_events(a.db, table) if e["kind"] == "act"]
+            mine = [e for e in acts[len(acts_before):] if e["seat"] == 0]
+            assert len(mine) == 1, mine  # exactly one of the two
+            assert mine[0]["action"] in (legal[0], legal[-1])
+            new_errors = [e for c in (ca, cb) for e in c.errors][errors_before:]
+            if legal[0] != legal[-1]:
+                assert [e["code"] for e in new_errors] == ["stale"], new_errors
+            turns += 1
+    finally:
+        await stop_all([ca, cb])
+    assert turns >= 5
+
+
+def record_events(db: str, table: str) -> list[dict[str, Any]]:
+    with psycopg.connect(db) as conn:
+        return [json.loads(r[0]) for r in conn.execute(
+            "SELECT body FROM events WHERE table_id = %s ORDER BY seq", (table,)).fetchall()]
+
+
+async def test_the_database_applies_one_of_two_racing_commits(db: str) -> None:
+    """Two stores (as in two processes) append to the same table at the same event number
+    and version from many threads at once: exactly one append is stored each time."""
+    from forties.web.store import Conflict, Store
+
+    stores = [Store(db), Store(db)]
+    try:
+        await stores[0].create_table(
+            {"id": "race", "preset": "merrimack-valley", "rules": "{}", "seed": 1,
+             "first_dealer": 0, "version": 0, "status": "playing", "settings": "{}",
+             "public": False}, [], [])
+        for seq in range(20):
+            results = await asyncio.gather(*(
+                stores[i % 2].append("race", seq, seq, [{"kind": "chat", "n": i}], seq + 1,
+                                     "playing") for i in range(4)), return_exceptions=True)
+            assert sum(r is None for r in results) == 1, results
+            assert all(isinstance(r, Conflict) for r in results if r is not None)
+        assert events_in_db(db, "race") == list(range(1, 21))
+    finally:
+        for s in stores:
+            s.close()
+
+
+def serve_fails(*args: str) -> str:
+    res = subprocess.run([str(FORTIES), "serve", "--no-browser", "--port", "0", *args],
+                         capture_output=True, text=True, timeout=60, check=False)
+    assert res.returncode == 2, (res.stdout, res.stderr)
+    assert res.stderr.startswith("forties: ") and res.stderr.count("\n") == 1, res.stderr
+    return res.stderr
+
+
+async def test_several_processes_need_postgresql_and_redis(tmp_path: Path, pg: Postgres,
+                                                     rd: Redis) -> None:
+    sqlite = f"sqlite:///{tmp_path / 'f.db'}"
+    assert "--workers 2: several processes share" in serve_fails("--workers", "2")
+    assert "--workers 3: several" in serve_fails("--workers", "3", "--db", pg.url)
+    assert "give --db postgresql" in serve_fails("--db", sqlite, "--redis", rd.url)
+    assert "cannot reach Redis at redis://127.0.0.1:1/0" in serve_fails(
+        "--db", pg.url, "--redis", "redis://127.0.0.1:1/0")
+    assert "--redis nowhere" in serve_fails("--db", pg.url, "--redis", "nowhere")
+    assert "cannot open the database" in serve_fails(
+        "--db", "postgresql://forties@127.0.0.1:1/forties", "--redis", rd.url)
+    assert "--workers" in serve_fails("--workers", "0")
+
+
+def server_processes(pid: int) -> list[int]:
+    """The worker processes of ``forties serve --workers`` (spawned children of ``pid``)."""
+    out = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            cmdline = (stat.parent / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if int(fields[1]) == pid and b"spawn_main" in cmdline:
+            out.append(int(stat.parent.name))
+    return sorted(out)
+
+
+async def test_serve_workers_two_processes_on_one_port(tmp_path: Path, db: str,
+                                                      rd: Redis) -> None:
+    """``--workers 2``: two server processes answer on one port, and a game played through
+    connections that land on both goes to its end; a worker killed in the middle of it is
+    replaced, and its clients go on through the other."""
+    server = Serve(tmp_path, db, rd.url, workers=2).start()
+    try:
+        assert server.proc is not None
+        workers = server_processes(server.proc.pid)
+        assert len(workers) == 2, workers
+        async with httpx.AsyncClient(base_url=server.http, timeout=30) as api:
+            table, tokens = await private_table(api, "forty-one", options={"target": 12})
+            seats = [SeatClient(server.ws, table, tokens[s]).autoplay(basic_player).start()
+                     for s in sorted(tokens)]
+            try:
+                await asyncio.gather(*(c.wait_for(lambda c: c.seq >= 20, timeout=120)
+                                       for c in seats))
+                os.kill(workers[0], signal.SIGKILL)
+                await asyncio.sleep(1.5)  # the dropped clients are back by now
+                await asyncio.gather(*(nudge(c) for c in seats if c.connections >= 2))
+                await asyncio.gather(*(c.wait_for(lambda c: c.over, timeout=240)
+                                       for c in seats))
+            finally:
+                await stop_all(seats)
+            await judged(api, table, tmp_path)
+        for c in seats:
+            unbroken(c)
+        after = server_processes(server.proc.pid)
+        assert len(after) == 2 and workers[0] not in after and workers[1] in after
+    finally:
+        code, err = server.stop()
+        assert code == 0, err[-3000:]
+
+
+async def test_the_load_test_measures_one_and_two_processes(tmp_path: Path, pg: Postgres,
+                                                            rd: Redis) -> None:
+    """``make loadtest``'s run, tiny: moves are played and counted, latencies and the CPU
+    of every part measured, and the report compares the counts of processes."""
+    from forties.bench.load import one_run, report
+
+    rows = [await one_run(n, 2, 2.0, pg, rd, tmp_path) for n in (1, 2)]
+    for n, row in zip((1, 2), rows, strict=True):
+        assert row["workers"] == n and row["clients"] == 8
+        assert row["moves"] > 0 and row["latency_ms"]["samples"] > 0
+        assert row["latency_ms"]["p50"] <= row["latency_ms"]["p99"]
+        assert row["cpu_seconds"]["server processes"] > 0
+        assert row["cpu_seconds"]["PostgreSQL"] > 0
+    text = report(rows)
+    assert "| 1 |" in text and "| 2 |" in text and "2 processes / 1:" in text
