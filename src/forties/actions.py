@@ -24,6 +24,11 @@ class Verb(Enum):
     ROB = "rob"
     CALL = "call"
     PLAY = "play"
+    # "Booked?" (the ``booked`` option): after the verbs above, so their numbers stay put
+    ASK = "ask"
+    ANSWER = "answer"
+    FOLD = "fold"
+    STAY = "stay"
 
 
 _VERBS = {v.value: v for v in Verb}
@@ -74,8 +79,12 @@ class Action(NamedTuple):
         if not isinstance(v, Verb) or type(self.arg) is not int:  # an Action built by hand
             return f"{self.seat} {getattr(v, 'value', v)} {self.arg}"
         head = f"{self.seat} {v.value}"
-        if v is Verb.PASS or v is Verb.HOLD:
+        if v is Verb.PASS or v is Verb.HOLD or v is Verb.FOLD or v is Verb.STAY:
             return head
+        if v is Verb.ASK:
+            return f"{head} {self.arg}"
+        if v is Verb.ANSWER:
+            return f"{head} {'yes' if self.arg else 'no'}"
         if v is Verb.BID or v is Verb.RAISE:
             return f"{head} {bid_text(self.arg)}"
         if v is Verb.TRUMP:
@@ -109,7 +118,20 @@ class Action(NamedTuple):
                 f"not an action: {text!r} (unknown verb {verb_text!r}; verbs: "
                 f"{', '.join(_VERBS)})")
         try:
-            if verb is Verb.PASS or verb is Verb.HOLD:
+            if verb is Verb.ASK or verb is Verb.ANSWER:
+                if len(args) != 1:
+                    what = "the seat asked" if verb is Verb.ASK else "yes or no"
+                    raise ActionSyntaxError(f"not an action: {text!r} (give {what})")
+                word = args[0].lower()
+                if verb is Verb.ANSWER:
+                    if word not in ("yes", "no"):
+                        raise ActionSyntaxError(f"not an action: {text!r} (answer yes or no)")
+                    return cls(seat, verb, 1 if word == "yes" else 0)
+                asked = _number(word)
+                if asked is None:
+                    raise ActionSyntaxError(f"not an action: {text!r} (ask a seat number)")
+                return cls(seat, verb, asked)
+            if verb in (Verb.PASS, Verb.HOLD, Verb.FOLD, Verb.STAY):
                 if args:
                     raise ActionSyntaxError(f"not an action: {text!r} ({verb.value} takes "
                                             "nothing after it)")
