@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint warm-all services bench bench-envs loadtest clean screenshots
+.PHONY: run test lint warm-all services bench bench-envs loadtest loadtest-tables clean screenshots
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -67,6 +67,13 @@ loadtest: $(STAMP) services
 
 bench-envs: $(VENV)/.bench
 	$(BIN)/python -m forties.bench.envs
+
+# N tables of four websocket clients against forties serve on 127.0.0.1 (bounded in time);
+# One forties serve on its embedded SQLite, as `make run` starts it: 500 tables of four
+# seat clients; LOADFLAGS="--think 2" plays at people's pace, --json prints JSON.
+LOADFLAGS ?=
+loadtest-tables: $(STAMP)
+	$(BIN)/python -m forties.bench.tables --tables 500 --seconds 30 $(LOADFLAGS)
 
 clean:
 	rm -rf $(VENV) build *.egg-info src/*.egg-info .mypy_cache .ruff_cache .pytest_cache .hypothesis

@@ -100,7 +100,7 @@ MALFORMED: dict[str, tuple[Any, tuple[str, ...]]] = {
     "game and preset disagree": (_edit(("game",), "forty-one"), ("forty-one",)),
     "actions not strings": (_actions("0 bid 20", 1), ("hand 1", "actions")),
     "a bid not a number": (_actions("0 bid twenty"), ("hand 1, action 1", "twenty")),
-    "an unknown verb": (_actions("0 bid 20", "1 fold"), ("hand 1, action 2", "fold")),
+    "an unknown verb": (_actions("0 bid 20", "1 fly"), ("hand 1, action 2", "fly")),
     "a seat not a number": (_actions("North bid 20"), ("hand 1, action 1", "seat")),
     "an action with no verb": (_actions("0"), ("hand 1, action 1",)),
     "two cards played": (_actions(*MV_OPENING, "0 play JS 4S"),
@@ -280,7 +280,7 @@ def test_rules_show_with_an_override() -> None:
     (("merrimac-valley",), "unknown preset"),
     (("merrimack-valley", "-o", "trumps=S"), "unknown option"),
     (("merrimack-valley", "-o", "lead=dealer"), "left-of-dealer"),
-    (("merrimack-valley", "-o", "players=9"), "players"),
+    (("merrimack-valley", "-o", "players=11"), "players"),
     (("merrimack-valley", "-o", "lead"), "NAME=VALUE"),
     (("nova-scotia", "-o", "kitty=3"), "kitty"),
 ])
@@ -608,7 +608,7 @@ def test_every_command_numbers_hands_and_actions_from_one(tmp_path: Path) -> Non
     hinted = run_forties("hint", str(path))
     assert hinted.returncode == 1 and "hand 1, action 13 (3 play 8D)" in hinted.stderr, \
         hinted.stderr
-    syntax = _actions("0 bid 20", "1 fold")
+    syntax = _actions("0 bid 20", "1 fly")
     res = run_forties("check", str(write(tmp_path, syntax, "bad.json")))
     assert res.returncode == 2 and "hand 1, action 2" in res.stderr
 
@@ -631,6 +631,6 @@ def test_show_speaks_to_you_and_of_one_player_in_agreement(tmp_path: Path) -> No
     assert "Bob passes" in out and "Bob pass," not in out
     assert "You discard 3" in out and "You discards" not in out
     assert "; You win" in out and "; Bob wins" in out
-    demo = run_forties("demo", "-p", "call-your-partner", "--seed", "1")
+    demo = run_forties("demo", "-p", "call-your-partner", "--seed", "7")
     last = [ln for ln in demo.stdout.splitlines() if ln.startswith("Game over")][-1]
     assert re.fullmatch(r"Game over: \w+ wins", last), last

@@ -905,12 +905,20 @@ def test_regression_six_players_go_on_top_card_runs_out_of_stock() -> None:
     """Six players, kitty 3: the stock holds 52 - 30 - 3 = 19. With go_on_top_card the
     bidder turns up one card from it and then holds that card alone, so he draws 4; the
     five others keep at least 2 (keep_min for six) and draw up to 3 each: 1 + 4 + 15 = 20
-    cards, one more than the stock. Replaying such a draw was an IndexError; these rules
-    cannot be played, and build_rules says so naming go_on_top_card."""
-    with pytest.raises(RulesError) as e:
-        build_rules("merrimack-valley",
-                    {"players": 6, "go_on_kitty": True, "go_on_top_card": True})
-    assert "go_on_top_card" in str(e.value)
-    # five players fit: stock 52 - 25 - 3 = 24; keep 1: four others draw 4 (16), the
-    # bidder draws 4 from his one card, plus the top card: 21 <= 24
-    build_rules("merrimack-valley", {"players": 5, "go_on_kitty": True, "go_on_top_card": True})
+    cards, one more than the stock. Replaying such a draw was an IndexError. Now each
+    discard is limited to what the stock can still replace: every seat discarding all it
+    may, the last discarder is the one held back, and every hand comes back to five."""
+    rules = build_rules("merrimack-valley",
+                        {"players": 6, "go_on_kitty": True, "go_on_top_card": True})
+    for seed in range(20):
+        g = new_game(rules, seed=seed)
+        while g.phase.value != "draw":
+            legal = g.legal_actions()
+            goes = [a for a in legal if a.verb.value == "discard"]
+            g.apply(goes[0] if goes else legal[-1] if g.phase.value == "auction" else legal[0])
+        assert g.hands[g.bidder].bit_count() == 1  # on the top card
+        while g.phase.value == "draw":
+            legal = g.legal_actions()
+            g.apply(max(legal, key=lambda a: a.arg.bit_count()))
+        assert all(h.bit_count() == 5 for h in g.hands)
+        assert g.stock_pos <= len(g.stock)

@@ -975,10 +975,6 @@ CONFLICTS: list[tuple[str, dict[str, Any], tuple[str, ...]]] = [
     (A45, {"target": 100}, ("lock_at=100", "target=100")),
     (MV, {"forty_five_resets": True, "target": 45}, ("forty_five_resets", "target=45")),
     (MV, {"auction": "hold-reopens"}, ("auction=hold-reopens", "dealer_may_hold")),
-    # the stock: 6 x 4 replacements with keep 1, but 52 - 30 - 3 = 19 cards left
-    (MV, {"players": 6, "keep_min": 1}, ("players=6", "kitty=3", "keep_min=1", "24", "19")),
-    (MV, {"players": 6, "four_and_a_flip": True}, ("players=6", "four_and_a_flip", "30")),
-    (MV, {"players": 5, "kitty": 4, "keep_min": 0}, ("players=5", "kitty=4", "keep_min=0")),
 ]
 
 
@@ -994,16 +990,73 @@ def test_conflicting_rules_refused_naming_the_options(
         assert word in msg, (word, msg)
 
 
-def test_keep_min_is_raised_for_the_stock_only_when_not_given() -> None:
-    """A preset's keep_min is raised only as far as the stock needs: six keep two (30 dealt,
-    kitty 3: 19 left < 6 x 4); Auction 45 keeps none with four (29 left >= 4 x 5) but one
-    with five (24 left < 5 x 5); a keep_min that is given is never changed."""
+def test_keep_min_is_raised_for_the_stock_only_for_six_and_only_when_not_given() -> None:
+    """Six keep two (002: "to ensure cards don't run out": 30 dealt, kitty 3, 19 left
+    < 6 x 4); five keep the preset's own, so Auction 45 and Call Your Partner keep none
+    (001: "players do not need to keep one card"; "bidding and discarding is done the
+    same"), the draw limiting a discard only where the stock runs short. A keep_min that
+    is given is never changed, and one that could run the stock dry is played, not
+    refused."""
     assert build_rules(MV, {"players": 6}).keep_min == 2  # type: ignore[attr-defined]
     assert build_rules(MV, {"players": 5}).keep_min == 1  # type: ignore[attr-defined]
     assert build_rules(A45).keep_min == 0  # type: ignore[attr-defined]
-    assert build_rules(A45, {"players": 5}).keep_min == 1  # type: ignore[attr-defined]
-    with pytest.raises(RulesError, match="keep_min=0"):
-        build_rules(A45, {"players": 5, "keep_min": 0})
+    assert build_rules(A45, {"players": 5}).keep_min == 0  # type: ignore[attr-defined]
+    assert build_rules("call-your-partner").keep_min == 0  # type: ignore[attr-defined]
+    for options in ({"players": 6, "keep_min": 1}, {"players": 6, "four_and_a_flip": True},
+                    {"players": 5, "kitty": 4, "keep_min": 0}):
+        assert build_rules(MV, options).options().items() >= options.items()
+
+
+def five_discard(rules: Any, seed: int) -> GameState:
+    """A five-player hand under ``rules`` at the draw, the first seat having won the
+    bid at 20 (and named trump) and the stock at 24 cards."""
+    g = new_game(rules, seed=seed, first_dealer=4)
+    g.apply("0 bid 20")
+    while g.phase is Phase.AUCTION:
+        g.apply(f"{g.turn} pass")
+    if g.phase is Phase.RAISE:
+        g.apply("0 pass")
+    g.apply(next(a for a in g.legal_actions() if a.verb is Verb.TRUMP))
+    if g.phase is Phase.CALL:  # pragma: no cover - the call comes after the draw
+        raise AssertionError("no draw")
+    assert g.phase is Phase.DRAW and len(g.stock) - g.stock_pos == 24
+    return g
+
+
+@pytest.mark.parametrize("preset", [A45, "call-your-partner"])
+def test_five_players_may_discard_all_five_while_the_stock_lasts(preset: str) -> None:
+    """Five players, kitty 3: the stock holds 52 - 25 - 3 = 24. The bidder (8 cards)
+    throws all 8 and needs 5; seats 1, 2 and 3 each throw all five (15 more): 20 of the
+    24 are spoken for, so the dealer (seat 4), last to discard, may throw at most 4, and
+    throwing five is refused saying why. Nobody before him was limited."""
+    rules = build_rules(preset, {"players": 5})
+    g = five_discard(rules, seed=3)
+    for seat in (0, 1, 2, 3):
+        assert g.turn == seat
+        everything = g.hands[seat]
+        assert Action(seat, Verb.DISCARD, everything) in g.legal_actions()
+        g.apply(Action(seat, Verb.DISCARD, everything))
+    assert g.turn == 4
+    sizes = {a.arg.bit_count() for a in g.legal_actions()}
+    assert sizes == {0, 1, 2, 3, 4}
+    why = g.reason(Action(4, Verb.DISCARD, g.hands[4])) or ""
+    assert "stock can replace only 4 more cards" in why and "keep at least 1" in why
+    with pytest.raises(IllegalActionError):
+        g.apply(Action(4, Verb.DISCARD, g.hands[4]))
+    four = next(a for a in g.legal_actions() if a.arg.bit_count() == 4)
+    g.apply(four)
+    assert g.stock_pos == len(g.stock) and all(h.bit_count() == 5 for h in g.hands)
+
+
+def test_the_stock_limit_bites_only_when_reached() -> None:
+    """Five players who discard little are never limited: the dealer may throw all five
+    when the stock still holds enough for him."""
+    g = five_discard(build_rules(A45, {"players": 5}), seed=3)
+    for seat in (0, 1, 2, 3):
+        keep_all = Action(seat, Verb.DISCARD, 0) if seat else Action(
+            0, Verb.DISCARD, next(a.arg for a in g.legal_actions() if a.arg.bit_count() == 3))
+        g.apply(keep_all)
+    assert Action(4, Verb.DISCARD, g.hands[4]) in g.legal_actions()
 
 
 def test_conflicts_that_the_value_lists_make_unreachable() -> None:
@@ -1055,7 +1108,7 @@ def test_unknown_option_message() -> None:
 @pytest.mark.parametrize(("option", "value", "allowed"), [
     ("min_bid", 10, "15, 20, 5"),
     ("kitty", 5, "3, 0, 4"),
-    ("players", 7, "2, 3, 4, 5, 6"),
+    ("players", 11, "2, 3, 4, 5, 6, 7, 8, 9, 10"),
     ("auction", "double", "single"),
     ("keep_min", 3, "1, 0, 2"),
     ("replenish", "by-twos", "by-threes"),

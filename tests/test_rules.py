@@ -84,7 +84,6 @@ def test_build_rules_overrides_and_records_them() -> None:
 
 @pytest.mark.parametrize("preset, options, named", [
     ("merrimack-valley", {"teams": "pairs", "players": 5}, ("teams", "players")),
-    ("merrimack-valley", {"players": 6, "keep_min": 0}, ("players", "keep_min")),
     ("merrimack-valley", {"bid_60_for_120": True}, ("bid_60_for_120", "bid_30_for_60")),
     ("merrimack-valley", {"go_on_top_card": True}, ("go_on_top_card", "go_on_kitty")),
     ("merrimack-valley", {"robbing": True}, ("robbing", "auction")),
@@ -167,6 +166,9 @@ def test_a_missing_house_rules_file(tmp_path: Path) -> None:
 NEEDS: dict[tuple[str, Value], dict[str, Value]] = {
     ("teams", "three-pairs"): {"players": 6},
     ("teams", "two-threes"): {"players": 6},
+    ("teams", "two-teams"): {"players": 8},
+    ("teams", "three-threes"): {"players": 9},
+    ("players", 10): {"kitty": 0},
     ("go_on_top_card", True): {"go_on_kitty": True},
     ("bid_60_for_120", True): {"bid_30_for_60": True},
 }
@@ -254,3 +256,135 @@ def test_rules_json_round_trips(spec: OptionSpec, value: Value) -> None:
 def test_a_preset_is_written_without_options(preset: str) -> None:
     assert build_rules(preset).to_json() == {"preset": preset}
     assert rules_from_json(preset) == build_rules(preset)
+
+
+# ----- up to ten players -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("preset", "options", "most"), [
+    # Traditional 45 has no kitty and no draw: ten hands of five and the turned card, 51
+    ("nova-scotia", {}, 10),
+    # a kitty of three: nine hands (45 + 3 = 48), leaving 4 cards for the draw
+    ("merrimack-valley", {}, 9),
+    ("auction-45", {}, 9),
+    # no kitty: ten hands and two cards for the draw
+    ("merrimack-valley", {"kitty": 0}, 10),
+    # a kitty of four: nine hands (49) and three for the draw
+    ("merrimack-valley", {"kitty": 4}, 9),
+])
+def test_up_to_ten_players_where_the_deck_allows(preset: str, options: dict[str, Any],
+                                                  most: int) -> None:
+    """"Anywhere from 2 to 10 players": every count whose deal fits in 52 cards is
+    accepted; one more is refused, naming the players, the kitty and the count."""
+    for n in range(2, most + 1):
+        rules = build_rules(preset, {**options, "players": n})
+        assert rules.players == n
+    if most < 10:
+        with pytest.raises(RulesError) as e:
+            build_rules(preset, {**options, "players": most + 1})
+        msg = str(e.value)
+        assert f"players={most + 1}" in msg and "52" in msg and "kitty" in msg
+    with pytest.raises(RulesError, match="players"):
+        build_rules(preset, {**options, "players": 11})
+
+
+@pytest.mark.parametrize(("players", "teams", "sides"), [
+    (8, "pairs", ((0, 4), (1, 5), (2, 6), (3, 7))),
+    (10, "pairs", ((0, 5), (1, 6), (2, 7), (3, 8), (4, 9))),
+    (8, "two-teams", ((0, 2, 4, 6), (1, 3, 5, 7))),
+    (10, "two-teams", ((0, 2, 4, 6, 8), (1, 3, 5, 7, 9))),
+    (9, "three-threes", ((0, 3, 6), (1, 4, 7), (2, 5, 8))),
+    (7, "individual", tuple((s,) for s in range(7))),
+    (4, "pairs", ((0, 2), (1, 3))),
+    (6, "three-pairs", ((0, 3), (1, 4), (2, 5))),
+    (6, "two-threes", ((0, 2, 4), (1, 3, 5))),
+])
+def test_team_layouts_for_every_count(players: int, teams: str,
+                                      sides: tuple[tuple[int, ...], ...]) -> None:
+    """Partners sit opposite, teams alternate round the table."""
+    rules = build_rules("nova-scotia", {"players": players, "teams": teams})
+    assert rules.sides == sides  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(("players", "teams"), [
+    (7, "pairs"), (9, "pairs"), (6, "pairs"), (6, "two-teams"), (5, "two-teams"),
+    (8, "three-threes"), (6, "three-threes"), (8, "two-threes"), (10, "three-pairs"),
+])
+def test_team_layouts_that_cannot_seat_the_players_are_refused(players: int,
+                                                               teams: str) -> None:
+    with pytest.raises(RulesError) as e:
+        build_rules("nova-scotia", {"players": players, "teams": teams})
+    assert f"teams={teams}" in str(e.value) and f"not {players}" in str(e.value)
+
+
+def test_eight_and_ten_default_to_partners_opposite() -> None:
+    assert build_rules("merrimack-valley", {"players": 8}).teams == "pairs"  # type: ignore[attr-defined]
+    assert build_rules("nova-scotia", {"players": 10}).teams == "pairs"  # type: ignore[attr-defined]
+    assert build_rules("nova-scotia", {"players": 9}).teams == "individual"  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(("preset", "players"), [
+    ("nova-scotia", 10), ("merrimack-valley", 9), ("auction-45", 8), ("nova-scotia", 7)])
+def test_a_big_table_plays_whole_games(preset: str, players: int) -> None:
+    """Seven to ten players play whole games with the basic players: every hand's
+    tricks have one card from each seat, and (with an auction) each hand comes back to
+    five cards a seat after the draw however the stock holds out."""
+    import random
+
+    from forties import new_game
+    from forties.bots import make_bot
+
+    rules = build_rules(preset, {"players": players})
+    rng = random.Random(players)
+    bots = [make_bot("basic", rng) for _ in range(players)]
+    g = new_game(rules, seed=players)
+    hands = 0
+    while not g.over and hands < 60:
+        if g.hand_over:
+            for t in g.tricks:
+                assert len(t.cards) == players
+            g.next_hand()
+            hands += 1
+            continue
+        if g.phase.value == "play" and not g.tricks and not g.trick_cards:
+            assert all(h.bit_count() == 5 for h in g.hands)
+        s = g.turn
+        assert s is not None
+        g.apply(bots[s].choose(g.view(s), g.legal_actions()))
+    assert hands > 0
+
+
+def test_the_solver_refuses_more_seats_than_it_searches_and_the_expert_plays_on() -> None:
+    """The double-dummy search keys its table on six hands: at eight it refuses by name,
+    and the expert's judge finishes imagined hands by playouts instead."""
+    from forties import new_game, solver
+    from forties.bots.judge import SolverJudge
+
+    g = new_game("nova-scotia", seed=4)
+    g8 = new_game(build_rules("nova-scotia", {"players": 8}), seed=4)
+    while g8.phase.value != "play":
+        g8.apply(g8.legal_actions()[0])
+    with pytest.raises(ValueError, match="up to 6 players, not 8"):
+        solver.best_moves(g8)
+    outcomes = SolverJudge().play_outcomes(g8)
+    assert set(outcomes) == set(g8.legal_actions())
+    assert all(sum(v) in (25, 30) for v in outcomes.values())
+    del g
+
+
+def test_the_terminal_table_refuses_more_than_six_players_in_one_line() -> None:
+    from .helpers_engine import run_forties
+
+    p = run_forties("play", "-p", "nova-scotia", "-o", "players=8", "--plain")
+    assert p.returncode == 2 and p.stdout == ""
+    assert len(p.stderr.strip().splitlines()) == 1
+    assert "up to 6 players, not players=8" in p.stderr
+
+
+def test_demo_plays_ten() -> None:
+    """forties demo names all ten players (it ran out of names after six)."""
+    from .helpers_engine import run_forties
+
+    p = run_forties("demo", "-p", "nova-scotia", "-o", "players=10", "--seed", "1")
+    assert p.returncode == 0 and p.stderr == ""
+    assert "Jo" in p.stdout and "win" in p.stdout

@@ -356,7 +356,7 @@ async def test_serve_workers_two_processes_on_one_port(tmp_path: Path, db: str,
     try:
         assert server.proc is not None
         workers = server_processes(server.proc.pid)
-        assert len(workers) == 2, workers
+        assert len(workers) == 2, (workers, server.proc.pid)
         async with httpx.AsyncClient(base_url=server.http, timeout=30) as api:
             table, tokens = await private_table(api, "forty-one", options={"target": 12})
             seats = [SeatClient(server.ws, table, tokens[s]).autoplay(basic_player).start()
@@ -364,9 +364,13 @@ async def test_serve_workers_two_processes_on_one_port(tmp_path: Path, db: str,
             try:
                 await asyncio.gather(*(c.wait_for(lambda c: c.seq >= 20, timeout=120)
                                        for c in seats))
+                before = [c.connections for c in seats]
                 os.kill(workers[0], signal.SIGKILL)
-                await asyncio.sleep(1.5)  # the dropped clients are back by now
-                await asyncio.gather(*(nudge(c) for c in seats if c.connections >= 2))
+                await asyncio.sleep(1.0)  # the dropped connections notice
+                for c in seats:
+                    await c.wait_for(lambda c: c.ws is not None, timeout=60)
+                await asyncio.gather(*(nudge(c) for c, n in zip(seats, before, strict=True)
+                                       if c.connections > n))
                 await asyncio.gather(*(c.wait_for(lambda c: c.over, timeout=240)
                                        for c in seats))
             finally:
@@ -375,7 +379,8 @@ async def test_serve_workers_two_processes_on_one_port(tmp_path: Path, db: str,
         for c in seats:
             unbroken(c)
         after = server_processes(server.proc.pid)
-        assert len(after) == 2 and workers[0] not in after and workers[1] in after
+        assert len(after) == 2 and workers[0] not in after and workers[1] in after, (
+            workers, after)
     finally:
         code, err = server.stop()
         assert code == 0, err[-3000:]

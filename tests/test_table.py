@@ -194,3 +194,38 @@ def test_seats_show_who_sits_there() -> None:
     assert seats[1]["kind"] == "computer" and seats[1]["level"] == "basic"
     assert Seat().to_json(3)["kind"] == "empty"
     assert t.computer_to_act() in (None, t.state.turn)
+
+
+def test_the_pad_says_made_or_set_by_the_bid_even_when_45_goes_back_to_0() -> None:
+    """A bid made is "made" on the score pad, also when the score lands on 45 and goes back
+    to 0 (forty_five_resets): the note follows the points taken against the bid, not the
+    direction the score moved."""
+    rules = build_rules("merrimack-valley", {"forty_five_resets": True})
+    reset_and_made = 0
+    for seed in range(60):
+        t = Table("t", rules, seed, Settings())
+        for i in range(t.n):
+            t.apply({"kind": "sit", "seat": i, "as": COMPUTER, "name": "C", "level": "basic"})
+        t.apply({"kind": "start"})
+        before = [0] * len(t.state.sides)
+        while not t.state.over:
+            lines = len(t.pad)
+            while len(t.pad) == lines and not t.state.over:
+                if t.state.hand_over:
+                    t.apply({"kind": "deal"})
+                    before = list(t.state.scores)
+                    continue
+                play_one(t)
+            if len(t.pad) == lines:
+                break
+            line = t.pad[-1]
+            if line["bidder"] is None:
+                continue
+            side = next(i for i, s in enumerate(t.state.sides) if line["bidder"] in s)
+            made = line["points"][side] >= int(str(line["bid"]).split()[0])
+            assert line["note"] == ("made" if made else "set"), (seed, line)
+            if made and before[side] + line["points"][side] >= 45 > 0 == line["scores"][side]:
+                reset_and_made += 1
+        if reset_and_made:
+            break
+    assert reset_and_made, "no game reached 45 on a made bid: the case was not tried"

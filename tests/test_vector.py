@@ -79,8 +79,10 @@ def option_values(spec: OptionSpec) -> list[Any]:
 
 
 def accepted(preset: str, options: dict[str, Any]) -> bool:
+    """Whether the rules can be built and the vector engine plays them (up to six
+    players: it refuses more by name, test_more_players_than_the_kernel_seats_are_refused)."""
     try:
-        build_rules(preset, options)
+        rules_vector(build_rules(preset, options))
     except RulesError:
         return False
     return True
@@ -149,6 +151,11 @@ def state_features(state: Any) -> set[str]:
         if state.hand_over and all(state.team_qualifies(t) for t in rules.teams):
             out.add("both-teams-qualify")
         return out
+    if state.phase is Phase.DRAW and state._stock_tight:
+        have = state.hands[state.turn].bit_count()
+        keep = 0 if rules.four_and_a_flip else min(rules.keep_min, have)
+        if state._discard_sizes(state.turn).stop - 1 < have - keep:
+            out.add("stock-limited")
     if state.phase is Phase.AUCTION and state.min_bid_for(state.turn) > rules.min_bid:
         out.add("min-bid-raised")
     if rules.lock_at is not None and state.hand_over and any(
@@ -344,8 +351,11 @@ def test_mixed_options_play_like_the_reference(preset: str, chunk: int,
     for i, options in enumerate(mixtures):
         rules = build_rules(preset, options)
         seen: set[str] = set()
-        for g in range(2):
+        # two games, and up to four more while a corner the options open is not reached
+        for g in range(6):
             seen |= play_side_by_side(rules, stable_seed(preset, chunk, i, g))
+            if g >= 1 and not expected_features(rules) - seen:
+                break
         missing = expected_features(rules) - seen
         assert not missing, f"{preset} {options}: never reached {sorted(missing)}"
 
@@ -360,6 +370,7 @@ RARE_CORNERS: dict[str, tuple[str, dict[str, Any]]] = {
     "partner-found": ("call-your-partner", {"replenish": "all-at-once"}),
     "phase:raise": ("auction-45", {}),
     "trump-from-raise": ("auction-45", {}),
+    "stock-limited": ("merrimack-valley", {"players": 6, "four_and_a_flip": True}),
     "go-kitty-from-raise": ("auction-45", {"go_on_kitty": True}),
     "go-kitty": ("merrimack-valley", {"go_on_kitty": True}),
     "go-top-card": ("merrimack-valley", {"go_on_kitty": True, "go_on_top_card": True}),
@@ -411,7 +422,7 @@ AUTO_CASES: list[tuple[str, dict[str, Any], int, int]] = [
     ("nova-scotia", {}, 0, 1500),
     ("merrimack-valley", {"match": "best-of-3", "target": 30}, 1, 1500),
     ("forty-one", {"target": 1, "partner_positive": False}, 3, 1500),
-    ("call-your-partner", {"target": 60, "lock_at": None}, 2, 800),
+    ("call-your-partner", {"target": 40, "lock_at": None}, 2, 800),
 ]
 
 
@@ -722,6 +733,7 @@ def test_legal_action_index_out_of_range(env: VectorGame) -> None:
 NOT_KERNEL_FIELDS = {
     "preset": "the name of the preset the values came from; the values themselves are read",
     "overrides": "the record of which values differ from the preset; the values are read",
+    "booked": "refused by name: test_booked_is_refused_by_name",
 }
 
 
@@ -751,7 +763,7 @@ def test_rules_vector_reads_every_field(rules_class: type[Rules]) -> None:
             vectors = {}
             for value in option_values(specs[f.name]):
                 varied = dataclasses.replace(base, **{f.name: value})
-                if not conflicts(varied):
+                if not conflicts(varied) and varied.players <= k.MAX_SEATS:
                     vectors[value] = rules_vector(varied)
             for (v1, r1), (v2, r2) in itertools.combinations(vectors.items(), 2):
                 assert not np.array_equal(r1, r2), (
@@ -788,3 +800,17 @@ def test_the_module_example_runs() -> None:
 
     failures, tried = doctest.testmod(forties.vector)
     assert tried >= 6 and failures == 0
+
+
+@pytest.mark.parametrize("players", [7, 8, 9, 10])
+def test_more_players_than_the_kernel_seats_are_refused(players: int) -> None:
+    """The engine deals up to ten; the compiled tables hold six seats, and refuse more
+    by name rather than play them differently."""
+    rules = build_rules("nova-scotia", {"players": players})
+    with pytest.raises(RulesError, match=f"up to 6 players, not players={players}"):
+        VectorGame(rules, 2)
+
+
+def test_booked_is_refused_by_name() -> None:
+    with pytest.raises(RulesError, match="does not play booked"):
+        VectorGame(build_rules("merrimack-valley", {"booked": True}), 2)

@@ -6,6 +6,7 @@ of their own with small limits.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 from collections.abc import AsyncIterator, Iterator
@@ -267,3 +268,55 @@ async def test_table_creation_and_messages_are_rate_limited(strict: ServerProces
     assert frames[0]["type"] == "snapshot"
     assert [f["type"] for f in frames[1:3]] == ["pong", "pong"]
     assert {"type": "error", "code": "rate", "message": "too many messages: slow down"} in frames
+
+
+async def test_a_public_table_is_joined_from_the_lobby(http: httpx.AsyncClient) -> None:
+    """The lobby lists a public table's open seats with a link each; a guest takes one with
+    a name alone, once; a private table's seats open only by invite."""
+    made = (await http.post("/api/tables", json={"preset": "merrimack-valley", "name": "Ann",
+                                                 "public": True})).json()
+    table = made["table"]
+    (entry,) = [t for t in (await http.get("/api/lobby")).json() if t["table"] == table]
+    assert "url" not in entry["seats"][0]
+    assert [s["url"] for s in entry["seats"][1:]] == [f"/t/{table}#seat={i}" for i in (1, 2, 3)]
+    got = (await http.post(f"/api/tables/{table}/join", json={"seat": 2, "name": "Bob"})).json()
+    assert got["seat"] == 2 and got["url"] == f"/t/{table}#token={got['token']}"
+    assert "taken" in one_line(await http.post(f"/api/tables/{table}/join",
+                                               json={"seat": 2, "name": "Eve"}), 409)
+    assert "taken" in one_line(await http.post(f"/api/tables/{table}/join",
+                                               json={"seat": 0, "name": "Eve"}), 409)
+    one_line(await http.post(f"/api/tables/{table}/join", json={"seat": 7, "name": "Eve"}), 400)
+    summary = (await http.get(f"/api/tables/{table}")).json()
+    assert summary["seats"][2]["name"] == "Bob" and summary["seats"][2]["kind"] == "person"
+    (entry,) = [t for t in (await http.get("/api/lobby")).json() if t["table"] == table]
+    assert [("url" in s) for s in entry["seats"]] == [False, True, False, True]
+    private = (await http.post("/api/tables", json={"preset": "merrimack-valley",
+                                                   "name": "Cy"})).json()
+    assert "private" in one_line(await http.post(f"/api/tables/{private['table']}/join",
+                                                 json={"seat": 1, "name": "Eve"}), 404)
+
+
+async def test_an_unfilled_table_expires(tmp_path: Path) -> None:
+    srv = ServerProcess(tmp_path, expire_minutes=0.005, sweep_seconds=0.2).start()
+    try:
+        async with httpx.AsyncClient(base_url=srv.http, timeout=30) as http:
+            waiting = (await http.post("/api/tables", json={"preset": "mv",
+                                                            "public": True})).json()
+            playing = (await http.post("/api/play", json={"preset": "mv"})).json()
+            for _ in range(100):
+                r = await http.get(f"/api/tables/{waiting['table']}")
+                if r.status_code == 404:
+                    break
+                await asyncio.sleep(0.1)
+            one_line(r, 404)
+            r = await http.get(f"/t/{waiting['table']}", headers={"accept": "text/html"})
+            assert r.status_code == 404 and "no table" in r.text.lower()
+            code = waiting["invites"][0]["url"].split("#invite=")[1]
+            one_line(await http.post(f"/api/tables/{waiting['table']}/join",
+                                     json={"invite": code}), 404)
+            assert (await http.get("/api/lobby")).json() == []
+            r = await http.get(f"/api/tables/{playing['table']}")
+            assert r.status_code == 200 and r.json()["status"] == "playing"
+    finally:
+        code_, _, err = srv.stop()
+    assert code_ == 0 and "Traceback" not in err

@@ -8,10 +8,12 @@ from __future__ import annotations
 import asyncio
 import json
 import subprocess
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import httpx
 import pytest
+import pytest_asyncio
 
 from forties import PRESETS
 from forties.web.client import SeatClient
@@ -26,7 +28,24 @@ from .helpers_web import (
     stop_all,
 )
 
-pytestmark = pytest.mark.asyncio
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+
+@pytest.fixture(scope="module")
+def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """One server for the module's games (each game at its own table)."""
+    srv = LiveServer(tmp_path_factory.mktemp("play")).start()
+    try:
+        yield srv
+    finally:
+        code, _, err = srv.stop()
+        assert code == 0 and "Traceback" not in err, err[-3000:]
+
+
+@pytest_asyncio.fixture(loop_scope="module", scope="module")
+async def api(live_server: LiveServer) -> AsyncIterator[httpx.AsyncClient]:
+    async with httpx.AsyncClient(base_url=live_server.http, timeout=30) as client:
+        yield client
 
 
 @pytest.mark.parametrize("preset", list(PRESETS))

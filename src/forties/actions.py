@@ -25,6 +25,11 @@ class Verb(Enum):
     ROB = "rob"
     CALL = "call"
     PLAY = "play"
+    # "Booked?" (the ``booked`` option): after the verbs above, so their numbers stay put
+    ASK = "ask"
+    ANSWER = "answer"
+    FOLD = "fold"
+    STAY = "stay"
 
 
 _VERBS = {v.value: v for v in Verb}
@@ -100,7 +105,20 @@ class Action(NamedTuple):
                 f"not an action: {text!r} (unknown verb {verb_text!r}; verbs: "
                 f"{', '.join(_VERBS)})")
         try:
-            if verb is Verb.PASS or verb is Verb.HOLD:
+            if verb is Verb.ASK or verb is Verb.ANSWER:
+                if len(args) != 1:
+                    what = "the seat asked" if verb is Verb.ASK else "yes or no"
+                    raise ActionSyntaxError(f"not an action: {text!r} (give {what})")
+                word = args[0].lower()
+                if verb is Verb.ANSWER:
+                    if word not in ("yes", "no"):
+                        raise ActionSyntaxError(f"not an action: {text!r} (answer yes or no)")
+                    return cls(seat, verb, 1 if word == "yes" else 0)
+                asked = _number(word)
+                if asked is None:
+                    raise ActionSyntaxError(f"not an action: {text!r} (ask a seat number)")
+                return cls(seat, verb, asked)
+            if verb in (Verb.PASS, Verb.HOLD, Verb.FOLD, Verb.STAY):
                 if args:
                     raise ActionSyntaxError(f"not an action: {text!r} ({verb.value} takes "
                                             "nothing after it)")
@@ -135,8 +153,12 @@ class Action(NamedTuple):
 def _action_text(seat: int, v: Verb, arg: int) -> str:
     """An action's record line (for an int seat and arg, and a Verb)."""
     head = f"{seat} {v.value}"
-    if v is Verb.PASS or v is Verb.HOLD:
+    if v is Verb.PASS or v is Verb.HOLD or v is Verb.FOLD or v is Verb.STAY:
         return head
+    if v is Verb.ASK:
+        return f"{head} {arg}"
+    if v is Verb.ANSWER:
+        return f"{head} {'yes' if arg else 'no'}"
     if v is Verb.BID or v is Verb.RAISE:
         return f"{head} {bid_text(arg)}"
     if v is Verb.TRUMP:

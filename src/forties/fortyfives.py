@@ -110,18 +110,21 @@ PRIVILEGED = {
 }
 
 # The actions a player may be offered, made once: PLAY_ACTIONS[seat][card] and so on.
-PLAY_ACTIONS = tuple(tuple(Action(s, Verb.PLAY, 1 << c) for c in range(52)) for s in range(6))
-PASS_ACTIONS = tuple(Action(s, Verb.PASS, 0) for s in range(6))
-HOLD_ACTIONS = tuple(Action(s, Verb.HOLD, 0) for s in range(6))
+MAX_PLAYERS = 10
+_SEATS = range(MAX_PLAYERS)
+PLAY_ACTIONS = tuple(tuple(Action(s, Verb.PLAY, 1 << c) for c in range(52)) for s in _SEATS)
+PASS_ACTIONS = tuple(Action(s, Verb.PASS, 0) for s in _SEATS)
+HOLD_ACTIONS = tuple(Action(s, Verb.HOLD, 0) for s in _SEATS)
 BID_ACTIONS = tuple({v: Action(s, Verb.BID, v) for v in (*range(5, 31, 5), BID_30_FOR_60,
-                                                          BID_60_FOR_120)} for s in range(6))
-TRUMP_ACTIONS = tuple(tuple(Action(s, Verb.TRUMP, t) for t in range(4)) for s in range(6))
-CALL_ACTIONS = tuple(tuple(Action(s, Verb.CALL, 1 << c) for c in range(52)) for s in range(6))
-CALL_NONE_ACTIONS = tuple(Action(s, Verb.CALL, 0) for s in range(6))
+                                                          BID_60_FOR_120)} for s in _SEATS)
+TRUMP_ACTIONS = tuple(tuple(Action(s, Verb.TRUMP, t) for t in range(4)) for s in _SEATS)
+CALL_ACTIONS = tuple(tuple(Action(s, Verb.CALL, 1 << c) for c in range(52)) for s in _SEATS)
+CALL_NONE_ACTIONS = tuple(Action(s, Verb.CALL, 0) for s in _SEATS)
 
 # Phases and verbs as module constants: the hot paths test them on every action.
 _AUCTION, _TRUMP, _DRAW, _PLAY = Phase.AUCTION, Phase.TRUMP, Phase.DRAW, Phase.PLAY
 _V_PLAY, _V_DISCARD = Verb.PLAY, Verb.DISCARD
+_BOOKED_PHASES = (Phase.BOOKED, Phase.ANSWER, Phase.FOLD)
 
 
 def trick_winner_index(cards: Sequence[int], trump: int) -> int:
@@ -193,6 +196,9 @@ class FortyFivesState(GameState):
         self.robbed = False
         self.rob_given = 0
         self.pack_taken = 0
+        self.asked = -1  # "booked?": the seat the bidder asked, -1 none
+        self.answer = -1  # its answer: 1 yes, 0 no, -1 not yet
+        self.folded = False
         self.called = -1  # -1 not yet; 0 none; else a card bit
         self.partner = -1
         self.points = [0] * len(self.sides)
@@ -201,6 +207,7 @@ class FortyFivesState(GameState):
         self.trick_no = 0
         self.trick_leader = -1
         self.on_green = on_green(r, self.scores)
+        self._stock_tight = r.auction != "none" and r.replacements_needed() > r.stock_size()
         self._ladder = bid_ladder(r)
         if r.auction == "none":
             self.up_card = self.stock[0]
@@ -409,11 +416,22 @@ class FortyFivesState(GameState):
     # ----- the draw ---------------------------------------------------------------------
 
     def _discard_sizes(self, s: int) -> range:
-        """How many cards seat ``s`` may discard."""
+        """How many cards seat ``s`` may discard: what keep_min leaves, and no more than
+        the stock can still replace (where it could run short)."""
         have = self.hands[s].bit_count()
         r = self.rules
         keep = 0 if r.four_and_a_flip else min(r.keep_min, have)
-        return range(max(have - 5, 0), have - keep + 1)
+        most = have - keep
+        if self._stock_tight:
+            most = min(most, self.stock_room(s) + have - 5)
+        return range(max(have - 5, 0), most + 1)
+
+    def stock_room(self, s: int) -> int:
+        """The cards the stock can give seat ``s``: what it holds, less what the other
+        seats need to come back to five with the cards they hold now."""
+        hands = self.hands
+        need = sum(max(0, 5 - hands[x].bit_count()) for x in range(self.n) if x != s)
+        return len(self.stock) - self.stock_pos - need
 
     def _draw_actions(self, s: int) -> Sequence[Action]:
         return SubsetActions(s, _V_DISCARD, self.hands[s], self._discard_sizes(s))
@@ -431,6 +449,11 @@ class FortyFivesState(GameState):
                    f"down to five"
         if k >= sizes.stop:
             keep = h.bit_count() - (sizes.stop - 1)
+            r = self.rules
+            if keep > (0 if r.four_and_a_flip else min(r.keep_min, h.bit_count())):
+                room = max(self.stock_room(a.seat), 0)
+                return f"the stock can replace only {room} more card" \
+                       f"{'s' if room != 1 else ''}: keep at least {keep}"
             return f"you must keep at least {keep} card{'s' if keep != 1 else ''}"
         return None
 
@@ -518,7 +541,80 @@ class FortyFivesState(GameState):
         if self.rules.call_partner:
             self.phase, self.turn = Phase.CALL, self.bidder
         else:
+            self._before_play()
+
+    # ----- "booked?" --------------------------------------------------------------------
+
+    def _before_play(self) -> None:
+        if self.rules.booked:
+            self.phase, self.turn = Phase.BOOKED, self.bidder
+        else:
             self._start_play()
+
+    def _opponents(self) -> list[int]:
+        mine = self.side_of[self.bidder]
+        return [x for x in range(self.n) if self.side_of[x] != mine]
+
+    def is_booked(self, seat: int) -> bool:
+        """Whether ``seat`` holds only trumps (AH among them)."""
+        return not self.hands[seat] & ~TRUMPS[self.trump]
+
+    def _booked_actions(self, s: int) -> list[Action]:
+        ph = self.phase
+        if ph is Phase.BOOKED:
+            return [PASS_ACTIONS[s], *(Action(s, Verb.ASK, x) for x in self._opponents())]
+        if ph is Phase.ANSWER:
+            return [Action(s, Verb.ANSWER, int(self.is_booked(s)))]
+        return [Action(s, Verb.STAY), Action(s, Verb.FOLD)]
+
+    def _booked_reason(self, a: Action) -> str | None:
+        ph, v = self.phase, a.verb
+        if ph is Phase.BOOKED:
+            if v is Verb.PASS:
+                return None
+            if v is not Verb.ASK:
+                return "ask an opponent whether he is booked ('ask SEAT'), or pass"
+            if a.arg in self._opponents():
+                return None
+            return f"you may ask only an opponent: seat {', '.join(map(str, self._opponents()))}"
+        if ph is Phase.ANSWER:
+            if v is not Verb.ANSWER:
+                return "answer whether you are booked: yes or no"
+            if a.arg == int(self.is_booked(a.seat)):
+                return None
+            return "you hold only trumps: answer yes" if self.is_booked(a.seat) else \
+                "you hold a card that is not a trump: answer no"
+        if v is Verb.FOLD or v is Verb.STAY:
+            return None
+        return "fold (go down your bid, nobody else scores) or stay"
+
+    def _booked_apply(self, a: Action) -> None:
+        ph = self.phase
+        if ph is Phase.BOOKED:
+            if a.verb is Verb.ASK:
+                self.asked = a.arg
+                self.phase, self.turn = Phase.ANSWER, a.arg
+            else:
+                self._start_play()
+        elif ph is Phase.ANSWER:
+            self.answer = a.arg
+            if a.arg:
+                self.phase, self.turn = Phase.FOLD, self.bidder
+            else:
+                self._start_play()
+        elif a.verb is Verb.FOLD:
+            self._fold()
+        else:
+            self._start_play()
+
+    def _fold(self) -> None:
+        """The bidder folds: his side goes down the bid; nobody else scores the hand."""
+        self.folded = True
+        side = self.side_of[self.bidder]
+        self.scores[side] -= self.bid
+        if self.rules.forty_five_resets and self.scores[side] == 45:
+            self.scores[side] = 0
+        self._close_hand()
 
     # ----- robbing (traditional) --------------------------------------------------------
 
@@ -578,7 +674,7 @@ class FortyFivesState(GameState):
 
     def _call_apply(self, a: Action) -> None:
         self.called = a.arg
-        self._start_play()
+        self._before_play()
 
     # ----- play -------------------------------------------------------------------------
 
@@ -765,6 +861,8 @@ class FortyFivesState(GameState):
             return self._call_actions(s)
         if ph is Phase.PACK:
             return self._pack_actions(s)
+        if ph in _BOOKED_PHASES:
+            return self._booked_actions(s)
         return []  # pragma: no cover
 
     def _reason(self, a: Action) -> str | None:
@@ -785,6 +883,8 @@ class FortyFivesState(GameState):
             return self._call_reason(a)
         if ph is Phase.PACK:
             return self._pack_reason(a)
+        if ph in _BOOKED_PHASES:
+            return self._booked_reason(a)
         return "the hand is over"  # pragma: no cover
 
     def apply(self, action: Action | str) -> None:
@@ -844,6 +944,8 @@ class FortyFivesState(GameState):
             self._call_apply(a)
         elif ph is Phase.PACK:
             self._pack_apply(a)
+        elif ph in _BOOKED_PHASES:
+            self._booked_apply(a)
 
     # ----- views ------------------------------------------------------------------------
 
@@ -879,6 +981,11 @@ class FortyFivesState(GameState):
             "points": self._public_points(),
             "history": [self._public_action(a, seat) for a in self.history],
         })
+        if self.rules.booked:  # public: who was asked, the yes or no, and a fold
+            v["booked"] = {"asked": self.asked if self.asked >= 0 else None,
+                           "answer": None if self.answer < 0 else
+                           ("yes" if self.answer else "no"),
+                           "folded": self.folded}
         return v
 
     def _public_points(self) -> list[int]:

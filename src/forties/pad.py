@@ -33,7 +33,7 @@ from .scoring import (
 )
 
 PAD_FORMAT = "forties-pad/1"
-DEFAULT_NAMES = ("Ann", "Bob", "Cy", "Di", "Ed", "Flo")
+DEFAULT_NAMES = ("Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ivy", "Jo")
 MAX_HANDS = 1000
 
 

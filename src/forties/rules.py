@@ -68,11 +68,16 @@ def cite(*sources: str) -> str:
 
 _FF = FORTY_FIVES
 OPTIONS: tuple[OptionSpec, ...] = (
-    OptionSpec("players", (2, 3, 4, 5, 6), "number of players", cite(DOW, NS45, MV_GENERAL)),
-    OptionSpec("teams", ("individual", "pairs", "three-pairs", "two-threes"),
-               "who scores together: everyone alone; pairs (4: seats 0+2, 1+3); three pairs "
-               "(6: seats k and k+3); two teams of three (6: 0,2,4 and 1,3,5)",
-               cite(NS45, MV_GENERAL)),
+    OptionSpec("players", tuple(range(2, 11)),
+               "number of players (as many as the deck can deal: five cards each, the "
+               "kitty, and the turned-up card or the draw)", cite(DOW, NS45, MV_GENERAL)),
+    OptionSpec("teams", ("individual", "pairs", "three-pairs", "two-threes", "two-teams",
+                         "three-threes"),
+               "who scores together: everyone alone; pairs, partners opposite (4: seats 0+2, "
+               "1+3; 8 and 10 likewise); three pairs (6: seats k and k+3); two teams of "
+               "three (6: 0,2,4 and 1,3,5); two teams sitting alternately (8 or 10); three "
+               "teams of three (9: seats k, k+3, k+6)",
+               cite(DOW, NS45, MV_GENERAL)),
     OptionSpec("kitty", (3, 0, 4), "cards dealt to the kitty (4: two after each time round)",
                cite(f"{DOW}, variation 9", AUCTION45, MV_GENERAL)),
     OptionSpec("auction", ("single", "none", "hold-reopens", "open"),
@@ -156,6 +161,10 @@ OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec("call_partner", (False, True),
                "5 players: the bidder calls a card whose holder is his partner for the hand",
                cite(AUCTION45)),
+    OptionSpec("booked", (False, True),
+               "after the draw the bidder may ask one opponent 'booked?' (holding only "
+               "trumps); told yes, he may fold: he goes down his bid and nobody else scores",
+               cite(MV_GENERAL)),
     OptionSpec("target", None, "a player's score that wins, with a positive partner", cite(SYRIA),
                game=FORTY_ONE, int_range=(1, 10000)),
     OptionSpec("min_total", None, "the bids must total at least this, or the hand is thrown in",
@@ -174,7 +183,23 @@ def option_specs(game: str) -> dict[str, OptionSpec]:
     return {o.name: o for o in OPTIONS if o.game == game}
 
 
-Teams = Literal["individual", "pairs", "three-pairs", "two-threes"]
+Teams = Literal["individual", "pairs", "three-pairs", "two-threes", "two-teams",
+                "three-threes"]
+
+# The player counts each team layout is for (individual: any).
+TEAM_PLAYERS: dict[str, tuple[int, ...]] = {
+    "pairs": (4, 8, 10), "three-pairs": (6,), "two-threes": (6,), "two-teams": (8, 10),
+    "three-threes": (9,),
+}
+
+
+def team_sides(teams: str, n: int) -> tuple[tuple[int, ...], ...]:
+    """The seats of each side: teams spread evenly round the table, so that the seats
+    alternate between sides (partners opposite when they are pairs)."""
+    size = {"pairs": 2, "three-pairs": 2, "two-threes": 3, "two-teams": n // 2,
+            "three-threes": 3}.get(teams, 1)
+    count = n // size
+    return tuple(tuple(s + count * i for i in range(size)) for s in range(count))
 
 
 @dataclass(frozen=True)
@@ -241,20 +266,17 @@ class FortyFivesRules(Rules):
     end: str = "bidder-goes-out"
     match: str = "single"
     call_partner: bool = False
+    booked: bool = False
 
     @property
     def sides(self) -> tuple[tuple[int, ...], ...]:
-        n = self.players
-        if self.teams == "pairs":
-            return ((0, 2), (1, 3))
-        if self.teams == "three-pairs":
-            return ((0, 3), (1, 4), (2, 5))
-        if self.teams == "two-threes":
-            return ((0, 2, 4), (1, 3, 5))
-        return tuple((s,) for s in range(n))
+        return team_sides(self.teams, self.players)
 
     def replacements_needed(self) -> int:
-        """The most cards the stock may have to supply after the deal, in the worst case."""
+        """The most cards the stock may have to supply after the deal, in the worst case.
+
+        Where this is more than the stock holds, the draw limits each discard to what
+        the stock can still replace."""
         if self.auction == "none":
             return 1  # the turned-up card
         keep = 0 if self.four_and_a_flip else self.keep_min
@@ -267,6 +289,10 @@ class FortyFivesRules(Rules):
 
     def stock_size(self) -> int:
         return 52 - 5 * self.players - self.kitty
+
+    def cards_dealt(self) -> int:
+        """The cards the deal itself takes: five each, the kitty, the turned-up card."""
+        return 5 * self.players + self.kitty + (1 if self.auction == "none" else 0)
 
 
 @dataclass(frozen=True)
@@ -321,7 +347,7 @@ def _preset_options(name: str) -> dict[str, Value]:
 
 
 def _default_teams(preset: str, players: Any) -> str:
-    if players == 4:
+    if players in (4, 8, 10):
         return "pairs"
     if players == 6:
         return "two-threes" if preset == "nova-scotia" else "three-pairs"
@@ -329,9 +355,15 @@ def _default_teams(preset: str, players: Any) -> str:
 
 
 def _default_keep(vals: dict[str, Value]) -> int:
-    """The preset's keep_min, raised as far as the stock needs (six players keep two)."""
+    """The preset's keep_min; six players or more keep up to two, as far as the stock
+    needs ("if it is a six player game, each player must keep two cards to ensure cards
+    don't run out"). Fewer players keep the preset's own: where the stock could still run
+    short, each discard is limited when it is made (``FortyFivesState``)."""
     keep = vals.get("keep_min", 1)
     assert isinstance(keep, int)
+    players = vals.get("players", 4)
+    if not isinstance(players, int) or players < 6:
+        return keep
     probe = FortyFivesRules(preset="", **{k: v for k, v in vals.items()  # type: ignore[arg-type]
                                           if k != "keep_min"})
     for k in sorted({0, 1, 2} - set(range(keep))):
@@ -496,9 +528,16 @@ def conflicts(rules: Rules) -> list[str]:
     assert isinstance(rules, FortyFivesRules)
     r = rules
     out = []
-    need_teams = {"pairs": 4, "three-pairs": 6, "two-threes": 6}
-    if r.teams in need_teams and r.players != need_teams[r.teams]:
-        out.append(f"teams={r.teams} needs players={need_teams[r.teams]}, not {r.players}")
+    counts = TEAM_PLAYERS.get(r.teams)
+    if counts is not None and r.players not in counts:
+        want = " or ".join(str(c) for c in counts)
+        out.append(f"teams={r.teams} needs players={want}, not {r.players}")
+    if r.cards_dealt() > 52:
+        what = f"five cards each and a kitty of {r.kitty}" if r.kitty else "five cards each"
+        if r.auction == "none":
+            what += " and the turned-up card"
+        out.append(f"players={r.players} with kitty={r.kitty}: {what} take "
+                   f"{r.cards_dealt()} cards, and the deck has 52")
     if r.call_partner:
         if r.players != 5:
             out.append(f"call_partner needs players=5, not {r.players}")
@@ -526,6 +565,8 @@ def conflicts(rules: Rules) -> list[str]:
             out.append("lock_at needs an auction: with auction=none nobody wins a bid")
         if r.end == "must-bid-on-green":
             out.append("end=must-bid-on-green needs an auction (auction=none)")
+        if r.booked:
+            out.append("booked needs an auction: with auction=none there is no bidder to ask")
     elif r.robbing:
         out.append(f"robbing needs a turned-up trump (auction=none), not auction={r.auction}")
     if r.bid_60_for_120 and not r.bid_30_for_60:
@@ -549,15 +590,14 @@ def conflicts(rules: Rules) -> list[str]:
         out.append("auction=hold-reopens needs dealer_may_hold")
     if r.min_bid_at_100 is not None and r.min_bid_at_100 < r.min_bid:
         out.append(f"min_bid_at_100={r.min_bid_at_100} is below min_bid={r.min_bid}")
-    stock, need = r.stock_size(), r.replacements_needed()
-    if not out and need > stock:
-        keep = "four_and_a_flip" if r.four_and_a_flip else f"keep_min={r.keep_min}"
-        if r.go_on_top_card:
-            keep += " and go_on_top_card"
-        fits = replace(r, keep_min=2, four_and_a_flip=False).replacements_needed() <= stock
-        out.append(f"players={r.players} with kitty={r.kitty} and {keep} may need {need} "
-                   f"cards from the stock, which holds {stock}"
-                   + (": raise keep_min" if fits else ""))
+    stock = r.stock_size()
+    if not out and r.auction != "none" and stock < 1:
+        out.append(f"players={r.players} with kitty={r.kitty} leave no card for the draw: "
+                   "use a smaller kitty or fewer players")
+    if not out and r.go_on_top_card and stock < 5:
+        # the top card, then four more to make the bidder's hand up to five again
+        out.append(f"go_on_top_card with players={r.players} and kitty={r.kitty}: the stock "
+                   f"holds {stock} cards, and going on the top card may need 5")
     return out
 
 

@@ -34,6 +34,10 @@ class Phase(Enum):
     PLAY = "play"
     HAND_OVER = "hand-over"
     GAME_OVER = "game-over"
+    # "Booked?" (the ``booked`` option), after the others so their order stays put
+    BOOKED = "booked"
+    ANSWER = "answer"
+    FOLD = "fold"
 
 
 _HAND_OVER, _GAME_OVER = Phase.HAND_OVER, Phase.GAME_OVER

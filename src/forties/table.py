@@ -415,8 +415,6 @@ class Table:
     def pad_line(self) -> dict[str, Any]:
         """PAD: the hand just finished as the scorekeeper writes it, from the public view."""
         v = self.state.view(None)
-        before = self.pad[-1]["scores"] if self.pad and not self.pad[-1].get("new_game") \
-            else [0] * len(v["scores"])
         line: dict[str, Any] = {"hand": v["hand_index"], "dealer": v["dealer"]}
         note: str
         if self.rules.game == "forty-one":
@@ -429,10 +427,8 @@ class Table:
             if v["bidder"] is None:
                 note = "thrown in" if not v["tricks"] else ""
             else:
-                side = next(i for i, s in enumerate(v["sides"]) if v["bidder"] in s)
-                gained = v["scores"][side] - before[side] if len(before) == len(v["scores"]) \
-                    else 0
-                note = "set" if gained < 0 else "made"
+                made = getattr(self.state, "made", None)  # the engine's own scoring decides
+                note = "made" if made is not None and made() else "set"
         line["scores"] = v["scores"]
         line["note"] = note
         if self.state.new_game_due:

@@ -97,6 +97,8 @@ class BasicBot:
         phase = view["phase"]
         seat = view["seat"]
         hand = _mask(view["hand"])
+        if phase in ("booked", "fold"):  # "booked?": never ask; told yes, stay and play
+            return legal[0]
         if phase == "auction":
             return self._bid(view, legal, hand)
         if phase == "raise":

@@ -112,7 +112,8 @@ class PlayoutJudge:
 
 
 class SolverJudge:
-    """Double-dummy values: the solver's best play for both sides."""
+    """Double-dummy values: the solver's best play for both sides (playouts at a table
+    of more players than the solver searches)."""
 
     def __init__(self, exact_tricks: int = 7, depth: int = 3) -> None:
         from .. import solver
@@ -122,6 +123,8 @@ class SolverJudge:
         self.depth = depth
 
     def outcome(self, st: GameState) -> list[int]:
+        if st.n > self.solver.MAX_SEATS:
+            return PlayoutJudge().outcome(st)
         if isinstance(st, FortyOneState):
             seat = st.turn if st.turn is not None else 0
             team = self.solver.solve_forty_one(st, seat, exact_tricks=self.exact_tricks,
@@ -135,6 +138,8 @@ class SolverJudge:
     def play_outcomes(self, st: GameState) -> dict[Action, list[int]]:
         seat = st.turn
         assert seat is not None
+        if st.n > self.solver.MAX_SEATS:
+            return PlayoutJudge().play_outcomes(st)
         if isinstance(st, FortyOneState):
             moves = self.solver.best_moves_forty_one(st, exact_tricks=self.exact_tricks,
                                                      depth=self.depth)

@@ -49,7 +49,7 @@ import numpy.typing as npt
 from ..actions import BID_30_FOR_60, BID_60_FOR_120, Action, Verb, parse_bid
 from ..cards import SUITS, parse_card
 from ..cards import cards_of as _cards
-from ..rules import FortyFivesRules, Rules
+from ..rules import FortyFivesRules, Rules, RulesError
 from ..state import Phase
 
 # ----- action ids -------------------------------------------------------------------------
@@ -222,6 +222,9 @@ class Encoder:
     """Action ids and observations for one set of rules (see the module's doc)."""
 
     def __init__(self, rules: Rules) -> None:
+        if getattr(rules, "booked", False):
+            raise RulesError("the research environments do not play booked (asking "
+                             "'booked?' and folding)")
         self.rules = rules
         self.forty_one = not isinstance(rules, FortyFivesRules)
         self.n = rules.players

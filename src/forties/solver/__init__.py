@@ -127,9 +127,16 @@ def _hand_total(state: FortyFivesState) -> int:
     return 30 if state.bonus_card >= 0 else 25
 
 
+# The most seats a position may have: the compiled search keys its table on six hands.
+MAX_SEATS = 6
+
+
 def _check_ff(state: GameState) -> FortyFivesState:
     if not isinstance(state, FortyFivesState):
         raise TypeError("a Forty-Fives game is needed (use solve_forty_one for Forty One)")
+    if state.n > MAX_SEATS:
+        raise ValueError(f"the solver searches hands of up to {MAX_SEATS} players, not "
+                         f"{state.n}")
     if state.phase is not Phase.PLAY and not (state.hand_over and state.trump >= 0
                                               and state.tricks):
         raise ValueError(f"the hand is not being played (phase {state.phase.value})")

@@ -66,6 +66,9 @@ KEYS_BY_PHASE = {
     "rob-pack": "Pass, or open the pack to choose what to take and what to give.",
     "call": "Go alone, or call a card: ← → Enter, click Call, or type it (a s is A♠).",
     "play": "Click a card, or type it (5 h is 5♥), or ← → Enter.  h hint  l last trick",
+    "booked": "Click a choice, or ← → Enter: ask an opponent 'booked?', or don't.",
+    "answer": "Click your answer, or Enter.",
+    "fold": "Fold or stay: click a choice, or ← → Enter.",
 }
 
 
@@ -552,8 +555,9 @@ class TableApp(App[None]):
                                                     for b in bid_ladder(rules)]
                 if rules.dealer_may_hold and seat == v["dealer"]:
                     acts.append(Action(seat, Verb.HOLD))
-        elif phase == "raise":
+        elif phase == "raise":  # naming trump (or going on the kitty) keeps the bid
             acts = [Action(seat, Verb.PASS), Action(seat, Verb.RAISE, 30)]
+            acts += [a for a in legal if a.verb in (Verb.TRUMP, Verb.DISCARD)]
         elif phase == "trump":
             acts = [Action(seat, Verb.TRUMP, t) for t in (3, 2, 0, 1)]
             acts += [a for a in legal if a.verb is Verb.DISCARD]
@@ -571,6 +575,8 @@ class TableApp(App[None]):
         elif phase == "call":
             return [Choice("Go alone", Action(seat, Verb.CALL, 0)),
                     Choice("Call a card…", None, "call")]
+        elif phase in ("booked", "answer", "fold"):
+            acts = list(legal)
         return [Choice(choice_label(v, a), a) for a in acts]
 
     # ----- input ----------------------------------------------------------------------

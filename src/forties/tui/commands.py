@@ -33,6 +33,16 @@ def _interactive() -> bool:
 FIXED_BY_RECORD = ("preset", "options", "rules_file", "seed", "name")
 
 
+# The most players the terminal table seats (the engine deals up to ten).
+TABLE_SEATS = 6
+
+
+def _check_seats(players: int) -> None:
+    if players > TABLE_SEATS:
+        fail(f"the terminal table seats up to {TABLE_SEATS} players, not players={players} "
+             "(the engine, forties demo and forties check play up to ten)")
+
+
 @click.command()
 @click.option("--preset", "-p", default=None,
               help="Rules preset: " + ", ".join(PRESETS) + " (default merrimack-valley).")
@@ -96,8 +106,10 @@ def play(ctx: click.Context, preset: str | None, options: tuple[str, ...],
                      f"names: leave out {names}")
             session = Session.resume(Path(resume).expanduser(), human=seat, partner=partner,
                                      opponents=opponents)
+            _check_seats(session.record.rules.players)
         else:
             rules = rules_from_cli(preset, options, rules_file)
+            _check_seats(rules.players)
             path = Path(save).expanduser() if save else default_save_path(rules.preset)
             session = Session.start(rules, seed=seed, human=seat or 0,
                                     partner=partner or "basic",

@@ -386,8 +386,28 @@ def parse_plain(v: dict[str, Any], legal: Sequence[Action], text: str) -> Action
             raise ActionSyntaxError("play one card, for example: 10H")
         return Action(seat, Verb.PLAY, mask_of_names(cards))
 
+    def booked() -> Action:
+        if verb in ("pass", "p", "no"):
+            return Action(seat, Verb.PASS)
+        word = rest[0] if verb == "ask" and rest else verb
+        if not word.isdigit():
+            raise ActionSyntaxError("type ask and a seat number, or pass")
+        return Action(seat, Verb.ASK, int(word))
+
+    def answer() -> Action:
+        if verb in ("yes", "no") or (verb == "answer" and rest and rest[0] in ("yes", "no")):
+            word = verb if verb != "answer" else rest[0]
+            return Action(seat, Verb.ANSWER, 1 if word == "yes" else 0)
+        raise ActionSyntaxError("answer yes or no")
+
+    def fold() -> Action:
+        if verb in ("fold", "stay"):
+            return Action(seat, Verb.FOLD if verb == "fold" else Verb.STAY)
+        raise ActionSyntaxError("type fold or stay")
+
     parsers.update({"auction": auction, "raise": raise_, "trump": trump, "draw": draw,
-                    "rob": rob, "rob-pack": rob, "call": call, "play": play})
+                    "rob": rob, "rob-pack": rob, "call": call, "play": play,
+                    "booked": booked, "answer": answer, "fold": fold})
     try:
         return parsers[phase]()
     except (ActionSyntaxError, CardError, ValueError, IndexError) as e:

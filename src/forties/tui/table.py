@@ -169,7 +169,9 @@ def center_text(v: dict[str, Any], names: Sequence[str]) -> Text:
     else:
         text.append({"raise": "Raise?", "trump": "Naming trump", "draw": "The draw",
                      "rob": "Robbing", "rob-pack": "Robbing the pack",
-                     "call": "Calling a partner"}.get(phase, phase), style="bold")
+                     "call": "Calling a partner", "booked": "Booked?",
+                     "answer": "Booked?", "fold": "Fold or stay?"}.get(phase, phase),
+                    style="bold")
     return text
 
 

@@ -18,7 +18,7 @@ from ..rules import FORTY_ONE, PRESETS, FortyFivesRules, FortyOneRules, Rules, r
 
 RED_SUITS = "DH"
 COMPASS = ("North", "East", "South", "West")
-FIRST_NAMES = ("Ann", "Bob", "Cy", "Di", "Ed", "Flo")
+FIRST_NAMES = ("Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ivy", "Jo")
 
 _CARD_TOKEN = re.compile(r"\b(10|[2-9TJQKA])([CDHS])\b")
 
@@ -196,6 +196,20 @@ def describe(line: str, phase: str, view: dict[str, Any], names: Sequence[str],
             "it is the bidder's partner for this hand."
     if verb == "play":
         return _says(who, you, "play", "plays") + f" {cards_text(rest, fancy)}."
+    if verb == "ask":
+        asked = int(rest[0])
+        whom = "you" if human == asked else names[asked]
+        return _says(who, you, "ask", "asks") + f" {whom}: booked?"
+    if verb == "answer":
+        if rest[0] == "yes":
+            return f"{who}: yes, booked (only trumps)." if not you else \
+                "You answer yes: booked (only trumps)."
+        return f"{who}: no, not booked." if not you else "You answer no: not booked."
+    if verb == "fold":
+        return _says(who, you, "fold", "folds") + ": the bid is lost, and nobody else " \
+            "scores this hand."
+    if verb == "stay":
+        return _says(who, you, "stay", "stays") + " in: the hand is played."
     return line
 
 
@@ -365,6 +379,13 @@ def task(view: dict[str, Any], legal: Sequence[Action], names: Sequence[str],
         return "You may rob the pack: give cards from your hand for as many discards, or pass."
     if phase == "call":
         return "Call a card: its holder is your partner for this hand. Or go alone."
+    if phase == "booked":
+        return "Before the first lead you may ask an opponent whether he is booked (holds " \
+               "only trumps), or pass."
+    if phase == "answer":
+        return f"{names[view['bidder']]} asks: are you booked (only trumps)? Answer."
+    if phase == "fold":
+        return "Told yes: fold (you go down your bid, nobody else scores) or stay and play."
     if phase == "play":
         trick = view["trick"]["cards"]
         if not trick:
@@ -378,7 +399,8 @@ def choice_label(view: dict[str, Any], a: Action, fancy: bool = True) -> str:
     v = a.verb
     if v is Verb.PASS:
         return {"raise": f"Keep {bid_words(view, view['bid'] or '')}",
-                "rob": "Don't rob", "rob-pack": "Don't rob"}.get(view["phase"], "Pass")
+                "rob": "Don't rob", "rob-pack": "Don't rob",
+                "booked": "Don't ask"}.get(view["phase"], "Pass")
     if v is Verb.BID:
         return bid_words(view, bid_text(a.arg)) if view["game"] != FORTY_ONE else str(a.arg)
     if v is Verb.HOLD:
@@ -392,6 +414,14 @@ def choice_label(view: dict[str, Any], a: Action, fancy: bool = True) -> str:
             else "Go on the kitty"
     if v is Verb.CALL:
         return "Go alone" if a.arg == 0 else "Call"
+    if v is Verb.ASK:
+        return f"Ask seat {a.arg}"
+    if v is Verb.ANSWER:
+        return "Yes, booked" if a.arg else "No, not booked"
+    if v is Verb.FOLD:
+        return "Fold"
+    if v is Verb.STAY:
+        return "Stay"
     return str(a)
 
 
@@ -412,6 +442,12 @@ def plain_word(view: dict[str, Any], a: Action) -> str:
         return "go"
     if v is Verb.CALL and a.arg == 0:
         return "alone"
+    if v is Verb.ASK:
+        return f"ask {a.arg}"
+    if v is Verb.ANSWER:
+        return "yes" if a.arg else "no"
+    if v is Verb.FOLD or v is Verb.STAY:
+        return str(v.value)
     if v is Verb.PLAY:
         return card_text(str(a).split()[-1], False)
     return str(a).split(" ", 1)[1]
@@ -455,6 +491,12 @@ def doing(v: dict[str, Any], a: Action, fancy: bool = True) -> str:
         return "raise to 30"
     if verb is Verb.HOLD:
         return "hold"
+    if verb is Verb.ASK:
+        return f"ask seat {a.arg}"
+    if verb is Verb.ANSWER:
+        return f"answer {'yes' if a.arg else 'no'}"
+    if verb is Verb.FOLD or verb is Verb.STAY:
+        return str(verb.value)
     return "pass"
 
 

@@ -58,6 +58,12 @@ def rules_vector(rules: Rules) -> Int64Array:
     problems = conflicts(rules)
     if problems:
         raise RulesError("; ".join(problems))
+    if getattr(rules, "booked", False):
+        raise RulesError("the vector engine does not play booked (asking 'booked?' and "
+                         "folding): play it with new_game")
+    if rules.players > k.MAX_SEATS:
+        raise RulesError(f"the vector engine plays up to {k.MAX_SEATS} players, not "
+                         f"players={rules.players}")
     r = np.zeros(k.R_SIZE, dtype=np.int64)
     sides: tuple[tuple[int, ...], ...] = rules.sides  # type: ignore[attr-defined]
     r[k.R_N] = rules.players
@@ -112,6 +118,8 @@ def rules_vector(rules: Rules) -> Int64Array:
     r[k.R_CALL_PARTNER] = rules.call_partner
     r[k.R_STOCK0] = 5 * rules.players + rules.kitty
     r[k.R_STOCK_LEN] = rules.stock_size()
+    r[k.R_STOCK_TIGHT] = (rules.auction != "none"
+                          and rules.replacements_needed() > rules.stock_size())
     return r
 
 

@@ -54,6 +54,8 @@ NEVER = 1 << 60  # lock_at when there is none
  R_RENEGE, R_HOH, R_BONUS_FIVE, R_SCORES_BID, R_MADE30, R_LOCK, R_TARGET, R_RESETS,
  R_GREEN, R_BEST3, R_CALL_PARTNER, R_MIN_TOTAL, R_DOUBLE_FROM, R_PARTNER_POS, R_TIE_TOTAL,
  R_STOCK0, R_STOCK_LEN, R_HAND_SIZE) = range(41)
+R_STOCK_TIGHT = 41  # the stock could run short: each discard is limited to what it holds
+MAX_SEATS = 6  # the seats a table's row has room for
 R_SIDE_OF = 48  # 6 slots: each seat's side
 R_SIDE_SEATS = 54  # 6 slots: each side's seats, as a bitmask
 R_SIZE = 64
@@ -299,7 +301,14 @@ def ff_discard_sizes(S: Any, R: Any, t: int, s: int) -> tuple[int, int]:
     """How many cards seat ``s`` may discard: lo <= k < hi."""
     have = popcount(S[t, F_HANDS + s])
     keep = 0 if R[R_FLIP] else min(R[R_KEEP_MIN], have)
-    return max(have - 5, 0), min(have - keep + 1, have + 1)
+    hi = min(have - keep + 1, have + 1)
+    if R[R_STOCK_TIGHT]:  # as FortyFivesState.stock_room
+        room = R[R_STOCK_LEN] - S[t, F_STOCK_POS]
+        for x in range(R[R_N]):
+            if x != s:
+                room -= max(0, 5 - popcount(S[t, F_HANDS + x]))
+        hi = min(hi, room + have - 5 + 1)
+    return max(have - 5, 0), hi
 
 
 @_jit

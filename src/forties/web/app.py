@@ -32,7 +32,7 @@ from ..actions import Action, ActionSyntaxError
 from ..cards import CARD_NAMES, cards_of
 from ..record import Record, RecordError, Replay
 from ..rules import PRESETS, RulesError, build_rules, find_preset, option_specs
-from ..table import TABLE_LEVELS, TableError
+from ..table import EMPTY, TABLE_LEVELS, TableError
 from .service import Limits, Service
 from .store import Store
 
@@ -292,7 +292,8 @@ def create_app(settings: ServerSettings) -> Starlette:
     async def join(request: Request) -> Response:
         body = await body_json(request)
         table_id = request.path_params["id"]
-        got = await service.join(table_id, body.get("invite"), body.get("name"))
+        got = await service.join(table_id, body.get("invite"), body.get("name"),
+                                 body.get("seat"))
         return JSONResponse({"token": got["token"], "seat": got["seat"],
                              "url": f"/t/{table_id}#token={got['token']}"})
 
@@ -336,7 +337,9 @@ def create_app(settings: ServerSettings) -> Starlette:
             t = live.table
             out.append({"table": t.id, "preset": t.rules.preset,
                         "game": "41" if t.rules.game == "forty-one" else "45s",
-                        "seats": [{"name": s.name, "kind": s.kind} for s in t.seats],
+                        "seats": [{"name": s.name, "kind": s.kind}
+                                  | ({"url": f"/t/{t.id}#seat={i}"} if s.kind == EMPTY else {})
+                                  for i, s in enumerate(t.seats)],
                         "created": row["created"]})
         return JSONResponse(out)
 

@@ -48,6 +48,14 @@ class SeatClient:
         self.latencies: list[float] = []
         self.rematch_url: str | None = None
         self.hints: list[dict[str, Any]] = []
+        # for the load test: who this is, what to call on each frame and each action sent,
+        # and how long a player thinks before acting (seconds, about)
+        self.table_id = table
+        self.players = 0
+        self.on_frame: Callable[[SeatClient, dict[str, Any]], None] | None = None
+        self.on_send: Callable[[SeatClient, int], None] | None = None
+        self.think = 0.0
+        self.rng = random.Random()
 
     # ----- connection -------------------------------------------------------------------
 
@@ -65,6 +73,12 @@ class SeatClient:
                     self.connections += 1
                     delay = 0.05
                     await ws.send(json.dumps({"type": "hello", "seq": self.seq}))
+                    if self.connections > 1:
+                        # what was sent on the old connection may never have arrived: send
+                        # it again (if it did, the table has moved on and it is stale)
+                        self.acted_on = None
+                        self.ready_sent.clear()
+                        await self._maybe_play()
                     async for text in ws:
                         self._got(json.loads(text))
                         await self._maybe_play()
@@ -112,8 +126,14 @@ class SeatClient:
     def _got(self, frame: dict[str, Any]) -> None:
         if self.keep_frames:
             self.frames.append(frame)
+        if self.on_frame is not None:
+            self.on_frame(self, frame)
         kind = frame.get("type")
         if kind == "snapshot":
+            # What was sent before may not have reached the table (a server that went
+            # down): choose again; a choice already played is refused as stale.
+            self.acted_on = None
+            self.ready_sent.clear()
             self.seq = frame["seq"]
             self.view = frame["view"]
             self.table = frame["table"]
@@ -167,6 +187,10 @@ class SeatClient:
             return
         if v.get("legal") and self.acted_on != v["version"]:
             self.acted_on = v["version"]
+            if self.think > 0:
+                await asyncio.sleep(self.think * self.rng.uniform(0.5, 1.5))
+            if self.on_send is not None:
+                self.on_send(self, v["version"])
             await self.act(self.chooser(v), v["version"])
         elif v.get("phase") == "hand-over" and not v.get("over") and \
                 v["hand_index"] not in self.ready_sent:

@@ -436,12 +436,16 @@ class Service:
 
     # ----- host and guests (HTTP) ---------------------------------------------------
 
-    async def join(self, table_id: str, invite: Any, name: Any) -> dict[str, Any]:
-        """A guest takes the seat of ``invite``: {"token", "seat"}; TableError "taken"
-        (the seat has someone) or "invite" (no such invite here)."""
+    async def join(self, table_id: str, invite: Any, name: Any,
+                   seat: Any = None) -> dict[str, Any]:
+        """A guest takes the seat of ``invite``, or an open ``seat`` of a public table (from
+        the lobby): {"token", "seat"}; TableError "taken" (the seat has someone) or "invite"
+        (no such invite here)."""
         live = await self.live(table_id)
         if live is None:
             raise TableError("table", "there is no such table")
+        if invite is None and seat is not None:
+            return await self._join_public(live, seat, name)
         if not isinstance(invite, str) or not invite or len(invite) > 100:
             raise TableError("invite", "that invite is not for this table")
         who = clean_name(name, "")
@@ -455,6 +459,25 @@ class Service:
                 raise TableError("invite", "that invite is not for this table")
             if live.table.seats[seat].kind != EMPTY:
                 await self.store.set_key(table_id, seat, None, None)
+                raise TableError("taken", "that seat is taken")
+            await self._commit(live, [{"kind": "sit", "seat": seat, "as": PERSON,
+                                       "name": who or f"Player {seat + 1}"}])
+        self.after(live)
+        return {"token": token, "seat": seat}
+
+    async def _join_public(self, live: Live, seat: Any, name: Any) -> dict[str, Any]:
+        t = live.table
+        if not t.settings.public:
+            raise TableError("invite", "this table is private: join it by its invite link")
+        if type(seat) is not int or not 0 <= seat < t.n:
+            raise TableError("bad", f"seat must be a number from 0 to {t.n - 1}")
+        who = clean_name(name, "")
+        async with live.lock:
+            if t.seats[seat].kind != EMPTY:
+                raise TableError("taken", "that seat is taken")
+            token = new_token()
+            if not await self.store.claim_open_seat(t.id, seat, token_hash(token),
+                                                    who or "Guest"):
                 raise TableError("taken", "that seat is taken")
             await self._commit(live, [{"kind": "sit", "seat": seat, "as": PERSON,
                                        "name": who or f"Player {seat + 1}"}])

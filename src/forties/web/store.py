@@ -263,6 +263,18 @@ class Store:
             return int(r[0]) if done.rowcount == 1 else None
         return await self._run(work)
 
+    async def claim_open_seat(self, table_id: str, seat: int, token_hash: str,
+                              name: str) -> bool:
+        """Seat ``seat`` of a public table, still waiting for a guest, now keyed by
+        ``token_hash``; False if someone took it first."""
+        def work(conn: Connection) -> bool:
+            done = conn.execute(keys_t.update().where(
+                keys_t.c.table_id == table_id, keys_t.c.seat == seat,
+                keys_t.c.invite_hash.is_not(None), keys_t.c.token_hash.is_(None))
+                .values(token_hash=token_hash, name=name))
+            return done.rowcount == 1
+        return await self._run(work)
+
     async def invite_taken(self, table_id: str, invite_hash: str) -> bool:
         def work(conn: Connection) -> bool:
             r = conn.execute(sa.select(keys_t.c.token_hash).where(

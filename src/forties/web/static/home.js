@@ -178,7 +178,7 @@ async function loadLobby() {
     const p = presets.find((x) => x.name === tb.preset);
     const free = tb.seats.filter((s) => s.kind === 'empty' || !s.name).length;
     const names = tb.seats.filter((s) => s.name).map((s) => s.name).join(', ');
-    // a seat's own invitation, where the server lists one; else the table, to watch
+    // an open seat's link (a name is asked there); a full table is there to watch
     const open = tb.seats.find((s) => s.url);
     return h('li', {}, h('a', { class: 'button', href: open ? open.url : `/t/${encodeURIComponent(tb.table)}` },
       `${p ? presetTitle(p) : tb.preset}: ${names || '—'} `,

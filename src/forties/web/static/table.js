@@ -38,6 +38,7 @@ function fortyOne(view) {
 function seatName(seat) {
   const s = S.table && S.table.seats ? S.table.seats.find((x) => x.seat === seat) : null;
   if (seat === S.you) return t('table.you');
+  if (s && s.kind === 'computer') return t('table.computer_n', { seat: seat + 1 });
   if (s && s.name) {
     const same = S.table.seats.filter((x) => x.name === s.name).length > 1;
     return same ? `${s.name} ${seat + 1}` : s.name;
@@ -173,7 +174,9 @@ function badge(seat, view) {
   const line = [];
   if (view.dealer === seat) line.push(h('span', { class: 'chip', title: t('table.dealer'),
     'aria-label': t('table.dealer'), text: t('table.dealer_chip') }));
-  if (info && info.kind === 'computer' && info.name) line.push(h('span', { text: t('table.computer') }));
+  if (info && info.kind === 'computer') {
+    line.push(h('span', { text: info.level ? t(`level.${info.level}`, null, info.level) : t('table.computer') }));
+  }
   if (view.scores && view.sides && view.scores.length !== view.sides.length) {
     line.push(h('span', { text: ` ${t('table.score', { score: view.scores[seat] })}` }));
   }
@@ -760,6 +763,11 @@ function onSnapshot(m) {
 function onEvent(m) {
   const before = S.view;
   if (m.table) S.table = m.table;
+  else if (S.table && S.table.settings && S.table.settings.turn_seconds && m.view
+           && m.view.to_act !== null && m.view.to_act !== undefined) {
+    // an action's frame carries no table (nor its deadline): the next turn's clock starts now
+    S.table = { ...S.table, deadline: Date.now() / 1000 + S.table.settings.turn_seconds };
+  }
   if (m.pad) S.pad = m.pad;
   if (m.view) S.view = m.view;
   S.pending = null;
@@ -911,7 +919,8 @@ function connect() {
   window.fortiesConnection = S.conn; // for the browser tests: drop the connection on purpose
 }
 
-async function join(invite) {
+// how = { invite: CODE } from an invite link, or { seat: N } from a public table's lobby
+async function join(how) {
   $('join').hidden = false;
   $('join-name').value = savedName();
   $('join-name').focus();
@@ -920,7 +929,7 @@ async function join(invite) {
     if (!name) { $('join-error').textContent = t('join.need_name'); return; }
     saveName(name);
     try {
-      const r = await api(`/api/tables/${encodeURIComponent(S.tableId)}/join`, { invite, name });
+      const r = await api(`/api/tables/${encodeURIComponent(S.tableId)}/join`, { ...how, name });
       S.token = r.token;
       saveSeat(S.tableId, r.token);
       $('join').hidden = true;
@@ -939,6 +948,7 @@ async function main() {
   const frag = new URLSearchParams(location.hash.slice(1));
   const token = frag.get('token');
   const invite = frag.get('invite');
+  const openSeat = frag.get('seat');
   if (token) saveSeat(S.tableId, token);
   if (location.hash) history.replaceState(null, '', location.pathname + location.search);
   S.token = token || savedSeat(S.tableId);
@@ -952,8 +962,8 @@ async function main() {
     renderChat();
     render();
   });
-  if (!S.token && invite) {
-    join(invite);
+  if (!S.token && (invite || openSeat)) {
+    join(invite ? { invite } : { seat: Number(openSeat) });
     return;
   }
   connect();

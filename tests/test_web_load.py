@@ -1,0 +1,27 @@
+"""The one-process load tool (``make loadtest-tables``) on a few tables for a few
+seconds: it starts the server, plays, reports its figures and leaves nothing running."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+
+def test_the_load_tool_plays_five_tables_and_reports() -> None:
+    res = subprocess.run([sys.executable, "-m", "forties.bench.tables", "--tables", "5",
+                          "--seconds", "3", "--json"], capture_output=True, text=True,
+                         timeout=300, check=False)
+    assert res.returncode == 0, res.stderr[-2000:]
+    out = json.loads(res.stdout)
+    assert out["tables"] == 5 and out["clients"] == 20
+    assert out["actions"] > 0 and out["actions_per_second"] > 0
+    assert 0 < out["p50_ms"] <= out["p99_ms"]
+    assert out["errors"] == 0 and out["reconnections"] == 0
+    assert out["server_rss_per_table_kib"] is not None
+
+
+def test_the_load_tool_refuses_bad_sizes_in_one_line() -> None:
+    res = subprocess.run([sys.executable, "-m", "forties.bench.tables", "--tables", "0"],
+                         capture_output=True, text=True, timeout=60, check=False)
+    assert res.returncode == 2 and len(res.stderr.strip().splitlines()) == 1
