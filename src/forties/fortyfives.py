@@ -155,6 +155,26 @@ def _ladder(min_bid: int, bid_30_for_60: bool, bid_60_for_120: bool) -> tuple[in
     return tuple(ladder)
 
 
+@lru_cache(maxsize=4)
+def _pack_robs(s: int, hand_mask: int, pile_mask: int) -> tuple[Action, ...]:
+    """The dealer's choices on the pack: pass, or k cards of the hand given for k taken."""
+    acts = [PASS_ACTIONS[s]]
+    hand, pile = _bits(hand_mask), _bits(pile_mask)
+    rob = Verb.ROB
+    for k in range(1, min(len(hand), len(pile)) + 1):
+        takes = [sum(1 << c for c in take) for take in combinations(pile, k)]
+        for give in combinations(hand, k):
+            g = sum(1 << c for c in give)
+            acts += [Action(s, rob, g | t) for t in takes]
+    return tuple(acts)
+
+
+@lru_cache(maxsize=4)
+def _pack_texts(s: int, hand_mask: int, pile_mask: int) -> tuple[str, ...]:
+    """``_pack_robs`` as record lines, for the views."""
+    return tuple(str(a) for a in _pack_robs(s, hand_mask, pile_mask))
+
+
 class FortyFivesState(GameState):
     """A game of the Forty-Fives family in progress."""
 
@@ -501,15 +521,13 @@ class FortyFivesState(GameState):
         self.stock_pos = pos
 
     def _pack_actions(self, s: int) -> list[Action]:
-        acts = [PASS_ACTIONS[s]]
-        hand, pile = _bits(self.hands[s]), _bits(self.pile)
-        rob = Verb.ROB
-        for k in range(1, min(len(hand), len(pile)) + 1):
-            takes = [sum(1 << c for c in take) for take in combinations(pile, k)]
-            for give in combinations(hand, k):
-                g = sum(1 << c for c in give)
-                acts += [Action(s, rob, g | t) for t in takes]
-        return acts
+        return list(_pack_robs(s, self.hands[s], self.pile))
+
+    def _legal_texts(self) -> list[str]:
+        s = self.turn
+        if s is not None and self.phase is Phase.PACK:  # thousands of robs: written once
+            return list(_pack_texts(s, self.hands[s], self.pile))
+        return super()._legal_texts()
 
     def _pack_reason(self, a: Action) -> str | None:
         if a.verb is Verb.PASS:

@@ -314,6 +314,10 @@ class GameState:
     def _reason(self, action: Action) -> str | None:
         raise NotImplementedError
 
+    def _legal_texts(self) -> list[str]:
+        """The legal actions as record lines (as a seat's view lists them)."""
+        return [str(a) for a in self.legal_actions()]
+
     def apply(self, action: Action | str) -> None:
         """Check and apply ``action``; raises IllegalActionError (or ActionSyntaxError)."""
         if isinstance(action, str):
@@ -465,7 +469,7 @@ class GameState:
             "trick": {"leader": self.trick_leader,
                       "cards": [CARD_NAMES[c] for c in self.trick_cards]}
             if self.phase is Phase.PLAY else None,
-            "legal": [str(a) for a in self.legal_actions()] if me else [],
+            "legal": self._legal_texts() if me else [],
             # the review: once the hand is over every hand as dealt and the kitty are shown
             "deal": {"hands": [[CARD_NAMES[c] for c in h] for h in self.deal.hands],
                      "kitty": [CARD_NAMES[c] for c in self.deal.kitty]}
