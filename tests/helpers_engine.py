@@ -343,6 +343,34 @@ def run_forties(*args: str, stdin: str | None = None) -> subprocess.CompletedPro
                           timeout=60, check=False)
 
 
+# One process runs the command line's `check` on many records, each as `forties check PATH`
+# would (the same click command, its output and its exit status), so that a test of every
+# golden record starts one Python rather than one per record; `check_many`'s callers also
+# run a few records through the installed script itself and compare.
+_CHECK_MANY = """
+import contextlib, io, json, sys
+from forties.cli import main
+out = {}
+for path in sys.argv[1:]:
+    o, e = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(o), contextlib.redirect_stderr(e):
+        try:
+            main(["check", path], prog_name="forties")
+            code = 0
+        except SystemExit as x:
+            code = x.code if isinstance(x.code, int) else (0 if x.code is None else 1)
+    out[path] = [o.getvalue(), code, e.getvalue()]
+sys.__stdout__.write(json.dumps(out))
+"""
+
+
+def check_many(paths: Sequence[Path]) -> dict[str, tuple[str, int, str]]:
+    """``forties check PATH`` for each path: {path: (stdout, exit status, stderr)}."""
+    done = subprocess.run([sys.executable, "-c", _CHECK_MANY, *map(str, paths)],
+                          capture_output=True, text=True, timeout=300, check=True)
+    return {k: (o, c, e) for k, (o, c, e) in json.loads(done.stdout).items()}
+
+
 # ----- golden records ---------------------------------------------------------------------
 
 GOLDEN_DIR = Path(__file__).parent / "golden"

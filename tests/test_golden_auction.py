@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 from math import comb
 from pathlib import Path
@@ -42,7 +41,7 @@ from forties import (
     referee,
 )
 
-from .helpers_engine import GOLDEN_DIR, golden_names, play_record, run_forties
+from .helpers_engine import GOLDEN_DIR, check_many, golden_names, play_record, run_forties
 
 GOLDEN = GOLDEN_DIR / "ff_deal_auction"
 NAMES = golden_names(GOLDEN)
@@ -70,14 +69,18 @@ def expected(name: str) -> Verdict:
 
 @cache
 def cli_verdicts() -> dict[str, tuple[Verdict, int, str]]:
-    """``forties check`` on every golden record (run side by side, once per session)."""
+    """``forties check`` on every golden record (in one process, once per session; the
+    installed script gives the same: test_the_installed_script_checks_as_the_batch)."""
+    done = check_many([record_path(name) for name in NAMES])
+    return {name: (json.loads(o), c, e)
+            for name, (o, c, e) in ((n, done[str(record_path(n))]) for n in NAMES)}
 
-    def one(name: str) -> tuple[str, tuple[Verdict, int, str]]:
-        p = run_forties("check", str(record_path(name)))
-        return name, (json.loads(p.stdout), p.returncode, p.stderr)
 
-    with ThreadPoolExecutor(max_workers=4) as pool:
-        return dict(pool.map(one, NAMES))
+@pytest.mark.parametrize("name", [NAMES[0], next(n for n in NAMES if n.endswith("_illegal"))])
+def test_the_installed_script_checks_as_the_batch(name: str) -> None:
+    """``forties check`` run as its own process prints what the batch of checks saw."""
+    p = run_forties("check", str(record_path(name)))
+    assert (json.loads(p.stdout), p.returncode, p.stderr) == cli_verdicts()[name]
 
 
 def api_verdict(name: str) -> tuple[Verdict, int]:

@@ -36,7 +36,14 @@ from forties import (
 )
 from forties.cards import CARD_NAMES
 
-from .helpers_engine import GOLDEN_DIR, golden_names, play_record, run_forties, sorted_legal
+from .helpers_engine import (
+    GOLDEN_DIR,
+    check_many,
+    golden_names,
+    play_record,
+    run_forties,
+    sorted_legal,
+)
 
 GOLDEN = GOLDEN_DIR / "ff_play_score"
 NAMES = golden_names(GOLDEN)
@@ -120,14 +127,29 @@ def test_referee_api(name: str) -> None:
     assert code == (0 if expected["ok"] else 1)
 
 
+@cache
+def _checked() -> dict[str, tuple[str, int, str]]:
+    """``forties check`` on every record, in one process (see check_many)."""
+    return check_many([GOLDEN / f"{name}.record.json" for name in NAMES])
+
+
 @pytest.mark.parametrize("name", NAMES)
 def test_check_command(name: str) -> None:
     """``forties check RECORD`` prints the same verdict as JSON and exits 0 or 1."""
     expected = load(name, "expected")
-    done = run_forties("check", str(GOLDEN / f"{name}.record.json"))
-    assert done.returncode == (0 if expected["ok"] else 1), done.stderr
-    assert sorted_legal(json.loads(done.stdout)) == sorted_legal(expected)
-    assert done.stderr == ""
+    stdout, code, stderr = _checked()[str(GOLDEN / f"{name}.record.json")]
+    assert code == (0 if expected["ok"] else 1), stderr
+    assert sorted_legal(json.loads(stdout)) == sorted_legal(expected)
+    assert stderr == ""
+
+
+@pytest.mark.parametrize("ok", [True, False])
+def test_the_installed_script_checks_as_the_batch(ok: bool) -> None:
+    """``forties check`` run as its own process prints and exits as the batch saw."""
+    name = next(n for n in NAMES if load(n, "expected")["ok"] is ok)
+    path = str(GOLDEN / f"{name}.record.json")
+    done = run_forties("check", path)
+    assert (done.stdout, done.returncode, done.stderr) == _checked()[path]
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -9,6 +9,7 @@ index for ``trump``; 0 for ``pass`` and ``hold``.
 from __future__ import annotations
 
 from enum import Enum
+from functools import lru_cache
 from typing import NamedTuple
 
 from .cards import SUITS, CardError, format_mask, mask_of, parse_card, parse_suit
@@ -75,27 +76,13 @@ class Action(NamedTuple):
     arg: int = 0
 
     def __str__(self) -> str:
-        v = self.verb
-        if not isinstance(v, Verb) or type(self.arg) is not int:  # an Action built by hand
-            return f"{self.seat} {getattr(v, 'value', v)} {self.arg}"
-        head = f"{self.seat} {v.value}"
-        if v is Verb.PASS or v is Verb.HOLD or v is Verb.FOLD or v is Verb.STAY:
-            return head
-        if v is Verb.ASK:
-            return f"{head} {self.arg}"
-        if v is Verb.ANSWER:
-            return f"{head} {'yes' if self.arg else 'no'}"
-        if v is Verb.BID or v is Verb.RAISE:
-            return f"{head} {bid_text(self.arg)}"
-        if v is Verb.TRUMP:
-            return f"{head} {SUITS[self.arg] if 0 <= self.arg < 4 else self.arg}"
-        if v is Verb.CALL and self.arg == 0:
-            return f"{head} none"
-        if v is Verb.DISCARD and self.arg == 0:
-            return head
-        if not 0 <= self.arg < 1 << 52:  # not a set of cards (an Action built by hand)
-            return f"{head} {self.arg}"
-        return f"{head} {format_mask(self.arg)}"
+        seat, v, arg = self
+        if type(arg) is int and type(v) is Verb:
+            if type(seat) is int:  # every view writes its history and legal actions: kept
+                return _action_text(seat, v, arg)
+            return _action_text.__wrapped__(seat, v, arg)
+        # an Action built by hand
+        return f"{seat} {getattr(v, 'value', v)} {arg}"
 
     def __repr__(self) -> str:
         return f"Action.parse({str(self)!r})"
@@ -160,3 +147,26 @@ class Action(NamedTuple):
             return cls(seat, verb, mask_of(cards))
         except CardError as e:
             raise ActionSyntaxError(f"not an action: {text!r} ({e})") from None
+
+
+@lru_cache(maxsize=1 << 16)
+def _action_text(seat: int, v: Verb, arg: int) -> str:
+    """An action's record line (for an int seat and arg, and a Verb)."""
+    head = f"{seat} {v.value}"
+    if v is Verb.PASS or v is Verb.HOLD or v is Verb.FOLD or v is Verb.STAY:
+        return head
+    if v is Verb.ASK:
+        return f"{head} {arg}"
+    if v is Verb.ANSWER:
+        return f"{head} {'yes' if arg else 'no'}"
+    if v is Verb.BID or v is Verb.RAISE:
+        return f"{head} {bid_text(arg)}"
+    if v is Verb.TRUMP:
+        return f"{head} {SUITS[arg] if 0 <= arg < 4 else arg}"
+    if v is Verb.CALL and arg == 0:
+        return f"{head} none"
+    if v is Verb.DISCARD and arg == 0:
+        return head
+    if not 0 <= arg < 1 << 52:  # not a set of cards (an Action built by hand)
+        return f"{head} {arg}"
+    return f"{head} {format_mask(arg)}"

@@ -503,11 +503,12 @@ class FortyFivesState(GameState):
     def _pack_actions(self, s: int) -> list[Action]:
         acts = [PASS_ACTIONS[s]]
         hand, pile = _bits(self.hands[s]), _bits(self.pile)
+        rob = Verb.ROB
         for k in range(1, min(len(hand), len(pile)) + 1):
+            takes = [sum(1 << c for c in take) for take in combinations(pile, k)]
             for give in combinations(hand, k):
                 g = sum(1 << c for c in give)
-                for take in combinations(pile, k):
-                    acts.append(Action(s, Verb.ROB, g | sum(1 << c for c in take)))
+                acts += [Action(s, rob, g | t) for t in takes]
         return acts
 
     def _pack_reason(self, a: Action) -> str | None:
