@@ -217,3 +217,24 @@ def test_the_terminal_words() -> None:
     assert str(parse_plain(v0, list(g.legal_actions()), "fold")) == "0 fold"
     assert describe("1 answer yes", "answer", v0, names, 0) == \
         "Bob: yes, booked (only trumps)."
+
+
+def test_the_table_screen_offers_the_choices() -> None:
+    """The full-screen table's buttons: at the raise, keep, raise and the suits (naming
+    trump keeps the bid); at "booked?", not asking and each opponent."""
+    from forties.tui.app import TableApp
+    from forties.tui.session import Session
+
+    def labels(g: GameState) -> list[str]:
+        session = Session.start(g.rules, seed=1)
+        app = TableApp(session, delay=0, par=False, autoplay=False)
+        return [c.label for c in app.make_choices(g.view(0), list(g.legal_actions()))]
+
+    g = new_game("auction-45", first_dealer=3, deal=Deal.from_json(deal_json()))
+    for a in ("0 bid 20", "1 pass", "2 pass", "3 pass"):
+        g.apply(a)
+    assert g.phase is Phase.RAISE and g.turn == 0
+    shown = labels(g)
+    assert shown[:2] == ["Keep 20", "Raise to 30"] and len(shown) > 2
+    assert all(str(a).split()[1] in ("pass", "raise", "trump") for a in g.legal_actions())
+    assert labels(game()) == ["Don't ask", "Ask seat 1", "Ask seat 3"]
