@@ -42,9 +42,10 @@ services:
 	fi
 
 # The tests' compiled code is made once, beside the linters, rather than by every test worker.
+# Three test workers on two cores: many tests wait on a browser, a server or a database.
 test: $(STAMP) $(CHROMIUM) services
 	$(MAKE) --no-print-directory -j3 lint warm-all
-	$(BIN)/pytest -q -n auto --dist worksteal --hypothesis-profile=ci --durations=30
+	$(BIN)/pytest -q -n 3 --dist worksteal --hypothesis-profile=ci --durations=30
 
 # The browser client's pictures in docs/screenshots (web-*.png), taken by its browser tests.
 screenshots: $(STAMP) $(CHROMIUM)

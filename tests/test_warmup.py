@@ -5,7 +5,6 @@ written, else in the user's cache folder."""
 from __future__ import annotations
 
 import os
-import re
 import subprocess
 import sys
 import textwrap
@@ -104,15 +103,22 @@ def test_make_run_warms_up_before_the_game() -> None:
     assert steps == ["$(BIN)/forties warm-up", "$(BIN)/forties serve"]
 
 
-def test_warm_up_all_makes_every_compiled_part() -> None:
-    """``forties warm-up --all`` (run by ``make test`` before the tests) makes the search,
-    the many-table engine and the research environments, and names each with its time."""
-    from .helpers_engine import FORTIES
+def test_warm_up_all_makes_every_compiled_part(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``forties warm-up --all`` (which ``make test`` runs before the tests, so a broken one
+    stops the run) makes the search, the many-table engine and the research environments,
+    one process each, and names each with its time."""
+    from click.testing import CliRunner
 
-    res = subprocess.run([str(FORTIES), "warm-up", "--all"], capture_output=True, text=True,
-                         timeout=600, check=False)
-    assert res.returncode == 0, res.stderr
-    parts = res.stdout.splitlines()[1]
-    for name in ("search", "tables", "research"):
-        assert re.search(rf"\b{name} \d+\.\d s", parts), res.stdout
-    assert res.stdout.splitlines()[-1].startswith("Ready in ")
+    from forties.cli import main
+
+    assert set(warmup.WARM_PARTS) == {"search", "tables", "research"}
+    ran: list[int] = []
+    monkeypatch.setattr(warmup, "warm_all", lambda: ran.append(1) or {
+        "search": 2.5, "tables": 1.25, "research": 3.0})
+    res = CliRunner().invoke(main, ["warm-up", "--all"])
+    assert res.exit_code == 0, res.output
+    assert ran == [1]
+    assert "search 2.5 s, tables 1.2 s, research 3.0 s" in res.output
+    assert res.output.splitlines()[-1].startswith("Ready in 3.0 s")
+    makefile = (Path(__file__).parents[1] / "Makefile").read_text()
+    assert "$(BIN)/forties warm-up --all" in makefile.split("\nwarm-all:", 1)[1]

@@ -57,6 +57,9 @@ def test_an_online_evening_plays_itself_out(server: str, browser: Any, shots: Pa
         for i, p in enumerate(players):
             frames.append(table_frame(p, shown[i]))
             shown[i] = p.locator("#table").get_attribute("src")
+        for p in players:  # the line under the table may follow the table by a moment
+            p.wait_for_function("g => document.getElementById('status').textContent"
+                                ".includes('Game ' + g)", arg=game, timeout=30000)
         said = [p.locator("#status").inner_text() for p in players]
         assert all(f"Game {game}" in x for x in said), said
 
