@@ -73,8 +73,17 @@ def test_readme_python_runs(index: int) -> None:
     exec(compile(blocks(readme_section(), "python")[index], "README.md", "exec"), {})
 
 
-@pytest.mark.parametrize("line", commands(readme_section()))
-def test_readme_commands_run(line: str) -> None:
+def all_commands() -> list[str]:
+    """Every command of the README's section and of the research page, each once."""
+    out: list[str] = []
+    for line in commands(readme_section()) + commands(RESEARCH.read_text(encoding="utf-8")):
+        if line not in out:
+            out.append(line)
+    return out
+
+
+@pytest.mark.parametrize("line", all_commands())
+def test_commands_run(line: str) -> None:
     result = run_command(line)
     assert result.returncode == 0, result.stderr[-2000:]
     if "train_policy" in line:
@@ -88,11 +97,3 @@ def test_readme_commands_run(line: str) -> None:
 def test_research_page_python_runs(index: int) -> None:
     code = blocks(RESEARCH.read_text(encoding="utf-8"), "python")[index]
     exec(compile(code, "docs/research.md", "exec"), {})
-
-
-# A line the README's section also has runs once, there (with its output checked).
-@pytest.mark.parametrize("line", [ln for ln in commands(RESEARCH.read_text(encoding="utf-8"))
-                                  if ln not in commands(readme_section())])
-def test_research_page_commands_run(line: str) -> None:
-    result = run_command(line)
-    assert result.returncode == 0, result.stderr[-2000:]
