@@ -5,6 +5,7 @@ replay of what every seat may know at each version of a game."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import re
 import signal
@@ -182,3 +183,15 @@ def check_frames(frames: list[dict[str, Any]], seat: int | None,
             assert v["hand"] == []
         checked += 1
     return checked
+
+
+@contextlib.contextmanager
+def serving(srv: Any) -> Iterator[Any]:
+    """A test server started, given to the test, then stopped: it must exit cleanly and
+    print no traceback."""
+    srv.start()
+    try:
+        yield srv
+    finally:
+        code, _, err = srv.stop()
+        assert code == 0 and "Traceback" not in err, err[-3000:]

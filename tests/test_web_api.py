@@ -21,19 +21,15 @@ import websockets
 from forties import PRESETS, RulesError, build_rules
 
 from .helpers_engine import mv_record_json
-from .helpers_web import ServerProcess, private_table
+from .helpers_web import ServerProcess, private_table, serving
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    srv = ServerProcess(tmp_path_factory.mktemp("api")).start()
-    try:
+    with serving(ServerProcess(tmp_path_factory.mktemp("api"))) as srv:
         yield srv
-    finally:
-        code, _, err = srv.stop()
-        assert code == 0 and "Traceback" not in err, err[-3000:]
 
 
 @pytest_asyncio.fixture(loop_scope="module", scope="module")

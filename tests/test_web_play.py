@@ -25,6 +25,7 @@ from .helpers_web import (
     check_frames,
     knowledge_by_version,
     private_table,
+    serving,
     stop_all,
 )
 
@@ -34,12 +35,8 @@ pytestmark = pytest.mark.asyncio(loop_scope="module")
 @pytest.fixture(scope="module")
 def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     """One server for the module's games (each game at its own table)."""
-    srv = LiveServer(tmp_path_factory.mktemp("play")).start()
-    try:
+    with serving(LiveServer(tmp_path_factory.mktemp("play"))) as srv:
         yield srv
-    finally:
-        code, _, err = srv.stop()
-        assert code == 0 and "Traceback" not in err, err[-3000:]
 
 
 @pytest_asyncio.fixture(loop_scope="module", scope="module")

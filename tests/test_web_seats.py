@@ -14,20 +14,16 @@ import pytest_asyncio
 
 from forties.web.client import SeatClient
 
-from .helpers_web import ServerProcess, basic_player, private_table, stop_all
+from .helpers_web import ServerProcess, basic_player, private_table, serving, stop_all
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    srv = ServerProcess(tmp_path_factory.mktemp("seats"), review_seconds=0.3,
-                        grace_seconds=0.5, par=True).start()
-    try:
+    with serving(ServerProcess(tmp_path_factory.mktemp("seats"), review_seconds=0.3,
+                               grace_seconds=0.5, par=True)) as srv:
         yield srv
-    finally:
-        code, _, err = srv.stop()
-        assert code == 0 and "Traceback" not in err, err[-3000:]
 
 
 @pytest_asyncio.fixture(loop_scope="module", scope="module")
