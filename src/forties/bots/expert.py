@@ -39,12 +39,13 @@ from .sampler import worlds
 
 # Forty One by its score: imagined deals a card, a bid; tricks left searched exactly;
 # tricks searched before that.
-WORLDS_41 = 32
-BID_DEALS_41 = 24
+WORLDS_41 = 64
+BID_DEALS_41 = 120
 EXACT_41 = 6
 DEPTH_41 = 2
 # a bidder's promise read from his cards (basic's count) may be off by this much
 BID_SLACK_41 = 1.5
+BID_HOW_41 = "playout"  # or "solver": see bid_by_solver
 
 # The others are read as bidding what ``basic`` would: its strength plus this help, give
 # or take the slack.
@@ -86,6 +87,7 @@ class ExpertBot:
         self.bid_deals41 = BID_DEALS_41
         self.exact41 = EXACT_41
         self.depth41 = DEPTH_41
+        self.bid_how41 = BID_HOW_41
         self.win_bonus = win_bonus  # what ending the game is worth (0: this hand alone)
         self.worlds = worlds
         self.deals = deals
@@ -396,7 +398,7 @@ class ExpertBot:
                 st.apply(Action(s, Verb.BID, bids[s]))
             states.append(st)
         return bid_by_solver(states, seat, legal, self.exact41, self.depth41,
-                             int(self.win_bonus))
+                             int(self.win_bonus), self.bid_how41)
 
 def _auction_order(dealer: int) -> list[int]:
     return [(dealer + 1 + i) % 4 for i in range(4)]
@@ -426,16 +428,43 @@ def bid_candidates(st: FortyOneState, seat: int) -> list[int]:
 
 
 def bid_by_solver(states: Sequence[FortyOneState], seat: int, legal: Sequence[Action],
-                  exact: int, depth: int, win_value: int) -> Choice:
+                  exact: int, depth: int, win_value: int, how: str = "solver") -> Choice:
     """The bid with the best mean value over ``states`` (each at ``seat``'s bid): the later
-    seats bid what their cards promise; the hand is solved for its score from the first
-    lead, or is worth 0 when thrown in."""
+    seats bid what their cards promise, and a total under the minimum throws the hand in
+    (worth 0). ``how``: ``"solver"`` solves the hand for its score from the first lead for
+    each bid; ``"playout"`` plays it out once greedily, each seat bidding what its cards
+    promise, and scores the tricks each seat took under each bid (the game's scoring)."""
     from ..solver import score41
 
     cands = bid_candidates(states[0], seat) if states else []
     totals = dict.fromkeys(cands, 0.0)
     team = seat % 2
     for st in states:
+        if how == "playout":
+            g = st.clone()
+            assert isinstance(g, FortyOneState)
+            while g.phase is Phase.AUCTION:
+                t = g.turn
+                assert t is not None
+                # the dealer keeps the hand in play, to see the cards played out
+                bid = promised(g.hands[t])
+                if t == g.dealer:
+                    bid = max(bid, min(13, g.rules.min_total - sum(x or 0 for x in g.bids)))
+                g.apply(Action(t, Verb.BID, bid))
+            sim.playout(g)
+            later = [s for s in _auction_order(st.dealer)
+                     if st.bids[s] is None and s != seat]
+            for b in cands:
+                bids = [x or 0 for x in st.bids]
+                bids[seat] = b
+                for s in later:
+                    bids[s] = promised(st.hands[s])
+                if sum(bids) < st.rules.min_total:
+                    continue
+                vals = score41.outcome_values(st.rules, bids, st.start_scores, team,
+                                              win_value)
+                totals[b] += vals[score41.made_mask(bids, g.taken)]
+            continue
         for b in cands:
             g = st.clone()
             assert isinstance(g, FortyOneState)
