@@ -18,8 +18,8 @@ import random
 from typing import Any
 
 from ..actions import Action
-from ..state import GameState, Phase
 from ..fortyone import FortyOneState
+from ..state import GameState, Phase
 from .expert import Choice, ExpertBot, bid_by_solver
 
 # Forty One: tricks left searched exactly, tricks searched before that.
