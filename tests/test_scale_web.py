@@ -313,6 +313,48 @@ async def test_the_same_action_on_two_processes_at_once_is_applied_once(
     assert turns == 6
 
 
+async def test_a_rematch_asked_on_two_processes_at_once_makes_one_table(
+        two: tuple[Serve, Serve]) -> None:
+    """Ann on one process and Bob on the other ask for a rematch at the same moment: the
+    database keeps one new table, both are sent to it, each with the key of his own seat."""
+    a, b = two
+    async with httpx.AsyncClient(base_url=a.http, timeout=30) as api:
+        r = await api.post("/api/tables", json={"preset": "merrimack-valley",
+                                                "options": {"target": 5}, "name": "Ann"})
+        made = r.json()
+        table, host = made["table"], made["token"]
+        code = made["invites"][0]["url"].split("#invite=")[1]
+        guest = (await api.post(f"/api/tables/{table}/join",
+                                json={"invite": code, "name": "Bob"})).json()["token"]
+        await api.post(f"/api/tables/{table}/start", json={"token": host})
+    ann = SeatClient(a.ws, table, host).autoplay(basic_player).start()
+    bob = SeatClient(b.ws, table, guest).autoplay(basic_player).start()
+    try:
+        await asyncio.gather(*(c.wait_for(lambda c: c.over, timeout=120) for c in (ann, bob)))
+        await asyncio.gather(ann.send({"type": "rematch"}), bob.send({"type": "rematch"}))
+        await asyncio.gather(*(c.wait_for(lambda c: c.rematch_url is not None)
+                               for c in (ann, bob)))
+        await asyncio.sleep(0.5)  # any second rematch on its way
+        urls = [f["url"] for c in (ann, bob) for f in c.frames if f["type"] == "rematch"]
+        new = {u.split("/t/")[1].split("#")[0] for u in urls}
+        assert len(new) == 1, urls  # one table, whichever process made it
+        assert ann.rematch_url == f"/t/{new.pop()}#token={host}"
+        assert bob.rematch_url is not None and bob.rematch_url.endswith(f"#token={guest}")
+        for c, seat, server in ((ann, 0, b), (bob, 1, a)):  # each opens it on the other
+            assert c.rematch_url is not None
+            new_id, tok = c.rematch_url.split("/t/")[1].split("#token=")
+            there = SeatClient(server.ws, new_id, tok).start()
+            await there.wait_for(lambda c: c.view is not None)
+            assert there.view is not None and there.view["seat"] == seat
+            assert there.table is not None and there.table["status"] == "playing"
+            await there.stop()
+    finally:
+        await stop_all([ann, bob])
+    with psycopg.connect(a.db) as conn:
+        rows = conn.execute("SELECT id, rematch_of FROM tables ORDER BY created").fetchall()
+    assert len(rows) == 2 and rows[1][1] == table, rows
+
+
 def record_events(db: str, table: str) -> list[dict[str, Any]]:
     with psycopg.connect(db) as conn:
         return [json.loads(r[0]) for r in conn.execute(

@@ -27,6 +27,7 @@ CHANNEL = "forties:tables"
 RETRY_SECONDS = 1.0
 
 OnMoved = Callable[[str, int], Awaitable[None]]
+OnNote = Callable[[str, dict[str, Any]], Awaitable[None]]
 
 
 class BusError(Exception):
@@ -54,17 +55,19 @@ class Bus:
         self.received = 0
         self.published = 0
 
-    async def start(self, on_moved: OnMoved) -> None:
-        """Check that Redis answers, then hear every other process's moves."""
+    async def start(self, on_moved: OnMoved, on_note: OnNote | None = None) -> None:
+        """Check that Redis answers, then hear every other process's moves (and its other
+        notes about a table: ``on_note``)."""
         try:
             await self.redis.ping()
         except Exception as e:  # redis raises its own kinds and OSError
             raise BusError(f"cannot reach Redis at {self.url}: {_first_line(e)}") from None
         ready = asyncio.Event()
-        self._listener = asyncio.create_task(self._listen(on_moved, ready))
+        self._listener = asyncio.create_task(self._listen(on_moved, on_note, ready))
         await ready.wait()
 
-    async def _listen(self, on_moved: OnMoved, ready: asyncio.Event) -> None:
+    async def _listen(self, on_moved: OnMoved, on_note: OnNote | None,
+                      ready: asyncio.Event) -> None:
         while True:
             pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
             try:
@@ -75,7 +78,8 @@ class Bus:
                         continue
                     try:
                         body = json.loads(message["data"])
-                        table_id, seq, origin = str(body["t"]), int(body["s"]), body["o"]
+                        table_id, origin = str(body["t"]), body["o"]
+                        seq = int(body["s"]) if "s" in body else None
                     except (ValueError, KeyError, TypeError):
                         log.warning("an unreadable message on %s was skipped", self.channel)
                         continue
@@ -83,7 +87,10 @@ class Bus:
                         continue
                     self.received += 1
                     try:
-                        await on_moved(table_id, seq)
+                        if seq is not None:
+                            await on_moved(table_id, seq)
+                        elif on_note is not None:
+                            await on_note(table_id, body)
                     except Exception:
                         log.exception("table %s could not be brought up to date", table_id)
             except asyncio.CancelledError:
@@ -105,6 +112,17 @@ class Bus:
             self.published += 1
         except Exception as e:  # the move is committed; the others catch up on hello
             log.warning("Redis at %s: %s; table %s not announced", self.url,
+                        _first_line(e), table_id)
+
+    async def note(self, table_id: str, fields: dict[str, Any]) -> None:
+        """Tell the other processes something else about ``table_id`` (never game data):
+        {"r": id} its rematch is made."""
+        try:
+            await self.redis.publish(self.channel, json.dumps(
+                {**fields, "t": table_id, "o": self.origin}))
+            self.published += 1
+        except Exception as e:  # a lost note costs the others only time
+            log.warning("Redis at %s: %s; note on table %s not sent", self.url,
                         _first_line(e), table_id)
 
     async def close(self) -> None:

@@ -149,6 +149,7 @@ class Conn:
     queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
     live: Live | None = None
     closed: bool = False
+    token: str | None = None  # the seat's key, as its link gave it (a rematch keeps it)
 
     def send(self, text: str) -> None:
         if self.closed:
@@ -180,7 +181,7 @@ class Live:
     task: asyncio.Task[None] | None = None  # the computer's turn or the review's end
     turn_timer: asyncio.TimerHandle | None = None
     grace: dict[int, asyncio.TimerHandle] = field(default_factory=dict)
-    rematch: dict[int, str] | None = None  # seat -> the new table's url with its token
+    rematch: str | None = None  # the table made as this one's rematch
     on_over: OnOver | None = None
     told_over: bool = False
     par_asked: set[int] = field(default_factory=set)
@@ -241,7 +242,7 @@ class Service:
         """Bring back every table that was playing (computer turns go on), start the
         sweep of unfilled tables."""
         if self.bus is not None:
-            await self.bus.start(self.moved_elsewhere)
+            await self.bus.start(self.moved_elsewhere, self.noted)
         for table_id in await self.store.ids_with_status(PLAYING):
             try:
                 live = await self.live(table_id)
@@ -353,11 +354,16 @@ class Service:
                            seats: list[dict[str, Any]] | None = None, public: bool = False,
                            start: bool = True, dealer: int | None = None,
                            on_over: OnOver | None = None,
-                           settings: dict[str, Any] | None = None) -> dict[str, Any]:
+                           settings: dict[str, Any] | None = None,
+                           rematch_of: str | None = None) -> dict[str, Any]:
         """A new table. ``seats``: one entry a seat ({"name", "kind": "person"} or
-        {"kind": "computer", "level"} or {"kind": "empty"}; missing ones are empty).
-        Returns {"table", "tokens": {seat: token} (people), "invites": {seat: code}
-        (empty seats)}. Raises TableError("bad", ...) with the engine's message."""
+        {"kind": "computer", "level"} or {"kind": "empty"}; missing ones are empty; a
+        person's may carry the "token_hash" of the key it keeps from another table).
+        Returns {"table", "tokens": {seat: token} (people given a new key), "invites":
+        {seat: code} (empty seats)}. Raises TableError("bad", ...) with the engine's
+        message. ``rematch_of``: the table this one is the rematch of; if another
+        process made that rematch first, its table is the answer (the database keeps
+        one)."""
         if not isinstance(preset, str):
             raise TableError("bad", "preset must be the name of a preset")
         if options is not None and not isinstance(options, dict):
@@ -385,9 +391,12 @@ class Service:
             kind = s.get("kind", EMPTY)
             if kind == PERSON:
                 name = clean_name(s.get("name"), f"Player {i + 1}")
-                tokens[i] = new_token()
-                keys.append({"seat": i, "token_hash": token_hash(tokens[i]),
-                             "invite_hash": None, "name": name})
+                kept = s.get("token_hash")
+                if not isinstance(kept, str):
+                    tokens[i] = new_token()
+                    kept = token_hash(tokens[i])
+                keys.append({"seat": i, "token_hash": kept, "invite_hash": None,
+                             "name": name})
                 events.append({"kind": "sit", "seat": i, "as": PERSON, "name": name})
             elif kind == COMPUTER:
                 level = check_level(s.get("level", conf.level))
@@ -409,7 +418,15 @@ class Service:
             "version": sum(e["kind"] in GAME_EVENTS for e in events),
             "status": PLAYING if start else WAITING, "settings": json.dumps(conf.to_json()),
             "public": conf.public}
-        await self.store.create_table(row, keys, events)
+        if rematch_of is not None:
+            row["rematch_of"] = rematch_of
+        try:
+            await self.store.create_table(row, keys, events)
+        except Conflict:
+            made_first = await self.store.rematch_of(str(rematch_of))
+            if made_first is None:
+                raise
+            return {"table": made_first, "tokens": {}, "invites": {}}
         table = Table(table_id, rules, seed, conf, first)
         self._pace(table)
         for event in events:
@@ -700,8 +717,9 @@ class Service:
 
     # ----- connections --------------------------------------------------------------
 
-    def connect(self, seat: int | None) -> Conn:
-        return Conn(seat, Bucket(self.limits.messages_per_second, self.limits.message_burst))
+    def connect(self, seat: int | None, token: str | None = None) -> Conn:
+        return Conn(seat, Bucket(self.limits.messages_per_second, self.limits.message_burst),
+                    token=token if seat is not None else None)
 
     def leave(self, conn: Conn) -> None:
         """A connection is gone: its seat keeps a grace period where the table has turn
@@ -858,6 +876,9 @@ class Service:
             conn.send_json({"type": "hint", **got})
 
     async def _rematch(self, conn: Conn, live: Live) -> None:
+        """A new table with the same seats, each person keeping the key of the seat. The
+        database holds one rematch of a table: asked on two processes at the same moment,
+        both answer with the same new table. Each person's link goes to that person."""
         seat = conn.seat
         if seat is None:
             raise TableError("seat", "spectators have no seat at the next table")
@@ -865,28 +886,44 @@ class Service:
             t = live.table
             if t.status != OVER:
                 raise TableError("turn", "a rematch is for after the game")
-            if live.rematch is None:
+            if live.rematch is not None:
+                self._tell_rematch(live, [conn])
+                return
+            new_id = await self.store.rematch_of(t.id)
+            if new_id is None:
+                keys = await self.store.token_hashes(t.id)
                 seats: list[dict[str, Any]] = []
-                for s in t.seats:
-                    if s.kind == PERSON:
-                        seats.append({"kind": PERSON, "name": s.name})
+                for i, s in enumerate(t.seats):
+                    if s.kind == PERSON and i in keys:
+                        seats.append({"kind": PERSON, "name": s.name, "token_hash": keys[i]})
                     else:
                         seats.append({"kind": COMPUTER, "level": s.level or t.settings.level})
                 made = await self.create_table(
                     t.rules.preset, dict(t.rules.overrides), seats, t.settings.public,
                     start=True, settings={"hints": t.settings.hints,
                                           "turn_seconds": t.settings.turn_seconds,
-                                          "level": t.settings.level})
+                                          "level": t.settings.level},
+                    rematch_of=t.id)
                 new_id = made["table"]
-                live.rematch = {s: f"/t/{new_id}#token={tok}"
-                                for s, tok in made["tokens"].items()}
-                for c in live.conns:  # each person's new token goes to that person only
-                    if c.seat is not None and c.seat in live.rematch:
-                        c.send_json({"type": "rematch", "url": live.rematch[c.seat]})
-                return
-            url = live.rematch.get(seat)
-        if url is not None:
-            conn.send_json({"type": "rematch", "url": url})
+            live.rematch = new_id
+            self._tell_rematch(live, list(live.conns))
+        if self.bus is not None:  # the other processes tell their own connections
+            await self.bus.note(t.id, {"r": new_id})
+
+    def _tell_rematch(self, live: Live, conns: list[Conn]) -> None:
+        """Each person's link to the rematch, with that person's own key, to that person."""
+        t = live.table
+        for c in conns:
+            if c.seat is not None and c.token and t.seats[c.seat].kind == PERSON:
+                c.send_json({"type": "rematch", "url": f"/t/{live.rematch}#token={c.token}"})
+
+    async def rematched(self, table_id: str, new_id: str) -> None:
+        """Another process made the rematch of ``table_id``: tell this one's people."""
+        live = self.tables.get(table_id)
+        if live is None or live.rematch is not None or not isinstance(new_id, str):
+            return
+        live.rematch = new_id
+        self._tell_rematch(live, list(live.conns))
 
     # ----- housekeeping -------------------------------------------------------------
 
@@ -920,6 +957,11 @@ class Service:
         """Tell the other processes that the table moved (its events are committed)."""
         if self.bus is not None and not self.closing:
             self._spawn(self.bus.publish(table_id, seq))
+
+    async def noted(self, table_id: str, body: dict[str, Any]) -> None:
+        """Another process's note about a table (not a move)."""
+        if "r" in body:
+            await self.rematched(table_id, body["r"])
 
     async def moved_elsewhere(self, table_id: str, seq: int) -> None:
         """Another process committed events up to ``seq`` to ``table_id``: if the table is
