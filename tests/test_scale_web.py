@@ -355,6 +355,83 @@ async def test_a_rematch_asked_on_two_processes_at_once_makes_one_table(
     assert len(rows) == 2 and rows[1][1] == table, rows
 
 
+async def seats_connected(server: Serve, table: str) -> list[bool]:
+    async with httpx.AsyncClient(base_url=server.http, timeout=30) as api:
+        r = await api.get(f"/api/tables/{table}")
+    return [s["connected"] for s in r.json()["seats"]]
+
+
+async def until(test: Any, seconds: float = 15.0) -> None:
+    """Wait until the coroutine function ``test`` answers true (polls)."""
+    end = asyncio.get_running_loop().time() + seconds
+    while not await test():
+        assert asyncio.get_running_loop().time() < end, f"{test.__name__}: still not so"
+        await asyncio.sleep(0.1)
+
+
+def aways(c: SeatClient) -> list[int]:
+    return [f["event"]["seat"] for f in c.frames
+            if f["type"] == "event" and f["event"]["kind"] == "away"]
+
+
+async def test_presence_is_shared_between_processes(tmp_path: Path, db: str,
+                                                    rd: Redis) -> None:
+    """A seat connected to one process is connected for the other too (its summaries and
+    its grace periods); a person who moves from one process to the other keeps the seat;
+    the seats of a process that dies lapse within seconds, and their grace periods run
+    on the other process, which hands them to a computer player."""
+    a = Serve(tmp_path / "a", db, rd.url, grace_seconds=2.0).start()
+    b = Serve(tmp_path / "b", db, rd.url, grace_seconds=2.0).start()
+    clients: list[SeatClient] = []
+    try:
+        async with httpx.AsyncClient(base_url=a.http, timeout=30) as api:
+            table, tokens = await private_table(api, "merrimack-valley", turn_seconds=120)
+        on = {0: b, 1: a, 2: a, 3: a}
+        seats = [SeatClient(on[s].ws, table, tokens[s]).start() for s in range(4)]
+        watcher = SeatClient(a.ws, table).start()
+        clients = [*seats, watcher]
+        await asyncio.gather(*(c.wait_for(lambda c: c.view is not None) for c in clients))
+
+        async def everyone_here() -> bool:
+            return await seats_connected(a, table) == [True] * 4 == \
+                await seats_connected(b, table)
+        await until(everyone_here)  # seat 0 (on b) is there for a; 1 to 3 for b
+        late = SeatClient(a.ws, table).start()
+        clients.append(late)
+        await late.wait_for(lambda c: c.table is not None)
+        assert late.table is not None
+        assert [s["connected"] for s in late.table["seats"]] == [True] * 4
+
+        seats[1].url = seats[1].url.replace(a.ws, b.ws)  # seat 1 moves from a to b
+        await seats[1].drop()
+        await seats[1].wait_for(lambda c: c.connections == 2 and c.ws is not None)
+        await asyncio.sleep(4.0)  # twice the grace period: a must not give seat 1 away
+        assert aways(watcher) == []
+        assert await everyone_here()
+
+        b.kill()  # seats 0 and 1 were on b
+        async def gone_from_a() -> bool:
+            return await seats_connected(a, table) == [False, False, True, True]
+        await until(gone_from_a, 10.0)
+        # after the grace period, a computer player takes each seat whose person is gone
+        await watcher.wait_for(lambda c: sorted(aways(c)) == [0, 1], timeout=20)
+        assert [s["away"] for s in (await api_summary(a, table))["seats"]] == [
+            True, True, False, False]
+    finally:
+        await stop_all(clients)
+        for s in (a, b):
+            if s.proc is not None and s.proc.poll() is None:
+                code, err = s.stop()
+                assert code == 0 and "Traceback" not in err, err[-3000:]
+
+
+async def api_summary(server: Serve, table: str) -> dict[str, Any]:
+    async with httpx.AsyncClient(base_url=server.http, timeout=30) as api:
+        r = await api.get(f"/api/tables/{table}")
+    summary: dict[str, Any] = r.json()
+    return summary
+
+
 def record_events(db: str, table: str) -> list[dict[str, Any]]:
     with psycopg.connect(db) as conn:
         return [json.loads(r[0]) for r in conn.execute(

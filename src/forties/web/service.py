@@ -190,6 +190,9 @@ class Live:
     standby: bool = False
     catching_up: bool = False
     again: bool = False
+    # presence: the seats with a connection here, and on the other processes (Redis)
+    here: set[int] = field(default_factory=set)
+    remote: set[int] = field(default_factory=set)
 
 
 # ----- work done in the process pool --------------------------------------------------------
@@ -235,6 +238,8 @@ class Service:
         self.closing = False
         self.bus: Bus | None = None  # several processes: Redis tells each of the others' moves
         self.takeover_seconds = TAKEOVER_SECONDS
+        self._beat: asyncio.Task[None] | None = None
+        self._here_lock = asyncio.Lock()
 
     # ----- life ---------------------------------------------------------------------
 
@@ -243,6 +248,7 @@ class Service:
         sweep of unfilled tables."""
         if self.bus is not None:
             await self.bus.start(self.moved_elsewhere, self.noted)
+            self._beat = asyncio.create_task(self._beating())
         for table_id in await self.store.ids_with_status(PLAYING):
             try:
                 live = await self.live(table_id)
@@ -258,6 +264,13 @@ class Service:
         self.closing = True
         if self._sweeper is not None:
             self._sweeper.cancel()
+        if self._beat is not None:
+            self._beat.cancel()
+        if self.bus is not None:  # this process's seats are gone at once, not in seconds
+            gone = {tid: live.here for tid, live in self.tables.items() if live.here}
+            with contextlib.suppress(Exception):
+                async with self._here_lock:
+                    await self.bus.here({}, gone)
         for live in list(self.tables.values()):
             self._stop_timers(live)
             for c in list(live.conns):
@@ -303,6 +316,8 @@ class Service:
                 if table is None:
                     return None
                 live = self.tables[table_id] = Live(table)
+                if self.bus is not None:  # who is connected on the other processes
+                    await self._look(live)
             return live
 
     async def _load(self, table_id: str) -> Table | None:
@@ -722,24 +737,92 @@ class Service:
                     token=token if seat is not None else None)
 
     def leave(self, conn: Conn) -> None:
-        """A connection is gone: its seat keeps a grace period where the table has turn
-        timers, then a computer plays it until its person is back."""
+        """A connection is gone: if it was its seat's last (on every process), the seat
+        keeps a grace period where the table has turn timers, then a computer plays it
+        until its person is back."""
         conn.close()
         live = conn.live
         if live is None:
             return
         live.conns.discard(conn)
-        seat = conn.seat
-        if seat is None or any(c.seat == seat for c in live.conns):
-            return
+        self._seen(live)
+
+    # ----- presence: which seats have a connection, here or on another process -------
+
+    def _seen(self, live: Live) -> None:
+        """This process's connections to ``live`` changed: its seats' presence is
+        updated, and written to Redis for the other processes."""
+        mine = {c.seat for c in live.conns if c.seat is not None}
+        if mine != live.here:
+            if self.bus is not None and not self.closing:
+                gone = live.here - mine
+                tid = live.table.id
+                self._spawn(self._write_here({tid: mine} if mine else {},
+                                             {tid: gone} if gone else {}))
+            live.here = mine
+        self._presence(live)
+
+    async def _write_here(self, tables: dict[str, set[int]], gone: dict[str, set[int]],
+                          tell: bool = True) -> None:
+        assert self.bus is not None
+        async with self._here_lock:  # one write at a time: a seat's come and go in order
+            await self.bus.here(tables, gone, tell)
+
+    def _presence(self, live: Live) -> None:
+        """Set each seat's ``connected`` from this process's connections and the others';
+        a person's seat that lost its last connection starts its grace period (turn
+        timers only), one that is back ends it."""
         t = live.table
-        t.seats[seat].connected = False
-        if t.settings.turn_seconds and t.seats[seat].kind == PERSON and not self.closing:
-            old = live.grace.pop(seat, None)
+        present = live.here | live.remote
+        for i, s in enumerate(t.seats):
+            now = i in present
+            if s.connected == now:
+                continue
+            s.connected = now
+            old = live.grace.pop(i, None)
             if old is not None:
                 old.cancel()
-            live.grace[seat] = asyncio.get_running_loop().call_later(
-                t.settings.grace_seconds, self._grace_over, live, seat)
+            if not now and t.settings.turn_seconds and s.kind == PERSON and not self.closing:
+                live.grace[i] = asyncio.get_running_loop().call_later(
+                    t.settings.grace_seconds, self._grace_over, live, i)
+            self.presence_changed(live, i, now)
+
+    def presence_changed(self, live: Live, seat: int, connected: bool) -> None:
+        """A seat's person came (``connected``) or went, on whichever process: the one
+        place that tells the table of it."""
+
+    async def _look(self, live: Live) -> None:
+        """Read the table's presence on the other processes from Redis."""
+        assert self.bus is not None
+        got = await self.bus.present([live.table.id])
+        if got is not None:
+            live.remote = got.get(live.table.id, set())
+            self._presence(live)
+
+    async def _beating(self) -> None:
+        """Every BEAT: renew this process's seats in Redis, and read the others' (a
+        process that died has its seats lapse)."""
+        from .bus import BEAT
+
+        while True:
+            await asyncio.sleep(BEAT)
+            try:
+                await self.beat()
+            except Exception:
+                log.exception("presence could not be renewed")
+
+    async def beat(self) -> None:
+        assert self.bus is not None
+        mine = {tid: set(live.here) for tid, live in self.tables.items() if live.here}
+        await self._write_here(mine, {}, tell=False)
+        watched = [tid for tid, live in self.tables.items()
+                   if live.table.status != OVER or live.conns]
+        got = await self.bus.present(watched)
+        for tid, seats in (got or {}).items():
+            live = self.tables.get(tid)
+            if live is not None and live.remote != seats:
+                live.remote = seats
+                self._presence(live)
 
     def _grace_over(self, live: Live, seat: int) -> None:
         live.grace.pop(seat, None)
@@ -834,11 +917,7 @@ class Service:
             if conn.live is None:
                 conn.live = live
                 live.conns.add(conn)
-            if conn.seat is not None:
-                t.seats[conn.seat].connected = True
-                h = live.grace.pop(conn.seat, None)
-                if h is not None:
-                    h.cancel()
+            self._seen(live)
 
     async def _chat(self, live: Live, seat: int | None, msg: dict[str, Any]) -> None:
         if seat is None:
@@ -962,6 +1041,10 @@ class Service:
         """Another process's note about a table (not a move)."""
         if "r" in body:
             await self.rematched(table_id, body["r"])
+        if "p" in body:  # a seat came or went on that process
+            live = self.tables.get(table_id)
+            if live is not None and not self.closing:
+                self._spawn(self._look(live))
 
     async def moved_elsewhere(self, table_id: str, seq: int) -> None:
         """Another process committed events up to ``seq`` to ``table_id``: if the table is
