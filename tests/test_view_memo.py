@@ -1,6 +1,7 @@
 """Views written from what the engine keeps between views (the history's texts per seat,
-the rules' record form) are the views written afresh, through whole hands, copies of the
-state and new hands, for every configuration the engine tests play."""
+the rules' record form) and with the draw's discards written at once are the views written
+afresh, action by action, through whole hands, copies of the state and new hands, for
+every configuration the engine tests play."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ import random
 
 import pytest
 
-from forties import GameState, Phase, build_rules, new_game
+from forties import GameState, Phase, Verb, build_rules, new_game
+from forties.lazy import SubsetActions
 from tests.helpers_engine import ALL_CONFIGS, Config, config_id
 
 
@@ -38,6 +40,8 @@ def test_views_kept_between_calls_are_the_views_written_afresh(config: Config) -
             continue
         for seat in seats:
             got = state.view(seat)
+            if seat == state.turn:
+                assert got["legal"] == [str(a) for a in state.legal_actions()]
             if steps % 7 == 0:  # the rebuilt state's view, now and then (it is slow)
                 assert got == fresh_view(state, seat), (config, steps, seat)
         if rng.random() < 0.15:  # a copy goes its own way; both keep their own texts
@@ -50,3 +54,23 @@ def test_views_kept_between_calls_are_the_views_written_afresh(config: Config) -
                 seat = rng.choice(seats)
                 assert c.view(seat)["history"] == fresh_view(c, seat)["history"]
     assert steps > 20
+
+
+def test_discards_written_at_once_are_each_action_written() -> None:
+    rng = random.Random(2)
+    tried = 0
+    while tried < 200:
+        mask = rng.getrandbits(52) & rng.getrandbits(52) & rng.getrandbits(52)
+        lo = rng.randint(0, 3)
+        hi = rng.randint(lo, mask.bit_count() + 2)
+        seat = rng.randint(0, 5)
+        acts = SubsetActions(seat, Verb.DISCARD, mask, range(lo, hi))
+        if len(acts) > 3000:
+            continue
+        tried += 1
+        assert acts.texts() == [str(a) for a in acts], (seat, mask, lo, hi)
+    # cards given out of order, and another verb: each action written
+    acts = SubsetActions(1, Verb.DISCARD, [7, 3, 40], range(0, 4))
+    assert acts.texts() == [str(a) for a in acts]
+    acts = SubsetActions(2, Verb.CALL, 0b1011, range(1, 3))
+    assert acts.texts() == [str(a) for a in acts]
