@@ -1028,7 +1028,8 @@ class FortyFivesState(GameState):
         memo: tuple[list[Action], dict[int | None, list[str | None]]] | None = \
             self.__dict__.get("_history_memo")
         if memo is None or memo[0] is not hist:
-            memo = self._history_memo = (hist, {})
+            memo = (hist, {})
+            self.__dict__["_history_memo"] = memo
         texts = memo[1].get(seat)
         if texts is None or len(texts) > len(hist):
             texts = memo[1][seat] = []

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
-from itertools import combinations
+from itertools import combinations, pairwise
 from math import comb
 from typing import overload
 
@@ -114,7 +114,7 @@ class SubsetActions(Sequence[Action]):
         faster for discards (a draw may have hundreds, and the seat's view lists them)."""
         bits = self._bits
         if self.verb is not Verb.DISCARD or type(self.seat) is not int or \
-                any(a >= b for a, b in zip(bits, bits[1:])):
+                any(a >= b for a, b in pairwise(bits)):
             return [str(a) for a in self]
         return list(_discard_texts(self.seat, tuple(bits), self.sizes.start, self.sizes.stop))
 

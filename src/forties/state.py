@@ -18,8 +18,8 @@ from typing import Any, ClassVar
 from .actions import Action, ActionSyntaxError, Verb
 from .cards import BITS, CARD_NAMES, FULL_DECK, CardError, parse_card
 from .cards import cards_of as _cards
-from .rules import Rules, RulesError, rules_from_json
 from .lazy import SubsetActions
+from .rules import Rules, RulesError, rules_from_json
 
 _CARD_VERBS = frozenset((Verb.PLAY, Verb.DISCARD, Verb.ROB, Verb.CALL))
 
