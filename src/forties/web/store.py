@@ -51,6 +51,7 @@ tables_t = sa.Table(
     sa.Column("public", sa.Boolean),
     sa.Column("created", sa.Float),
     sa.Column("updated", sa.Float),
+    sa.Column("rematch_of", sa.String(32)),  # unique: a table has one rematch at most
 )
 events_t = sa.Table(
     "events", meta,
@@ -135,6 +136,8 @@ def migrate(engine: Engine) -> None:
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
     with engine.begin() as conn:
+        if conn.dialect.name == "postgresql":  # processes starting together: one at a time
+            conn.execute(sa.text("SELECT pg_advisory_xact_lock(4545)"))
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, "head")
 
@@ -192,7 +195,9 @@ class Store:
 
     async def create_table(self, row: dict[str, Any], keys: list[dict[str, Any]],
                            events: list[dict[str, Any]]) -> None:
-        """A new table with its seat keys and first events, all or nothing."""
+        """A new table with its seat keys and first events, all or nothing. Raises
+        Conflict when ``row["rematch_of"]`` already has its rematch (made by another
+        process or request at the same moment)."""
         now = time.time()
         full = {**row, "seq": len(events), "created": now, "updated": now}
 
@@ -204,7 +209,28 @@ class Store:
                 conn.execute(_INSERT_EVENT, [
                     {"table_id": row["id"], "seq": i + 1, "kind": e["kind"],
                      "body": json.dumps(e)} for i, e in enumerate(events)])
-        await self._run(work)
+        try:
+            await self._run(work)
+        except sa.exc.IntegrityError:
+            if row.get("rematch_of") is None:
+                raise
+            raise Conflict(row["rematch_of"]) from None
+
+    async def rematch_of(self, table_id: str) -> str | None:
+        """The table made as the rematch of ``table_id`` (None: none yet)."""
+        def work(conn: Connection) -> str | None:
+            r = conn.execute(sa.select(tables_t.c.id).where(
+                tables_t.c.rematch_of == table_id)).first()
+            return None if r is None else str(r[0])
+        return await self._run(work)
+
+    async def token_hashes(self, table_id: str) -> dict[int, str]:
+        """The seats of ``table_id`` that have a person's key: {seat: token hash}."""
+        def work(conn: Connection) -> dict[int, str]:
+            q = sa.select(keys_t.c.seat, keys_t.c.token_hash).where(
+                keys_t.c.table_id == table_id, keys_t.c.token_hash.is_not(None))
+            return {int(r[0]): str(r[1]) for r in conn.execute(q).all()}
+        return await self._run(work)
 
     async def append(self, table_id: str, seq: int, version: int,
                      events: list[dict[str, Any]], new_version: int, status: str) -> None:
