@@ -430,7 +430,7 @@ async def websocket_session(service: Service, websocket: WebSocket) -> None:
         if seat is None:
             await refuse("token", "that link does not open a seat at this table", 4403)
             return
-    conn = service.connect(seat)
+    conn = service.connect(seat, token)
 
     async def writer() -> None:
         while True:
