@@ -24,7 +24,14 @@ from forties.bots import make_bot
 from forties.cli import main as cli_main
 
 from .hall_helpers import hall_of, play_game
-from .helpers_engine import FORTIES, MV_OPENING, mv_record_json, run_forties
+from .helpers_engine import (
+    FORTIES,
+    MV_OPENING,
+    mv_record_json,
+    run_forties,
+    run_many,
+    same_as_installed,
+)
 
 
 def write(tmp_path: Path, obj: Any, name: str = "game.json") -> Path:
@@ -389,8 +396,10 @@ def _file_params() -> list[tuple[tuple[str, ...], str]]:
     return out
 
 
-def _run_with_file(tmp_path: Path, command: tuple[str, ...], param: str,
-                   value: str) -> subprocess.CompletedProcess[str]:
+def _file_job(tmp_path: Path, command: tuple[str, ...], param: str,
+              value: str) -> tuple[list[str], bytes, dict[str, str], Path]:
+    """``forties COMMAND ...`` with ``value`` as its file ``param``: (args, stdin, env,
+    folder), for run_many or the installed script."""
     from forties.cli import main as group
 
     cmd: click.Command = group
@@ -406,8 +415,26 @@ def _run_with_file(tmp_path: Path, command: tuple[str, ...], param: str,
         args = [_saved_evening(tmp_path) if a == EVENING else a for a in args]
         args += [max(p.opts, key=len), value]
     env = {**os.environ, "FORTIES_DATA": str(tmp_path / "data")}
-    return subprocess.run([str(FORTIES), *command, *args], input="", capture_output=True,
-                          text=True, timeout=300, check=False, env=env, cwd=tmp_path)
+    return [*command, *args], b"", env, tmp_path
+
+
+def _file_cases(tmp_path: Path, command: tuple[str, ...], param: str) -> dict[str, str]:
+    """The paths where ``param`` cannot work (case: path), the files they need made."""
+    from forties.command_line import InputFile
+
+    cmd: click.Command = cli_main
+    for name in command:
+        assert isinstance(cmd, click.Group)
+        cmd = cmd.commands[name]
+    kind = next(p.type for p in cmd.params if p.name == param)
+    (tmp_path / "afile").write_text("x", encoding="utf-8")
+    (tmp_path / "latin1.json").write_bytes(b"{\"players\": \"\xe9\xff\"}")
+    bad = {"through a file": str(tmp_path / "afile" / "x.json"),
+           "a folder": str(tmp_path)}
+    if isinstance(kind, InputFile):
+        bad["missing folder"] = str(tmp_path / "no" / "such" / "x.json")
+        bad["not UTF-8"] = str(tmp_path / "latin1.json")
+    return bad
 
 
 @pytest.mark.parametrize("command, param", _file_params(),
@@ -417,7 +444,11 @@ def test_every_file_option_fails_in_one_line_or_makes_its_folder(
     """Every file a command reads or writes, pointed into a folder that does not exist,
     through a file where a folder should be, at a folder, or (to read) at a file that is
     not UTF-8 text: a file to write gets its folder made and is written; anything else is
-    one line on standard error, exit status 2, never a traceback, before any work."""
+    one line on standard error, exit status 2, never a traceback, before any work.
+
+    The cases of one option run in one process (run_many, as the command line would run
+    each); test_file_options_say_the_same_from_the_installed_command runs some through
+    the installed script."""
     from forties.command_line import InputFile, OutputFile
 
     assert command in FILE_RUNS, f"add 'forties {' '.join(command)}' to FILE_RUNS"
@@ -428,28 +459,38 @@ def test_every_file_option_fails_in_one_line_or_makes_its_folder(
     kind = next(p.type for p in cmd.params if p.name == param)
     assert isinstance(kind, InputFile | OutputFile), \
         f"{param} of forties {' '.join(command)} must be an InputFile or an OutputFile"
-    (tmp_path / "afile").write_text("x", encoding="utf-8")
-    (tmp_path / "latin1.json").write_bytes(b"{\"players\": \"\xe9\xff\"}")
-    bad = {"through a file": str(tmp_path / "afile" / "x.json"),
-           "a folder": str(tmp_path)}
-    if isinstance(kind, InputFile):
-        bad["missing folder"] = str(tmp_path / "no" / "such" / "x.json")
-        bad["not UTF-8"] = str(tmp_path / "latin1.json")
-    for case, value in bad.items():
-        res = _run_with_file(tmp_path, command, param, value)
-        assert res.returncode == 2, (case, res.stdout, res.stderr)
-        assert "Traceback" not in res.stderr + res.stdout, (case, res.stderr)
-        assert res.stderr.count("\n") == 1, (case, res.stderr)
-        assert value in res.stderr or Path(value).name in res.stderr, (case, res.stderr)
+    bad = _file_cases(tmp_path, command, param)
+    target = tmp_path / "no" / "such" / "out.file"
+    values = [*bad.values(), *([str(target)] if isinstance(kind, OutputFile) else [])]
+    runs = run_many([_file_job(tmp_path, command, param, v) for v in values])
+    for (case, value), res in zip(bad.items(), runs, strict=False):
+        err, out = res.stderr.decode(), res.stdout.decode()
+        assert res.returncode == 2, (case, out, err)
+        assert "Traceback" not in err + out, (case, err)
+        assert err.count("\n") == 1, (case, err)
+        assert value in err or Path(value).name in err, (case, err)
     if isinstance(kind, OutputFile):
-        target = tmp_path / "no" / "such" / "out.file"
-        res = _run_with_file(tmp_path, command, param, str(target))
+        res = runs[-1]
         if param == "plot_path" and importlib.util.find_spec("matplotlib") is None:
-            assert res.returncode == 2 and "matplotlib" in res.stderr  # said before the work
-            assert res.stderr.count("\n") == 1 and not target.exists()
+            assert res.returncode == 2 and b"matplotlib" in res.stderr  # said before the work
+            assert res.stderr.count(b"\n") == 1 and not target.exists()
         else:
             assert res.returncode == 0, res.stderr
             assert target.is_file() and target.stat().st_size > 0
+
+
+@pytest.mark.parametrize("command, param", [(("check",), "record"), (("demo",), "save")],
+                         ids=lambda x: " ".join(x) if isinstance(x, tuple) else x)
+def test_file_options_say_the_same_from_the_installed_command(
+        tmp_path: Path, command: tuple[str, ...], param: str) -> None:
+    """run_many, which the test above uses, says what the installed ``forties`` says, byte
+    for byte, for every bad path of a file read (a command's argument) and of a file
+    written (an option)."""
+    jobs = [_file_job(tmp_path, command, param, v)
+            for v in _file_cases(tmp_path, command, param).values()]
+    for job, got in zip(jobs, run_many(jobs), strict=True):
+        assert got.returncode == 2
+        same_as_installed(job, got)
 
 
 # ----- options that disagree, numbers out of range ------------------------------------------

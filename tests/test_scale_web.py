@@ -190,16 +190,6 @@ async def test_a_game_with_its_seats_on_two_processes(two: tuple[Serve, Serve],
     assert events_in_db(a.db, table) == list(range(1, seats[0].seq + 1))
 
 
-async def nudge(c: SeatClient) -> None:
-    """A client back on another process: if its last action or "ready" was lost with the
-    process that died, it sends it again (a repeat is refused as stale, changing nothing)."""
-    await c.wait_for(lambda c: c.ws is not None and c.connections >= 2, timeout=60)
-    c.acted_on = None
-    if c.view is not None:
-        c.ready_sent.discard(c.view.get("hand_index"))
-    await c._maybe_play()
-
-
 async def test_sigkill_one_process_its_clients_go_on_on_the_other(
         two: tuple[Serve, Serve], tmp_path: Path) -> None:
     """A game with seats on both processes, and a game of one person against computers
@@ -221,7 +211,8 @@ async def test_sigkill_one_process_its_clients_go_on_on_the_other(
         a.kill()  # in the middle of the game: no goodbye, no flush
         for c in on_a:
             c.url = c.url.replace(a.ws, b.ws)  # as a browser's next try lands on another
-        await asyncio.gather(*(nudge(c) for c in on_a if c is not watchers[0]))
+        # each client, back on the other process, sends again by itself what it had sent
+        # to the dead one if the table shows it was not applied
         await asyncio.gather(*(c.wait_for(lambda c: c.over, timeout=240)
                                for c in [*seats, *watchers, me]))
     finally:
@@ -239,6 +230,46 @@ async def test_sigkill_one_process_its_clients_go_on_on_the_other(
     assert all(c.connections >= 2 for c in on_a)
     assert events_in_db(b.db, table) == list(range(1, seats[1].seq + 1))
     assert events_in_db(b.db, solo["table"]) == list(range(1, me.seq + 1))
+
+
+async def test_an_action_lost_with_a_dead_process_is_sent_again(
+        two: tuple[Serve, Serve]) -> None:
+    """The process a player is connected to freezes with the player's move unread in its
+    socket, then dies (SIGKILL): the client reconnects to the other process, learns from
+    the table that the move was never applied, and sends it again; it is played once.
+    A move the dead process had applied is not sent again."""
+    a, b = two
+    async with httpx.AsyncClient(base_url=a.http, timeout=30) as api:
+        play = (await api.post("/api/play", json={"preset": "merrimack-valley",
+                                                  "level": "random"})).json()
+    table = play["table"]
+    me = SeatClient(a.ws, table, play["token"]).start()
+    try:
+        def my_turn(c: SeatClient) -> bool:
+            return bool(c.view and c.view.get("legal"))
+
+        await me.wait_for(my_turn, timeout=60)
+        assert me.view is not None
+        applied, version = me.view["legal"][0], me.view["version"]
+        await me.act(applied, version)  # this one the process applies before it dies
+        await me.wait_for(lambda c: my_turn(c) and c.view is not None and
+                          c.view["version"] > version, timeout=60)
+        assert me.view is not None
+        lost, version = me.view["legal"][-1], me.view["version"]
+        assert a.proc is not None
+        os.killpg(a.proc.pid, signal.SIGSTOP)  # frozen: the move stays unread
+        assert await me.act(lost, version)
+        await asyncio.sleep(0.3)
+        a.kill()
+        me.url = me.url.replace(a.ws, b.ws)
+        await me.wait_for(lambda c: c.view is not None and c.view["version"] > version,
+                          timeout=60)
+        assert me.connections == 2 and me.resent == 1 and not me.errors, me.errors
+    finally:
+        await stop_all([me])
+    mine = [e["action"] for e in record_events(b.db, table)
+            if e["kind"] == "act" and e["seat"] == 0]
+    assert mine == [applied, lost]  # each once: the lost one played, nothing doubled
 
 
 async def test_the_same_action_on_two_processes_at_once_is_applied_once(
@@ -280,6 +311,125 @@ async def test_the_same_action_on_two_processes_at_once_is_applied_once(
     finally:
         await stop_all([ca, cb])
     assert turns == 6
+
+
+async def test_a_rematch_asked_on_two_processes_at_once_makes_one_table(
+        two: tuple[Serve, Serve]) -> None:
+    """Ann on one process and Bob on the other ask for a rematch at the same moment: the
+    database keeps one new table, both are sent to it, each with the key of his own seat."""
+    a, b = two
+    async with httpx.AsyncClient(base_url=a.http, timeout=30) as api:
+        r = await api.post("/api/tables", json={"preset": "merrimack-valley",
+                                                "options": {"target": 5}, "name": "Ann"})
+        made = r.json()
+        table, host = made["table"], made["token"]
+        code = made["invites"][0]["url"].split("#invite=")[1]
+        guest = (await api.post(f"/api/tables/{table}/join",
+                                json={"invite": code, "name": "Bob"})).json()["token"]
+        await api.post(f"/api/tables/{table}/start", json={"token": host})
+    ann = SeatClient(a.ws, table, host).autoplay(basic_player).start()
+    bob = SeatClient(b.ws, table, guest).autoplay(basic_player).start()
+    try:
+        await asyncio.gather(*(c.wait_for(lambda c: c.over, timeout=120) for c in (ann, bob)))
+        await asyncio.gather(ann.send({"type": "rematch"}), bob.send({"type": "rematch"}))
+        await asyncio.gather(*(c.wait_for(lambda c: c.rematch_url is not None)
+                               for c in (ann, bob)))
+        await asyncio.sleep(0.5)  # any second rematch on its way
+        urls = [f["url"] for c in (ann, bob) for f in c.frames if f["type"] == "rematch"]
+        new = {u.split("/t/")[1].split("#")[0] for u in urls}
+        assert len(new) == 1, urls  # one table, whichever process made it
+        assert ann.rematch_url == f"/t/{new.pop()}#token={host}"
+        assert bob.rematch_url is not None and bob.rematch_url.endswith(f"#token={guest}")
+        for c, seat, server in ((ann, 0, b), (bob, 1, a)):  # each opens it on the other
+            assert c.rematch_url is not None
+            new_id, tok = c.rematch_url.split("/t/")[1].split("#token=")
+            there = SeatClient(server.ws, new_id, tok).start()
+            await there.wait_for(lambda c: c.view is not None)
+            assert there.view is not None and there.view["seat"] == seat
+            assert there.table is not None and there.table["status"] == "playing"
+            await there.stop()
+    finally:
+        await stop_all([ann, bob])
+    with psycopg.connect(a.db) as conn:
+        rows = conn.execute("SELECT id, rematch_of FROM tables ORDER BY created").fetchall()
+    assert len(rows) == 2 and rows[1][1] == table, rows
+
+
+async def seats_connected(server: Serve, table: str) -> list[bool]:
+    async with httpx.AsyncClient(base_url=server.http, timeout=30) as api:
+        r = await api.get(f"/api/tables/{table}")
+    return [s["connected"] for s in r.json()["seats"]]
+
+
+async def until(test: Any, seconds: float = 15.0) -> None:
+    """Wait until the coroutine function ``test`` answers true (polls)."""
+    end = asyncio.get_running_loop().time() + seconds
+    while not await test():
+        assert asyncio.get_running_loop().time() < end, f"{test.__name__}: still not so"
+        await asyncio.sleep(0.1)
+
+
+def aways(c: SeatClient) -> list[int]:
+    return [f["event"]["seat"] for f in c.frames
+            if f["type"] == "event" and f["event"]["kind"] == "away"]
+
+
+async def test_presence_is_shared_between_processes(tmp_path: Path, db: str,
+                                                    rd: Redis) -> None:
+    """A seat connected to one process is connected for the other too (its summaries and
+    its grace periods); a person who moves from one process to the other keeps the seat;
+    the seats of a process that dies lapse within seconds, and their grace periods run
+    on the other process, which hands them to a computer player."""
+    a = Serve(tmp_path / "a", db, rd.url, grace_seconds=2.0).start()
+    b = Serve(tmp_path / "b", db, rd.url, grace_seconds=2.0).start()
+    clients: list[SeatClient] = []
+    try:
+        async with httpx.AsyncClient(base_url=a.http, timeout=30) as api:
+            table, tokens = await private_table(api, "merrimack-valley", turn_seconds=120)
+        on = {0: b, 1: a, 2: a, 3: a}
+        seats = [SeatClient(on[s].ws, table, tokens[s]).start() for s in range(4)]
+        watcher = SeatClient(a.ws, table).start()
+        clients = [*seats, watcher]
+        await asyncio.gather(*(c.wait_for(lambda c: c.view is not None) for c in clients))
+
+        async def everyone_here() -> bool:
+            return await seats_connected(a, table) == [True] * 4 == \
+                await seats_connected(b, table)
+        await until(everyone_here)  # seat 0 (on b) is there for a; 1 to 3 for b
+        late = SeatClient(a.ws, table).start()
+        clients.append(late)
+        await late.wait_for(lambda c: c.table is not None)
+        assert late.table is not None
+        assert [s["connected"] for s in late.table["seats"]] == [True] * 4
+
+        seats[1].url = seats[1].url.replace(a.ws, b.ws)  # seat 1 moves from a to b
+        await seats[1].drop()
+        await seats[1].wait_for(lambda c: c.connections == 2 and c.ws is not None)
+        await asyncio.sleep(4.0)  # twice the grace period: a must not give seat 1 away
+        assert aways(watcher) == []
+        assert await everyone_here()
+
+        b.kill()  # seats 0 and 1 were on b
+        async def gone_from_a() -> bool:
+            return await seats_connected(a, table) == [False, False, True, True]
+        await until(gone_from_a, 10.0)
+        # after the grace period, a computer player takes each seat whose person is gone
+        await watcher.wait_for(lambda c: sorted(aways(c)) == [0, 1], timeout=20)
+        assert [s["away"] for s in (await api_summary(a, table))["seats"]] == [
+            True, True, False, False]
+    finally:
+        await stop_all(clients)
+        for s in (a, b):
+            if s.proc is not None and s.proc.poll() is None:
+                code, err = s.stop()
+                assert code == 0 and "Traceback" not in err, err[-3000:]
+
+
+async def api_summary(server: Serve, table: str) -> dict[str, Any]:
+    async with httpx.AsyncClient(base_url=server.http, timeout=30) as api:
+        r = await api.get(f"/api/tables/{table}")
+    summary: dict[str, Any] = r.json()
+    return summary
 
 
 def record_events(db: str, table: str) -> list[dict[str, Any]]:
@@ -364,13 +514,10 @@ async def test_serve_workers_two_processes_on_one_port(tmp_path: Path, db: str,
             try:
                 await asyncio.gather(*(c.wait_for(lambda c: c.seq >= 20, timeout=120)
                                        for c in seats))
-                before = [c.connections for c in seats]
                 os.kill(workers[0], signal.SIGKILL)
                 await asyncio.sleep(1.0)  # the dropped connections notice
                 for c in seats:
                     await c.wait_for(lambda c: c.ws is not None, timeout=60)
-                await asyncio.gather(*(nudge(c) for c, n in zip(seats, before, strict=True)
-                                       if c.connections > n))
                 await asyncio.gather(*(c.wait_for(lambda c: c.over, timeout=240)
                                        for c in seats))
             finally:

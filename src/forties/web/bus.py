@@ -9,6 +9,13 @@ whichever process it is connected to. The message carries no game data: nothing 
 may not see goes through Redis, and a lost message costs only time (a client's hello, or
 the next message for the table, brings the process up to date from the database).
 
+Presence (which seats have a connection, on whichever process) is kept in Redis too: one
+sorted set a table, ``forties:here:TABLE``, whose members are ``SEAT:PROCESS`` scored with
+the moment they lapse (Redis's own clock). A process writes its seats when a seat comes or
+goes, and again every ``BEAT`` seconds; a process that dies stops writing, and its seats
+lapse within ``PRESENCE_SECONDS``. A note ``{"t": table, "p": 1}`` on the channel tells the
+others to read the table's set at once.
+
 Imported only when ``--redis`` is given, so one process on SQLite needs no Redis.
 """
 
@@ -25,8 +32,12 @@ from typing import Any
 log = logging.getLogger("forties.web")
 CHANNEL = "forties:tables"
 RETRY_SECONDS = 1.0
+HERE = "forties:here:"  # + table id: the seats connected, per process
+BEAT = 1.0  # seconds between a process's renewals of its seats' presence
+PRESENCE_SECONDS = 4.0  # a seat's presence lapses this long after its last renewal
 
 OnMoved = Callable[[str, int], Awaitable[None]]
+OnNote = Callable[[str, dict[str, Any]], Awaitable[None]]
 
 
 class BusError(Exception):
@@ -54,17 +65,19 @@ class Bus:
         self.received = 0
         self.published = 0
 
-    async def start(self, on_moved: OnMoved) -> None:
-        """Check that Redis answers, then hear every other process's moves."""
+    async def start(self, on_moved: OnMoved, on_note: OnNote | None = None) -> None:
+        """Check that Redis answers, then hear every other process's moves (and its other
+        notes about a table: ``on_note``)."""
         try:
             await self.redis.ping()
         except Exception as e:  # redis raises its own kinds and OSError
             raise BusError(f"cannot reach Redis at {self.url}: {_first_line(e)}") from None
         ready = asyncio.Event()
-        self._listener = asyncio.create_task(self._listen(on_moved, ready))
+        self._listener = asyncio.create_task(self._listen(on_moved, on_note, ready))
         await ready.wait()
 
-    async def _listen(self, on_moved: OnMoved, ready: asyncio.Event) -> None:
+    async def _listen(self, on_moved: OnMoved, on_note: OnNote | None,
+                      ready: asyncio.Event) -> None:
         while True:
             pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
             try:
@@ -75,7 +88,8 @@ class Bus:
                         continue
                     try:
                         body = json.loads(message["data"])
-                        table_id, seq, origin = str(body["t"]), int(body["s"]), body["o"]
+                        table_id, origin = str(body["t"]), body["o"]
+                        seq = int(body["s"]) if "s" in body else None
                     except (ValueError, KeyError, TypeError):
                         log.warning("an unreadable message on %s was skipped", self.channel)
                         continue
@@ -83,7 +97,10 @@ class Bus:
                         continue
                     self.received += 1
                     try:
-                        await on_moved(table_id, seq)
+                        if seq is not None:
+                            await on_moved(table_id, seq)
+                        elif on_note is not None:
+                            await on_note(table_id, body)
                     except Exception:
                         log.exception("table %s could not be brought up to date", table_id)
             except asyncio.CancelledError:
@@ -106,6 +123,76 @@ class Bus:
         except Exception as e:  # the move is committed; the others catch up on hello
             log.warning("Redis at %s: %s; table %s not announced", self.url,
                         _first_line(e), table_id)
+
+    async def note(self, table_id: str, fields: dict[str, Any]) -> None:
+        """Tell the other processes something else about ``table_id`` (never game data):
+        {"r": id} its rematch is made."""
+        try:
+            await self.redis.publish(self.channel, json.dumps(
+                {**fields, "t": table_id, "o": self.origin}))
+            self.published += 1
+        except Exception as e:  # a lost note costs the others only time
+            log.warning("Redis at %s: %s; note on table %s not sent", self.url,
+                        _first_line(e), table_id)
+
+    # ----- presence ---------------------------------------------------------------------
+
+    async def _now(self) -> float:
+        """Redis's clock (the same for every process, on any machine)."""
+        sec, usec = await self.redis.time()
+        return float(sec) + float(usec) / 1e6
+
+    async def here(self, tables: dict[str, set[int]], gone: dict[str, set[int]] | None = None,
+                   tell: bool = True) -> None:
+        """This process has connections for the seats ``tables[table]`` (renewed), and no
+        longer for ``gone[table]``; with ``tell``, the other processes are told to look."""
+        gone = gone or {}
+        if not tables and not gone:
+            return
+        try:
+            lapse = await self._now() + PRESENCE_SECONDS
+            pipe = self.redis.pipeline(transaction=False)
+            for table_id in {*tables, *gone}:
+                key = HERE + table_id
+                seats = tables.get(table_id) or set()
+                if seats:
+                    pipe.zadd(key, {f"{s}:{self.origin}": lapse for s in seats})
+                left = gone.get(table_id) or set()
+                if left:
+                    pipe.zrem(key, *[f"{s}:{self.origin}" for s in left])
+                pipe.zremrangebyscore(key, "-inf", lapse - PRESENCE_SECONDS)
+                pipe.expire(key, int(PRESENCE_SECONDS * 4))
+                if tell:
+                    pipe.publish(self.channel, json.dumps({"t": table_id, "p": 1,
+                                                           "o": self.origin}))
+            await pipe.execute()
+        except Exception as e:  # presence is best effort; the next beat tries again
+            log.warning("Redis at %s: %s; presence not written", self.url, _first_line(e))
+
+    async def present(self, table_ids: list[str]) -> dict[str, set[int]] | None:
+        """The seats of each table connected on the other processes (None: Redis did not
+        answer)."""
+        if not table_ids:
+            return {}
+        try:
+            now = await self._now()
+            pipe = self.redis.pipeline(transaction=False)
+            for table_id in table_ids:
+                pipe.zrangebyscore(HERE + table_id, now, "+inf")
+            got = await pipe.execute()
+        except Exception as e:
+            log.warning("Redis at %s: %s; presence not read", self.url, _first_line(e))
+            return None
+        out: dict[str, set[int]] = {}
+        for table_id, members in zip(table_ids, got, strict=True):
+            seats: set[int] = set()
+            for m in members:
+                text = m.decode() if isinstance(m, bytes) else str(m)
+                seat, _, origin = text.partition(":")
+                if origin != self.origin and seat.isdigit():
+                    seats.add(int(seat))
+            out[table_id] = seats
+        return out
 
     async def close(self) -> None:
         if self._listener is not None:

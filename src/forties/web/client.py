@@ -4,6 +4,14 @@ Used by the tests and by the load test (``forties.bench.load``). It keeps the la
 and the last event number, says hello with that number on every (re)connection, and
 can play by itself: ``autoplay`` chooses among the view's legal actions and says
 "ready" at each review.
+
+An action (or a "ready") sent on a connection that then died may never have reached
+the table: the server may have gone down before committing it. The client keeps it
+until a frame shows the table has moved past it; after reconnecting, it says hello,
+then pings, and when the pong comes (after the missed events, which the server sends
+first) it sends the action again if the table is still where it was when the action
+was chosen. Were it applied after all, the copy would be refused as stale and change
+nothing: nothing is lost and nothing is doubled.
 """
 
 from __future__ import annotations
@@ -44,6 +52,12 @@ class SeatClient:
         self.chooser: Chooser | None = None
         self.ready_sent: set[int] = set()
         self.acted_on: int | None = None
+        # the last action sent and not yet seen applied (or overtaken): {"type": "act",
+        # "action", "version"}; the hand whose review this seat said "ready" to
+        self.pending: dict[str, Any] | None = None
+        self.pending_ready: int | None = None
+        self.resent = 0
+        self.catching_up = False
         self.sent_at: float | None = None
         self.latencies: list[float] = []
         self.rematch_url: str | None = None
@@ -72,16 +86,22 @@ class SeatClient:
                     self.ws = ws
                     self.connections += 1
                     delay = 0.05
+                    self.catching_up = False
                     await ws.send(json.dumps({"type": "hello", "seq": self.seq}))
                     if self.connections > 1:
-                        # what was sent on the old connection may never have arrived: send
-                        # it again (if it did, the table has moved on and it is stale)
-                        self.acted_on = None
-                        self.ready_sent.clear()
-                        await self._maybe_play()
+                        # the pong comes after the missed events: then we know whether
+                        # what was sent on the old connection was applied
+                        self.catching_up = True
+                        await ws.send('{"type": "ping"}')
                     async for text in ws:
-                        self._got(json.loads(text))
-                        await self._maybe_play()
+                        frame = json.loads(text)
+                        if frame.get("type") == "pong" and self.catching_up:
+                            self.catching_up = False  # our own ping: not kept as a frame
+                            await self._resend()
+                        else:
+                            self._got(frame)
+                        if not self.catching_up:
+                            await self._maybe_play()
             except (OSError, ConnectionClosed, InvalidHandshake, InvalidURI, TimeoutError):
                 pass
             self.ws = None
@@ -117,9 +137,41 @@ class SeatClient:
         return True
 
     async def act(self, action: str, version: int | None = None) -> bool:
+        """Send an action chosen on view ``version`` (the last view's if None); it is kept,
+        and sent again after a reconnection if the table has not moved past it."""
         v = self.view["version"] if version is None and self.view else version
         self.sent_at = time.perf_counter()
-        return await self.send({"type": "act", "action": action, "version": v})
+        self.pending = {"type": "act", "action": action, "version": v}
+        return await self.send(self.pending)
+
+    async def ready(self) -> bool:
+        """Done with the review of the hand in view (kept and resent as an action is)."""
+        hand = self.view.get("hand_index") if self.view else None
+        self.pending_ready = hand if isinstance(hand, int) else None
+        return await self.send({"type": "ready"})
+
+    def _settle(self) -> None:
+        """Forget what the table has moved past (applied, or overtaken by other moves)."""
+        v = self.view
+        if v is None:
+            return
+        if self.pending is not None and v.get("version") != self.pending["version"]:
+            self.pending = None
+        if self.pending_ready is not None and (
+                v.get("hand_index") != self.pending_ready or v.get("phase") != "hand-over"):
+            self.pending_ready = None
+
+    async def _resend(self) -> None:
+        """Back after a lost connection, up to date with the table: send again what the
+        table has not applied (the view is still at the version it was chosen on)."""
+        self._settle()
+        if self.pending is not None:
+            self.resent += 1
+            self.sent_at = time.perf_counter()
+            await self.send(self.pending)
+        if self.pending_ready is not None:
+            self.resent += 1
+            await self.send({"type": "ready"})
 
     # ----- frames -----------------------------------------------------------------------
 
@@ -130,10 +182,6 @@ class SeatClient:
             self.on_frame(self, frame)
         kind = frame.get("type")
         if kind == "snapshot":
-            # What was sent before may not have reached the table (a server that went
-            # down): choose again; a choice already played is refused as stale.
-            self.acted_on = None
-            self.ready_sent.clear()
             self.seq = frame["seq"]
             self.view = frame["view"]
             self.table = frame["table"]
@@ -152,11 +200,15 @@ class SeatClient:
                 if "pad" in frame:
                     self.pad = frame["pad"]
         elif kind == "error":
+            if frame.get("code") in ("stale", "illegal", "turn"):
+                self.pending = None  # refused: nothing to send again
             self.errors.append(frame)
         elif kind == "rematch":
             self.rematch_url = frame["url"]
         elif kind == "hint":
             self.hints.append(frame)
+        if kind in ("snapshot", "event"):
+            self._settle()
         self.changed.set()
 
     async def wait_for(self, test: Callable[[SeatClient], bool], timeout: float = 30.0) -> None:
@@ -195,7 +247,7 @@ class SeatClient:
         elif v.get("phase") == "hand-over" and not v.get("over") and \
                 v["hand_index"] not in self.ready_sent:
             self.ready_sent.add(v["hand_index"])
-            await self.send({"type": "ready"})
+            await self.ready()
 
     @property
     def over(self) -> bool:

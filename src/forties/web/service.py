@@ -64,6 +64,9 @@ NAME_MAX = 40
 CHAT_MAX = 200
 
 OnOver = Callable[[str, dict[str, Any]], Awaitable[None]]
+# Frames are written compactly, and without the check for circular data (a frame is built
+# of plain data, fresh for each event): every frame of every event goes through here.
+encode = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
 
 
 @dataclass
@@ -149,6 +152,7 @@ class Conn:
     queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
     live: Live | None = None
     closed: bool = False
+    token: str | None = None  # the seat's key, as its link gave it (a rematch keeps it)
 
     def send(self, text: str) -> None:
         if self.closed:
@@ -159,7 +163,7 @@ class Conn:
         self.queue.put_nowait(text)
 
     def send_json(self, obj: dict[str, Any]) -> None:
-        self.send(json.dumps(obj))
+        self.send(encode(obj))
 
     def error(self, code: str, message: str) -> None:
         self.send_json({"type": "error", "code": code, "message": message})
@@ -180,7 +184,7 @@ class Live:
     task: asyncio.Task[None] | None = None  # the computer's turn or the review's end
     turn_timer: asyncio.TimerHandle | None = None
     grace: dict[int, asyncio.TimerHandle] = field(default_factory=dict)
-    rematch: dict[int, str] | None = None  # seat -> the new table's url with its token
+    rematch: str | None = None  # the table made as this one's rematch
     on_over: OnOver | None = None
     told_over: bool = False
     par_asked: set[int] = field(default_factory=set)
@@ -189,6 +193,9 @@ class Live:
     standby: bool = False
     catching_up: bool = False
     again: bool = False
+    # presence: the seats with a connection here, and on the other processes (Redis)
+    here: set[int] = field(default_factory=set)
+    remote: set[int] = field(default_factory=set)
 
 
 # ----- work done in the process pool --------------------------------------------------------
@@ -207,7 +214,12 @@ def _pool_par(state: GameState) -> dict[str, Any] | None:
         return None
     if got is None:
         return None
-    return {"side": list(got.side), "points": got.points, "text": got.text}
+    out: dict[str, Any] = {"side": list(got.side), "points": got.points, "text": got.text}
+    if got.teams:  # Forty One: both partnerships, each with its seats' bids
+        out["teams"] = [{"seats": list(tm.seats), "tricks": tm.tricks, "bids": list(tm.bids)}
+                        for tm in got.teams]
+        out["exact"] = got.exact
+    return out
 
 
 def _pool_hint(state: GameState, seat: int) -> dict[str, Any]:
@@ -234,6 +246,8 @@ class Service:
         self.closing = False
         self.bus: Bus | None = None  # several processes: Redis tells each of the others' moves
         self.takeover_seconds = TAKEOVER_SECONDS
+        self._beat: asyncio.Task[None] | None = None
+        self._here_lock = asyncio.Lock()
 
     # ----- life ---------------------------------------------------------------------
 
@@ -241,7 +255,8 @@ class Service:
         """Bring back every table that was playing (computer turns go on), start the
         sweep of unfilled tables."""
         if self.bus is not None:
-            await self.bus.start(self.moved_elsewhere)
+            await self.bus.start(self.moved_elsewhere, self.noted)
+            self._beat = asyncio.create_task(self._beating())
         for table_id in await self.store.ids_with_status(PLAYING):
             try:
                 live = await self.live(table_id)
@@ -257,6 +272,13 @@ class Service:
         self.closing = True
         if self._sweeper is not None:
             self._sweeper.cancel()
+        if self._beat is not None:
+            self._beat.cancel()
+        if self.bus is not None:  # this process's seats are gone at once, not in seconds
+            gone = {tid: live.here for tid, live in self.tables.items() if live.here}
+            with contextlib.suppress(Exception):
+                async with self._here_lock:
+                    await self.bus.here({}, gone)
         for live in list(self.tables.values()):
             self._stop_timers(live)
             for c in list(live.conns):
@@ -302,6 +324,8 @@ class Service:
                 if table is None:
                     return None
                 live = self.tables[table_id] = Live(table)
+                if self.bus is not None:  # who is connected on the other processes
+                    await self._look(live)
             return live
 
     async def _load(self, table_id: str) -> Table | None:
@@ -353,11 +377,16 @@ class Service:
                            seats: list[dict[str, Any]] | None = None, public: bool = False,
                            start: bool = True, dealer: int | None = None,
                            on_over: OnOver | None = None,
-                           settings: dict[str, Any] | None = None) -> dict[str, Any]:
+                           settings: dict[str, Any] | None = None,
+                           rematch_of: str | None = None) -> dict[str, Any]:
         """A new table. ``seats``: one entry a seat ({"name", "kind": "person"} or
-        {"kind": "computer", "level"} or {"kind": "empty"}; missing ones are empty).
-        Returns {"table", "tokens": {seat: token} (people), "invites": {seat: code}
-        (empty seats)}. Raises TableError("bad", ...) with the engine's message."""
+        {"kind": "computer", "level"} or {"kind": "empty"}; missing ones are empty; a
+        person's may carry the "token_hash" of the key it keeps from another table).
+        Returns {"table", "tokens": {seat: token} (people given a new key), "invites":
+        {seat: code} (empty seats)}. Raises TableError("bad", ...) with the engine's
+        message. ``rematch_of``: the table this one is the rematch of; if another
+        process made that rematch first, its table is the answer (the database keeps
+        one)."""
         if not isinstance(preset, str):
             raise TableError("bad", "preset must be the name of a preset")
         if options is not None and not isinstance(options, dict):
@@ -385,9 +414,12 @@ class Service:
             kind = s.get("kind", EMPTY)
             if kind == PERSON:
                 name = clean_name(s.get("name"), f"Player {i + 1}")
-                tokens[i] = new_token()
-                keys.append({"seat": i, "token_hash": token_hash(tokens[i]),
-                             "invite_hash": None, "name": name})
+                kept = s.get("token_hash")
+                if not isinstance(kept, str):
+                    tokens[i] = new_token()
+                    kept = token_hash(tokens[i])
+                keys.append({"seat": i, "token_hash": kept, "invite_hash": None,
+                             "name": name})
                 events.append({"kind": "sit", "seat": i, "as": PERSON, "name": name})
             elif kind == COMPUTER:
                 level = check_level(s.get("level", conf.level))
@@ -409,7 +441,15 @@ class Service:
             "version": sum(e["kind"] in GAME_EVENTS for e in events),
             "status": PLAYING if start else WAITING, "settings": json.dumps(conf.to_json()),
             "public": conf.public}
-        await self.store.create_table(row, keys, events)
+        if rematch_of is not None:
+            row["rematch_of"] = rematch_of
+        try:
+            await self.store.create_table(row, keys, events)
+        except Conflict:
+            made_first = await self.store.rematch_of(str(rematch_of))
+            if made_first is None:
+                raise
+            return {"table": made_first, "tokens": {}, "invites": {}}
         table = Table(table_id, rules, seed, conf, first)
         self._pace(table)
         for event in events:
@@ -543,6 +583,7 @@ class Service:
                                               "done") from None
         for e in events:
             t.apply(e)
+            t.turn_clock(time.time())
             self._broadcast(live, e)
         live.standby = False
         self._announce(t.id, t.seq)
@@ -551,11 +592,12 @@ class Service:
         """Tell every connection of ``event``: one frame built per seat, sent as is."""
         t = live.table
         texts: dict[int | None, str] = {}
+        now = time.time()
         for c in live.conns:
             text = texts.get(c.seat)
             if text is None:
-                text = texts[c.seat] = json.dumps(t.event_frame(c.seat, event,
-                                                                host=c.seat == HOST))
+                text = texts[c.seat] = encode(t.event_frame(c.seat, event,
+                                                            host=c.seat == HOST, now=now))
             c.send(text)
 
     # ----- what comes next ----------------------------------------------------------
@@ -570,15 +612,15 @@ class Service:
         if live.turn_timer is not None:
             live.turn_timer.cancel()
             live.turn_timer = None
-        t.deadline = None
+        now = time.time()
+        t.turn_clock(now)  # (a turn that goes on keeps its deadline)
         if status == PLAYING:
             seat = t.computer_to_act()
             if seat is not None:
                 self._ensure_task(live, self._computer_turn(live, t.version))
-            elif t.settings.turn_seconds and t.state.turn is not None:
-                t.deadline = time.time() + t.settings.turn_seconds
+            elif t.deadline is not None and t.state.turn is not None:
                 live.turn_timer = asyncio.get_running_loop().call_later(
-                    t.settings.turn_seconds, self._out_of_time, live, t.version,
+                    max(0.0, t.deadline - now), self._out_of_time, live, t.version,
                     t.state.turn)
         elif status == REVIEW:
             if t.all_ready():
@@ -700,28 +742,105 @@ class Service:
 
     # ----- connections --------------------------------------------------------------
 
-    def connect(self, seat: int | None) -> Conn:
-        return Conn(seat, Bucket(self.limits.messages_per_second, self.limits.message_burst))
+    def connect(self, seat: int | None, token: str | None = None) -> Conn:
+        return Conn(seat, Bucket(self.limits.messages_per_second, self.limits.message_burst),
+                    token=token if seat is not None else None)
 
     def leave(self, conn: Conn) -> None:
-        """A connection is gone: its seat keeps a grace period where the table has turn
-        timers, then a computer plays it until its person is back."""
+        """A connection is gone: if it was its seat's last (on every process), the seat
+        keeps a grace period where the table has turn timers, then a computer plays it
+        until its person is back."""
         conn.close()
         live = conn.live
         if live is None:
             return
         live.conns.discard(conn)
-        seat = conn.seat
-        if seat is None or any(c.seat == seat for c in live.conns):
-            return
+        self._seen(live)
+
+    # ----- presence: which seats have a connection, here or on another process -------
+
+    def _seen(self, live: Live) -> None:
+        """This process's connections to ``live`` changed: its seats' presence is
+        updated, and written to Redis for the other processes."""
+        mine = {c.seat for c in live.conns if c.seat is not None}
+        if mine != live.here:
+            if self.bus is not None and not self.closing:
+                gone = live.here - mine
+                tid = live.table.id
+                self._spawn(self._write_here({tid: mine} if mine else {},
+                                             {tid: gone} if gone else {}))
+            live.here = mine
+        self._presence(live)
+
+    async def _write_here(self, tables: dict[str, set[int]], gone: dict[str, set[int]],
+                          tell: bool = True) -> None:
+        assert self.bus is not None
+        async with self._here_lock:  # one write at a time: a seat's come and go in order
+            await self.bus.here(tables, gone, tell)
+
+    def _presence(self, live: Live) -> None:
+        """Set each seat's ``connected`` from this process's connections and the others';
+        a person's seat that lost its last connection starts its grace period (turn
+        timers only), one that is back ends it."""
         t = live.table
-        t.seats[seat].connected = False
-        if t.settings.turn_seconds and t.seats[seat].kind == PERSON and not self.closing:
-            old = live.grace.pop(seat, None)
+        present = live.here | live.remote
+        for i, s in enumerate(t.seats):
+            now = i in present
+            if s.connected == now:
+                continue
+            s.connected = now
+            old = live.grace.pop(i, None)
             if old is not None:
                 old.cancel()
-            live.grace[seat] = asyncio.get_running_loop().call_later(
-                t.settings.grace_seconds, self._grace_over, live, seat)
+            if not now and t.settings.turn_seconds and s.kind == PERSON and not self.closing:
+                live.grace[i] = asyncio.get_running_loop().call_later(
+                    t.settings.grace_seconds, self._grace_over, live, i)
+            self.presence_changed(live, i, now)
+
+    def presence_changed(self, live: Live, seat: int, connected: bool) -> None:
+        """A seat's person came (``connected``) or went, on whichever process: the one
+        place that tells the table of it. Every other seat and spectator here gets
+        ``{"type": "presence", "seat", "connected"}`` at once (no game data, no number:
+        it is not an event of the table)."""
+        if live.table.seats[seat].kind != PERSON or self.closing:
+            return
+        text = encode({"type": "presence", "seat": seat, "connected": connected})
+        for c in live.conns:
+            if c.seat != seat:
+                c.send(text)
+
+    async def _look(self, live: Live) -> None:
+        """Read the table's presence on the other processes from Redis."""
+        assert self.bus is not None
+        got = await self.bus.present([live.table.id])
+        if got is not None:
+            live.remote = got.get(live.table.id, set())
+            self._presence(live)
+
+    async def _beating(self) -> None:
+        """Every BEAT: renew this process's seats in Redis, and read the others' (a
+        process that died has its seats lapse)."""
+        from .bus import BEAT
+
+        while True:
+            await asyncio.sleep(BEAT)
+            try:
+                await self.beat()
+            except Exception:
+                log.exception("presence could not be renewed")
+
+    async def beat(self) -> None:
+        assert self.bus is not None
+        mine = {tid: set(live.here) for tid, live in self.tables.items() if live.here}
+        await self._write_here(mine, {}, tell=False)
+        watched = [tid for tid, live in self.tables.items()
+                   if live.table.status != OVER or live.conns]
+        got = await self.bus.present(watched)
+        for tid, seats in (got or {}).items():
+            live = self.tables.get(tid)
+            if live is not None and live.remote != seats:
+                live.remote = seats
+                self._presence(live)
 
     def _grace_over(self, live: Live, seat: int) -> None:
         live.grace.pop(seat, None)
@@ -807,20 +926,17 @@ class Service:
         async with live.lock:
             t = live.table
             host = conn.seat == HOST
-            frames = t.frames_since(conn.seat, seq, host) if seq else None
+            now = time.time()
+            frames = t.frames_since(conn.seat, seq, host, now) if seq else None
             if frames is None:
-                conn.send_json(t.snapshot(conn.seat, host))
+                conn.send_json(t.snapshot(conn.seat, host, now))
             else:
                 for f in frames:
                     conn.send_json(f)
             if conn.live is None:
                 conn.live = live
                 live.conns.add(conn)
-            if conn.seat is not None:
-                t.seats[conn.seat].connected = True
-                h = live.grace.pop(conn.seat, None)
-                if h is not None:
-                    h.cancel()
+            self._seen(live)
 
     async def _chat(self, live: Live, seat: int | None, msg: dict[str, Any]) -> None:
         if seat is None:
@@ -858,6 +974,9 @@ class Service:
             conn.send_json({"type": "hint", **got})
 
     async def _rematch(self, conn: Conn, live: Live) -> None:
+        """A new table with the same seats, each person keeping the key of the seat. The
+        database holds one rematch of a table: asked on two processes at the same moment,
+        both answer with the same new table. Each person's link goes to that person."""
         seat = conn.seat
         if seat is None:
             raise TableError("seat", "spectators have no seat at the next table")
@@ -865,28 +984,44 @@ class Service:
             t = live.table
             if t.status != OVER:
                 raise TableError("turn", "a rematch is for after the game")
-            if live.rematch is None:
+            if live.rematch is not None:
+                self._tell_rematch(live, [conn])
+                return
+            new_id = await self.store.rematch_of(t.id)
+            if new_id is None:
+                keys = await self.store.token_hashes(t.id)
                 seats: list[dict[str, Any]] = []
-                for s in t.seats:
-                    if s.kind == PERSON:
-                        seats.append({"kind": PERSON, "name": s.name})
+                for i, s in enumerate(t.seats):
+                    if s.kind == PERSON and i in keys:
+                        seats.append({"kind": PERSON, "name": s.name, "token_hash": keys[i]})
                     else:
                         seats.append({"kind": COMPUTER, "level": s.level or t.settings.level})
                 made = await self.create_table(
                     t.rules.preset, dict(t.rules.overrides), seats, t.settings.public,
                     start=True, settings={"hints": t.settings.hints,
                                           "turn_seconds": t.settings.turn_seconds,
-                                          "level": t.settings.level})
+                                          "level": t.settings.level},
+                    rematch_of=t.id)
                 new_id = made["table"]
-                live.rematch = {s: f"/t/{new_id}#token={tok}"
-                                for s, tok in made["tokens"].items()}
-                for c in live.conns:  # each person's new token goes to that person only
-                    if c.seat is not None and c.seat in live.rematch:
-                        c.send_json({"type": "rematch", "url": live.rematch[c.seat]})
-                return
-            url = live.rematch.get(seat)
-        if url is not None:
-            conn.send_json({"type": "rematch", "url": url})
+            live.rematch = new_id
+            self._tell_rematch(live, list(live.conns))
+        if self.bus is not None:  # the other processes tell their own connections
+            await self.bus.note(t.id, {"r": new_id})
+
+    def _tell_rematch(self, live: Live, conns: list[Conn]) -> None:
+        """Each person's link to the rematch, with that person's own key, to that person."""
+        t = live.table
+        for c in conns:
+            if c.seat is not None and c.token and t.seats[c.seat].kind == PERSON:
+                c.send_json({"type": "rematch", "url": f"/t/{live.rematch}#token={c.token}"})
+
+    async def rematched(self, table_id: str, new_id: str) -> None:
+        """Another process made the rematch of ``table_id``: tell this one's people."""
+        live = self.tables.get(table_id)
+        if live is None or live.rematch is not None or not isinstance(new_id, str):
+            return
+        live.rematch = new_id
+        self._tell_rematch(live, list(live.conns))
 
     # ----- housekeeping -------------------------------------------------------------
 
@@ -920,6 +1055,15 @@ class Service:
         """Tell the other processes that the table moved (its events are committed)."""
         if self.bus is not None and not self.closing:
             self._spawn(self.bus.publish(table_id, seq))
+
+    async def noted(self, table_id: str, body: dict[str, Any]) -> None:
+        """Another process's note about a table (not a move)."""
+        if "r" in body:
+            await self.rematched(table_id, body["r"])
+        if "p" in body:  # a seat came or went on that process
+            live = self.tables.get(table_id)
+            if live is not None and not self.closing:
+                self._spawn(self._look(live))
 
     async def moved_elsewhere(self, table_id: str, seq: int) -> None:
         """Another process committed events up to ``seq`` to ``table_id``: if the table is
@@ -963,6 +1107,7 @@ class Service:
         events = await self.store.events_after(t.id, t.seq)
         for e in events:
             t.apply(e)
+            t.turn_clock(time.time())
             self._broadcast(live, e)
         return len(events)
 
