@@ -2,8 +2,8 @@
 
 ``python -m forties.bench.expert [HANDS] [PRESET]`` plays HANDS hands of PRESET
 (Merrimack Valley by default; experts at seats 0 and 2, ``basic`` at 1 and 3) and
-prints the median, 95th percentile and worst time of the expert's decisions, by phase. The first decision, which loads the
-compiled solver, is left out.
+prints the median, 95th percentile and worst time of the expert's decisions, by
+phase. The first decision, which loads the compiled solver, is left out.
 """
 
 from __future__ import annotations
