@@ -245,7 +245,7 @@ FORTY_ONE_CONFIGS: list[Config] = [
 
 @pytest.mark.parametrize(("preset", "options"), FORTY_ONE_CONFIGS,
                          ids=map(config_id, FORTY_ONE_CONFIGS))
-@pytest.mark.parametrize("level", ["expert", "oracle", "expert-tricks", "oracle-tricks"])
+@pytest.mark.parametrize("level", ["expert", "oracle", "expert-score", "oracle-tricks"])
 def test_forty_one_players_play_only_legal_actions(preset: str, options: dict,
                                                    level: str) -> None:
     """Forty One's search players (for the score and the earlier ones for team tricks),
@@ -256,7 +256,7 @@ def test_forty_one_players_play_only_legal_actions(preset: str, options: dict,
     g = new_game(rules, seed=21)
     bots = [make_bot(level if s % 2 == 0 else "basic", rng) for s in range(4)]
     for b in bots:
-        if isinstance(b, ExpertBot) and b.name == "expert":
+        if isinstance(b, ExpertBot) and b.name == "expert":  # expert and expert-score
             b.worlds, b.deals, b.worlds41, b.bid_deals41 = 3, 6, 3, 6
     for _ in range(4):
         _play_hand(g, bots, rng)
@@ -266,8 +266,8 @@ def test_forty_one_players_play_only_legal_actions(preset: str, options: dict,
 
 
 def test_forty_one_expert_values_every_card_and_bid() -> None:
-    """The Forty One expert weighs every legal card; as dealer it weighs the least bid
-    that keeps the hand from being thrown in."""
+    """The Forty One expert for the score weighs every legal card; as dealer it weighs the
+    least bid that keeps the hand from being thrown in."""
     from forties.bots.expert import bid_candidates
     from forties.fortyone import FortyOneState
 
@@ -276,7 +276,7 @@ def test_forty_one_expert_values_every_card_and_bid() -> None:
     for _ in range(3):
         g.apply(g.legal_actions()[0])  # three bids of 1: the dealer needs 8 to play
     assert 8 in bid_candidates(g, 3)
-    bot = ExpertBot(random.Random(1))
+    bot = ExpertBot(random.Random(1), forty_one="score")
     bot.worlds41, bot.bid_deals41 = 4, 8
     choice = bot.decide(g.view(3), g.legal_actions())
     assert choice.action in g.legal_actions() and choice.samples == 8
