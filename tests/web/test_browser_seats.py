@@ -1,7 +1,8 @@
 """The browser client at the moments around a seat: the turn timer running out (a computer
 player takes the seat, the page says so, and the tap that takes it back plays nothing);
 a rematch after a game (the page moves to the new table, the same seats); the dealer
-robbing the pack (the cards chosen through the page)."""
+robbing the pack (the cards chosen through the page); a friend who leaves the table and
+comes back, told at once."""
 
 from __future__ import annotations
 
@@ -36,6 +37,9 @@ def test_out_of_time_the_computer_takes_the_seat_and_the_tap_back_plays_nothing(
                                              "public": False, "hints": False,
                                              "turn_seconds": 5, "level": "random"})
     page = new_page(browser, PHONE)
+    # this phone's clock is an hour slow: the countdown goes by the seconds left
+    page.add_init_script("(() => { const real = Date.now;"
+                         " Date.now = () => real() - 3600 * 1000; })()")
     page.goto(slow_server + made["url"])
     wait_ready(page)
     page.click("#start")
@@ -159,3 +163,29 @@ def test_the_dealer_robs_the_pack_through_the_page(server: str, browser: Any,
     assert pack[0] in now and held[0] not in now and len(now) == len(held)
     assert not page.errors
     page.context.close()
+
+
+def test_a_friend_who_leaves_and_comes_back_is_told_at_once(server: str, browser: Any) -> None:
+    made = post(server, "/api/tables", {"preset": "forty-one", "name": "Ann", "public": False,
+                                        "hints": False, "turn_seconds": None, "level": "basic"})
+    host = new_page(browser, TABLET)
+    host.goto(server + made["url"])
+    wait_ready(host)
+    friend = new_page(browser, PHONE)
+    link = server + made["invites"][0]["url"]
+    friend.goto(link)
+    friend.fill("#join-name", "Bob")
+    friend.click("#join-go")
+    wait_ready(friend)
+    table = friend.evaluate("location.href")
+    friend.goto("about:blank")  # the phone leaves the page
+    host.wait_for_function("document.getElementById('notice').textContent"
+                           " === 'Bob has left the table'")
+    assert host.locator("#waiting li[data-seat='1']").count() == 1
+    friend.goto(table)  # and comes back (its seat's key kept on the phone)
+    wait_ready(friend)
+    host.wait_for_function("document.getElementById('notice').textContent"
+                           " === 'Bob is back at the table'")
+    assert not host.errors and not friend.errors
+    host.context.close()
+    friend.context.close()
