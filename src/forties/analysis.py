@@ -3,7 +3,8 @@
 ``hint`` asks the expert what the seat to act should do and what each legal
 action is worth; it sees only that seat's view. ``par`` replays a hand with
 every card seen: what the bidders (or, without a bid, the first side) could
-take against the best defence.
+take against the best defence; in Forty One (``par_forty_one``), the tricks
+each partnership could take, beside what each of its seats bid.
 """
 
 from __future__ import annotations
