@@ -23,6 +23,7 @@ docs/benchmarks.md).
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -90,6 +91,7 @@ class ExpertBot:
         self.exact41 = EXACT_41
         self.depth41 = DEPTH_41
         self.bid_how41 = BID_HOW_41
+        self.bid_sigma41 = 0.0
         self.win_bonus = win_bonus  # what ending the game is worth (0: this hand alone)
         self.worlds = worlds
         self.deals = deals
@@ -361,18 +363,34 @@ class ExpertBot:
             a = self.basic.choose(view, legal)
             return Choice(a, {a: 0.0}, 0)
         totals = dict.fromkeys(legal, 0.0)
-        for w in ws:
+        weights = [self._bid_weight(w, seat) for w in ws]
+        for w, wt in zip(ws, weights, strict=True):
             assert w.turn == seat
             vals = score41.best_moves_score(w, exact_tricks=self.exact41, depth=self.depth41,
                                             win_value=int(self.win_bonus))
             for a in legal:
-                totals[a] += vals[a]
-        values = {a: v / len(ws) for a, v in totals.items()}
+                totals[a] += wt * vals[a]
+        values = {a: v / sum(weights) for a, v in totals.items()}
         best = max(legal, key=lambda a: (values[a], -legal.index(a)))
         return Choice(best, values, len(ws))
 
     def _worlds_41(self, view: dict[str, Any]) -> list[GameState]:
         return worlds(view, self.worlds41, self.rng)
+
+    def _bid_weight(self, w: GameState, seat: int) -> float:
+        """How likely an imagined deal is to have produced the others' bids: each bid read
+        as what the bidder's cards promise (``basic``'s count), give or take
+        ``bid_sigma41`` (a normal spread); 1 for every deal when that is 0."""
+        if not self.bid_sigma41 or not isinstance(w, FortyOneState):
+            return 1.0
+        from ..position import start_hands_of
+
+        start = start_hands_of(w)
+        z = 0.0
+        for s in range(4):
+            if s != seat:
+                z += (forty_one_tricks(start[s]) - (w.bids[s] or 0)) ** 2
+        return math.exp(-z / (2 * self.bid_sigma41 ** 2))
 
     def _bid_score(self, view: dict[str, Any], legal: Sequence[Action]) -> Choice:
         """Each bid near what the cards promise, valued on imagined deals that agree with
