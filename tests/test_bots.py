@@ -321,3 +321,13 @@ def test_strength_log_resumes_and_agrees_with_the_arena(tmp_path: Path,
     assert [r["x"] for r in rows] == [play_deal(rules, "basic", "random", 1, i)
                                       for i in range(4)]
     assert "4 deals: points per hand" in capsys.readouterr().out
+
+
+def test_decision_time_bench_times_forty_one_score_player() -> None:
+    """``python -m forties.bench.expert HANDS forty-one score`` times the score player's
+    bids and cards (one hand here)."""
+    from forties.bench.expert import decision_times
+
+    by_phase = decision_times("forty-one", 1, "score")
+    assert set(by_phase) == {"auction", "play"}
+    assert all(t >= 0 for ts in by_phase.values() for t in ts)
