@@ -30,6 +30,9 @@ class RandomBot:
 
 
 LEVELS = ("random", "basic", "expert", "oracle", "ismcts")
+# Forty One's earlier players (team tricks), kept to measure the new ones against: the
+# arena takes them, the tables do not offer them.
+COMPARISON_LEVELS = ("expert-tricks", "oracle-tricks")
 
 
 def unavailable(level: str) -> str | None:
@@ -53,10 +56,12 @@ def make_bot(level: str, rng: random.Random) -> Bot:
         return BasicBot()
     if level == "expert":
         return ExpertBot(rng)
-    if level == "oracle":
+    if level == "expert-tricks":
+        return ExpertBot(rng, forty_one="tricks")
+    if level in ("oracle", "oracle-tricks"):
         from .oracle import OracleBot
 
-        return OracleBot(rng)
+        return OracleBot(rng, forty_one="tricks" if level == "oracle-tricks" else "score")
     if level == "ismcts":
         why = unavailable(level)
         if why:

@@ -4,6 +4,12 @@ It is no fair player: it measures how much perfect knowledge is worth in the pla
 the ceiling against which the other levels are judged. Its bidding, trump,
 discards and calls are ``basic``'s, so that the difference between oracle and
 basic is the value of playing the cards with every hand seen.
+
+Forty One: it plays every card, and bids, by the solver of Forty One's real score
+(``forties.solver.score41``) on the true deal: exact over the last ``exact41``
+tricks, searched ``depth41`` tricks deep before that; each bid is valued with the
+later seats bidding what their cards promise. ``forty_one="tricks"`` keeps the
+earlier oracle (team tricks, ``basic``'s bids), for comparison.
 """
 
 from __future__ import annotations
@@ -12,17 +18,24 @@ import random
 from typing import Any
 
 from ..actions import Action
+from ..fortyone import FortyOneState
 from ..state import GameState, Phase
-from .expert import Choice, ExpertBot
+from .expert import Choice, ExpertBot, bid_by_solver
+
+# Forty One: tricks left searched exactly, tricks searched before that.
+ORACLE_EXACT_41 = 7
+ORACLE_DEPTH_41 = 3
 
 
 class OracleBot(ExpertBot):
     name = "oracle"
     needs_state = True
 
-    def __init__(self, rng: random.Random) -> None:
-        super().__init__(rng, worlds=1, deals=1)
+    def __init__(self, rng: random.Random, forty_one: str = "score") -> None:
+        super().__init__(rng, worlds=1, deals=1, forty_one=forty_one)
         self.truth: GameState | None = None
+        self.exact41 = ORACLE_EXACT_41
+        self.depth41 = ORACLE_DEPTH_41
 
     def choose_from_state(self, state: GameState) -> Action:
         self.truth = state
@@ -31,11 +44,20 @@ class OracleBot(ExpertBot):
         return self.decide(state.view(seat), state.legal_actions()).action
 
     def decide(self, view: dict[str, Any], legal: Any) -> Choice:
-        if self.truth is None or self.truth.phase is not Phase.PLAY:
+        t = self.truth
+        if (isinstance(t, FortyOneState) and self.forty_one == "score"
+                and t.phase is Phase.AUCTION and len(legal) > 1):
+            return bid_by_solver([t.clone()], view["seat"], legal,  # type: ignore[list-item]
+                                 self.exact41, self.depth41, int(self.win_bonus))
+        if t is None or t.phase is not Phase.PLAY:
             a = self.basic.choose(view, legal)
             return Choice(a, {a: 0.0}, 0)
         return super().decide(view, legal)
 
     def _play_worlds(self, view: dict[str, Any]) -> list[GameState]:
+        assert self.truth is not None
+        return [self.truth.clone()]
+
+    def _worlds_41(self, view: dict[str, Any]) -> list[GameState]:
         assert self.truth is not None
         return [self.truth.clone()]
