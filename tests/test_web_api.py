@@ -21,14 +21,15 @@ import websockets
 from forties import PRESETS, RulesError, build_rules
 
 from .helpers_engine import mv_record_json
-from .helpers_web import ServerProcess, private_table, serving
+from .helpers_web import BACKENDS, ServerProcess, private_table, serving, web_server
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    with serving(ServerProcess(tmp_path_factory.mktemp("api"))) as srv:
+@pytest.fixture(scope="module", params=BACKENDS)
+def server(request: pytest.FixtureRequest,
+           tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    with serving(web_server(request, tmp_path_factory.mktemp("api"))) as srv:
         yield srv
 
 
