@@ -229,3 +229,47 @@ def test_the_pad_says_made_or_set_by_the_bid_even_when_45_goes_back_to_0() -> No
         if reset_and_made:
             break
     assert reset_and_made, "no game reached 45 on a made bid: the case was not tried"
+
+
+@pytest.mark.parametrize("preset", ["merrimack-valley", "auction-45", "forty-one"])
+def test_missed_events_come_back_as_they_were_told_across_hands(preset: str) -> None:
+    """A reconnecting client gets every missed event's frame as it was told at the time
+    (the game as it was just after each event, rebuilt from the hand's start), from any
+    point still kept, across deals, the review's "ready"s, chat and a seat going away."""
+    t = table(preset, seed=3)
+    told: dict[int | None, list[dict[str, Any]]] = {None: [], 0: [], 2: []}
+
+    def tell() -> None:
+        for seat, frames in told.items():
+            frames.append(t.event_frame(seat, t.past[-1].event, host=seat == 0))
+
+    while t.state.hand_index < 2 and not t.state.over:
+        if t.state.hand_over:
+            for seat in t.people():
+                t.apply({"kind": "ready", "seat": seat})
+                tell()
+            t.apply({"kind": "deal", "hand": t.state.hand_index + 1})
+        elif len(t.state.history) == 3:
+            t.apply({"kind": "chat", "seat": 1, "name": "Bo", "phrase": "hurry"})
+            tell()
+            t.apply({"kind": "away", "seat": 1})
+            tell()
+            t.apply({"kind": "back", "seat": 1})
+            tell()
+            play_one(t)
+        else:
+            play_one(t)
+        tell()
+    first = t.past[0].seq
+    assert t.seq - first == CATCH_UP - 1
+
+    def game(frame: dict[str, Any]) -> dict[str, Any]:
+        return {k: v for k, v in frame.items() if k not in ("table", "pad")}
+
+    for seat, frames in told.items():
+        for since in range(first - 1, t.seq, 5):
+            got = t.frames_since(seat, since, host=seat == 0)
+            assert got is not None
+            want = [f for f in frames if f["seq"] > since]
+            assert [game(f) for f in got] == [game(f) for f in want], (seat, since)
+    assert t.frames_since(2, first - 2) is None

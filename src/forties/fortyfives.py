@@ -997,7 +997,7 @@ class FortyFivesState(GameState):
                 "none" if self.called == 0 else format_mask(self.called)),
             "partner": self.partner if self.partner >= 0 else None,
             "points": self._public_points(),
-            "history": [self._public_action(a, seat) for a in self.history],
+            "history": self._history_texts(seat),
         })
         if self.rules.booked:  # public: who was asked, the yes or no, and a fold
             v["booked"] = {"asked": self.asked if self.asked >= 0 else None,
@@ -1015,6 +1015,31 @@ class FortyFivesState(GameState):
         for t in self.tricks:
             out[self.side_of[t.winner or 0]] += 5
         return out
+
+    def _history_texts(self, seat: int | None) -> list[str]:
+        """The hand's actions as ``seat`` learns of them (``_public_action`` of each).
+
+        Every view writes the whole history, and a hand's history only grows, so the texts
+        written are kept per seat and only the new actions are written at the next view.
+        The memo belongs to one history list: a copy of the state (``clone``, which copies
+        the list) or a new hand starts its own. A rob's text may depend on the up card, so
+        it is written afresh each time."""
+        hist = self.history
+        memo: tuple[list[Action], dict[int | None, list[str | None]]] | None = \
+            self.__dict__.get("_history_memo")
+        if memo is None or memo[0] is not hist:
+            memo = (hist, {})
+            self.__dict__["_history_memo"] = memo
+        texts = memo[1].get(seat)
+        if texts is None or len(texts) > len(hist):
+            texts = memo[1][seat] = []
+        for i in range(len(texts), len(hist)):
+            a = hist[i]
+            texts.append(None if a.verb is Verb.ROB else self._public_action(a, seat))
+        if None in texts:
+            return [t if t is not None else self._public_action(a, seat)
+                    for t, a in zip(texts, hist, strict=True)]
+        return texts.copy()  # type: ignore[return-value]
 
     def _public_action(self, a: Action, seat: int | None) -> str:
         if a.seat == seat or a.verb not in (Verb.DISCARD, Verb.ROB):

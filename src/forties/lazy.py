@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
-from itertools import combinations
+from itertools import combinations, pairwise
 from math import comb
 from typing import overload
 
 from .actions import Action, Verb
-from .cards import cards_of
+from .cards import CARD_NAMES, cards_of
 
 # _COMB[m][k] = comb(m, k) for the 53 sizes a set of cards can have.
 _COMB = tuple(tuple(comb(m, k) for k in range(m + 1)) for m in range(53))
@@ -32,6 +32,23 @@ def _shape(m: int, lo: int, hi: int) -> Shape:
     table = (tuple(c for k in range(lo, hi) for c in combinations(range(m), k))
              if m <= _TABLE_MAX else None)
     return counts, sum(counts), table
+
+
+@lru_cache(maxsize=256)
+def _discard_texts(seat: int, bits: tuple[int, ...], lo: int, hi: int) -> tuple[str, ...]:
+    """The record lines of ``seat``'s discards of the subsets of ``bits`` (lowest card
+    first) with a size in ``lo..hi-1``, in ``SubsetActions``' order: an action's line is
+    its cards' names, lowest first, after "SEAT discard", so the names are joined
+    directly instead of each action's mask being written out."""
+    head = f"{seat} {Verb.DISCARD.value}"
+    names = [CARD_NAMES[b.bit_length() - 1] for b in bits]
+    out: list[str] = []
+    for k in range(lo, hi):
+        if k == 0:
+            out.append(str(Action(seat, Verb.DISCARD, 0)))
+        else:
+            out += [f"{head} {' '.join(c)}" for c in combinations(names, k)]
+    return tuple(out)
 
 
 class SubsetActions(Sequence[Action]):
@@ -91,6 +108,15 @@ class SubsetActions(Sequence[Action]):
         for k in self.sizes:
             for combo in combinations(self._bits, k):
                 yield Action(self.seat, self.verb, sum(combo))
+
+    def texts(self) -> list[str]:
+        """Every action's record line, in order: ``[str(a) for a in self]``, written
+        faster for discards (a draw may have hundreds, and the seat's view lists them)."""
+        bits = self._bits
+        if self.verb is not Verb.DISCARD or type(self.seat) is not int or \
+                any(a >= b for a, b in pairwise(bits)):
+            return [str(a) for a in self]
+        return list(_discard_texts(self.seat, tuple(bits), self.sizes.start, self.sizes.stop))
 
     def __contains__(self, a: object) -> bool:
         if not isinstance(a, Action) or a.seat != self.seat or a.verb is not self.verb:

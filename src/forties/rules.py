@@ -221,12 +221,16 @@ class Rules:
                 if f.name not in ("preset", "overrides")}
 
     def to_json(self) -> dict[str, Any]:
-        """The record form: the preset and the options that differ from it."""
-        base = _preset_options(self.preset)
-        diff = {k: v for k, v in self.options().items() if base[k] != v}
+        """The record form: the preset and the options that differ from it (a new dict
+        each time; the difference is worked out once, since every view carries it)."""
+        diff: dict[str, Value] | None = self.__dict__.get("_diff")
+        if diff is None:
+            base = _preset_options(self.preset)
+            diff = {k: v for k, v in self.options().items() if base[k] != v}
+            object.__setattr__(self, "_diff", diff)  # frozen: a cache, not a field
         out: dict[str, Any] = {"preset": self.preset}
         if diff:
-            out["options"] = diff
+            out["options"] = dict(diff)
         return out
 
 

@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 from .actions import Action, ActionSyntaxError, Verb
 from .cards import BITS, CARD_NAMES, FULL_DECK, CardError, parse_card
 from .cards import cards_of as _cards
+from .lazy import SubsetActions
 from .rules import Rules, RulesError, rules_from_json
 
 _CARD_VERBS = frozenset((Verb.PLAY, Verb.DISCARD, Verb.ROB, Verb.CALL))
@@ -316,7 +317,10 @@ class GameState:
 
     def _legal_texts(self) -> list[str]:
         """The legal actions as record lines (as a seat's view lists them)."""
-        return [str(a) for a in self.legal_actions()]
+        legal = self.legal_actions()
+        if type(legal) is SubsetActions:  # a draw's discards: hundreds, written at once
+            return legal.texts()
+        return [str(a) for a in legal]
 
     def apply(self, action: Action | str) -> None:
         """Check and apply ``action``; raises IllegalActionError (or ActionSyntaxError)."""

@@ -142,15 +142,44 @@ def rules_line(rules: Rules) -> str:
     return line
 
 
-@dataclass
+class _HandStart:
+    """A hand as its states can be rebuilt: a copy of the game when the table began
+    keeping it (``base`` of the hand's actions already in), and the hand's own list of
+    actions, which only grows until the next hand starts a new list."""
+
+    __slots__ = ("base", "history", "state")
+
+    def __init__(self, state: GameState) -> None:
+        self.state = state.clone()
+        self.history = state.history
+        self.base = len(state.history)
+
+    def replay(self, done: int, work: GameState | None = None) -> GameState:
+        """The game after the hand's first ``done`` actions (``work``: a state of this
+        hand rebuilt before, with no more actions in, that may be moved on instead)."""
+        if work is None or not self.base <= len(work.history) <= done:
+            work = self.state.clone()
+        for a in self.history[len(work.history):done]:
+            work.apply(a)
+        return work
+
+
+@dataclass(slots=True)
 class _Past:
-    """One event as a reconnecting client gets it: the game as it was just after."""
+    """One event as a reconnecting client gets it: the game as it was just after. The
+    state is not copied at every event (a table keeps 64 of them, and a copy is a dozen
+    objects): it is rebuilt when asked for, from the hand's start and its actions."""
 
     seq: int
     version: int
     event: dict[str, Any]
-    state: GameState | None  # None: the game did not move (chat, away...)
+    hand: _HandStart | None
+    done: int  # the hand's actions in, just after the event (the game as it was then)
     pad: bool
+
+    @property
+    def state(self) -> GameState | None:
+        return None if self.hand is None else self.hand.replay(self.done)
 
 
 @dataclass
@@ -188,6 +217,7 @@ class Table:
         self.par: dict[int, Any] = {}
         self.deadline: float | None = None  # kept by whoever runs the clock
         self.past: deque[_Past] = deque(maxlen=CATCH_UP)
+        self._hand: _HandStart | None = None  # the hand the past's states come from
 
     # ----- what the table is ------------------------------------------------------------
 
@@ -316,8 +346,11 @@ class Table:
         pad = kind == "act" and self.state.hand_over and not hand_was_over
         if pad:
             self.pad.append(self.pad_line())
-        self.past.append(_Past(self.seq, self.version, event,
-                               self.state.clone() if moved else None, pad))
+        hand = self._hand
+        if hand is None or hand.history is not self.state.history:  # a new hand
+            hand = self._hand = _HandStart(self.state)
+        self.past.append(_Past(self.seq, self.version, event, hand,
+                               len(self.state.history), pad))
 
     def game_over_event(self) -> dict[str, Any] | None:
         """The ``over`` event due after an action that ended the game."""
@@ -353,11 +386,14 @@ class Table:
                 "par": {str(k): v for k, v in self.par.items()}}
 
     def event_frame(self, seat: int | None, event: dict[str, Any], host: bool = False,
-                    past: _Past | None = None) -> dict[str, Any]:
-        """The frame that tells ``seat`` of ``event`` (the last one applied, or ``past``)."""
+                    past: _Past | None = None,
+                    state: GameState | None = None) -> dict[str, Any]:
+        """The frame that tells ``seat`` of ``event`` (the last one applied, or ``past``,
+        whose game ``state`` the caller may have rebuilt already)."""
         if event["kind"] == "chat":
             return self.chat_frame(event, past.seq if past else self.seq)
-        state = past.state if past is not None and past.state is not None else None
+        if state is None and past is not None:
+            state = past.state
         view = self.view(seat, state)
         if past is not None:
             view["version"] = past.version
@@ -410,7 +446,17 @@ class Table:
         kept = [p for p in self.past if p.seq > seq]
         if not kept or kept[0].seq != seq + 1:
             return None
-        return [self.event_frame(seat, p.event, host, p) for p in kept]
+        frames = []
+        work: GameState | None = None  # each hand's states rebuilt once, in order
+        work_hand: _HandStart | None = None
+        for p in kept:
+            state = None
+            if p.hand is not None:
+                work = p.hand.replay(p.done, work if work_hand is p.hand else None)
+                work_hand = p.hand
+                state = work
+            frames.append(self.event_frame(seat, p.event, host, p, state))
+        return frames
 
     def pad_line(self) -> dict[str, Any]:
         """PAD: the hand just finished as the scorekeeper writes it, from the public view."""

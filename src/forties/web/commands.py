@@ -6,6 +6,7 @@ The server's libraries are imported only when it runs, so other commands start f
 from __future__ import annotations
 
 import contextlib
+import gc
 import os
 import socket
 import sys
@@ -127,6 +128,10 @@ def serve(host: str, port: int, db_url: str | None, redis_url: str | None, worke
     class Server(uvicorn.Server):
         async def startup(self, sockets: Any = None) -> None:
             await super().startup(sockets)
+            # What was made to start (modules, catalogs, the tables brought back) stays:
+            # the collector's full rounds, which stop every table at once, skip it.
+            gc.collect()
+            gc.freeze()
             click.echo(f"forties: serving on {url} (Ctrl-C to stop)")
             sys.stdout.flush()
             if not no_browser and has_desktop():

@@ -64,6 +64,9 @@ NAME_MAX = 40
 CHAT_MAX = 200
 
 OnOver = Callable[[str, dict[str, Any]], Awaitable[None]]
+# Frames are written compactly, and without the check for circular data (a frame is built
+# of plain data, fresh for each event): every frame of every event goes through here.
+encode = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
 
 
 @dataclass
@@ -160,7 +163,7 @@ class Conn:
         self.queue.put_nowait(text)
 
     def send_json(self, obj: dict[str, Any]) -> None:
-        self.send(json.dumps(obj))
+        self.send(encode(obj))
 
     def error(self, code: str, message: str) -> None:
         self.send_json({"type": "error", "code": code, "message": message})
@@ -586,8 +589,8 @@ class Service:
         for c in live.conns:
             text = texts.get(c.seat)
             if text is None:
-                text = texts[c.seat] = json.dumps(t.event_frame(c.seat, event,
-                                                                host=c.seat == HOST))
+                text = texts[c.seat] = encode(t.event_frame(c.seat, event,
+                                                            host=c.seat == HOST))
             c.send(text)
 
     # ----- what comes next ----------------------------------------------------------

@@ -11,10 +11,13 @@ changes, another process moved the table first and ``Conflict`` is raised.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -93,6 +96,30 @@ _SEAT_OF_TOKEN = sa.select(keys_t.c.seat).where(keys_t.c.table_id == sa.bindpara
                                                 keys_t.c.token_hash == sa.bindparam("h"))
 
 
+class _Compiled:
+    """A statement compiled once for a driver: its SQL and how to pass it parameters."""
+
+    def __init__(self, stmt: Any, dialect: Any, keys: list[str] | None = None) -> None:
+        c = stmt.compile(dialect=dialect, column_keys=keys)
+        self.sql = c.string
+        self.order: tuple[str, ...] | None = tuple(c.positiontup) if c.positiontup else None
+
+    def params(self, named: dict[str, Any]) -> Any:
+        return named if self.order is None else tuple(named[k] for k in self.order)
+
+
+@dataclass(eq=False)
+class _Move:
+    """One table's events waiting for the writer."""
+
+    table_id: str
+    params: dict[str, Any]
+    rows: list[dict[str, Any]]
+    done: asyncio.Future[None]
+    loop: asyncio.AbstractEventLoop
+    error: BaseException | None = None
+
+
 def engine_url(url: str) -> str:
     """The SQLAlchemy URL for ``url``: PostgreSQL through psycopg 3."""
     for prefix in ("postgresql://", "postgres://"):
@@ -134,6 +161,16 @@ class Store:
             first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
             raise StoreError(f"cannot open the database {_safe(url)}: {first}") from None
         self.pool = ThreadPoolExecutor(1 if self.sqlite else 8, thread_name_prefix="store")
+        dialect = self.engine.dialect
+        self._move_sql = _Compiled(_MOVE_TABLE, dialect)
+        self._insert_sql = _Compiled(_INSERT_EVENT, dialect,
+                                     ["table_id", "seq", "kind", "body"])
+        self._waiting: list[_Move] = []
+        self._waiting_lock = threading.Lock()
+        self._writing = False
+        self._writer: Connection | None = None  # the writer's own connection (its thread)
+        self.batches = 0  # transactions of moves committed, and the moves in them
+        self.moves = 0
 
     @classmethod
     def sqlite_file(cls, path: Path) -> Store:
@@ -142,6 +179,10 @@ class Store:
 
     def close(self) -> None:
         self.pool.shutdown(wait=True)
+        if self._writer is not None:
+            with contextlib.suppress(Exception):
+                self._writer.close()
+            self._writer = None
         self.engine.dispose()
 
     async def _run(self, fn: Callable[[Connection], T]) -> T:
@@ -194,21 +235,90 @@ class Store:
     async def append(self, table_id: str, seq: int, version: int,
                      events: list[dict[str, Any]], new_version: int, status: str) -> None:
         """Store ``events`` after event ``seq`` of a table at ``version``; raises Conflict
-        when the table is no longer there (another process moved it)."""
-        rows = [{"table_id": table_id, "seq": seq + i + 1, "kind": e["kind"],
-                 "body": json.dumps(e)} for i, e in enumerate(events)]
-        params = {"b_id": table_id, "b_seq": seq, "b_version": version,
-                  "n_seq": seq + len(events), "n_version": new_version, "n_status": status,
-                  "n_updated": time.time()}
+        when the table is no longer there (another process moved it). Returns once the
+        events are committed (with whatever other tables' moves were waiting too)."""
+        loop = asyncio.get_running_loop()
+        move = _Move(table_id,
+                     {"b_id": table_id, "b_seq": seq, "b_version": version,
+                      "n_seq": seq + len(events), "n_version": new_version,
+                      "n_status": status, "n_updated": time.time()},
+                     [{"table_id": table_id, "seq": seq + i + 1, "kind": e["kind"],
+                       "body": json.dumps(e)} for i, e in enumerate(events)],
+                     loop.create_future(), loop)
+        with self._waiting_lock:
+            self._waiting.append(move)
+            start = not self._writing
+            self._writing = True
+        if start:
+            self.pool.submit(self._write_waiting)
+        await move.done
 
-        def work(conn: Connection) -> None:
-            if conn.execute(_MOVE_TABLE, params).rowcount != 1:
-                raise Conflict(table_id)
-            conn.execute(_INSERT_EVENT, rows)
+    def _write_waiting(self) -> None:
+        """(The store's thread.) Commit every move waiting now in one transaction, tell
+        their callers, and come back for the moves that queued up meanwhile (after
+        whatever other work the store's thread has)."""
+        with self._waiting_lock:
+            batch, self._waiting = self._waiting, []
         try:
-            await self._run(work)
-        except sa.exc.IntegrityError:
-            raise Conflict(table_id) from None
+            if batch:
+                self._commit_moves(batch)
+        finally:
+            with self._waiting_lock:
+                more = bool(self._waiting)
+                self._writing = more
+            if more:
+                self.pool.submit(self._write_waiting)
+        by_loop: dict[asyncio.AbstractEventLoop, list[_Move]] = {}
+        for m in batch:
+            by_loop.setdefault(m.loop, []).append(m)
+        for loop, moves in by_loop.items():
+            with contextlib.suppress(RuntimeError):  # a loop that has closed meanwhile
+                loop.call_soon_threadsafe(_settle, moves)
+
+    def _commit_moves(self, batch: list[_Move]) -> None:
+        """One transaction on the writer's connection through the driver; if anything
+        goes wrong there, each move again in a transaction of its own (so that one bad
+        move fails alone, with the error SQLAlchemy gives)."""
+        # the same order of rows in every process: two batches never wait on each other
+        batch.sort(key=lambda m: m.table_id)
+        try:
+            if self._writer is None:
+                self._writer = self.engine.connect()
+            driver = self._writer.connection.driver_connection
+            assert driver is not None
+            cur = driver.cursor()
+            try:
+                move_sql, move_p = self._move_sql.sql, self._move_sql.params
+                insert_sql, insert_p = self._insert_sql.sql, self._insert_sql.params
+                for m in batch:
+                    cur.execute(move_sql, move_p(m.params))
+                    if cur.rowcount != 1:
+                        m.error = Conflict(m.table_id)
+                        continue
+                    cur.executemany(insert_sql, [insert_p(r) for r in m.rows])
+                driver.commit()
+            finally:
+                cur.close()
+            self.batches += 1
+            self.moves += len(batch)
+            return
+        except Exception:
+            writer, self._writer = self._writer, None
+            if writer is not None:
+                with contextlib.suppress(Exception):
+                    writer.invalidate()
+                    writer.close()
+        for m in batch:
+            m.error = None
+            try:
+                with self.engine.begin() as conn:
+                    if conn.execute(_MOVE_TABLE, m.params).rowcount != 1:
+                        raise Conflict(m.table_id)
+                    conn.execute(_INSERT_EVENT, m.rows)
+            except sa.exc.IntegrityError:
+                m.error = Conflict(m.table_id)
+            except Exception as e:  # told to the caller, as if it had run the work itself
+                m.error = e
 
     async def load(self, table_id: str) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
         """A table's row and all its events in order; None if there is no such table."""
@@ -361,6 +471,17 @@ class Store:
                  .where(docs_t.c.kind == kind).order_by(docs_t.c.updated.desc()).limit(limit))
             return [(r[0], int(r[1]), json.loads(r[2])) for r in conn.execute(q).all()]
         return await self._run(work)
+
+
+def _settle(moves: list[_Move]) -> None:
+    """(The moves' event loop.) Each caller hears that its move is committed, or why not."""
+    for m in moves:
+        if m.done.done():  # the caller gave up waiting (cancelled)
+            continue
+        if m.error is None:
+            m.done.set_result(None)
+        else:
+            m.done.set_exception(m.error)
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
