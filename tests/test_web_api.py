@@ -57,8 +57,8 @@ async def ws_frames(url: str, messages: list[Any], wait_for: int) -> list[dict[s
     async with websockets.connect(url, compression=None, max_size=2**22) as ws:
         for m in messages:
             await ws.send(m if isinstance(m, str | bytes) else json.dumps(m))
-        while len(out) < wait_for:
-            out.append(json.loads(await ws.recv()))
+        while len(out) < wait_for:  # a frame that never comes fails the test, not hangs it
+            out.append(json.loads(await asyncio.wait_for(ws.recv(), 30)))
     return out
 
 

@@ -319,9 +319,12 @@ class Service:
                 if table is None:
                     return None
                 live = self.tables[table_id] = Live(table)
-                if self.bus is not None:  # who is connected on the other processes
-                    await self._look(live)
-            return live
+                fresh = True
+            else:
+                fresh = False
+        if fresh and self.bus is not None:  # who is connected on the other processes
+            await self._look(live)
+        return live
 
     async def _load(self, table_id: str) -> Table | None:
         if not isinstance(table_id, str) or not 0 < len(table_id) <= 32:
