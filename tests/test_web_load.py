@@ -25,3 +25,10 @@ def test_the_load_tool_refuses_bad_sizes_in_one_line() -> None:
     res = subprocess.run([sys.executable, "-m", "forties.bench.tables", "--tables", "0"],
                          capture_output=True, text=True, timeout=60, check=False)
     assert res.returncode == 2 and len(res.stderr.strip().splitlines()) == 1
+
+
+def test_the_load_tool_measures_a_running_server_only_with_its_address() -> None:
+    res = subprocess.run([sys.executable, "-m", "forties.bench.tables", "--pid", "1"],
+                         capture_output=True, text=True, timeout=60, check=False)
+    assert res.returncode == 2 and len(res.stderr.strip().splitlines()) == 1
+    assert "--url" in res.stderr

@@ -12,10 +12,12 @@ plays a random legal action as soon as its view offers one, and says "ready" at 
 review; the review closes when all four are ready.
 
 Measured over ``--seconds`` after a warm-up: moves committed a second (every action in the
-database, from its events), the time from a client sending its action to that client
-hearing the event of it (p50 and p99), and the CPU time of each part (the server processes,
-PostgreSQL, Redis, and this load generator) per move, from /proc. Bounded: the run stops
-after its seconds, whatever the state of the games.
+database, from its events), the time from a client sending its action to the moment the
+last of the table's four seats hears the event of it (p50 and p99: the same measure as
+``make loadtest-tables``, whose tables and players, ``forties.bench.driver``, these are),
+and the CPU time of each part (the server processes, PostgreSQL, Redis, and this load
+generator) per move, from /proc. Bounded: the run stops after its seconds, whatever the
+state of the games.
 """
 
 from __future__ import annotations
@@ -33,6 +35,8 @@ import time
 import uuid
 from pathlib import Path
 from typing import Any
+
+from . import driver
 
 WARMUP_SECONDS = 4.0
 LIMITS = {"bot_delay": 0.0, "review_seconds": 5.0, "par": False,
@@ -77,13 +81,6 @@ class Server:
             self.proc.communicate(timeout=30)
 
 
-def percentile(xs: list[float], q: float) -> float:
-    if not xs:
-        return float("nan")
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(q * len(xs)))]
-
-
 def moves_in(db: str) -> int:
     import psycopg
 
@@ -97,71 +94,47 @@ async def one_run(workers: int, tables: int, seconds: float, pg: Any, rd: Any,
     import httpx
     import psycopg
 
-    from ..web.client import SeatClient
-    from .services import cpu_seconds
-
     name = "load_" + uuid.uuid4().hex[:10]
     with psycopg.connect(pg.url, autocommit=True) as conn:
         conn.execute(f"CREATE DATABASE {name}")
     db = pg.url.rsplit("/", 1)[0] + "/" + name
     servers = [Server(db, rd.url, folder / f"w{workers}-{i}") for i in range(workers)]
-    clients: list[SeatClient] = []
+    players: driver.Players | None = None
     try:
         async with httpx.AsyncClient(base_url=servers[0].http, timeout=60) as api:
-            made = []
-            for _ in range(tables):
-                r = await api.post("/api/tables", json={"preset": "merrimack-valley",
-                                                        "name": "Host", "public": False})
-                r.raise_for_status()
-                body = r.json()
-                tokens = {0: body["token"]}
-                for i, inv in enumerate(body["invites"]):
-                    code = inv["url"].split("#invite=")[1]
-                    j = await api.post(f"/api/tables/{body['table']}/join",
-                                       json={"invite": code, "name": f"Guest {i}"})
-                    j.raise_for_status()
-                    tokens[j.json()["seat"]] = j.json()["token"]
-                made.append((body["table"], tokens))
-            n = 0
-            for table, tokens in made:
-                for seat in sorted(tokens):
-                    server = servers[n % workers]  # round-robin over the processes
-                    clients.append(SeatClient(server.ws, table, tokens[seat], keep_frames=False)
-                                   .autoplay(seed=n).start())
-                    n += 1
-            await asyncio.gather(*(c.wait_for(lambda c: c.view is not None, timeout=60)
-                                   for c in clients))
-            for table, tokens in made:
-                r = await api.post(f"/api/tables/{table}/start", json={"token": tokens[0]})
-                r.raise_for_status()
+            made = await driver.make_tables(api, tables, "merrimack-valley", start=False)
+            # the seats of each table round-robin over the processes
+            players = driver.Players(made, [s.ws for s in servers])
+            await players.connect(timeout=60)
+            await driver.start_tables(api, made)
         await asyncio.sleep(WARMUP_SECONDS)
         parts = {"server processes": [s.proc.pid for s in servers], "PostgreSQL": pg.pids(),
                  "Redis": [rd.pid]}
-        cpu0 = {k: cpu_seconds(v) for k, v in parts.items()}
+        cpu0 = {k: driver.cpu_of(v) for k, v in parts.items()}
         me0 = resource.getrusage(resource.RUSAGE_SELF)
         moves0, t0 = moves_in(db), time.perf_counter()
-        for c in clients:
-            c.latencies.clear()
+        players.measure()
         await asyncio.sleep(seconds)
         moves1, t1 = moves_in(db), time.perf_counter()
         parts["PostgreSQL"] = pg.pids()
-        cpu1 = {k: cpu_seconds(v) for k, v in parts.items()}
+        cpu1 = {k: driver.cpu_of(v) for k, v in parts.items()}
         me1 = resource.getrusage(resource.RUSAGE_SELF)
-        latencies = [x for c in clients for x in c.latencies]
+        figures = players.figures(t1 - t0)
     finally:
-        await asyncio.gather(*(c.stop() for c in clients))
+        if players is not None:
+            await players.stop()
         for s in servers:
             s.stop()
     moves = moves1 - moves0
     elapsed = t1 - t0
     cpu = {k: cpu1[k] - cpu0[k] for k in parts}
     cpu["load generator"] = (me1.ru_utime + me1.ru_stime) - (me0.ru_utime + me0.ru_stime)
-    return {"workers": workers, "tables": tables, "clients": len(clients),
+    return {"workers": workers, "tables": tables, "clients": len(players.clients),
             "seconds": round(elapsed, 2), "moves": moves,
             "moves_per_second": round(moves / elapsed, 1),
-            "latency_ms": {"p50": round(1000 * percentile(latencies, 0.5), 1),
-                           "p99": round(1000 * percentile(latencies, 0.99), 1),
-                           "samples": len(latencies)},
+            "latency_ms": {"p50": figures["p50_ms"], "p99": figures["p99_ms"],
+                           "samples": figures["samples"]},
+            "errors": figures["errors"], "reconnections": figures["reconnections"],
             "cpu_ms_per_move": {k: round(1000 * v / max(1, moves), 2) for k, v in cpu.items()},
             "cpu_seconds": {k: round(v, 2) for k, v in cpu.items()}}
 

@@ -168,7 +168,7 @@ class Store:
         self._waiting: list[_Move] = []
         self._waiting_lock = threading.Lock()
         self._writing = False
-        self._writer: Connection | None = None  # the writer's own connection (its thread)
+        self._writer: Connection | None = None  # the writer's own connection
         self.batches = 0  # transactions of moves committed, and the moves in them
         self.moves = 0
 
@@ -260,8 +260,8 @@ class Store:
         with self._waiting_lock:
             batch, self._waiting = self._waiting, []
         try:
-            if batch:
-                self._commit_moves(batch)
+            if batch and not self._commit_batch(batch):
+                self._commit_each(batch)
         finally:
             with self._waiting_lock:
                 more = bool(self._waiting)
@@ -275,10 +275,9 @@ class Store:
             with contextlib.suppress(RuntimeError):  # a loop that has closed meanwhile
                 loop.call_soon_threadsafe(_settle, moves)
 
-    def _commit_moves(self, batch: list[_Move]) -> None:
-        """One transaction on the writer's connection through the driver; if anything
-        goes wrong there, each move again in a transaction of its own (so that one bad
-        move fails alone, with the error SQLAlchemy gives)."""
+    def _commit_batch(self, batch: list[_Move]) -> bool:
+        """One transaction on the writer's connection through the driver (each move's
+        Conflict noted); False if anything went wrong (nothing is committed then)."""
         # the same order of rows in every process: two batches never wait on each other
         batch.sort(key=lambda m: m.table_id)
         try:
@@ -299,15 +298,20 @@ class Store:
                 driver.commit()
             finally:
                 cur.close()
-            self.batches += 1
-            self.moves += len(batch)
-            return
         except Exception:
             writer, self._writer = self._writer, None
             if writer is not None:
                 with contextlib.suppress(Exception):
                     writer.invalidate()
                     writer.close()
+            return False
+        self.batches += 1
+        self.moves += len(batch)
+        return True
+
+    def _commit_each(self, batch: list[_Move]) -> None:
+        """(The store's thread.) Each move in a transaction of its own through
+        SQLAlchemy, so that one bad move fails alone, with the error it gives."""
         for m in batch:
             m.error = None
             try:
