@@ -115,6 +115,7 @@ class Players:
         self.got: dict[tuple[str, int], list[float]] = {}
         self.latencies: list[float] = []
         self.actions = 0
+        self.seeds: list[int] = []
         n = 0
         for table, tokens in made:
             for seat in sorted(tokens):
@@ -123,7 +124,7 @@ class Players:
                 c.table_id, c.players = table, len(tokens)
                 c.on_frame, c.on_send = self._on_frame, self._on_send
                 c.think = think
-                c.autoplay(seed=hash((table, seat)) & 0xFFFF)
+                self.seeds.append(hash((table, seat)) & 0xFFFF)
                 self.clients.append(c)
                 n += 1
 
@@ -144,7 +145,10 @@ class Players:
             del self.got[key]
 
     async def connect(self, at_once: int = 200, timeout: float = 120.0) -> None:
-        """Connect every client, ``at_once`` together, each until it has its snapshot."""
+        """Connect every client, ``at_once`` together, each until it has its snapshot;
+        then they all begin to play (had the first tables played while the last clients
+        were connecting, this process, busy with their frames, could let the last ones'
+        handshakes time out)."""
         for first in range(0, len(self.clients), at_once):
             group = self.clients[first:first + at_once]
             for c in group:
@@ -156,6 +160,9 @@ class Players:
         # latencies measured (the server does the same with what it made to start).
         gc.collect()
         gc.freeze()
+        for c, seed in zip(self.clients, self.seeds, strict=True):
+            c.autoplay(seed=seed)
+        await asyncio.gather(*(c.play_now() for c in self.clients))
 
     def measure(self) -> None:
         """Count from now on."""
