@@ -144,7 +144,8 @@ class Players:
                 self.actions += 1
             del self.got[key]
 
-    async def connect(self, at_once: int = 200, timeout: float = 120.0) -> None:
+    async def connect(self, at_once: int = 200, timeout: float = 120.0,
+                      play: bool = True) -> None:
         """Connect every client, ``at_once`` together, each until it has its snapshot;
         then they all begin to play (had the first tables played while the last clients
         were connecting, this process, busy with their frames, could let the last ones'
@@ -160,6 +161,12 @@ class Players:
         # latencies measured (the server does the same with what it made to start).
         gc.collect()
         gc.freeze()
+        if play:
+            await self.play()
+
+    async def play(self) -> None:
+        """Every client begins to play (``connect(play=False)``: once the tables are
+        started; a table still waiting refuses a move)."""
         for c, seed in zip(self.clients, self.seeds, strict=True):
             c.autoplay(seed=seed)
         await asyncio.gather(*(c.play_now() for c in self.clients))
