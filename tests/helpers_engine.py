@@ -371,6 +371,76 @@ def check_many(paths: Sequence[Path]) -> dict[str, tuple[str, int, str]]:
     return {k: (o, c, e) for k, (o, c, e) in json.loads(done.stdout).items()}
 
 
+
+# One process runs many `forties` command lines, each as its own process would run it: its
+# arguments, standard input (bytes), environment and working folder; standard output and
+# error captured as bytes with the encodings and error handlers the process's own streams
+# have; the exit status of sys.exit, or 1 and the traceback on standard error for an
+# uncaught exception, as Python does. For tests of many small cases of what the command
+# says (its checks and messages), where the process boundary is not the point; each caller
+# also runs a few of its cases through the installed script and compares (same_as_installed).
+_RUN_MANY = """
+import base64, io, json, os, sys, traceback
+from forties.cli import main
+jobs = json.loads(sys.stdin.read())
+home_env, home_cwd = dict(os.environ), os.getcwd()
+real = sys.stdin, sys.stdout, sys.stderr
+out = []
+for job in jobs:
+    os.environ.clear()
+    os.environ.update(home_env if job["env"] is None else job["env"])
+    os.chdir(job["cwd"] or home_cwd)
+    given = [base64.b64decode(job["stdin"]), b"", b""]
+    streams = [io.TextIOWrapper(io.BytesIO(b), encoding=s.encoding, errors=s.errors,
+                                write_through=True) for b, s in zip(given, real)]
+    sys.stdin, sys.stdout, sys.stderr = streams
+    try:
+        main(job["args"], prog_name="forties")
+        code = 0
+    except SystemExit as x:
+        code = x.code if isinstance(x.code, int) else (0 if x.code is None else 1)
+        if not isinstance(x.code, int | None):
+            print(x.code, file=sys.stderr)
+    except BaseException:
+        traceback.print_exc()
+        code = 1
+    for s in streams:
+        with __import__("contextlib").suppress(ValueError):
+            s.flush()
+    sys.stdin, sys.stdout, sys.stderr = real
+    out.append([code] + [base64.b64encode(s.buffer.getvalue()).decode()
+                         for s in streams[1:]])
+real[1].write(json.dumps(out))
+"""
+
+
+def run_many(jobs: Sequence[tuple[Sequence[str], bytes | None, dict[str, str] | None,
+                                  Path | None]]) -> list[subprocess.CompletedProcess[bytes]]:
+    """``forties ARGS`` for each (ARGS, STDIN, ENV, CWD) in one Python process (see
+    _RUN_MANY): what each run would give as its own process, stdout and stderr as bytes."""
+    import base64
+
+    payload = json.dumps([{"args": list(a), "stdin": base64.b64encode(i or b"").decode(),
+                           "env": e, "cwd": None if c is None else str(c)}
+                          for a, i, e, c in jobs])
+    done = subprocess.run([sys.executable, "-c", _RUN_MANY], input=payload.encode(),
+                          capture_output=True, timeout=600, check=False)
+    assert done.returncode == 0, done.stderr.decode("utf-8", "replace")[-3000:]
+    return [subprocess.CompletedProcess(["forties", *a], code, base64.b64decode(o),
+                                        base64.b64decode(e))
+            for (a, _, _, _), (code, o, e) in zip(jobs, json.loads(done.stdout), strict=True)]
+
+
+def same_as_installed(job: tuple[Sequence[str], bytes | None, dict[str, str] | None,
+                                 Path | None], got: subprocess.CompletedProcess[bytes]) -> None:
+    """The installed ``forties`` script, run as its own process on ``job``, gives what
+    ``run_many`` gave: the same exit status, standard output and standard error."""
+    args, stdin, env, cwd = job
+    real = subprocess.run([str(FORTIES), *args], input=stdin or b"", env=env, cwd=cwd,
+                          capture_output=True, timeout=300, check=False)
+    assert (real.returncode, real.stdout, real.stderr) == \
+        (got.returncode, got.stdout, got.stderr), (args, real, got)
+
 # ----- golden records ---------------------------------------------------------------------
 
 GOLDEN_DIR = Path(__file__).parent / "golden"

@@ -12,6 +12,7 @@ import json
 import os
 import random
 import re
+import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -24,7 +25,14 @@ from forties.bots import make_bot
 from forties.cli import main as cli_main
 
 from .hall_helpers import hall_of, play_game
-from .helpers_engine import FORTIES, MV_OPENING, mv_record_json, run_forties
+from .helpers_engine import (
+    FORTIES,
+    MV_OPENING,
+    mv_record_json,
+    run_forties,
+    run_many,
+    same_as_installed,
+)
 
 
 def write(tmp_path: Path, obj: Any, name: str = "game.json") -> Path:
@@ -112,13 +120,31 @@ MALFORMED: dict[str, tuple[Any, tuple[str, ...]]] = {
 }
 
 
+Job = tuple[list[str], bytes, None, None]
+
+
+@pytest.fixture(scope="module")
+def malformed_checked(tmp_path_factory: pytest.TempPathFactory
+                      ) -> dict[str, tuple[Path, Job, subprocess.CompletedProcess[bytes]]]:
+    """``forties check`` of each malformed record, all in one process (run_many)."""
+    folder = tmp_path_factory.mktemp("malformed")
+    paths = {case: write(folder, MALFORMED[case][0], f"case{i}.json")
+             for i, case in enumerate(sorted(MALFORMED))}
+    jobs: dict[str, Job] = {case: (["check", str(p)], b"", None, None)
+                            for case, p in paths.items()}
+    runs = run_many(list(jobs.values()))
+    return {case: (paths[case], jobs[case], res) for case, res in zip(jobs, runs, strict=True)}
+
+
 @pytest.mark.parametrize("case", sorted(MALFORMED))
-def test_check_refuses_what_is_not_a_game(tmp_path: Path, case: str) -> None:
+def test_check_refuses_what_is_not_a_game(malformed_checked: dict[str, Any], case: str) -> None:
     """A record that is not a game: exit 2, nothing on stdout, and one line on stderr that
-    names the file and what is wrong where, never a traceback."""
-    record, expected = MALFORMED[case]
-    path = write(tmp_path, record)
-    res = run_forties("check", str(path))
+    names the file and what is wrong where, never a traceback. (Every case runs in one
+    process, run_many; the first also through the installed script, the same.)"""
+    _, expected = MALFORMED[case]
+    path, job, done = malformed_checked[case]
+    res = subprocess.CompletedProcess(done.args, done.returncode, done.stdout.decode(),
+                                      done.stderr.decode())
     assert res.returncode == 2, res.stdout + res.stderr
     assert res.stdout == ""
     assert "Traceback" not in res.stderr
@@ -126,6 +152,8 @@ def test_check_refuses_what_is_not_a_game(tmp_path: Path, case: str) -> None:
     assert str(path) in res.stderr
     for piece in expected:
         assert piece in res.stderr, f"{piece!r} not in {res.stderr!r}"
+    if case == sorted(MALFORMED)[0]:
+        same_as_installed(job, done)
 
 
 def test_check_of_a_missing_file_is_one_line(tmp_path: Path) -> None:
@@ -306,13 +334,26 @@ def _commands(group: click.Group, prefix: tuple[str, ...] = ()) -> list[tuple[st
     return out
 
 
+@pytest.fixture(scope="module")
+def helps() -> dict[tuple[str, ...], tuple[Job, subprocess.CompletedProcess[bytes]]]:
+    """``forties COMMAND --help`` of every command, in one process (run_many)."""
+    jobs: list[Job] = [([*c, "--help"], b"", None, None) for c in _commands(cli_main)]
+    return {tuple(job[0][:-1]): (job, res) for job, res in zip(jobs, run_many(jobs),
+                                                               strict=True)}
+
+
 @pytest.mark.parametrize("command", _commands(cli_main), ids=lambda c: " ".join(c) or "forties")
-def test_help_shows_an_example(command: tuple[str, ...]) -> None:
-    """Every command's --help ends in examples of its use."""
-    res = run_forties(*command, "--help")
+def test_help_shows_an_example(helps: dict[tuple[str, ...], Any],
+                               command: tuple[str, ...]) -> None:
+    """Every command's --help ends in examples of its use (all in one process; forties
+    --help also through the installed script, the same)."""
+    job, res = helps[command]
+    out = res.stdout.decode()
     assert res.returncode == 0
-    assert "Example" in res.stdout
-    assert f"forties {' '.join(command)}".strip() in res.stdout.split("Example", 1)[1]
+    assert "Example" in out
+    assert f"forties {' '.join(command)}".strip() in out.split("Example", 1)[1]
+    if command == ():
+        same_as_installed(job, res)
 
 
 # ----- demo --------------------------------------------------------------------------------
@@ -389,8 +430,10 @@ def _file_params() -> list[tuple[tuple[str, ...], str]]:
     return out
 
 
-def _run_with_file(tmp_path: Path, command: tuple[str, ...], param: str,
-                   value: str) -> subprocess.CompletedProcess[str]:
+def _file_job(tmp_path: Path, command: tuple[str, ...], param: str,
+              value: str) -> tuple[list[str], bytes, dict[str, str], Path]:
+    """``forties COMMAND ...`` with ``value`` as its file ``param``: (args, stdin, env,
+    folder), for run_many or the installed script."""
     from forties.cli import main as group
 
     cmd: click.Command = group
@@ -406,8 +449,26 @@ def _run_with_file(tmp_path: Path, command: tuple[str, ...], param: str,
         args = [_saved_evening(tmp_path) if a == EVENING else a for a in args]
         args += [max(p.opts, key=len), value]
     env = {**os.environ, "FORTIES_DATA": str(tmp_path / "data")}
-    return subprocess.run([str(FORTIES), *command, *args], input="", capture_output=True,
-                          text=True, timeout=300, check=False, env=env, cwd=tmp_path)
+    return [*command, *args], b"", env, tmp_path
+
+
+def _file_cases(tmp_path: Path, command: tuple[str, ...], param: str) -> dict[str, str]:
+    """The paths where ``param`` cannot work (case: path), the files they need made."""
+    from forties.command_line import InputFile
+
+    cmd: click.Command = cli_main
+    for name in command:
+        assert isinstance(cmd, click.Group)
+        cmd = cmd.commands[name]
+    kind = next(p.type for p in cmd.params if p.name == param)
+    (tmp_path / "afile").write_text("x", encoding="utf-8")
+    (tmp_path / "latin1.json").write_bytes(b"{\"players\": \"\xe9\xff\"}")
+    bad = {"through a file": str(tmp_path / "afile" / "x.json"),
+           "a folder": str(tmp_path)}
+    if isinstance(kind, InputFile):
+        bad["missing folder"] = str(tmp_path / "no" / "such" / "x.json")
+        bad["not UTF-8"] = str(tmp_path / "latin1.json")
+    return bad
 
 
 @pytest.mark.parametrize("command, param", _file_params(),
@@ -417,7 +478,11 @@ def test_every_file_option_fails_in_one_line_or_makes_its_folder(
     """Every file a command reads or writes, pointed into a folder that does not exist,
     through a file where a folder should be, at a folder, or (to read) at a file that is
     not UTF-8 text: a file to write gets its folder made and is written; anything else is
-    one line on standard error, exit status 2, never a traceback, before any work."""
+    one line on standard error, exit status 2, never a traceback, before any work.
+
+    The cases of one option run in one process (run_many, as the command line would run
+    each); test_file_options_say_the_same_from_the_installed_command runs some through
+    the installed script."""
     from forties.command_line import InputFile, OutputFile
 
     assert command in FILE_RUNS, f"add 'forties {' '.join(command)}' to FILE_RUNS"
@@ -428,34 +493,44 @@ def test_every_file_option_fails_in_one_line_or_makes_its_folder(
     kind = next(p.type for p in cmd.params if p.name == param)
     assert isinstance(kind, InputFile | OutputFile), \
         f"{param} of forties {' '.join(command)} must be an InputFile or an OutputFile"
-    (tmp_path / "afile").write_text("x", encoding="utf-8")
-    (tmp_path / "latin1.json").write_bytes(b"{\"players\": \"\xe9\xff\"}")
-    bad = {"through a file": str(tmp_path / "afile" / "x.json"),
-           "a folder": str(tmp_path)}
-    if isinstance(kind, InputFile):
-        bad["missing folder"] = str(tmp_path / "no" / "such" / "x.json")
-        bad["not UTF-8"] = str(tmp_path / "latin1.json")
-    for case, value in bad.items():
-        res = _run_with_file(tmp_path, command, param, value)
-        assert res.returncode == 2, (case, res.stdout, res.stderr)
-        assert "Traceback" not in res.stderr + res.stdout, (case, res.stderr)
-        assert res.stderr.count("\n") == 1, (case, res.stderr)
-        assert value in res.stderr or Path(value).name in res.stderr, (case, res.stderr)
+    bad = _file_cases(tmp_path, command, param)
+    target = tmp_path / "no" / "such" / "out.file"
+    values = [*bad.values(), *([str(target)] if isinstance(kind, OutputFile) else [])]
+    runs = run_many([_file_job(tmp_path, command, param, v) for v in values])
+    for (case, value), res in zip(bad.items(), runs, strict=False):
+        err, out = res.stderr.decode(), res.stdout.decode()
+        assert res.returncode == 2, (case, out, err)
+        assert "Traceback" not in err + out, (case, err)
+        assert err.count("\n") == 1, (case, err)
+        assert value in err or Path(value).name in err, (case, err)
     if isinstance(kind, OutputFile):
-        target = tmp_path / "no" / "such" / "out.file"
-        res = _run_with_file(tmp_path, command, param, str(target))
+        res = runs[-1]
         if param == "plot_path" and importlib.util.find_spec("matplotlib") is None:
-            assert res.returncode == 2 and "matplotlib" in res.stderr  # said before the work
-            assert res.stderr.count("\n") == 1 and not target.exists()
+            assert res.returncode == 2 and b"matplotlib" in res.stderr  # said before the work
+            assert res.stderr.count(b"\n") == 1 and not target.exists()
         else:
             assert res.returncode == 0, res.stderr
             assert target.is_file() and target.stat().st_size > 0
 
 
+@pytest.mark.parametrize("command, param", [(("check",), "record"), (("demo",), "save")],
+                         ids=lambda x: " ".join(x) if isinstance(x, tuple) else x)
+def test_file_options_say_the_same_from_the_installed_command(
+        tmp_path: Path, command: tuple[str, ...], param: str) -> None:
+    """run_many, which the test above uses, says what the installed ``forties`` says, byte
+    for byte, for every bad path of a file read (a command's argument) and of a file
+    written (an option)."""
+    jobs = [_file_job(tmp_path, command, param, v)
+            for v in _file_cases(tmp_path, command, param).values()]
+    for job, got in zip(jobs, run_many(jobs), strict=True):
+        assert got.returncode == 2
+        same_as_installed(job, got)
+
+
 # ----- options that disagree, numbers out of range ------------------------------------------
 
 
-@pytest.mark.parametrize("args, expected", [
+OUT_OF_RANGE: list[tuple[tuple[str, ...], str]] = [
     (("demo", "--max-hands", "0"), "--max-hands"),
     (("hint", "--worlds", "-3", "RECORD"), "--worlds"),
     (("odds", "--deals", "0"), "--deals"),
@@ -482,15 +557,33 @@ def test_every_file_option_fails_in_one_line_or_makes_its_folder(
     (("hall", "ante", "--stake", "0"), "--stake"),
     (("hall", "home", "--matches", "0"), "--matches"),
     (("hall", "home", "--matches", "1001"), "--matches"),
-])
-def test_numbers_out_of_range_are_refused_in_one_line(tmp_path: Path, args: tuple[str, ...],
-                                                      expected: str) -> None:
-    """A number out of range or a word not in the list: exit 2, one line naming it."""
-    record = str(write(tmp_path, mv_record_json()))
-    res = run_forties(*(record if a == "RECORD" else a for a in args))
-    assert res.returncode == 2, res.stdout + res.stderr
-    assert res.stderr.count("\n") == 1 and expected in res.stderr, res.stderr
-    assert "Traceback" not in res.stderr and res.stdout == ""
+]
+
+
+@pytest.fixture(scope="module")
+def out_of_range(tmp_path_factory: pytest.TempPathFactory
+                 ) -> dict[tuple[str, ...], tuple[Job, subprocess.CompletedProcess[bytes]]]:
+    """Each command line of OUT_OF_RANGE (RECORD: a record of the fixed hand), all in one
+    process (run_many)."""
+    record = str(write(tmp_path_factory.mktemp("range"), mv_record_json()))
+    jobs: list[Job] = [([record if a == "RECORD" else a for a in args], b"", None, None)
+                       for args, _ in OUT_OF_RANGE]
+    return {args: (job, res) for (args, _), job, res in zip(OUT_OF_RANGE, jobs, run_many(jobs),
+                                                            strict=True)}
+
+
+@pytest.mark.parametrize("args, expected", OUT_OF_RANGE)
+def test_numbers_out_of_range_are_refused_in_one_line(
+        out_of_range: dict[tuple[str, ...], Any], args: tuple[str, ...], expected: str) -> None:
+    """A number out of range or a word not in the list: exit 2, one line naming it. (All
+    in one process; the first also through the installed script, the same.)"""
+    job, done = out_of_range[args]
+    out, err = done.stdout.decode(), done.stderr.decode()
+    assert done.returncode == 2, out + err
+    assert err.count("\n") == 1 and expected in err, err
+    assert "Traceback" not in err and out == ""
+    if args == OUT_OF_RANGE[0][0]:
+        same_as_installed(job, done)
 
 
 def test_a_preset_and_a_rules_file_of_another_preset_are_refused(tmp_path: Path) -> None:
@@ -516,6 +609,19 @@ def test_a_preset_and_a_rules_file_of_another_preset_are_refused(tmp_path: Path)
     assert nothing.returncode == 2 and "--rules" in nothing.stderr
 
 
+@pytest.fixture(scope="module")
+def started_game(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A game begun with ``forties play --plain --seed 2 --save`` and left at once (the
+    tests below resume copies of it)."""
+    folder = tmp_path_factory.mktemp("started")
+    saved = folder / "g.json"
+    start = subprocess.run([str(FORTIES), "play", "--plain", "--seed", "2", "--save",
+                            str(saved)], input="", capture_output=True, text=True, timeout=60,
+                           env={**os.environ, "FORTIES_DATA": str(folder)}, check=False)
+    assert start.returncode == 0 and saved.exists(), start.stderr
+    return saved
+
+
 @pytest.mark.parametrize("extra, named", [
     (("-p", "nova-scotia"), "--preset"),
     (("-o", "kitty=0"), "--option"),
@@ -524,16 +630,13 @@ def test_a_preset_and_a_rules_file_of_another_preset_are_refused(tmp_path: Path)
     (("--name", "Zed"), "--name"),
     (("--save", "OTHER"), "--save"),
 ])
-def test_resume_refuses_what_the_record_already_fixes(tmp_path: Path, extra: tuple[str, ...],
-                                                      named: str) -> None:
+def test_resume_refuses_what_the_record_already_fixes(
+        tmp_path: Path, started_game: Path, extra: tuple[str, ...], named: str) -> None:
     """A resumed game goes on under its record's rules, seed and names: an option that
     would change them is refused, naming it, and the record is left as it was."""
     saved = tmp_path / "g.json"
     env = {**os.environ, "FORTIES_DATA": str(tmp_path)}
-    start = subprocess.run([str(FORTIES), "play", "--plain", "--seed", "2", "--save",
-                            str(saved)], input="", capture_output=True, text=True,
-                           timeout=60, env=env, check=False)
-    assert start.returncode == 0 and saved.exists(), start.stderr
+    shutil.copy(started_game, saved)
     before = saved.read_text()
     rules = tmp_path / "house.toml"
     rules.write_text('preset = "merrimack-valley"\n', encoding="utf-8")

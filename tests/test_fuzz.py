@@ -36,7 +36,7 @@ from forties.rules import OPTIONS, PRESETS, Rules, RulesError, load_rules_file
 from forties.show import render
 from forties.state import StateError
 
-from .helpers_engine import FORTIES, GOLDEN_DIR
+from .helpers_engine import FORTIES, GOLDEN_DIR, run_many, same_as_installed
 
 GOLDEN = sorted(GOLDEN_DIR.glob("*/*.record.json"))
 GOLDEN_TEXT = [p.read_text(encoding="utf-8") for p in GOLDEN]
@@ -549,7 +549,11 @@ def cli_says(proc: subprocess.CompletedProcess[bytes], allowed: set[int]) -> str
 
 def test_cli_check_and_show_on_mutants(tmp_path: Path) -> None:
     """40 mangled records through ``forties check`` and ``forties show``: exit 0/1/2 as the
-    API says, the same verdict as the API, one line on stderr for 2, no traceback."""
+    API says, the same verdict as the API, one line on stderr for 2, no traceback.
+
+    All run in one process (run_many, each as the command line would run it); one job of
+    each kind (check a file, check standard input, show) and of each exit status also runs
+    through the installed script, which must say the same byte for byte."""
     jobs: list[tuple[list[str], bytes | None, str, int]] = []
     for i in range(40):
         ch = RandomChooser(1000 + i)
@@ -571,25 +575,24 @@ def test_cli_check_and_show_on_mutants(tmp_path: Path) -> None:
     jobs.append((["show", str(tmp_path / "bin.json")], None, "", 2))
     jobs.append((["check", "-"], b"\xff\xfe", "", 2))
 
-    def one(job: tuple[list[str], bytes | None, str, int]) -> None:
-        args, stdin, text, expected = job
-        if args[0] == "check":
-            proc = run_cli(args, stdin)
-            out = cli_says(proc, {0, 1, 2})
-            assert proc.returncode == expected, (args, text[:300])
-            if expected != 2:
-                assert json.loads(out) == referee(Record.loads(text))[0]
-        else:
-            proc = run_cli(args, stdin)
-            cli_says(proc, {0, 1, 2})
-            # show exits as check does: 1 for an illegal action (written into the history
-            # where the record stops), 2 for what is no game at all
-            assert proc.returncode == expected, (args, text[:300])
-
     statuses = {job[3] for job in jobs}
     assert statuses >= {0, 1, 2}, "the sample should reach every exit status"
-    with ThreadPoolExecutor(max_workers=4) as pool:
-        list(pool.map(one, jobs))
+    runs = [(args, stdin, None, None) for args, stdin, _, _ in jobs]
+    done = run_many(runs)
+    compared: set[tuple[str, bool, int]] = set()
+    for run, job, proc in zip(runs, jobs, done, strict=True):
+        args, _, text, expected = job
+        out = cli_says(proc, {0, 1, 2})
+        # show exits as check does: 1 for an illegal action (written into the history
+        # where the record stops), 2 for what is no game at all
+        assert proc.returncode == expected, (args, text[:300])
+        if args[0] == "check" and expected != 2:
+            assert json.loads(out) == referee(Record.loads(text))[0]
+        kind = (args[0], args[1] == "-", expected)
+        if kind not in compared:
+            compared.add(kind)
+            same_as_installed(run, proc)
+    assert len(compared) >= 6
 
 
 # ----- 2. state snapshots --------------------------------------------------------------------

@@ -17,7 +17,8 @@ from starlette.testclient import TestClient
 from forties.hall import Hall, Settings
 from forties.web import hall as hall_web
 
-from .hall_web_helpers import FakeService, tiny_app
+from .web_stand_ins import FakeService
+from .web_stand_ins import hall_app as tiny_app
 
 
 @pytest.fixture
@@ -72,6 +73,10 @@ def test_create_refuses_bad_settings_in_one_line(client: Any) -> None:
     assert "JSON" in one_line(client.post("/api/hall", content=b"{nope"), 400)
     assert "object" in one_line(client.post("/api/hall", json=[1, 2]), 400)
     assert "too large" in one_line(client.post("/api/hall", content=b" " * 20000), 413)
+    # nested too deep for the JSON reader, an integer too long for Python: one line too
+    assert "not JSON" in one_line(client.post("/api/hall", content=b"[" * 10000), 400)
+    assert "digits" in one_line(client.post("/api/hall", content=b'{"games": ' + b"9" * 5000
+                                            + b"}"), 400)
 
 
 def test_the_director_key_is_needed_to_change_anything(client: Any) -> None:
@@ -495,6 +500,7 @@ def test_the_server_mounts_the_hall_on_its_database(tmp_path: Any) -> None:
     documents (compare-and-set on the real store), a stale write refused by the store
     and retried by the hall."""
     from forties.web.app import ServerSettings, create_app
+    from forties.web.http import conflicts
 
     app = create_app(ServerSettings(db_url=f"sqlite:///{tmp_path / 'hall.db'}"))
     with TestClient(app) as client:
@@ -507,7 +513,7 @@ def test_the_server_mounts_the_hall_on_its_database(tmp_path: Any) -> None:
         store = app.state.store
         version, body = client.portal.call(store.get_doc, "hall", eid)
         stale = stale_write_error(client, store, eid, body, version - 1)
-        assert stale is not None and stale in hall_web._conflict_types(store)
+        assert stale is not None and stale in conflicts(store)
         for t in board(client, eid)["current"]["tables"]:
             assert client.post(f"/api/hall/{eid}/report", json={
                 "key": tables, "game": 1, "table": t["table"],

@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from .pad_web_helpers import FakeService, tiny_app
+from .web_stand_ins import FakeService
+from .web_stand_ins import pad_app as tiny_app
 
 
 @pytest.fixture

@@ -3,13 +3,15 @@
 ``hint`` asks the expert what the seat to act should do and what each legal
 action is worth; it sees only that seat's view. ``par`` replays a hand with
 every card seen: what the bidders (or, without a bid, the first side) could
-take against the best defence.
+take against the best defence; in Forty One (``par_forty_one``), the tricks
+each partnership could take, beside what each of its seats bid.
 """
 
 from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .actions import Action, Verb, bid_text
@@ -102,10 +104,30 @@ def action_words(a: Action) -> str:
 
 
 @dataclass(frozen=True)
+class TeamPar:
+    """Forty One: what a partnership would take with every card seen and best play."""
+
+    seats: tuple[int, ...]
+    tricks: int
+    bids: tuple[int, ...]  # each seat's bid, in the order of ``seats``
+
+
+@dataclass(frozen=True)
 class Par:
     side: tuple[int, ...]  # the seats the figure is for
     points: int  # what they could take with every card seen (tricks in Forty One)
     text: str
+    teams: tuple[TeamPar, ...] = ()  # Forty One: both partnerships, beside their bids
+    exact: bool = True  # False: the solver's estimate beyond what it searched
+
+    def words(self, names: Sequence[str] | None = None) -> str:
+        """The par in a player's words, seats named by ``names`` (else "seat 1"...)."""
+        if not self.teams:
+            return self.text
+        return forty_one_words(self.teams, self.exact, names)
+
+
+PAR_41_DEPTH = 6  # Forty One's par: tricks searched from the first lead, estimated beyond
 
 
 def par(state: GameState) -> Par | None:
@@ -117,16 +139,9 @@ def par(state: GameState) -> Par | None:
         return None
     if not state.tricks and state.phase is not Phase.PLAY:
         return None
-    start = start_hands_of(state)
     if state.game == "forty-one":
-        pos41 = forty_one_position(state.rules, dealer=state.dealer,  # type: ignore[arg-type]
-                                 start_hands=start, bids=state.bids,  # type: ignore[attr-defined]
-                                 scores=state.start_scores, plays=[])
-        leader = (state.dealer + 1) % 4
-        team = (leader % 2, leader % 2 + 2)
-        pts = int(solve(pos41, leader))
-        return Par(team, pts, f"With all cards seen, seats {team[0]} and {team[1]} "
-                   f"could take {pts} tricks.")
+        return par_forty_one(state)
+    start = start_hands_of(state)
     st = state
     pos = forty_fives_position(st.rules, dealer=st.dealer, start_hands=start,  # type: ignore[arg-type]
                                trump=st.trump, bidder=st.bidder,  # type: ignore[attr-defined]
@@ -138,3 +153,50 @@ def par(state: GameState) -> Par | None:
     pts = int(solve(pos, pos.side_of[who]))
     name = "the bidders" if pos.bidder >= 0 else "the side that led"
     return Par(side, pts, f"With all cards seen, {name} could take {pts}.")
+
+
+def par_forty_one(state: GameState) -> Par | None:
+    """Forty One's par (state -> Par): with every card seen and best play from the first
+    lead, the tricks each partnership would take, beside what each of its seats bid.
+
+    From ``forties.solver.solve_forty_one``, which is exact over the last tricks only: from
+    the first lead it searches ``PAR_41_DEPTH`` tricks and estimates the rest, so the par
+    says it is an estimate (``exact`` False). None for a hand with no play."""
+    from .solver import solve_forty_one
+
+    if state.game != "forty-one":
+        raise TypeError("par_forty_one is for a Forty One hand")
+    if not state.tricks and state.phase is not Phase.PLAY:
+        return None
+    bids = list(state.bids)  # type: ignore[attr-defined]
+    first = forty_one_position(state.rules, dealer=state.dealer,  # type: ignore[arg-type]
+                               start_hands=start_hands_of(state), bids=bids,
+                               scores=state.start_scores, plays=[])
+    leader = first.turn
+    assert leader is not None
+    mine = (leader % 2, leader % 2 + 2)
+    theirs = (1 - leader % 2, 3 - leader % 2)
+    exact_tricks = 6
+    exact = 13 - first.trick_no <= exact_tricks
+    took = int(solve_forty_one(first, leader, exact_tricks=exact_tricks, depth=PAR_41_DEPTH))
+    teams = (TeamPar(mine, took, tuple(int(bids[s] or 0) for s in mine)),
+             TeamPar(theirs, 13 - took, tuple(int(bids[s] or 0) for s in theirs)))
+    return Par(mine, took, forty_one_words(teams, exact, None), teams, exact)
+
+
+def forty_one_words(teams: Sequence[TeamPar], exact: bool,
+                    names: Sequence[str] | None) -> str:
+    """"With every card seen and best play, seats 1 and 3 would take 7 tricks (they bid 4
+    and 1), seats 2 and 4 would take 6 (they bid 3 and 5)." (``names``: seats by name)."""
+    def who(seats: tuple[int, ...]) -> str:
+        if names is None:
+            return "seats " + " and ".join(str(s + 1) for s in seats)
+        return " and ".join(names[s] for s in seats)
+
+    parts = [f"{who(tm.seats)} would take {'about ' if not exact else ''}{tm.tricks} "
+             f"trick{'s' if tm.tricks != 1 else ''} (they bid "
+             f"{' and '.join(str(b) for b in tm.bids)})" for tm in teams]
+    how = "With every card seen and best play" + (
+        "" if exact else " (the computer's estimate, looking "
+                         f"{PAR_41_DEPTH} tricks ahead)")
+    return f"{how}, {', '.join(parts)}."

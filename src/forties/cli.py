@@ -370,11 +370,11 @@ def arena(a: str, b: str, preset: str | None, options: tuple[str, ...], rules_fi
       forties arena basic random --deals 100000 --ray 10.0.0.5:6379
     """
     from .arena import run_match
-    from .bots import unavailable
+    from .bots import COMPARISON_LEVELS, unavailable
 
     for level in (a, b):
-        if level not in LEVELS:
-            fail(f"unknown player {level!r}; players: {', '.join(LEVELS)}")
+        if level not in LEVELS + COMPARISON_LEVELS:
+            fail(f"unknown player {level!r}; players: {', '.join(LEVELS + COMPARISON_LEVELS)}")
         why = unavailable(level)
         if why:
             fail(why)

@@ -16,6 +16,7 @@ for a spectator).
 from __future__ import annotations
 
 import random
+import re
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -118,6 +119,35 @@ class Settings:
         return s
 
 
+_SEAT_LIST = re.compile(r"\bseat (\d+)((?:, \d+)+)")
+_SEAT = re.compile(r"\bseat (\d+)('s)?")
+_TURN = re.compile(r"\bseat (\d+)'s turn")
+_RANGE = re.compile(r"\bseats are (\d+) ?(?:\.\.|to) ?(\d+)")
+
+
+def seat_words(reason: str, names: Sequence[str], you: int | None = None) -> str:
+    """The engine's reason as a player reads it. The engine numbers seats from 0, as the
+    record's action lines do ("it is seat 2's turn, not seat 0's"); a player reads them by
+    the names at the table, his own seat as "you" ("it is Cy's turn, not yours"). A seat
+    that is not at the table keeps a number, counted from 1 as the pages count."""
+    n = len(names)
+
+    def name(i: int, own: bool = False) -> str:
+        if i == you:
+            return "yours" if own else "you"
+        if 0 <= i < n:
+            return f"{names[i]}'s" if own else names[i]
+        return f"seat {i + 1}'s" if own else f"seat {i + 1}"
+
+    text = _RANGE.sub(lambda m: f"seats are {int(m.group(1)) + 1} to {int(m.group(2)) + 1}",
+                      reason)
+    text = _TURN.sub(lambda m: "your turn" if int(m.group(1)) == you
+                     else f"{name(int(m.group(1)), True)} turn", text)
+    text = _SEAT_LIST.sub(lambda m: ", ".join(
+        name(int(x)) for x in [m.group(1), *m.group(2).split(",")[1:]]), text)
+    return _SEAT.sub(lambda m: name(int(m.group(1)), bool(m.group(2))), text)
+
+
 def check_level(level: Any) -> str:
     """``level`` if the table's computer players can play at it; raises TableError."""
     if not isinstance(level, str) or level not in TABLE_LEVELS:
@@ -215,7 +245,8 @@ class Table:
         self.pad: list[dict[str, Any]] = []
         self.chat: deque[dict[str, Any]] = deque(maxlen=CHAT_KEPT)
         self.par: dict[int, Any] = {}
-        self.deadline: float | None = None  # kept by whoever runs the clock
+        self.deadline: float | None = None  # kept by whoever runs the clock (turn_clock)
+        self._clock_key: tuple[int, int, str] | None = None
         self.past: deque[_Past] = deque(maxlen=CATCH_UP)
         self._hand: _HandStart | None = None  # the hand the past's states come from
 
@@ -297,15 +328,30 @@ class Table:
         except ActionSyntaxError as e:
             raise TableError("bad", str(e)) from None
         if action.seat != seat:
-            raise TableError("turn", f"you sit in seat {seat}, not seat {action.seat}")
+            raise TableError("turn", self.words(f"that action is seat {action.seat}'s, "
+                                                f"not yours", seat))
         if self.state.turn != seat:
-            raise TableError("turn", self.state.reason(action) or "it is not your turn")
+            raise TableError("turn", self.words(self.state.reason(action)
+                                                or "it is not your turn", seat))
         if self.controller(seat) != PERSON:
             raise TableError("turn", "a computer player has your seat: take it back first")
         reason = self.state.reason(action)
         if reason is not None:
-            raise TableError("illegal", reason)
+            raise TableError("illegal", self.words(reason, seat))
         return action
+
+    def seat_label(self, seat: int) -> str:
+        """A seat as the pages name it: the person's name, else "Computer 3" or "Seat 3"
+        (counted from 1)."""
+        s = self.seats[seat]
+        if s.kind == PERSON and s.name:
+            same = sum(1 for x in self.seats if x.kind == PERSON and x.name == s.name)
+            return s.name if same == 1 else f"{s.name} {seat + 1}"
+        return f"{'Computer' if s.kind == COMPUTER else 'Seat'} {seat + 1}"
+
+    def words(self, reason: str, you: int | None) -> str:
+        """The engine's ``reason`` with its seats named as the pages name them."""
+        return seat_words(reason, [self.seat_label(i) for i in range(self.n)], you)
 
     # ----- events -----------------------------------------------------------------------
 
@@ -356,6 +402,30 @@ class Table:
         """The ``over`` event due after an action that ended the game."""
         return {"kind": "over"} if self.state.over else None
 
+    # ----- the turn timer ---------------------------------------------------------------
+
+    def turn_clock(self, now: float) -> None:
+        """Set ``deadline`` for the position now (``now``: the clock of whoever runs the
+        table): a person's turn at a table with turn timers gets ``turn_seconds`` from
+        when it began; the deadline stays while the same turn goes on (a chat line, a
+        reconnection), and is None when no person's turn is timed."""
+        seconds = self.settings.turn_seconds
+        turn = self.state.turn
+        key: tuple[int, int, str] | None = None
+        if seconds and self.status == PLAYING and turn is not None and \
+                self.controller(turn) == PERSON:
+            key = (self.version, turn, PERSON)
+        if key != self._clock_key:
+            self._clock_key = key
+            self.deadline = None if key is None else now + float(seconds or 0)
+
+    def timer(self, now: float) -> dict[str, Any]:
+        """The turn timer as a frame carries it: ``deadline`` (the server's clock, epoch
+        seconds) and ``left`` (seconds remaining at ``now``), both None without one."""
+        if self.deadline is None:
+            return {"deadline": None, "left": None}
+        return {"deadline": self.deadline, "left": round(max(0.0, self.deadline - now), 3)}
+
     # ----- what leaves the table --------------------------------------------------------
 
     def summary(self, seat: int | None = None, host: bool = False) -> dict[str, Any]:
@@ -379,17 +449,24 @@ class Table:
         v["version"] = self.version
         return v
 
-    def snapshot(self, seat: int | None, host: bool = False) -> dict[str, Any]:
-        return {"type": "snapshot", "seq": self.seq, "version": self.version, "you": seat,
-                "table": self.summary(seat, host), "view": self.view(seat),
-                "pad": list(self.pad), "chat": list(self.chat),
-                "par": {str(k): v for k, v in self.par.items()}}
+    def snapshot(self, seat: int | None, host: bool = False,
+                 now: float | None = None) -> dict[str, Any]:
+        """The whole table as ``seat`` may see it; with ``now``, the turn timer too."""
+        out: dict[str, Any] = {
+            "type": "snapshot", "seq": self.seq, "version": self.version, "you": seat,
+            "table": self.summary(seat, host), "view": self.view(seat),
+            "pad": list(self.pad), "chat": list(self.chat),
+            "par": {str(k): v for k, v in self.par.items()}}
+        if now is not None:
+            out.update(self.timer(now))
+        return out
 
     def event_frame(self, seat: int | None, event: dict[str, Any], host: bool = False,
-                    past: _Past | None = None,
-                    state: GameState | None = None) -> dict[str, Any]:
+                    past: _Past | None = None, state: GameState | None = None,
+                    now: float | None = None) -> dict[str, Any]:
         """The frame that tells ``seat`` of ``event`` (the last one applied, or ``past``,
-        whose game ``state`` the caller may have rebuilt already)."""
+        whose game ``state`` the caller may have rebuilt already); with ``now``, the turn
+        timer as it stands (``timer``)."""
         if event["kind"] == "chat":
             return self.chat_frame(event, past.seq if past else self.seq)
         if state is None and past is not None:
@@ -406,6 +483,8 @@ class Table:
             out["table"] = self.summary(seat, host)
         if pad:
             out["pad"] = list(self.pad)
+        if now is not None:
+            out.update(self.timer(now))
         return out
 
     @staticmethod
@@ -435,8 +514,8 @@ class Table:
             out["text"] = event.get("text", "")
         return out
 
-    def frames_since(self, seat: int | None, seq: int,
-                     host: bool = False) -> list[dict[str, Any]] | None:
+    def frames_since(self, seat: int | None, seq: int, host: bool = False,
+                     now: float | None = None) -> list[dict[str, Any]] | None:
         """The frames of the events after ``seq`` as ``seat`` would have had them, or None
         when they are no longer all kept (the client then gets a snapshot)."""
         if seq == self.seq:
@@ -455,7 +534,7 @@ class Table:
                 work = p.hand.replay(p.done, work if work_hand is p.hand else None)
                 work_hand = p.hand
                 state = work
-            frames.append(self.event_frame(seat, p.event, host, p, state))
+            frames.append(self.event_frame(seat, p.event, host, p, state, now))
         return frames
 
     def pad_line(self) -> dict[str, Any]:
@@ -532,4 +611,5 @@ __all__ = [
     "check_level",
     "computer_choice",
     "rules_line",
+    "seat_words",
 ]

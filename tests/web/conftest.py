@@ -7,6 +7,7 @@ sets it to docs/screenshots).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import threading
@@ -23,17 +24,14 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
                  "--disable-component-update", "--disable-sync"]
 
 
-@pytest.fixture(scope="session")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The address of a running server (one per test worker)."""
+@contextlib.contextmanager
+def serving(folder: Path, limits: Any) -> Iterator[str]:
+    """The real server on 127.0.0.1 (a free port, its own database in ``folder``) with
+    ``limits`` (forties.web.service.Limits), in a thread: its address, then stopped."""
     import uvicorn
 
     from forties.web.app import ServerSettings, create_app
-    from forties.web.service import Limits
 
-    folder = tmp_path_factory.mktemp("web")
-    limits = Limits(bot_delay=0.05, review_seconds=600.0, grace_seconds=600.0,
-                    tables_per_minute=1000, messages_per_second=200.0, message_burst=400.0)
     app = create_app(ServerSettings(db_url=f"sqlite:///{folder / 'tables.db'}", limits=limits))
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -47,10 +45,23 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         if not thread.is_alive() or time.monotonic() > deadline:
             raise RuntimeError("the server did not start")
         time.sleep(0.02)
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(15)
-    sock.close()
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        srv.should_exit = True
+        thread.join(15)
+        sock.close()
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The address of a running server (one per test worker)."""
+    from forties.web.service import Limits
+
+    limits = Limits(bot_delay=0.05, review_seconds=600.0, grace_seconds=600.0,
+                    tables_per_minute=1000, messages_per_second=200.0, message_burst=400.0)
+    with serving(tmp_path_factory.mktemp("web"), limits) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

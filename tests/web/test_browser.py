@@ -155,8 +155,10 @@ def test_four_friends_play_merrimack_valley(server: str, browser: Any, shots: Pa
     # (it is marked aria-disabled, so Playwright must be told to tap it anyway)
     waiting.locator("#hand button.card").first.click(force=True)
     waiting.wait_for_function("document.getElementById('refusal').textContent !== ''")
-    assert waiting.text_content("#refusal") == (
-        f"it is seat {to_act}'s turn, not seat {body(waiting, 'you')}'s")
+    # (seats named as the page names them, not by the engine's numbers from 0)
+    names = {int(body(p, "you")): name for p, name in zip(
+        pages, ["Ann", "Friend 1", "Friend 2", "Friend 3"], strict=True)}
+    assert waiting.text_content("#refusal") == f"it is {names[int(to_act)]}'s turn, not yours"
     assert body(waiting, "version") == version
 
     play_until(pages, lambda: over(host))
@@ -238,6 +240,14 @@ def test_four_friends_play_forty_one_in_three_languages(server: str, browser: An
         assert hands == [13, 13, 13, 13]
         assert not p.errors
     screenshot(arabic, shots, "forty-one-review-arabic-phone", full=True)
+    # Forty One's par, in the host's French: each partnership's tricks beside its bids
+    host.wait_for_function("!document.getElementById('par').textContent.includes('…')",
+                           timeout=120000)
+    par = host.text_content("#par")
+    assert re.fullmatch(r"À cartes ouvertes et au meilleur jeu \(estimation de l'ordinateur\), "
+                        r".+ feraient environ \d+ plis \(ils ont demandé \d+ \+ \d+\) ; "
+                        r".+ feraient environ \d+ plis \(ils ont demandé \d+ \+ \d+\)\.",
+                        par or ""), par
 
 
 def test_play_now_to_the_end_of_a_hand_on_a_phone(server: str, browser: Any, shots: Path,

@@ -8,6 +8,17 @@ making or setting the bid, the points, the lock at 100, going out. It bids,
 names trump, raises and discards the same way, by simulating the draw and the
 play for each choice. Forty One: it bids the tricks the simulation promises and
 plays by the same search.
+
+Forty One is searched for what it scores (``forties.solver.score41``): in the play,
+each imagined deal is solved for the team's value (each seat's own bid made or
+missed, the target, partner above zero, the tie rules), exactly over the last
+``exact41`` tricks and ``depth41`` tricks deep before that; each bid is valued the
+same way on imagined deals that agree with the bids already made, the later seats
+bidding what their cards promise, a total under the minimum throwing the hand in.
+This is ``forty_one="score"`` (the level ``expert-score``); the default ``expert``
+is still the earlier player (``forty_one="tricks"``: team tricks, bids from
+playouts), the new one not having beaten it yet in a duplicate match (see
+docs/benchmarks.md).
 """
 
 from __future__ import annotations
@@ -27,6 +38,16 @@ from . import simulate as sim
 from .basic import BasicBot, card_worth, discard_count, forty_one_tricks, strength
 from .judge import Judge, PlayoutJudge, SolverJudge, utility
 from .sampler import worlds
+
+# Forty One by its score: imagined deals a card, a bid; tricks left searched exactly;
+# tricks searched before that.
+WORLDS_41 = 64
+BID_DEALS_41 = 120
+EXACT_41 = 6
+DEPTH_41 = 2
+# a bidder's promise read from his cards (basic's count) may be off by this much
+BID_SLACK_41 = 1.5
+BID_HOW_41 = "playout"  # or "solver": see bid_by_solver
 
 # The others are read as bidding what ``basic`` would: its strength plus this help, give
 # or take the slack.
@@ -58,8 +79,17 @@ class ExpertBot:
     name = "expert"
 
     def __init__(self, rng: random.Random, worlds: int = 96, deals: int = 120,
-                 judge: Judge | None = None, win_bonus: float = sim.WIN_BONUS) -> None:
+                 judge: Judge | None = None, win_bonus: float = sim.WIN_BONUS,
+                 forty_one: str = "tricks") -> None:
         self.rng = rng
+        if forty_one not in ("score", "tricks"):
+            raise ValueError(f"forty_one is 'score' or 'tricks', not {forty_one!r}")
+        self.forty_one = forty_one
+        self.worlds41 = WORLDS_41
+        self.bid_deals41 = BID_DEALS_41
+        self.exact41 = EXACT_41
+        self.depth41 = DEPTH_41
+        self.bid_how41 = BID_HOW_41
         self.win_bonus = win_bonus  # what ending the game is worth (0: this hand alone)
         self.worlds = worlds
         self.deals = deals
@@ -80,6 +110,10 @@ class ExpertBot:
         self._players = view["players"]
         phase = view["phase"]
         if view["game"] == "forty-one":
+            if self.forty_one == "score":
+                if phase == "auction":
+                    return self._bid_score(view, legal)
+                return self._play_score(view, legal)
             if phase == "auction":
                 return self._bid_forty_one(view, legal)
             return self._play(view, legal)
@@ -312,6 +346,145 @@ class ExpertBot:
                 values[a] = 0.0  # thrown in
         best = max(legal, key=lambda a: (values[a], -a.arg))
         return Choice(best, values, len(tricks))
+
+
+    # ----- Forty One, played for its score ---------------------------------------------
+
+    def _play_score(self, view: dict[str, Any], legal: Sequence[Action]) -> Choice:
+        """Each legal card's value for the team, averaged over imagined deals each solved
+        for the real score."""
+        from ..solver import score41
+
+        seat = view["seat"]
+        ws = self._worlds_41(view)
+        if not ws:
+            a = self.basic.choose(view, legal)
+            return Choice(a, {a: 0.0}, 0)
+        totals = dict.fromkeys(legal, 0.0)
+        for w in ws:
+            assert w.turn == seat
+            vals = score41.best_moves_score(w, exact_tricks=self.exact41, depth=self.depth41,
+                                            win_value=int(self.win_bonus))
+            for a in legal:
+                totals[a] += vals[a]
+        values = {a: v / len(ws) for a, v in totals.items()}
+        best = max(legal, key=lambda a: (values[a], -legal.index(a)))
+        return Choice(best, values, len(ws))
+
+    def _worlds_41(self, view: dict[str, Any]) -> list[GameState]:
+        return worlds(view, self.worlds41, self.rng)
+
+    def _bid_score(self, view: dict[str, Any], legal: Sequence[Action]) -> Choice:
+        """Each bid near what the cards promise, valued on imagined deals that agree with
+        the bids made so far (each bidder's cards promising about his bid), the later
+        seats bidding what their cards promise: the team's value of the hand solved for
+        its score, or nothing when the total throws the hand in."""
+        rules = rules_from_json(view["rules"])
+        assert isinstance(rules, FortyOneRules)
+        seat = view["seat"]
+        hand = mask_of_names(view["hand"])
+        bids = list(view["bids"])
+        states = []
+        for _ in range(self.bid_deals41):
+            deal = self._forty_one_deal(seat, hand)
+            for _ in range(30):
+                if all(abs(forty_one_tricks(mask_of(deal.hands[s])) - b) <= BID_SLACK_41
+                       for s, b in enumerate(bids) if b is not None and s != seat):
+                    break
+                deal = self._forty_one_deal(seat, hand)
+            st = FortyOneState(rules, seed=None, first_dealer=view["dealer"], deal=deal)
+            _set_start(st, view["scores"])
+            for s in _auction_order(view["dealer"]):
+                if s == seat:
+                    break
+                st.apply(Action(s, Verb.BID, bids[s]))
+            states.append(st)
+        return bid_by_solver(states, seat, legal, self.exact41, self.depth41,
+                             int(self.win_bonus), self.bid_how41)
+
+def _auction_order(dealer: int) -> list[int]:
+    return [(dealer + 1 + i) % 4 for i in range(4)]
+
+
+def _set_start(st: FortyOneState, scores: Sequence[int]) -> None:
+    st.scores = list(scores)
+    st.start_scores = list(scores)
+
+
+def promised(hand: int) -> int:
+    """The bid a hand's cards promise (``basic``'s)."""
+    return max(1, min(13, int(forty_one_tricks(hand) + 0.5)))
+
+
+def bid_candidates(st: FortyOneState, seat: int) -> list[int]:
+    """The bids worth weighing: around what the cards promise, and for the dealer the
+    least that keeps the hand from being thrown in."""
+    own = promised(st.hands[seat])
+    out = set(range(max(1, own - 2), min(13, own + 2) + 1))
+    if seat == st.dealer:
+        least = st.rules.min_total - sum(b or 0 for b in st.bids)
+        if 1 <= least <= 13:
+            out.add(least)
+            out.update(b for b in range(least, min(13, least + 2) + 1))
+    return sorted(out)
+
+
+def bid_by_solver(states: Sequence[FortyOneState], seat: int, legal: Sequence[Action],
+                  exact: int, depth: int, win_value: int, how: str = "solver") -> Choice:
+    """The bid with the best mean value over ``states`` (each at ``seat``'s bid): the later
+    seats bid what their cards promise, and a total under the minimum throws the hand in
+    (worth 0). ``how``: ``"solver"`` solves the hand for its score from the first lead for
+    each bid; ``"playout"`` plays it out once greedily, each seat bidding what its cards
+    promise, and scores the tricks each seat took under each bid (the game's scoring)."""
+    from ..solver import score41
+
+    cands = bid_candidates(states[0], seat) if states else []
+    totals = dict.fromkeys(cands, 0.0)
+    team = seat % 2
+    for st in states:
+        if how == "playout":
+            g = st.clone()
+            assert isinstance(g, FortyOneState)
+            while g.phase is Phase.AUCTION:
+                t = g.turn
+                assert t is not None
+                # the dealer keeps the hand in play, to see the cards played out
+                bid = promised(g.hands[t])
+                if t == g.dealer:
+                    bid = max(bid, min(13, g.rules.min_total - sum(x or 0 for x in g.bids)))
+                g.apply(Action(t, Verb.BID, bid))
+            sim.playout(g)
+            later = [s for s in _auction_order(st.dealer)
+                     if st.bids[s] is None and s != seat]
+            for b in cands:
+                bids = [x or 0 for x in st.bids]
+                bids[seat] = b
+                for s in later:
+                    bids[s] = promised(st.hands[s])
+                if sum(bids) < st.rules.min_total:
+                    continue
+                vals = score41.outcome_values(st.rules, bids, st.start_scores, team,
+                                              win_value)
+                totals[b] += vals[score41.made_mask(bids, g.taken)]
+            continue
+        for b in cands:
+            g = st.clone()
+            assert isinstance(g, FortyOneState)
+            g.apply(Action(seat, Verb.BID, b))
+            while g.phase is Phase.AUCTION:
+                t = g.turn
+                assert t is not None
+                g.apply(Action(t, Verb.BID, promised(g.hands[t])))
+            if g.phase is Phase.PLAY:
+                totals[b] += score41.solve_score(g, team, exact_tricks=exact, depth=depth,
+                                                 win_value=win_value)
+    n = max(1, len(states))
+    values = {a: totals[a.arg] / n for a in legal if a.arg in totals}
+    if not values:
+        a = legal[0]
+        return Choice(a, {a: 0.0}, 0)
+    best = max(values, key=lambda a: (values[a], -a.arg))
+    return Choice(best, values, len(states))
 
 
 def _mean(xs: Sequence[float]) -> float:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import importlib
 import random
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -124,9 +124,10 @@ def _play_reason(view: dict[str, Any], a: Action) -> str:
     return "you cannot take this trick: throw your cheapest card"
 
 
-def par(state: GameState) -> str | None:
-    """The double-dummy par of the hand at its first lead, in words; None when no solver
-    is installed or it has no answer for this hand (no bidder, say)."""
+def par(state: GameState, names: Sequence[str] | None = None) -> str | None:
+    """The double-dummy par of the hand at its first lead, in words (seats named by
+    ``names`` where the answer names seats); None when no solver is installed or it has
+    no answer for this hand (no bidder, say)."""
     for module in PAR_FROM:
         solve = _lookup(module, "par")
         if solve is None:
@@ -136,22 +137,28 @@ def par(state: GameState) -> str | None:
         except (ImportError, ValueError, TypeError, NotImplementedError):
             continue
         if result is not None:
-            return format_par(result)
+            return format_par(result, names)
     return None
 
 
-def par_within(state: GameState, seconds: float) -> str | None:
+def par_within(state: GameState, seconds: float,
+               names: Sequence[str] | None = None) -> str | None:
     """``par(state)``, or None if it takes longer than ``seconds`` (the search goes on in
     the background and its answer is dropped)."""
     box: list[str | None] = []
-    worker = threading.Thread(target=lambda: box.append(par(state)), daemon=True)
+    worker = threading.Thread(target=lambda: box.append(par(state, names)), daemon=True)
     worker.start()
     worker.join(seconds)
     return box[0] if box else None
 
 
-def format_par(result: Any) -> str:
+def format_par(result: Any, names: Sequence[str] | None = None) -> str:
     """The solver's answer as one line, whatever form it takes."""
+    words = getattr(result, "words", None)
+    if callable(words):
+        got = words(names)
+        if isinstance(got, str) and got:
+            return f"Double-dummy par: {got}"
     for attr in ("explanation", "text", "summary"):
         v = getattr(result, attr, None)
         if isinstance(v, str) and v:

@@ -288,7 +288,7 @@ class Plain:
         for i, t in enumerate(r.tricks):
             self.say("  " + trick_line(t, i + 1, v, s.names))
         if r.play_start is not None and self.par:
-            text = par_within(r.play_start, PAR_SECONDS)
+            text = par_within(r.play_start, PAR_SECONDS, s.names)
             if text:
                 self.say(pretty(text, False))
 

@@ -181,7 +181,7 @@ class ReviewScreen(ModalScreen[str]):
     @work(thread=True, exclusive=True)
     def solve_par(self) -> None:
         assert self.review.play_start is not None
-        text = advice.par(self.review.play_start)
+        text = advice.par(self.review.play_start, self.names)
         self.app.call_from_thread(self.show_par, text)
 
     def show_par(self, text: str | None) -> None:

@@ -24,7 +24,7 @@ from ..paths import data_dir as data_dir
 from ..record import HandRecord, Record, Recorder, RecordError, Replay, replay_record
 from ..rules import Rules
 from ..state import Deal, GameState, IllegalActionError, Phase
-from ..table import COMPUTER, PERSON, Seat, Settings, Table
+from ..table import COMPUTER, PERSON, Seat, Settings, Table, seat_words
 from . import advice
 from .words import default_names, hand_start, narrate
 
@@ -210,12 +210,14 @@ class Session:
         return self.state.legal_actions() if self.my_turn else []
 
     def reason(self, action: Action) -> str | None:
-        """Why the person may not make ``action`` now; None if he may."""
-        return self.state.reason(action)
+        """Why the person may not make ``action`` now, seats named as the table names them
+        (the engine numbers them from 0); None if he may."""
+        why = self.state.reason(action)
+        return None if why is None else seat_words(why, self.names, self.human)
 
     def act(self, action: Action) -> list[str]:
         """The person's action (raises IllegalActionError with the reason); what happened."""
-        why = self.state.reason(action)
+        why = self.reason(action)
         if why is not None:
             raise IllegalActionError(action, why)
         return self._apply(action)

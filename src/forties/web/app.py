@@ -33,6 +33,7 @@ from ..cards import CARD_NAMES, cards_of
 from ..record import Record, RecordError, Replay
 from ..rules import PRESETS, RulesError, build_rules, find_preset, option_specs
 from ..table import EMPTY, TABLE_LEVELS, TableError
+from .http import Refused, error, json_body
 from .service import Limits, Service
 from .store import Store
 
@@ -60,17 +61,6 @@ class ServerSettings:
     redis_url: str | None = None  # several processes: Redis tells each of the others' moves
 
 
-class ApiError(Exception):
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
-
-
-def error(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
-
-
 def page(title: str, text: str, status: int = 200) -> HTMLResponse:
     """A short page of our own (used when the client's pages are not there, and for a
     table that does not exist)."""
@@ -80,21 +70,6 @@ def page(title: str, text: str, status: int = 200) -> HTMLResponse:
         f"<title>{escape(title)}</title></head><body style=\"font: 1.3rem sans-serif; "
         f"margin: 2rem\"><h1>{escape(title)}</h1><p>{escape(text)}</p>"
         f"<p><a href=\"/\">Home</a></p></body></html>", status_code=status)
-
-
-async def body_json(request: Request, limit: int = BODY_MAX) -> dict[str, Any]:
-    raw = await request.body()
-    if len(raw) > limit:
-        raise ApiError(413, f"the request is too large (at most {limit // 1024} KiB)")
-    try:
-        obj = json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
-        raise ApiError(400, "the request body is not JSON") from None
-    except ValueError:
-        raise ApiError(400, "the request body has a number with too many digits") from None
-    if not isinstance(obj, dict):
-        raise ApiError(400, "the request body must be a JSON object")
-    return obj
 
 
 def client_of(request: Request) -> str:
@@ -131,7 +106,7 @@ def replay_steps(obj: Any) -> list[dict[str, Any]]:
     try:
         record = Record.from_json(obj)
     except RecordError as e:
-        raise ApiError(400, f"not a record: {e}") from None
+        raise Refused(f"not a record: {e}") from None
     steps: list[dict[str, Any]] = []
 
     def step(text: str, st: Any) -> None:
@@ -148,16 +123,16 @@ def replay_steps(obj: Any) -> list[dict[str, Any]]:
                 try:
                     a = Action.parse(text)
                 except ActionSyntaxError as e:
-                    raise ApiError(400, f"hand {h + 1}, action {i + 1}: {e}") from None
+                    raise Refused(f"hand {h + 1}, action {i + 1}: {e}") from None
                 why = st.reason(a)
                 if why is not None:
-                    raise ApiError(400, f"hand {h + 1}, action {i + 1} ({text}): {why}")
+                    raise Refused(f"hand {h + 1}, action {i + 1} ({text}): {why}")
                 st.apply(a)
                 step(text, st)
     except RecordError as e:
-        raise ApiError(400, f"not a record: {e}") from None
+        raise Refused(f"not a record: {e}") from None
     if st is None or not st.hand_over:
-        raise ApiError(400, "only a finished record can be replayed: its last hand is not over")
+        raise Refused("only a finished record can be replayed: its last hand is not over")
     return steps
 
 
@@ -224,7 +199,7 @@ def create_app(settings: ServerSettings) -> Starlette:
             return error(400, str(e))
 
     async def rules_post(request: Request) -> Response:
-        body = await body_json(request)
+        body = await json_body(request, BODY_MAX)
         preset, options = body.get("preset"), body.get("options", {})
         if not isinstance(preset, str):
             return error(400, "preset must be the name of a preset")
@@ -237,10 +212,10 @@ def create_app(settings: ServerSettings) -> Starlette:
 
     def limit(request: Request) -> None:
         if not service.allow_create(client_of(request)):
-            raise ApiError(429, "too many new tables from this address: wait a minute")
+            raise Refused("too many new tables from this address: wait a minute", 429)
 
     async def play_now(request: Request) -> Response:
-        body = await body_json(request)
+        body = await json_body(request, BODY_MAX)
         limit(request)
         preset = body.get("preset")
         level = body.get("level", "basic")
@@ -264,7 +239,7 @@ def create_app(settings: ServerSettings) -> Starlette:
                              "url": f"/t/{made['table']}#token={token}"})
 
     async def new_table(request: Request) -> Response:
-        body = await body_json(request)
+        body = await json_body(request, BODY_MAX)
         limit(request)
         conf: dict[str, Any] = {}
         for key in ("hints", "turn_seconds", "level"):
@@ -290,7 +265,7 @@ def create_app(settings: ServerSettings) -> Starlette:
                              "url": f"/t/{table_id}#token={token}", "invites": invites})
 
     async def join(request: Request) -> Response:
-        body = await body_json(request)
+        body = await json_body(request, BODY_MAX)
         table_id = request.path_params["id"]
         got = await service.join(table_id, body.get("invite"), body.get("name"),
                                  body.get("seat"))
@@ -298,13 +273,13 @@ def create_app(settings: ServerSettings) -> Starlette:
                              "url": f"/t/{table_id}#token={got['token']}"})
 
     async def seat(request: Request) -> Response:
-        body = await body_json(request)
+        body = await json_body(request, BODY_MAX)
         await service.host_seat(request.path_params["id"], body.get("token"),
                                 body.get("seat"), body.get("level"))
         return await table_summary(request)
 
     async def start(request: Request) -> Response:
-        body = await body_json(request)
+        body = await json_body(request, BODY_MAX)
         await service.host_start(request.path_params["id"], body.get("token"))
         return await table_summary(request)
 
@@ -321,7 +296,7 @@ def create_app(settings: ServerSettings) -> Starlette:
         return JSONResponse(live.table.public_record())
 
     async def replay(request: Request) -> Response:
-        body = await body_json(request, RECORD_MAX)
+        body = await json_body(request, RECORD_MAX)
         if "record" not in body:
             return error(400, "send {\"record\": <the record JSON>}")
         steps = await asyncio.get_running_loop().run_in_executor(None, replay_steps,
@@ -405,8 +380,8 @@ def create_app(settings: ServerSettings) -> Starlette:
             await service.close()
             await asyncio.get_running_loop().run_in_executor(None, store.close)
 
-    async def on_api_error(request: Request, exc: Exception) -> Response:
-        assert isinstance(exc, ApiError)
+    async def on_refused(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, Refused)
         return error(exc.status, exc.message)
 
     async def on_table_error(request: Request, exc: Exception) -> Response:
@@ -427,7 +402,7 @@ def create_app(settings: ServerSettings) -> Starlette:
         return error(500, "something went wrong on the server (it has been logged)")
 
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={
-        ApiError: on_api_error, TableError: on_table_error, HTTPException: on_http,
+        Refused: on_refused, TableError: on_table_error, HTTPException: on_http,
         Exception: on_crash})
     app.state.service = service
     app.state.store = store

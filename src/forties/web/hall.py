@@ -24,9 +24,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import hashlib
 import hmac
-import importlib
 import json
 import secrets
 import time
@@ -44,6 +42,7 @@ from ..hall.export import board_json, export_json, results_csv, standings_csv
 from ..hall.printing import punch_cards_html, table_cards_html
 from ..hall.words import LANGUAGES
 from ..rules import RulesError, build_rules
+from .http import Handler, Refused, conflicts, digest, json_body, one_line
 
 KIND = "hall"
 STATIC = Path(__file__).parent / "static"
@@ -58,53 +57,10 @@ PAGES = {"": "hall.html", "board": "hall-board.html", "director": "hall-director
          "report": "hall-report.html", "play": "hall-play.html"}
 
 
-class Refused(Exception):
-    """A request that cannot be done: ``status`` and one line for the person."""
-
-    def __init__(self, message: str, status: int = 400) -> None:
-        super().__init__(message)
-        self.message = message
-        self.status = status
-
-
-def _error(message: str, status: int = 400) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
-
-
-def _digest(key: str) -> str:
-    return hashlib.sha256(key.encode()).hexdigest()
-
-
-def _conflict_types(store: Any) -> tuple[type[BaseException], ...]:
-    """The store's compare-and-set failure (``store.Conflict``)."""
-    kinds: list[type[BaseException]] = []
-    for source in (type(store), importlib.import_module(type(store).__module__)):
-        c = getattr(source, "Conflict", None)
-        if isinstance(c, type) and issubclass(c, BaseException):
-            kinds.append(c)
-    try:
-        mod = importlib.import_module("forties.web.store")
-        c = getattr(mod, "Conflict", None)
-        if isinstance(c, type) and issubclass(c, BaseException):
-            kinds.append(c)
-    except ImportError:
-        pass
-    return tuple(kinds) or (RuntimeError,)
-
-
 # ----- reading requests ------------------------------------------------------------------
 
 async def _body(request: Request) -> dict[str, Any]:
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise Refused(f"the request is too large (at most {MAX_BODY // 1024} KiB)", 413)
-    try:
-        obj = json.loads(raw or b"{}")
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        raise Refused("the request is not JSON") from None
-    if not isinstance(obj, dict):
-        raise Refused("the request must be a JSON object")
-    return obj
+    return await json_body(request, MAX_BODY, empty_is_nothing=True)
 
 
 def _int(obj: dict[str, Any], key: str, low: int = 1, high: int = 10_000,
@@ -209,7 +165,7 @@ class Evenings:
     def __init__(self, service: Any) -> None:
         self.service = service
         self.store = service.store
-        self.conflict = _conflict_types(self.store)
+        self.conflict = conflicts(self.store)
         self.locks: dict[str, asyncio.Lock] = {}
         self.boards: dict[str, tuple[int, dict[str, Any]]] = {}
         self.polled: dict[str, float] = {}
@@ -277,7 +233,7 @@ class Evenings:
     def check_key(self, body: dict[str, Any], key: Any, *, tables: bool = False) -> str:
         """'director' or 'tables' for a right key; raises Refused (403) otherwise."""
         if isinstance(key, str) and key:
-            if hmac.compare_digest(_digest(key), body.get("director", "")):
+            if hmac.compare_digest(digest(key), body.get("director", "")):
                 return "director"
             if tables and hmac.compare_digest(key, body.get("tables", "")):
                 return "tables"
@@ -449,20 +405,6 @@ def _links(eid: str, body: dict[str, Any]) -> dict[str, Any]:
 
 # ----- the routes ------------------------------------------------------------------------
 
-Handler = Callable[[Request], Awaitable[Response]]
-
-
-def _answer(fn: Handler) -> Handler:
-    """Refusals as one line of JSON, never a traceback."""
-    @functools.wraps(fn)
-    async def run(request: Request) -> Response:
-        try:
-            return await fn(request)
-        except Refused as e:
-            return _error(e.message, e.status)
-    return run
-
-
 def routes(service: Any) -> list[BaseRoute]:
     """The hall's pages and API, mounted by ``forties serve``."""
     ev = Evenings(service)
@@ -475,7 +417,7 @@ def routes(service: Any) -> list[BaseRoute]:
             return FileResponse(STATIC / PAGES[name], media_type="text/html")
         return show
 
-    @_answer
+    @one_line()
     async def create(request: Request) -> Response:
         ev.limit(request.client.host if request.client else "")
         obj = await _body(request)
@@ -490,7 +432,7 @@ def routes(service: Any) -> list[BaseRoute]:
                           "from 5 to 3600")
         eid = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
         director = secrets.token_urlsafe(18)
-        body: dict[str, Any] = {"hall": Hall(settings).to_json(), "director": _digest(director),
+        body: dict[str, Any] = {"hall": Hall(settings).to_json(), "director": digest(director),
                                 "tables": secrets.token_urlsafe(12),
                                 "online": {"couples": {}, "people": {}, "tables": {},
                                            "turn_seconds": turn} if online else None}
@@ -499,7 +441,7 @@ def routes(service: Any) -> list[BaseRoute]:
                              "url": f"/hall/{eid}/director#key={director}",
                              "board": f"/hall/{eid}", "report": _links(eid, body)["report"]})
 
-    @_answer
+    @one_line()
     async def board(request: Request) -> Response:
         eid = request.path_params["eid"]
         since = request.query_params.get("since")
@@ -508,7 +450,7 @@ def routes(service: Any) -> list[BaseRoute]:
             return JSONResponse({"version": version, "same": True})
         return JSONResponse(out)
 
-    @_answer
+    @one_line()
     async def director(request: Request) -> Response:
         eid = request.path_params["eid"]
         obj = await _body(request)
@@ -521,7 +463,7 @@ def routes(service: Any) -> list[BaseRoute]:
     Step = Callable[[str, dict[str, Any], dict[str, Any], Hall], Any]
 
     def action(step: Step, *, tables: bool = False) -> Handler:
-        @_answer
+        @one_line()
         async def run(request: Request) -> Response:
             eid = request.path_params["eid"]
             obj = await _body(request)
@@ -604,7 +546,7 @@ def routes(service: Any) -> list[BaseRoute]:
         assert isinstance(e, (Vote, Answer, CutDeck, PlayoffWin))
         hall.apply(e)
 
-    @_answer
+    @one_line()
     async def seat(request: Request) -> Response:
         """An online player's table now: its address with the seat's token, or why none."""
         eid = request.path_params["eid"]
@@ -639,7 +581,7 @@ def routes(service: Any) -> list[BaseRoute]:
                               url=f"/t/{info['table']}#token={info['tokens'][str(s)]}")
         return JSONResponse(answer)
 
-    @_answer
+    @one_line()
     async def export(request: Request) -> Response:
         eid = request.path_params["eid"]
         fmt = request.path_params["fmt"]
@@ -655,7 +597,7 @@ def routes(service: Any) -> list[BaseRoute]:
                 "Content-Disposition": f'attachment; filename="{name}-{fmt}.csv"'})
         raise Refused("export is json, standings or results", 404)
 
-    @_answer
+    @one_line()
     async def printed(request: Request) -> Response:
         eid = request.path_params["eid"]
         what = request.path_params["what"]

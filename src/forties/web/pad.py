@@ -29,16 +29,12 @@ Every refusal is a 4xx with ``{"error": "one line"}``.
 
 from __future__ import annotations
 
-import contextlib
-import functools
-import hashlib
 import hmac
-import importlib
 import json
 import re
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +45,7 @@ from starlette.routing import BaseRoute, Route
 from ..fortyfives import bid_ladder
 from ..pad import Entry, Pad, PadError, new_pad
 from ..rules import PRESETS, FortyFivesRules, RulesError, build_rules
+from .http import Refused, conflicts, digest, json_body, one_line
 
 KIND = "pad"
 STATIC = Path(__file__).parent / "static"
@@ -58,58 +55,11 @@ CREATE_PER_MINUTE = 30
 ID = re.compile(r"^[A-Za-z0-9]{6,24}$")
 
 
-class Refused(Exception):
-    """A request that cannot be done: ``status`` and one line for the person."""
-
-    def __init__(self, message: str, status: int = 400) -> None:
-        super().__init__(message)
-        self.message = message
-        self.status = status
-
-
-def _digest(key: str) -> str:
-    return hashlib.sha256(key.encode()).hexdigest()
-
-
-def _conflicts(store: Any) -> tuple[type[BaseException], ...]:
-    """The store's compare-and-set failure (``store.Conflict``)."""
-    kinds: list[type[BaseException]] = []
-    sources: list[Any] = [type(store), importlib.import_module(type(store).__module__)]
-    with contextlib.suppress(ImportError):
-        sources.append(importlib.import_module("forties.web.store"))
-    for source in sources:
-        c = getattr(source, "Conflict", None)
-        if isinstance(c, type) and issubclass(c, BaseException):
-            kinds.append(c)
-    return tuple(kinds) or (RuntimeError,)
-
-
 async def _body(request: Request) -> dict[str, Any]:
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise Refused(f"the request is too large (at most {MAX_BODY // 1024} KiB)", 413)
-    try:
-        obj = json.loads(raw or b"{}")
-    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
-        raise Refused("the request is not JSON") from None
-    if not isinstance(obj, dict):
-        raise Refused("the request must be a JSON object")
-    return obj
+    return await json_body(request, MAX_BODY, empty_is_nothing=True)
 
 
-Handler = Callable[[Request], Awaitable[Response]]
-
-
-def _answer(fn: Handler) -> Handler:
-    @functools.wraps(fn)
-    async def wrapped(request: Request) -> Response:
-        try:
-            return await fn(request)
-        except Refused as e:
-            return JSONResponse({"error": e.message}, status_code=e.status)
-        except PadError as e:
-            return JSONResponse({"error": str(e)}, status_code=400)
-    return wrapped
+_answer = one_line(PadError)  # a pad's own refusals (PadError) are 400s too
 
 
 def presets_json() -> list[dict[str, Any]]:
@@ -132,7 +82,7 @@ class Pads:
 
     def __init__(self, service: Any) -> None:
         self.store = service.store
-        self.conflicts = _conflicts(self.store)
+        self.conflicts = conflicts(self.store)
         self.created: list[float] = []
 
     def limit(self) -> None:
@@ -158,7 +108,7 @@ class Pads:
         """Apply ``step`` to the pad (scorekeeper's key checked), compare-and-set."""
         for _ in range(RETRIES):
             version, body, pad = await self.load(pid)
-            if not isinstance(key, str) or not hmac.compare_digest(_digest(key),
+            if not isinstance(key, str) or not hmac.compare_digest(digest(key),
                                                                    str(body.get("key"))):
                 raise Refused("only the scorekeeper's link can change this pad", 403)
             step(pad)
@@ -215,7 +165,7 @@ def routes(service: Any) -> list[BaseRoute]:
         pid = secrets.token_hex(6)
         key = secrets.token_urlsafe(18)
         version = await pads.store.put_doc(KIND, pid, {"pad": pad.to_json(),
-                                                       "key": _digest(key)}, 0)
+                                                       "key": digest(key)}, 0)
         return JSONResponse({"pad": pid, "key": key, "url": f"/pad/{pid}#key={key}",
                              "watch": f"/pad/{pid}", **summary(pid, version, pad)})
 

@@ -214,7 +214,12 @@ def _pool_par(state: GameState) -> dict[str, Any] | None:
         return None
     if got is None:
         return None
-    return {"side": list(got.side), "points": got.points, "text": got.text}
+    out: dict[str, Any] = {"side": list(got.side), "points": got.points, "text": got.text}
+    if got.teams:  # Forty One: both partnerships, each with its seats' bids
+        out["teams"] = [{"seats": list(tm.seats), "tricks": tm.tricks, "bids": list(tm.bids)}
+                        for tm in got.teams]
+        out["exact"] = got.exact
+    return out
 
 
 def _pool_hint(state: GameState, seat: int) -> dict[str, Any]:
@@ -578,6 +583,7 @@ class Service:
                                               "done") from None
         for e in events:
             t.apply(e)
+            t.turn_clock(time.time())
             self._broadcast(live, e)
         live.standby = False
         self._announce(t.id, t.seq)
@@ -586,11 +592,12 @@ class Service:
         """Tell every connection of ``event``: one frame built per seat, sent as is."""
         t = live.table
         texts: dict[int | None, str] = {}
+        now = time.time()
         for c in live.conns:
             text = texts.get(c.seat)
             if text is None:
                 text = texts[c.seat] = encode(t.event_frame(c.seat, event,
-                                                            host=c.seat == HOST))
+                                                            host=c.seat == HOST, now=now))
             c.send(text)
 
     # ----- what comes next ----------------------------------------------------------
@@ -605,15 +612,15 @@ class Service:
         if live.turn_timer is not None:
             live.turn_timer.cancel()
             live.turn_timer = None
-        t.deadline = None
+        now = time.time()
+        t.turn_clock(now)  # (a turn that goes on keeps its deadline)
         if status == PLAYING:
             seat = t.computer_to_act()
             if seat is not None:
                 self._ensure_task(live, self._computer_turn(live, t.version))
-            elif t.settings.turn_seconds and t.state.turn is not None:
-                t.deadline = time.time() + t.settings.turn_seconds
+            elif t.deadline is not None and t.state.turn is not None:
                 live.turn_timer = asyncio.get_running_loop().call_later(
-                    t.settings.turn_seconds, self._out_of_time, live, t.version,
+                    max(0.0, t.deadline - now), self._out_of_time, live, t.version,
                     t.state.turn)
         elif status == REVIEW:
             if t.all_ready():
@@ -792,7 +799,15 @@ class Service:
 
     def presence_changed(self, live: Live, seat: int, connected: bool) -> None:
         """A seat's person came (``connected``) or went, on whichever process: the one
-        place that tells the table of it."""
+        place that tells the table of it. Every other seat and spectator here gets
+        ``{"type": "presence", "seat", "connected"}`` at once (no game data, no number:
+        it is not an event of the table)."""
+        if live.table.seats[seat].kind != PERSON or self.closing:
+            return
+        text = encode({"type": "presence", "seat": seat, "connected": connected})
+        for c in live.conns:
+            if c.seat != seat:
+                c.send(text)
 
     async def _look(self, live: Live) -> None:
         """Read the table's presence on the other processes from Redis."""
@@ -911,9 +926,10 @@ class Service:
         async with live.lock:
             t = live.table
             host = conn.seat == HOST
-            frames = t.frames_since(conn.seat, seq, host) if seq else None
+            now = time.time()
+            frames = t.frames_since(conn.seat, seq, host, now) if seq else None
             if frames is None:
-                conn.send_json(t.snapshot(conn.seat, host))
+                conn.send_json(t.snapshot(conn.seat, host, now))
             else:
                 for f in frames:
                     conn.send_json(f)
@@ -1091,6 +1107,7 @@ class Service:
         events = await self.store.events_after(t.id, t.seq)
         for e in events:
             t.apply(e)
+            t.turn_clock(time.time())
             self._broadcast(live, e)
         return len(events)
 

@@ -24,6 +24,8 @@ const S = {
   selected: new Set(),
   selKey: '',
   pending: null, // the version an action was sent on, until the next view or an error
+  deadline: null, // the turn timer's end on this device's clock (from the seconds left)
+  left: new Set(), // the seats whose person has left the table (presence frames)
   hint: null,
   refusal: '',
 };
@@ -206,7 +208,7 @@ function badge(seat, view) {
     }
     if (view.partner === seat && view.bidder !== seat) line.push(h('span', { text: ` ${t('table.partner')}` }));
   }
-  if (turn && S.table && S.table.deadline) line.push(h('span', { class: 'timer', dataset: { deadline: S.table.deadline } }));
+  if (turn && S.deadline) line.push(h('span', { class: 'timer', dataset: { deadline: S.deadline } }));
   b.appendChild(h('span', {}, ...line));
   const up = view.face_up_held ? view.face_up_held[seat] : null;
   if (up && up.length && seat !== S.you) {
@@ -282,8 +284,8 @@ function renderStatus() {
   st.textContent = statusText();
   const mine = S.view.to_act === S.you && S.you !== null;
   st.classList.toggle('mine', mine);
-  if (S.table && S.table.deadline && S.view.to_act !== null && S.view.to_act !== undefined) {
-    st.appendChild(h('span', { class: 'timer', dataset: { deadline: S.table.deadline } }));
+  if (S.deadline && S.view.to_act !== null && S.view.to_act !== undefined) {
+    st.appendChild(h('span', { class: 'timer', dataset: { deadline: S.deadline } }));
   }
   tick();
   // the score line
@@ -574,6 +576,11 @@ function renderReview() {
 /** The double-dummy par (the server's {side, points}) in the page's words. */
 function parText(par) {
   if (!par || typeof par !== 'object' || !Array.isArray(par.side)) return t('review.par_none');
+  if (Array.isArray(par.teams) && par.teams.length) { // Forty One: each partnership and its bids
+    const teams = par.teams.map((tm) => t(par.exact ? 'review.par_team' : 'review.par_team_about', {
+      names: sideName(tm.seats), tricks: tm.tricks, bids: tm.bids.join(' + ') })).join(t('review.par_and'));
+    return t(par.exact ? 'review.par_41' : 'review.par_41_estimate', { teams });
+  }
   const key = S.view && fortyOne(S.view) ? 'review.par_tricks' : 'review.par_points';
   return t(key, { names: sideName(par.side), points: par.points });
 }
@@ -746,7 +753,16 @@ function render() {
 
 // ---------------------------------------------------------------- frames
 
+/** The turn timer of a frame: the server says how many seconds are left, and the page
+ *  counts down from this device's own clock (which may be wrong: the server's absolute
+ *  deadline is not compared with it). */
+function setClock(m) {
+  if (m.left === undefined) return;
+  S.deadline = m.left === null || m.deadline === null ? null : Date.now() / 1000 + Number(m.left);
+}
+
 function onSnapshot(m) {
+  setClock(m);
   S.you = m.you === undefined ? null : m.you;
   S.table = m.table || S.table;
   S.view = m.view;
@@ -763,11 +779,7 @@ function onSnapshot(m) {
 function onEvent(m) {
   const before = S.view;
   if (m.table) S.table = m.table;
-  else if (S.table && S.table.settings && S.table.settings.turn_seconds && m.view
-           && m.view.to_act !== null && m.view.to_act !== undefined) {
-    // an action's frame carries no table (nor its deadline): the next turn's clock starts now
-    S.table = { ...S.table, deadline: Date.now() / 1000 + S.table.settings.turn_seconds };
-  }
+  setClock(m);
   if (m.pad) S.pad = m.pad;
   if (m.view) S.view = m.view;
   S.pending = null;
@@ -853,6 +865,27 @@ function onStatus(state, detail) {
   document.body.dataset.conn = state;
 }
 
+/** A seat's person left the table or is back (not a numbered event: said at once). */
+function onPresence(m) {
+  if (typeof m.seat !== 'number' || !S.table || !S.table.seats) return;
+  S.table = { ...S.table, seats: S.table.seats.map((x) => (x.seat === m.seat
+    ? { ...x, connected: Boolean(m.connected) } : x)) };
+  const name = seatName(m.seat);
+  let text;
+  if (m.connected) {
+    text = S.left.has(m.seat) ? t('say.returned', { name }) : '';
+    S.left.delete(m.seat);
+  } else {
+    S.left.add(m.seat);
+    text = t('say.left', { name });
+  }
+  if (text) {
+    $('notice').textContent = text;
+    announce(text);
+  }
+  if (S.view) render();
+}
+
 function onRematch(m) {
   if (!m.url) return;
   const u = new URL(m.url, location.href);
@@ -913,7 +946,7 @@ function setupPanels() {
 function connect() {
   S.conn = new Connection(S.tableId, S.token, {
     snapshot: onSnapshot, event: onEvent, chat: onChat, hint: onHint, error: onError,
-    status: onStatus, rematch: onRematch,
+    status: onStatus, rematch: onRematch, other: (m) => { if (m.type === 'presence') onPresence(m); },
   });
   S.conn.start();
   window.fortiesConnection = S.conn; // for the browser tests: drop the connection on purpose

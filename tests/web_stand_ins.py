@@ -1,11 +1,13 @@
-"""A small stand-in for the server's service (its documents store and its tables) and a
-tiny app that mounts only the hall's routes, for the hall's route tests."""
+"""Stand-ins for the server's service (a documents store in memory, with compare-and-set,
+and tables that play nothing) and small apps that mount only the hall's or only the score
+pad's routes, with the catalogs and the static files: for their route and browser tests."""
 
 from __future__ import annotations
 
 import copy
 import itertools
 from collections.abc import Awaitable, Callable
+from types import ModuleType
 from typing import Any
 
 from babel.messages.pofile import read_po
@@ -16,6 +18,9 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from forties.web import hall as hall_web
+from forties.web import pad as pad_web
+
+STATIC = pad_web.STATIC
 
 
 class Conflict(Exception):
@@ -28,6 +33,7 @@ class MemoryStore:
     def __init__(self) -> None:
         self.docs: dict[tuple[str, str], tuple[int, dict[str, Any]]] = {}
         self.writes = 0
+        self.race = 0  # how many next writes find the version moved
 
     async def get_doc(self, kind: str, id: str) -> tuple[int, dict[str, Any]] | None:
         got = self.docs.get((kind, id))
@@ -36,6 +42,9 @@ class MemoryStore:
     async def put_doc(self, kind: str, id: str, body: dict[str, Any],
                       expected_version: int) -> int:
         now = self.docs.get((kind, id), (0, {}))[0]
+        if self.race:
+            self.race -= 1
+            raise Conflict("someone else wrote first")
         if now != expected_version:
             raise Conflict(f"{kind}/{id} is at version {now}, not {expected_version}")
         self.writes += 1
@@ -47,7 +56,8 @@ class MemoryStore:
 
 
 class FakeService:
-    """Tables that play nothing: a test ends them with ``finish``."""
+    """The documents store, and tables that play nothing: a test ends them with
+    ``finish``."""
 
     def __init__(self) -> None:
         self.store = MemoryStore()
@@ -88,12 +98,21 @@ async def i18n(request: Request) -> JSONResponse:
     lang = request.path_params["lang"]
     if lang not in ("en", "fr", "ar"):
         return JSONResponse({"error": "no such language"}, status_code=404)
-    with open(hall_web.STATIC.parent / "locale" / f"{lang}.po", "rb") as f:
+    with open(STATIC.parent / "locale" / f"{lang}.po", "rb") as f:
         messages = {str(m.id): str(m.string) for m in read_po(f) if m.id}
     return JSONResponse({"dir": messages.get("dir", "ltr"), "messages": messages})
 
 
-def tiny_app(service: Any) -> Starlette:
-    return Starlette(routes=[*hall_web.routes(service),
-                             Route("/i18n/{lang}.json", i18n),
-                             Mount("/static", StaticFiles(directory=hall_web.STATIC))])
+def tiny_app(service: Any, routes_of: ModuleType) -> Starlette:
+    """An app of ``routes_of.routes(service)`` (the hall's or the pad's), the catalogs and
+    the static files."""
+    return Starlette(routes=[*routes_of.routes(service), Route("/i18n/{lang}.json", i18n),
+                             Mount("/static", StaticFiles(directory=STATIC))])
+
+
+def hall_app(service: Any) -> Starlette:
+    return tiny_app(service, hall_web)
+
+
+def pad_app(service: Any) -> Starlette:
+    return tiny_app(service, pad_web)

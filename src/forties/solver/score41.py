@@ -1,0 +1,622 @@
+"""Forty One solved for what it scores: each seat's own bid, with every card seen.
+
+Forty One scores each seat on its own bid (made: its value, doubled from
+``double_from``; missed: minus it), and the game ends when a player reaches the
+target with his partner above zero (ties as the rules say). So the outcome of a
+hand that matters is only *which seats make their bids*: four yes-or-no facts,
+sixteen possible outcomes. A team's value of an outcome (``outcome_values``) is
+its own two score changes minus the other team's, plus ``WIN_VALUE`` if the hand
+ends the game in its favour (minus it if against): the hand's scores go through
+``score_forty_one``, the one copy of the scoring rules, so the target, the
+partner-positive rule and the tie rules are exactly the game's. The two teams'
+values are opposite (a zero-sum game of two players), and the search below is
+plain minimax on it.
+
+The state the search carries beyond the cards is each seat's *need*: the tricks
+it still lacks for its bid (0 once made; more tricks are then worth nothing).
+At the start of each trick it knows which seats have made their bids and which
+can no longer (more need than tricks left), and which sets of seats could still
+all make theirs (their needs add up to no more than the tricks left); the best
+and worst such outcome bound the value, which often decides a node at once.
+
+``solve`` finds the value with a binary search over the (at most sixteen)
+distinct outcome values, each step a null-window search ("can the team reach at
+least this?") with alpha-beta cut-offs and a transposition table keyed on every
+hand, the seat to lead and the needs, as the team-trick solver (``kernel.py``)
+is; one card of each run of equivalent cards is searched. Compiled with numba on
+an explicit stack (numba's disk cache cannot hold a recursive function).
+
+Exact when the search reaches the end of the hand; with a ``horizon`` (a trick
+number) it stops there and estimates each seat's remaining tricks
+(``_estimate``): top cards of each suit for their holders, the rest shared out
+by trumps held.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar, cast
+
+import numpy as np
+from llvmlite import ir  # type: ignore[import-untyped]
+from numba import njit, types
+from numba.core.extending import intrinsic
+
+from ..actions import Action
+from ..fortyone import PLAY_ACTIONS, FortyOneState
+from ..rules import FortyOneRules
+from ..scoring import FortyOneHand, score_forty_one
+from ..state import Phase
+from .position import Position, forty_one_position
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+# What ending the game is worth, in points of a hand (the players' ``WIN_BONUS``).
+WIN_VALUE = 200
+
+
+def _jit(inline: bool = False) -> Callable[[_F], _F]:
+    jit: Any = njit
+    return cast(Callable[[_F], _F],
+                jit(cache=True, inline="always" if inline else "never", _nrt=False))
+
+
+def _popcount_typer(typingctx: Any, x: Any) -> Any:
+    sig = types.int64(types.int64)
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        return builder.ctpop(args[0])
+
+    return sig, codegen
+
+
+def _clz_typer(typingctx: Any, x: Any) -> Any:
+    sig = types.int64(types.int64)
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 0))
+
+    return sig, codegen
+
+
+_popcount: Any = intrinsic(_popcount_typer)
+_clz: Any = intrinsic(_clz_typer)
+
+
+@_jit(inline=True)
+def _bit_length(x: int) -> int:
+    return int(64 - _clz(x))
+
+
+# ----- the outcome values -----------------------------------------------------------------
+
+
+def outcome_values(rules: FortyOneRules, bids: Sequence[int], scores: Sequence[int],
+                   team: int, win_value: int = WIN_VALUE) -> list[int]:
+    """The value for ``team`` (0: seats 0 and 2; 1: seats 1 and 3) of each outcome, indexed
+    by the set of seats that make their bids (bit s: seat s makes it)."""
+    out = []
+    mine = rules.teams[team]
+    theirs = rules.teams[1 - team]
+    for made in range(16):
+        tricks = tuple(bids[s] if made >> s & 1 else 0 for s in range(4))
+        o = score_forty_one(rules, FortyOneHand(tuple(bids), tricks), scores)
+        v = sum(o.deltas[s] for s in mine) - sum(o.deltas[s] for s in theirs)
+        if isinstance(o.winner, tuple):
+            v += win_value if set(o.winner) == set(mine) else -win_value
+        out.append(v)
+    return out
+
+
+def made_mask(bids: Sequence[int], tricks: Sequence[int]) -> int:
+    """The seats that made their bids with ``tricks``, as outcome_values indexes them."""
+    return sum(1 << s for s in range(4) if tricks[s] >= bids[s])
+
+
+# ----- the compiled search ------------------------------------------------------------------
+
+# cfg slots
+(TSEG, HORIZON, LEADER, TNO, K0, MM, TTMASK, GEN, NODES, NVALS) = range(10)
+CFG_SIZE = 16
+# buf: hands 0..3, segmask 4..7, trick 8..11, seg 12..63, values 64..79, sorted 80..95
+B_HANDS, B_SEGMASK, B_TRICK, B_SEG, B_VAL, B_SORTED = 0, 4, 8, 12, 64, 80
+BUF_SIZE = 96
+KEY_COLS = 6  # four hands, the meta word, the generation
+PROBES = 4
+
+(F_SEAT, F_K, F_NEEDS, F_TNO, F_PRESENT, F_TMASK, F_LED, F_WCARD, F_WSEAT, F_H, F_ISMAX,
+ F_META, F_LO, F_HI, F_FIRST, F_SECOND, F_DESC, F_RESULT, F_THR) = range(19)
+FRAME_COLS = 20
+MAX_DEPTH = 60
+ENTER, NEXT, RETURN = 0, 1, 2
+
+
+@_jit(inline=True)
+def _slot(hands: Any, meta: int, cfg: Any, ttkey: Any, store: bool) -> int:
+    x = (meta + 1) * 0x5851F42D4C957F2D
+    for i in range(4):
+        x = (x ^ hands[i]) * 0x2545F4914F6CDD1D
+        x ^= x >> 29
+    mask = cfg[TTMASK]
+    gen = cfg[GEN]
+    home = x & mask
+    free = -1
+    for p in range(PROBES):
+        r = (home + p) & mask
+        if ttkey[r, 5] != gen:
+            if free < 0:
+                free = r
+            continue
+        if (ttkey[r, 4] == meta and ttkey[r, 0] == hands[0] and ttkey[r, 1] == hands[1]
+                and ttkey[r, 2] == hands[2] and ttkey[r, 3] == hands[3]):
+            return int(r)
+    if not store:
+        return -1
+    if free < 0:
+        free = home
+    for i in range(4):
+        ttkey[free, i] = hands[i]
+    ttkey[free, 4] = meta
+    ttkey[free, 5] = gen
+    return free
+
+
+@_jit(inline=True)
+def _bounds(needs: int, rem: int, vals: Any) -> Any:
+    """The best and the worst outcome value still possible with ``rem`` tricks left."""
+    made = 0
+    open_ = 0
+    for s in range(4):
+        nd = needs >> (4 * s) & 15
+        if nd == 0:
+            made |= 1 << s
+        elif nd <= rem:
+            open_ |= 1 << s
+    best = -(1 << 40)
+    worst = 1 << 40
+    sub = open_
+    while True:
+        total = 0
+        for s in range(4):
+            if sub >> s & 1:
+                total += needs >> (4 * s) & 15
+        if total <= rem:
+            v = vals[made | sub]
+            if v > best:
+                best = v
+            if v < worst:
+                worst = v
+        if sub == 0:
+            break
+        sub = (sub - 1) & open_
+    return best, worst
+
+
+@_jit()
+def _estimate(hands: Any, present: int, tseg: int, segmask: Any, needs: int, rem: int,
+              vals: Any) -> int:
+    """A guess at the outcome: each seat takes the top cards it holds in each suit (a run
+    from the top), the tricks left over go by trumps held; a seat makes its bid when the
+    guess covers its need."""
+    est = 0  # four 4-bit counts
+    claimed = 0
+    for su in range(4):
+        sm = present & segmask[su]
+        while sm:
+            top = _bit_length(sm) - 1
+            o = -1
+            for q in range(4):
+                if hands[q] >> top & 1:
+                    o = q
+            if o < 0:
+                break
+            est += 1 << (4 * o)
+            claimed += 1
+            sm &= ~(1 << top)
+            nxt = _bit_length(sm) - 1
+            if nxt < 0 or not hands[o] >> nxt & 1:
+                break
+    if claimed > rem:
+        claimed = rem
+    spare = rem - claimed
+    weight = 0
+    for q in range(4):
+        weight += _popcount(hands[q] & tseg) + 1
+    made = 0
+    for q in range(4):
+        share = (spare * (_popcount(hands[q] & tseg) + 1)) // weight
+        nd = needs >> (4 * q) & 15
+        if (est >> (4 * q) & 15) + share >= nd:
+            made |= 1 << q
+    return int(vals[made])
+
+
+@_jit(inline=True)
+def _set(fr: Any, q: int, seat: int, k: int, needs: int, tno: int, present: int, tmask: int,
+         led: int, wcard: int, wseat: int, thr: int) -> None:
+    fr[q, F_SEAT] = seat
+    fr[q, F_K] = k
+    fr[q, F_NEEDS] = needs
+    fr[q, F_TNO] = tno
+    fr[q, F_PRESENT] = present
+    fr[q, F_TMASK] = tmask
+    fr[q, F_LED] = led
+    fr[q, F_WCARD] = wcard
+    fr[q, F_WSEAT] = wseat
+    fr[q, F_THR] = thr
+
+
+@_jit(inline=True)
+def _enter(hands: Any, seg: Any, segmask: Any, vals: Any, srt: Any, cfg: Any, ttkey: Any,
+           ttb: Any, fr: Any, sp: int) -> int:
+    """0 or 1 when the node is decided at once (value below / at least the threshold),
+    else 2 with its moves set up."""
+    cfg[NODES] += 1
+    tseg = cfg[TSEG]
+    mm = cfg[MM]
+    seat = fr[sp, F_SEAT]
+    k = fr[sp, F_K]
+    needs = fr[sp, F_NEEDS]
+    tno = fr[sp, F_TNO]
+    present = fr[sp, F_PRESENT]
+    led = fr[sp, F_LED]
+    wcard = fr[sp, F_WCARD]
+    wseat = fr[sp, F_WSEAT]
+    thr = fr[sp, F_THR]
+    want = srt[thr]
+    h = hands[seat]
+    ismax = mm >> seat & 1
+    meta = 0
+    lo = 0
+    hi = 0
+    if k == 0:
+        rem = 13 - tno
+        best, worst = _bounds(needs, rem, vals)
+        if worst >= want:
+            return 1
+        if best < want:
+            return 0
+        if tno >= cfg[HORIZON]:
+            est = _estimate(hands, present, tseg, segmask, needs, rem, vals)
+            return 1 if est >= want else 0
+        if rem == 1:
+            lead = _bit_length(h) - 1
+            t = present & tseg
+            if t == 0:
+                t = present & segmask[seg[lead]]
+            w = _bit_length(t) - 1
+            o = 0
+            while not hands[o] >> w & 1:
+                o += 1
+            made = 0
+            for s in range(4):
+                nd = needs >> (4 * s) & 15
+                if nd == 0 or (s == o and nd == 1):
+                    made |= 1 << s
+            return 1 if vals[made] >= want else 0
+        meta = seat | (needs << 4)
+        r = _slot(hands, meta, cfg, ttkey, False)
+        lo = 0
+        hi = cfg[NVALS] - 1
+        if r >= 0:
+            lo = int(ttb[r, 0])
+            hi = int(ttb[r, 1])
+            if lo >= thr:
+                return 1
+            if hi < thr:
+                return 0
+        legal = h
+    else:
+        legal = h
+        f = h & segmask[seg[led]]
+        if f:
+            legal = f
+    reps = 0
+    m = legal
+    while m:
+        low = m & -m
+        m ^= low
+        x = _bit_length(low) - 1
+        above = present >> (x + 1)
+        if above:
+            y = x + _bit_length(above & -above)
+            if h >> y & 1 and seg[y] == seg[x]:
+                continue
+        reps |= low
+    desc = 1 if k == 0 else 0
+    if desc:
+        tops = tseg
+        for s in range(4):
+            sm = segmask[s] & present
+            if sm:
+                tops |= 1 << (_bit_length(sm) - 1)
+        first = reps & tops
+        second = reps & ~tops
+    elif (mm >> wseat & 1) == ismax:
+        first = reps
+        second = 0
+    else:
+        first = reps & (segmask[seg[wcard]] | tseg) & ~((2 << wcard) - 1)
+        second = reps & ~first
+    fr[sp, F_H] = h
+    fr[sp, F_ISMAX] = ismax
+    fr[sp, F_META] = meta
+    fr[sp, F_LO] = lo
+    fr[sp, F_HI] = hi
+    fr[sp, F_FIRST] = first
+    fr[sp, F_SECOND] = second
+    fr[sp, F_DESC] = desc
+    fr[sp, F_RESULT] = 1 - ismax
+    return 2
+
+
+@_jit(inline=True)
+def _finish(hands: Any, cfg: Any, ttkey: Any, ttb: Any, fr: Any, sp: int) -> bool:
+    result = bool(fr[sp, F_RESULT] == 1)
+    if fr[sp, F_K] == 0:
+        thr = fr[sp, F_THR]
+        lo = fr[sp, F_LO]
+        hi = fr[sp, F_HI]
+        if result:
+            if thr > lo:
+                lo = thr
+        elif thr - 1 < hi:
+            hi = thr - 1
+        r = _slot(hands, fr[sp, F_META], cfg, ttkey, True)
+        ttb[r, 0] = lo
+        ttb[r, 1] = hi
+    return result
+
+
+@_jit(inline=True)
+def _child(hands: Any, seg: Any, cfg: Any, fr: Any, sp: int) -> bool:
+    first = fr[sp, F_FIRST]
+    second = fr[sp, F_SECOND]
+    if first == 0 and second == 0:
+        return False
+    if first:
+        c = _bit_length(first) - 1 if fr[sp, F_DESC] else _bit_length(first & -first) - 1
+        fr[sp, F_FIRST] = first ^ (1 << c)
+    else:
+        c = _bit_length(second) - 1 if fr[sp, F_DESC] else _bit_length(second & -second) - 1
+        fr[sp, F_SECOND] = second ^ (1 << c)
+    tseg = cfg[TSEG]
+    seat = fr[sp, F_SEAT]
+    k = fr[sp, F_K]
+    needs = fr[sp, F_NEEDS]
+    tno = fr[sp, F_TNO]
+    present = fr[sp, F_PRESENT]
+    tmask = fr[sp, F_TMASK]
+    wcard = fr[sp, F_WCARD]
+    wseat = fr[sp, F_WSEAT]
+    thr = fr[sp, F_THR]
+    b = 1 << c
+    hands[seat] = fr[sp, F_H] ^ b
+    nxt = (seat + 1) & 3
+    q = sp + 1
+    if k == 0:
+        _set(fr, q, nxt, 1, needs, tno, present, b, c, c, seat, thr)
+        return True
+    if c > wcard and (tseg >> c & 1 or seg[c] == seg[wcard]):
+        nw = c
+        ns = seat
+    else:
+        nw = wcard
+        ns = wseat
+    if k < 3:
+        _set(fr, q, nxt, k + 1, needs, tno, present, tmask | b, fr[sp, F_LED], nw, ns, thr)
+        return True
+    if needs >> (4 * ns) & 15:
+        needs -= 1 << (4 * ns)
+    _set(fr, q, ns, 0, needs, tno + 1, present & ~(tmask | b), 0, -1, -1, -1, thr)
+    return True
+
+
+@_jit()
+def _search(hands: Any, seg: Any, segmask: Any, vals: Any, srt: Any, cfg: Any, ttkey: Any,
+            ttb: Any, fr: Any) -> bool:
+    sp = 0
+    mode = ENTER
+    ret = False
+    while True:
+        if mode == ENTER:
+            e = _enter(hands, seg, segmask, vals, srt, cfg, ttkey, ttb, fr, sp)
+            if e == 2:
+                mode = NEXT
+            else:
+                ret = e == 1
+                mode = RETURN
+        elif mode == NEXT:
+            if _child(hands, seg, cfg, fr, sp):
+                sp += 1
+                mode = ENTER
+            else:
+                ret = _finish(hands, cfg, ttkey, ttb, fr, sp)
+                mode = RETURN
+        else:
+            if sp == 0:
+                return ret
+            sp -= 1
+            hands[fr[sp, F_SEAT]] = fr[sp, F_H]
+            if fr[sp, F_ISMAX]:
+                if ret:
+                    fr[sp, F_RESULT] = 1
+                    ret = _finish(hands, cfg, ttkey, ttb, fr, sp)
+                    continue
+            elif not ret:
+                fr[sp, F_RESULT] = 0
+                ret = _finish(hands, cfg, ttkey, ttb, fr, sp)
+                continue
+            mode = NEXT
+
+
+@_jit()
+def _value(buf: Any, needs: int, cfg: Any, ttkey: Any, ttb: Any, fr: Any) -> int:
+    """The value of the position in ``buf``/``cfg`` for the team ``cfg[MM]``: a binary
+    search over the sorted outcome values, each step a null-window search."""
+    hands = buf[B_HANDS:B_HANDS + 4]
+    segmask = buf[B_SEGMASK:B_SEGMASK + 4]
+    trick = buf[B_TRICK:B_TRICK + 4]
+    seg = buf[B_SEG:B_SEG + 52]
+    vals = buf[B_VAL:B_VAL + 16]
+    srt = buf[B_SORTED:B_SORTED + 16]
+    tseg = cfg[TSEG]
+    leader = cfg[LEADER]
+    k0 = cfg[K0]
+    seat0 = (leader + k0) & 3
+    present0 = hands[0] | hands[1] | hands[2] | hands[3]
+    tmask0 = 0
+    led0 = -1
+    wcard0 = -1
+    wseat0 = -1
+    if k0 > 0:
+        led0 = trick[0]
+        wcard0 = trick[0]
+        wseat0 = leader
+        for i in range(k0):
+            c = trick[i]
+            tmask0 |= 1 << c
+            if c > wcard0 and (tseg >> c & 1 or seg[c] == seg[wcard0]):
+                wcard0 = c
+                wseat0 = (leader + i) & 3
+    present0 |= tmask0
+    lo = 0
+    hi = cfg[NVALS] - 1
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        _set(fr, 0, seat0, k0, needs, cfg[TNO], present0, tmask0, led0, wcard0, wseat0, mid)
+        if _search(hands, seg, segmask, vals, srt, cfg, ttkey, ttb, fr):
+            lo = mid
+        else:
+            hi = mid - 1
+    return int(srt[lo])
+
+
+class _Table:
+    def __init__(self, bits: int = 18) -> None:
+        size = 1 << bits
+        self.key = np.zeros((size, KEY_COLS), dtype=np.int64)
+        self.bounds = np.zeros((size, 2), dtype=np.int8)
+        self.cfg = np.zeros(CFG_SIZE, dtype=np.int64)
+        self.cfg[TTMASK] = size - 1
+        self.frames = np.zeros((MAX_DEPTH, FRAME_COLS), dtype=np.int64)
+        self.buf = np.zeros(BUF_SIZE, dtype=np.int64)
+
+
+_TABLE: _Table | None = None
+
+
+def _table() -> _Table:
+    global _TABLE
+    if _TABLE is None:
+        _TABLE = _Table()
+    return _TABLE
+
+
+def _pack(needs: Sequence[int]) -> int:
+    return sum(max(0, min(15, n)) << (4 * s) for s, n in enumerate(needs))
+
+
+def position_value(pos: Position, needs: Sequence[int], values: Sequence[int],
+                   new_search: bool = True) -> int:
+    """The value of ``pos`` (a Forty One position, ``position.forty_one_position``) for the
+    team of ``pos.maxmask`` when the seats still need ``needs`` tricks and ``values`` are
+    that team's values of the sixteen outcomes. Positions valued without ``new_search``
+    share the table with the one before (same deal, same values, same team)."""
+    t = _table()
+    cfg = t.cfg
+    if new_search:
+        cfg[GEN] += 1
+    srt = sorted(set(values))
+    cfg[TSEG] = pos.tseg
+    cfg[HORIZON] = pos.horizon
+    cfg[LEADER] = pos.leader
+    cfg[TNO] = pos.tno
+    cfg[K0] = len(pos.trick)
+    cfg[MM] = pos.maxmask
+    cfg[NVALS] = len(srt)
+    buf = t.buf
+    buf[:] = 0
+    buf[B_HANDS:B_HANDS + 4] = pos.hands
+    buf[B_SEGMASK:B_SEGMASK + 4] = pos.segmask
+    buf[B_TRICK:B_TRICK + len(pos.trick)] = pos.trick
+    buf[B_SEG:B_SEG + len(pos.seg)] = pos.seg
+    buf[B_VAL:B_VAL + 16] = values
+    buf[B_SORTED:B_SORTED + len(srt)] = srt
+    return int(_value(buf, _pack(needs), cfg, t.key, t.bounds, t.frames))
+
+
+def nodes() -> int:
+    return int(_table().cfg[NODES])
+
+
+# ----- from a game -----------------------------------------------------------------------------
+
+
+def _check(state: Any) -> FortyOneState:
+    if not isinstance(state, FortyOneState):
+        raise TypeError("a Forty One game is needed")
+    if state.phase is not Phase.PLAY:
+        raise ValueError(f"the hand is not being played (phase {state.phase.value})")
+    return state
+
+
+def _horizon(state: FortyOneState, exact_tricks: int, depth: int) -> int:
+    left = 13 - state.trick_no
+    if left <= exact_tricks:
+        return 13
+    return state.trick_no + max(depth, 1)
+
+
+def needs_of(state: FortyOneState) -> list[int]:
+    return [max(0, (state.bids[s] or 0) - state.taken[s]) for s in range(4)]
+
+
+def _values(state: FortyOneState, team: int, win_value: int) -> list[int]:
+    return outcome_values(state.rules, [b or 0 for b in state.bids], state.start_scores, team,
+                          win_value)
+
+
+def solve_score(state: Any, team: int, exact_tricks: int = 13, depth: int = 3,
+                win_value: int = WIN_VALUE) -> int:
+    """The value of the hand in play for ``team`` (0: seats 0 and 2; 1: seats 1 and 3) with
+    every card seen and best play by all four: its seats' score changes minus the other
+    team's, plus ``win_value`` if the hand ends the game for it (minus, against it). Exact
+    when at most ``exact_tricks`` tricks are left (the default: always); otherwise searched
+    ``depth`` tricks deep and estimated beyond."""
+    g = _check(state)
+    mask = 5 << team
+    pos = forty_one_position(g, mask, _horizon(g, exact_tricks, depth))
+    return position_value(pos, needs_of(g), _values(g, team, win_value))
+
+
+def best_moves_score(state: Any, exact_tricks: int = 13, depth: int = 3,
+                     win_value: int = WIN_VALUE) -> dict[Action, int]:
+    """Each legal card of the seat to play with its team's value (as ``solve_score``) if it
+    plays that card and all play best from then on."""
+    g = _check(state)
+    seat = g.turn
+    assert seat is not None
+    team = seat % 2
+    mask = 5 << team
+    pos = forty_one_position(g, mask, _horizon(g, exact_tricks, depth))
+    values = _values(g, team, win_value)
+    needs = needs_of(g)
+    reps = pos.representatives(seat)
+    out: dict[int, int] = {}
+    first = True
+    for c in sorted(set(reps.values())):
+        child = pos.play(c)
+        nd = list(needs)
+        if child.tno > pos.tno and nd[child.leader] > 0:
+            nd[child.leader] -= 1
+        if child.tno >= 13:
+            out[c] = values[sum(1 << s for s in range(4) if nd[s] == 0)]
+        else:
+            out[c] = position_value(child, nd, values, new_search=first)
+            first = False
+    return {PLAY_ACTIONS[seat][pos.cards[c]]: out[r] for c, r in sorted(reps.items())}
+
+
+__all__ = ["WIN_VALUE", "best_moves_score", "made_mask", "outcome_values", "position_value",
+           "solve_score"]
