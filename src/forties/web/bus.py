@@ -32,6 +32,7 @@ from typing import Any
 log = logging.getLogger("forties.web")
 CHANNEL = "forties:tables"
 RETRY_SECONDS = 1.0
+COMMAND_SECONDS = 5.0  # the longest a command waits for Redis's answer
 HERE = "forties:here:"  # + table id: the seats connected, per process
 BEAT = 1.0  # seconds between a process's renewals of its seats' presence
 PRESENCE_SECONDS = 4.0  # a seat's presence lapses this long after its last renewal
@@ -57,8 +58,14 @@ class Bus:
         self.channel = channel
         self.origin = secrets.token_hex(8)  # this process: its own messages are skipped
         try:
-            self.redis: Any = aioredis.Redis.from_url(url, health_check_interval=10,
-                                                      socket_connect_timeout=5)
+            # commands wait at most COMMAND_SECONDS for Redis (a read never hangs, holding
+            # the client's pool); the subscription has a client of its own, which waits
+            # for messages as long as there are none
+            self.redis: Any = aioredis.Redis.from_url(
+                url, health_check_interval=10, socket_connect_timeout=5,
+                socket_timeout=COMMAND_SECONDS)
+            self.listening: Any = aioredis.Redis.from_url(url, health_check_interval=10,
+                                                          socket_connect_timeout=5)
         except ValueError as e:
             raise BusError(f"--redis {url}: {e}") from None
         self._listener: asyncio.Task[None] | None = None
@@ -79,7 +86,7 @@ class Bus:
     async def _listen(self, on_moved: OnMoved, on_note: OnNote | None,
                       ready: asyncio.Event) -> None:
         while True:
-            pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+            pubsub = self.listening.pubsub(ignore_subscribe_messages=True)
             try:
                 await pubsub.subscribe(self.channel)
                 ready.set()
@@ -200,8 +207,9 @@ class Bus:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._listener
             self._listener = None
-        with contextlib.suppress(Exception):
-            await self.redis.aclose()
+        for client in (self.redis, self.listening):
+            with contextlib.suppress(Exception):
+                await client.aclose()
 
 
 def _first_line(e: BaseException) -> str:
