@@ -471,5 +471,6 @@ async def test_the_load_test_measures_one_and_two_processes(tmp_path: Path, pg: 
         assert row["latency_ms"]["p50"] <= row["latency_ms"]["p99"]
         assert row["cpu_seconds"]["server processes"] > 0
         assert row["cpu_seconds"]["PostgreSQL"] > 0
+        assert row["errors"] == 0 and row["reconnections"] == 0
     text = report(rows)
     assert "| 1 |" in text and "| 2 |" in text and "2 processes / 1:" in text
