@@ -69,6 +69,7 @@ class Bus:
         except ValueError as e:
             raise BusError(f"--redis {url}: {e}") from None
         self._listener: asyncio.Task[None] | None = None
+        self._presence_down = False  # said once while Redis does not answer, not every beat
         self.received = 0
         self.published = 0
 
@@ -173,8 +174,9 @@ class Bus:
                     pipe.publish(self.channel, json.dumps({"t": table_id, "p": 1,
                                                            "o": self.origin}))
             await pipe.execute()
+            self._presence_down = False
         except Exception as e:  # presence is best effort; the next beat tries again
-            log.warning("Redis at %s: %s; presence not written", self.url, _first_line(e))
+            self._down(e)
 
     async def present(self, table_ids: list[str]) -> dict[str, set[int]] | None:
         """The seats of each table connected on the other processes (None: Redis did not
@@ -188,7 +190,7 @@ class Bus:
                 pipe.zrangebyscore(HERE + table_id, now, "+inf")
             got = await pipe.execute()
         except Exception as e:
-            log.warning("Redis at %s: %s; presence not read", self.url, _first_line(e))
+            self._down(e)
             return None
         out: dict[str, set[int]] = {}
         for table_id, members in zip(table_ids, got, strict=True):
@@ -200,6 +202,12 @@ class Bus:
                     seats.add(int(seat))
             out[table_id] = seats
         return out
+
+    def _down(self, e: BaseException) -> None:
+        if not self._presence_down:
+            self._presence_down = True
+            log.warning("Redis at %s: %s; who is connected elsewhere is not known until it "
+                        "answers", self.url, _first_line(e))
 
     async def close(self) -> None:
         if self._listener is not None:
