@@ -245,7 +245,7 @@ FORTY_ONE_CONFIGS: list[Config] = [
 
 @pytest.mark.parametrize(("preset", "options"), FORTY_ONE_CONFIGS,
                          ids=map(config_id, FORTY_ONE_CONFIGS))
-@pytest.mark.parametrize("level", ["expert", "oracle", "expert-tricks", "oracle-tricks"])
+@pytest.mark.parametrize("level", ["expert", "oracle", "expert-score", "oracle-tricks"])
 def test_forty_one_players_play_only_legal_actions(preset: str, options: dict,
                                                    level: str) -> None:
     """Forty One's search players (for the score and the earlier ones for team tricks),
@@ -256,7 +256,7 @@ def test_forty_one_players_play_only_legal_actions(preset: str, options: dict,
     g = new_game(rules, seed=21)
     bots = [make_bot(level if s % 2 == 0 else "basic", rng) for s in range(4)]
     for b in bots:
-        if isinstance(b, ExpertBot) and b.name == "expert":
+        if isinstance(b, ExpertBot) and b.name == "expert":  # expert and expert-score
             b.worlds, b.deals, b.worlds41, b.bid_deals41 = 3, 6, 3, 6
     for _ in range(4):
         _play_hand(g, bots, rng)
@@ -266,8 +266,8 @@ def test_forty_one_players_play_only_legal_actions(preset: str, options: dict,
 
 
 def test_forty_one_expert_values_every_card_and_bid() -> None:
-    """The Forty One expert weighs every legal card; as dealer it weighs the least bid
-    that keeps the hand from being thrown in."""
+    """The Forty One expert for the score weighs every legal card; as dealer it weighs the
+    least bid that keeps the hand from being thrown in."""
     from forties.bots.expert import bid_candidates
     from forties.fortyone import FortyOneState
 
@@ -276,7 +276,7 @@ def test_forty_one_expert_values_every_card_and_bid() -> None:
     for _ in range(3):
         g.apply(g.legal_actions()[0])  # three bids of 1: the dealer needs 8 to play
     assert 8 in bid_candidates(g, 3)
-    bot = ExpertBot(random.Random(1))
+    bot = ExpertBot(random.Random(1), forty_one="score")
     bot.worlds41, bot.bid_deals41 = 4, 8
     choice = bot.decide(g.view(3), g.legal_actions())
     assert choice.action in g.legal_actions() and choice.samples == 8
@@ -288,3 +288,36 @@ def test_forty_one_expert_values_every_card_and_bid() -> None:
         choice = bot.decide(g.view(0), g.legal_actions())
         assert set(choice.values) == set(g.legal_actions()) or len(g.legal_actions()) == 1
         assert choice.values[choice.action] == max(choice.values.values())
+
+
+@pytest.mark.parametrize("how", ["solver", "playout"])
+def test_forty_one_bids_valued_both_ways_are_legal(how: str) -> None:
+    """Bids valued by the solver and by playouts: a legal bid, the best valued of those
+    weighed, and a bid that leaves the total under the minimum worth nothing."""
+    from forties.bots.expert import bid_by_solver
+    from forties.fortyone import FortyOneState
+
+    g = new_game("forty-one", seed=12, first_dealer=3)
+    assert isinstance(g, FortyOneState)
+    for _ in range(3):
+        g.apply(g.legal_actions()[1])  # three bids of 2: the dealer needs 5 to play
+    choice = bid_by_solver([g], 3, g.legal_actions(), 4, 1, 200, how)
+    assert choice.action in g.legal_actions()
+    assert choice.values[choice.action] == max(choice.values.values())
+    assert all(v == 0 for a, v in choice.values.items() if a.arg < 5)
+
+
+def test_strength_log_resumes_and_agrees_with_the_arena(tmp_path: Path,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    """The long-match log plays the arena's own deals: stopped after 2 and resumed to 4,
+    it holds the margins ``play_deal`` gives deals 0 to 3, and its summary says so."""
+    from forties.bench import strength
+
+    log = str(tmp_path / "m.jsonl")
+    strength.main(["basic", "random", "--count", "2", "--log", log])
+    strength.main(["basic", "random", "--count", "4", "--log", log])
+    rows = [json.loads(x) for x in Path(log).read_text().splitlines()]
+    rules = build_rules("forty-one")
+    assert [r["x"] for r in rows] == [play_deal(rules, "basic", "random", 1, i)
+                                      for i in range(4)]
+    assert "4 deals: points per hand" in capsys.readouterr().out

@@ -1,9 +1,9 @@
 """Decision time of the ``expert`` player at its default strength, on one core.
 
-``python -m forties.bench.expert [HANDS]`` plays HANDS hands of Merrimack Valley (experts at
-seats 0 and 2, ``basic`` at 1 and 3) and prints the median, 95th percentile and
-worst time of the expert's decisions, by phase. The first decision, which loads the
-compiled solver, is left out.
+``python -m forties.bench.expert [HANDS] [PRESET]`` plays HANDS hands of PRESET
+(Merrimack Valley by default; experts at seats 0 and 2, ``basic`` at 1 and 3) and
+prints the median, 95th percentile and worst time of the expert's decisions, by
+phase. The first decision, which loads the compiled solver, is left out.
 """
 
 from __future__ import annotations
@@ -60,4 +60,5 @@ def report(preset: str = "merrimack-valley", hands: int = 40) -> None:
 
 
 if __name__ == "__main__":
-    report(hands=int(sys.argv[1]) if len(sys.argv) > 1 else 40)
+    report(preset=sys.argv[2] if len(sys.argv) > 2 else "merrimack-valley",
+           hands=int(sys.argv[1]) if len(sys.argv) > 1 else 40)

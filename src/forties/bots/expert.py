@@ -15,8 +15,10 @@ missed, the target, partner above zero, the tie rules), exactly over the last
 ``exact41`` tricks and ``depth41`` tricks deep before that; each bid is valued the
 same way on imagined deals that agree with the bids already made, the later seats
 bidding what their cards promise, a total under the minimum throwing the hand in.
-``forty_one="tricks"`` keeps the earlier player (team tricks, bids from playouts),
-for comparison.
+This is ``forty_one="score"`` (the level ``expert-score``); the default ``expert``
+is still the earlier player (``forty_one="tricks"``: team tricks, bids from
+playouts), the new one not having beaten it yet in a duplicate match (see
+docs/benchmarks.md).
 """
 
 from __future__ import annotations
@@ -78,7 +80,7 @@ class ExpertBot:
 
     def __init__(self, rng: random.Random, worlds: int = 96, deals: int = 120,
                  judge: Judge | None = None, win_bonus: float = sim.WIN_BONUS,
-                 forty_one: str = "score") -> None:
+                 forty_one: str = "tricks") -> None:
         self.rng = rng
         if forty_one not in ("score", "tricks"):
             raise ValueError(f"forty_one is 'score' or 'tricks', not {forty_one!r}")

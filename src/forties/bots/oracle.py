@@ -7,9 +7,13 @@ basic is the value of playing the cards with every hand seen.
 
 Forty One: it plays every card, and bids, by the solver of Forty One's real score
 (``forties.solver.score41``) on the true deal: exact over the last ``exact41``
-tricks, searched ``depth41`` tricks deep before that; each bid is valued with the
-later seats bidding what their cards promise. ``forty_one="tricks"`` keeps the
-earlier oracle (team tricks, ``basic``'s bids), for comparison.
+tricks, searched ``depth41`` tricks deep before that. It bids as ``basic`` does:
+bidding by the solver's value of each bid on the true deal (``bid41 = "solver"``,
+the later seats bidding what their cards promise, the whole hand searched three
+tricks deep and estimated beyond) lost 0.90 points a hand to ``basic``'s bids
+(paired, 300 deals; see docs/benchmarks.md), the estimate beyond the horizon being
+too rough to choose a bid by. ``forty_one="tricks"`` keeps the earlier oracle
+(team tricks), for comparison.
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ class OracleBot(ExpertBot):
         self.truth: GameState | None = None
         self.exact41 = ORACLE_EXACT_41
         self.depth41 = ORACLE_DEPTH_41
+        self.bid41 = "basic"  # or "solver", "playout": see bid_by_solver
 
     def choose_from_state(self, state: GameState) -> Action:
         self.truth = state
@@ -45,10 +50,10 @@ class OracleBot(ExpertBot):
 
     def decide(self, view: dict[str, Any], legal: Any) -> Choice:
         t = self.truth
-        if (isinstance(t, FortyOneState) and self.forty_one == "score"
+        if (isinstance(t, FortyOneState) and self.forty_one == "score" and self.bid41 != "basic"
                 and t.phase is Phase.AUCTION and len(legal) > 1):
             return bid_by_solver([t.clone()], view["seat"], legal,  # type: ignore[list-item]
-                                 self.exact41, self.depth41, int(self.win_bonus))
+                                 self.exact41, self.depth41, int(self.win_bonus), self.bid41)
         if t is None or t.phase is not Phase.PLAY:
             a = self.basic.choose(view, legal)
             return Choice(a, {a: 0.0}, 0)
