@@ -3,14 +3,29 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+EXTRAS := dev,research,scale
+BENCH_EXTRAS := dev,research,bench
 
 .PHONY: run test lint warm-all services bench bench-envs loadtest loadtest-tables clean screenshots
 
-$(STAMP): pyproject.toml
+# $(call install,EXTRAS,STAMP): the venv (made if missing) with the package and EXTRAS,
+# installed again only when pyproject.toml's content has changed since STAMP was written
+# (its checksum is kept there): a checkout or a pull that only touches the file's date
+# costs nothing.
+define install
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,research,scale]'
-	touch $(STAMP)
+	@if [ "$$(sha256sum < pyproject.toml) $(1)" = "$$(cat $(2) 2>/dev/null)" ]; then \
+	  echo "The packages ($(1)) are installed: pyproject.toml has not changed."; \
+	else \
+	  $(BIN)/python -m pip install --quiet --upgrade pip && \
+	  $(BIN)/python -m pip install --quiet -e '.[$(1)]' && \
+	  echo "$$(sha256sum < pyproject.toml) $(1)" > $(2); \
+	fi
+	touch $(2)
+endef
+
+$(STAMP): pyproject.toml
+	$(call install,$(EXTRAS),$(STAMP))
 
 # The warm-up compiles the computer players' search once after an install or an update
 # (20 to 50 s, and it says so); after that it loads it in about a second.
@@ -52,8 +67,7 @@ screenshots: $(STAMP) $(CHROMIUM)
 	FORTIES_SCREENSHOTS=$(CURDIR)/docs/screenshots $(BIN)/pytest -q -n 2 tests/web
 
 $(VENV)/.bench: $(STAMP)
-	$(BIN)/python -m pip install --quiet -e '.[dev,research,bench]'
-	touch $(VENV)/.bench
+	$(call install,$(BENCH_EXTRAS),$(VENV)/.bench)
 
 bench: $(VENV)/.bench
 	$(BIN)/python -m forties.bench

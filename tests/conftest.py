@@ -13,6 +13,7 @@ import os
 
 from hypothesis import HealthCheck, settings
 
+from .helpers_scale import db, pairs, pg, rd  # noqa: F401  (PostgreSQL and Redis, once a session)
 from .helpers_web import api, live_server  # noqa: F401  (the web tests' fixtures)
 
 settings.register_profile(

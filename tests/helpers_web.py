@@ -82,6 +82,18 @@ class ServerProcess:
 # its clients in one process share one interpreter's threads, which is not what is tested.
 LiveServer = ServerProcess
 
+# The web tests' modules run twice: against one server on its SQLite file, and against two
+# server processes over one PostgreSQL and one Redis (tests/helpers_scale.py: ``Pair``),
+# the seats of each table spread over both.
+BACKENDS = ["sqlite", "postgresql-2"]
+
+
+def web_server(request: pytest.FixtureRequest, folder: Path, **limits: Any) -> Any:
+    """The (not yet started) server of a module fixture parametrized over BACKENDS."""
+    if request.param == "sqlite":
+        return ServerProcess(folder, **limits)
+    return request.getfixturevalue("pairs")(limits)  # one a session for each set of limits
+
 
 @pytest.fixture
 def live_server(tmp_path: Path) -> Iterator[ServerProcess]:

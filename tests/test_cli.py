@@ -12,6 +12,7 @@ import json
 import os
 import random
 import re
+import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -119,13 +120,31 @@ MALFORMED: dict[str, tuple[Any, tuple[str, ...]]] = {
 }
 
 
+Job = tuple[list[str], bytes, None, None]
+
+
+@pytest.fixture(scope="module")
+def malformed_checked(tmp_path_factory: pytest.TempPathFactory
+                      ) -> dict[str, tuple[Path, Job, subprocess.CompletedProcess[bytes]]]:
+    """``forties check`` of each malformed record, all in one process (run_many)."""
+    folder = tmp_path_factory.mktemp("malformed")
+    paths = {case: write(folder, MALFORMED[case][0], f"case{i}.json")
+             for i, case in enumerate(sorted(MALFORMED))}
+    jobs: dict[str, Job] = {case: (["check", str(p)], b"", None, None)
+                            for case, p in paths.items()}
+    runs = run_many(list(jobs.values()))
+    return {case: (paths[case], jobs[case], res) for case, res in zip(jobs, runs, strict=True)}
+
+
 @pytest.mark.parametrize("case", sorted(MALFORMED))
-def test_check_refuses_what_is_not_a_game(tmp_path: Path, case: str) -> None:
+def test_check_refuses_what_is_not_a_game(malformed_checked: dict[str, Any], case: str) -> None:
     """A record that is not a game: exit 2, nothing on stdout, and one line on stderr that
-    names the file and what is wrong where, never a traceback."""
-    record, expected = MALFORMED[case]
-    path = write(tmp_path, record)
-    res = run_forties("check", str(path))
+    names the file and what is wrong where, never a traceback. (Every case runs in one
+    process, run_many; the first also through the installed script, the same.)"""
+    _, expected = MALFORMED[case]
+    path, job, done = malformed_checked[case]
+    res = subprocess.CompletedProcess(done.args, done.returncode, done.stdout.decode(),
+                                      done.stderr.decode())
     assert res.returncode == 2, res.stdout + res.stderr
     assert res.stdout == ""
     assert "Traceback" not in res.stderr
@@ -133,6 +152,8 @@ def test_check_refuses_what_is_not_a_game(tmp_path: Path, case: str) -> None:
     assert str(path) in res.stderr
     for piece in expected:
         assert piece in res.stderr, f"{piece!r} not in {res.stderr!r}"
+    if case == sorted(MALFORMED)[0]:
+        same_as_installed(job, done)
 
 
 def test_check_of_a_missing_file_is_one_line(tmp_path: Path) -> None:
@@ -313,13 +334,26 @@ def _commands(group: click.Group, prefix: tuple[str, ...] = ()) -> list[tuple[st
     return out
 
 
+@pytest.fixture(scope="module")
+def helps() -> dict[tuple[str, ...], tuple[Job, subprocess.CompletedProcess[bytes]]]:
+    """``forties COMMAND --help`` of every command, in one process (run_many)."""
+    jobs: list[Job] = [([*c, "--help"], b"", None, None) for c in _commands(cli_main)]
+    return {tuple(job[0][:-1]): (job, res) for job, res in zip(jobs, run_many(jobs),
+                                                               strict=True)}
+
+
 @pytest.mark.parametrize("command", _commands(cli_main), ids=lambda c: " ".join(c) or "forties")
-def test_help_shows_an_example(command: tuple[str, ...]) -> None:
-    """Every command's --help ends in examples of its use."""
-    res = run_forties(*command, "--help")
+def test_help_shows_an_example(helps: dict[tuple[str, ...], Any],
+                               command: tuple[str, ...]) -> None:
+    """Every command's --help ends in examples of its use (all in one process; forties
+    --help also through the installed script, the same)."""
+    job, res = helps[command]
+    out = res.stdout.decode()
     assert res.returncode == 0
-    assert "Example" in res.stdout
-    assert f"forties {' '.join(command)}".strip() in res.stdout.split("Example", 1)[1]
+    assert "Example" in out
+    assert f"forties {' '.join(command)}".strip() in out.split("Example", 1)[1]
+    if command == ():
+        same_as_installed(job, res)
 
 
 # ----- demo --------------------------------------------------------------------------------
@@ -496,7 +530,7 @@ def test_file_options_say_the_same_from_the_installed_command(
 # ----- options that disagree, numbers out of range ------------------------------------------
 
 
-@pytest.mark.parametrize("args, expected", [
+OUT_OF_RANGE: list[tuple[tuple[str, ...], str]] = [
     (("demo", "--max-hands", "0"), "--max-hands"),
     (("hint", "--worlds", "-3", "RECORD"), "--worlds"),
     (("odds", "--deals", "0"), "--deals"),
@@ -523,15 +557,33 @@ def test_file_options_say_the_same_from_the_installed_command(
     (("hall", "ante", "--stake", "0"), "--stake"),
     (("hall", "home", "--matches", "0"), "--matches"),
     (("hall", "home", "--matches", "1001"), "--matches"),
-])
-def test_numbers_out_of_range_are_refused_in_one_line(tmp_path: Path, args: tuple[str, ...],
-                                                      expected: str) -> None:
-    """A number out of range or a word not in the list: exit 2, one line naming it."""
-    record = str(write(tmp_path, mv_record_json()))
-    res = run_forties(*(record if a == "RECORD" else a for a in args))
-    assert res.returncode == 2, res.stdout + res.stderr
-    assert res.stderr.count("\n") == 1 and expected in res.stderr, res.stderr
-    assert "Traceback" not in res.stderr and res.stdout == ""
+]
+
+
+@pytest.fixture(scope="module")
+def out_of_range(tmp_path_factory: pytest.TempPathFactory
+                 ) -> dict[tuple[str, ...], tuple[Job, subprocess.CompletedProcess[bytes]]]:
+    """Each command line of OUT_OF_RANGE (RECORD: a record of the fixed hand), all in one
+    process (run_many)."""
+    record = str(write(tmp_path_factory.mktemp("range"), mv_record_json()))
+    jobs: list[Job] = [([record if a == "RECORD" else a for a in args], b"", None, None)
+                       for args, _ in OUT_OF_RANGE]
+    return {args: (job, res) for (args, _), job, res in zip(OUT_OF_RANGE, jobs, run_many(jobs),
+                                                            strict=True)}
+
+
+@pytest.mark.parametrize("args, expected", OUT_OF_RANGE)
+def test_numbers_out_of_range_are_refused_in_one_line(
+        out_of_range: dict[tuple[str, ...], Any], args: tuple[str, ...], expected: str) -> None:
+    """A number out of range or a word not in the list: exit 2, one line naming it. (All
+    in one process; the first also through the installed script, the same.)"""
+    job, done = out_of_range[args]
+    out, err = done.stdout.decode(), done.stderr.decode()
+    assert done.returncode == 2, out + err
+    assert err.count("\n") == 1 and expected in err, err
+    assert "Traceback" not in err and out == ""
+    if args == OUT_OF_RANGE[0][0]:
+        same_as_installed(job, done)
 
 
 def test_a_preset_and_a_rules_file_of_another_preset_are_refused(tmp_path: Path) -> None:
@@ -557,6 +609,19 @@ def test_a_preset_and_a_rules_file_of_another_preset_are_refused(tmp_path: Path)
     assert nothing.returncode == 2 and "--rules" in nothing.stderr
 
 
+@pytest.fixture(scope="module")
+def started_game(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A game begun with ``forties play --plain --seed 2 --save`` and left at once (the
+    tests below resume copies of it)."""
+    folder = tmp_path_factory.mktemp("started")
+    saved = folder / "g.json"
+    start = subprocess.run([str(FORTIES), "play", "--plain", "--seed", "2", "--save",
+                            str(saved)], input="", capture_output=True, text=True, timeout=60,
+                           env={**os.environ, "FORTIES_DATA": str(folder)}, check=False)
+    assert start.returncode == 0 and saved.exists(), start.stderr
+    return saved
+
+
 @pytest.mark.parametrize("extra, named", [
     (("-p", "nova-scotia"), "--preset"),
     (("-o", "kitty=0"), "--option"),
@@ -565,16 +630,13 @@ def test_a_preset_and_a_rules_file_of_another_preset_are_refused(tmp_path: Path)
     (("--name", "Zed"), "--name"),
     (("--save", "OTHER"), "--save"),
 ])
-def test_resume_refuses_what_the_record_already_fixes(tmp_path: Path, extra: tuple[str, ...],
-                                                      named: str) -> None:
+def test_resume_refuses_what_the_record_already_fixes(
+        tmp_path: Path, started_game: Path, extra: tuple[str, ...], named: str) -> None:
     """A resumed game goes on under its record's rules, seed and names: an option that
     would change them is refused, naming it, and the record is left as it was."""
     saved = tmp_path / "g.json"
     env = {**os.environ, "FORTIES_DATA": str(tmp_path)}
-    start = subprocess.run([str(FORTIES), "play", "--plain", "--seed", "2", "--save",
-                            str(saved)], input="", capture_output=True, text=True,
-                           timeout=60, env=env, check=False)
-    assert start.returncode == 0 and saved.exists(), start.stderr
+    shutil.copy(started_game, saved)
     before = saved.read_text()
     rules = tmp_path / "house.toml"
     rules.write_text('preset = "merrimack-valley"\n', encoding="utf-8")

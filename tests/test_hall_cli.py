@@ -6,12 +6,15 @@ import json
 import re
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from forties.hall import Hall
 
-from .helpers_engine import run_forties
+from .helpers_engine import run_forties, run_many, same_as_installed
+
+Job = tuple[list[str], bytes, None, None]
 
 
 def simulate(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -54,7 +57,7 @@ def test_simulate_duplicate_with_house_rules(tmp_path: Path) -> None:
     assert "(duplicate)" in res.stdout and "Matchpoints" in res.stdout
 
 
-@pytest.mark.parametrize(("args", "words"), [
+SIMULATE_REFUSED: list[tuple[list[str], str]] = [
     (["--players", "wizard"], "unknown player 'wizard'"),
     (["--couples", "1"], "'--couples': 1 is not in the range 2<=x<=2000"),
     (["-p", "call-your-partner"], "four players in two pairs"),
@@ -64,12 +67,40 @@ def test_simulate_duplicate_with_house_rules(tmp_path: Path) -> None:
     (["--cookie-jar", "40"], "cookie_jar must be from 0"),
     (["--jobs", "0"], "'--jobs': 0 is not in the range x>=1"),
     (["--json", ".", "--couples", "2", "--games", "1"], "--json . is a folder"),
-])
-def test_simulate_bad_input_is_one_line(tmp_path: Path, args: list[str], words: str) -> None:
-    res = simulate(tmp_path, *args)
-    assert res.returncode == 2
-    assert words in res.stderr and len(res.stderr.strip().splitlines()) == 1
-    assert "Traceback" not in res.stderr
+]
+ANTE_HOME_REFUSED: list[tuple[list[str], str]] = [
+    (["ante", "--names", "A,B,C"], "six players"),
+    (["ante", "-p", "forty-one"], "not a game of 45s"),
+    (["ante", "-o", "kitty"], "NAME=VALUE"),
+    (["ante", "--players", "ace"], "unknown player 'ace'"),
+    (["home", "--couples", "Ann,Bob"], "two couples"),
+    (["home", "--matches", "0"], "'--matches': 0 is not in the range 1<=x<=1000"),
+]
+
+
+@pytest.fixture(scope="module")
+def refused() -> dict[tuple[str, ...], tuple[Job, subprocess.CompletedProcess[bytes]]]:
+    """``forties hall simulate ARGS`` and ``forties hall ARGS`` of the refusals below, all
+    in one process (run_many, each as its own process would run)."""
+    jobs: list[Job] = [(["hall", "simulate", *a], b"", None, None) for a, _ in SIMULATE_REFUSED]
+    jobs += [(["hall", *a], b"", None, None) for a, _ in ANTE_HOME_REFUSED]
+    return {tuple(job[0]): (job, res) for job, res in zip(jobs, run_many(jobs), strict=True)}
+
+
+def check_refused(refused: dict[tuple[str, ...], Any], args: list[str], words: str) -> None:
+    job, done = refused[tuple(args)]
+    err = done.stderr.decode()
+    assert done.returncode == 2, err
+    assert words in err and len(err.strip().splitlines()) == 1
+    assert "Traceback" not in err
+    if tuple(args) == next(iter(refused)):  # the first, also through the installed script
+        same_as_installed(job, done)
+
+
+@pytest.mark.parametrize(("args", "words"), SIMULATE_REFUSED)
+def test_simulate_bad_input_is_one_line(refused: dict[tuple[str, ...], Any], args: list[str],
+                                        words: str) -> None:
+    check_refused(refused, ["hall", "simulate", *args], words)
 
 
 def test_a_rules_file_gives_the_preset_and_a_preset_against_it_is_refused(
@@ -110,18 +141,10 @@ def test_cards_of_a_saved_evening(tmp_path: Path) -> None:
     assert res.returncode == 2 and "couple 99 is not at table" in res.stderr
 
 
-@pytest.mark.parametrize(("args", "words"), [
-    (["ante", "--names", "A,B,C"], "six players"),
-    (["ante", "-p", "forty-one"], "not a game of 45s"),
-    (["ante", "-o", "kitty"], "NAME=VALUE"),
-    (["ante", "--players", "ace"], "unknown player 'ace'"),
-    (["home", "--couples", "Ann,Bob"], "two couples"),
-    (["home", "--matches", "0"], "'--matches': 0 is not in the range 1<=x<=1000"),
-])
-def test_ante_and_home_bad_input(args: list[str], words: str) -> None:
-    res = run_forties("hall", *args)
-    assert res.returncode == 2 and words in res.stderr
-    assert len(res.stderr.strip().splitlines()) == 1 and "Traceback" not in res.stderr
+@pytest.mark.parametrize(("args", "words"), ANTE_HOME_REFUSED)
+def test_ante_and_home_bad_input(refused: dict[tuple[str, ...], Any], args: list[str],
+                                 words: str) -> None:
+    check_refused(refused, ["hall", *args], words)
 
 
 def test_ante_and_home_print_their_results() -> None:

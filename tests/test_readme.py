@@ -15,6 +15,7 @@ import re
 import shlex
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -84,21 +85,84 @@ def test_make_targets_exist() -> None:
     assert 'bench = [\n    "open_spiel' in (ROOT / "pyproject.toml").read_text()
 
 
-def test_every_forties_command_in_the_readme_runs(tmp_path: Path) -> None:
-    """Each ``forties`` line of the README, in order, in one folder: exit status 0, no
-    traceback; ``demo --save game.json`` leaves a record the others read, and the hall
-    evening saved as evening.json gets its punch cards printed."""
-    env = {**os.environ, "FORTIES_DATA": str(tmp_path / "data"), "TERM": "dumb"}
-    ran = 0
+def forties_lines() -> list[list[str]]:
+    """The arguments of each ``forties`` line of the README, in order, made small."""
+    out = []
     for line in shell_lines():
         if not line.startswith(".venv/bin/forties "):
             continue
         for long, short in SMALLER.items():
             line = line.replace(long, short)
-        args = shlex.split(line)[1:]
+        out.append(shlex.split(line)[1:])
+    return out
+
+
+def files_named(args: list[str]) -> set[str]:
+    return {a for a in args if re.fullmatch(r"[\w.-]+\.(json|html|csv|toml|md)", a)}
+
+
+def chains() -> list[list[list[str]]]:
+    """The README's ``forties`` lines in groups that share no file: lines naming the same
+    file (the demo's game.json that show and check read, the pad's friday.json) stay
+    together in README order; each group runs in a folder of its own, beside the others."""
+    lines = forties_lines()
+    group = list(range(len(lines)))  # each line's group: the first line of it
+
+    def first(i: int) -> int:
+        while group[i] != i:
+            i = group[i]
+        return i
+
+    for i, a in enumerate(lines):
+        for j in range(i):
+            if files_named(a) & files_named(lines[j]):
+                ri, rj = first(i), first(j)
+                group[max(ri, rj)] = min(ri, rj)
+    out: dict[int, list[list[str]]] = {}
+    for i, a in enumerate(lines):
+        out.setdefault(first(i), []).append(a)
+    return list(out.values())
+
+
+def chain_id(lines: list[list[str]]) -> str:
+    return " ".join(lines[0]) + (f" (+{len(lines) - 1})" if len(lines) > 1 else "")
+
+
+# What the lines leave behind, checked in the folder of the group that names the file.
+LEFT: dict[str, Callable[[Path], bool]] = {
+    "game.json": Path.is_file,  # demo --save game.json, which the others read
+    "friday.json": lambda p: '"bidder": 1' in p.read_text(),  # the hand typed, kept
+    "evening.json": Path.is_file,  # the hall evening saved...
+    "cards.html": Path.is_file,  # ...gets its punch cards printed
+}
+
+
+def test_the_readme_lines_are_all_run_in_their_groups() -> None:
+    """The groups hold every ``forties`` line once, each line after the lines before it
+    that name one of its files, and the files the README promises."""
+    lines = forties_lines()
+    assert len(lines) >= 10
+    grouped = [a for g in chains() for a in g]
+    assert sorted(map(tuple, grouped)) == sorted(map(tuple, lines))
+    for g in chains():
+        assert [lines.index(a) for a in g] == sorted(lines.index(a) for a in g)
+    named = set().union(*map(files_named, lines))
+    assert set(LEFT) <= named
+    assert ["demo", "-p", "nova-scotia", "--seed", "3", "--save", "game.json"] in \
+        next(g for g in chains() if ["show", "game.json"] in g)
+
+
+@pytest.mark.parametrize("lines", chains(), ids=chain_id)
+def test_every_forties_command_in_the_readme_runs(tmp_path: Path, lines: list[list[str]]) -> None:
+    """Each ``forties`` line of the README, in order within its group, in one folder: exit
+    status 0, no traceback; ``demo --save game.json`` leaves a record the others read, and
+    the hall evening saved as evening.json gets its punch cards printed."""
+    env = {**os.environ, "FORTIES_DATA": str(tmp_path / "data"), "TERM": "dumb"}
+    for args in lines:
+        args = list(args)
+        line = " ".join(args)
         if args[0] == "serve":
             run_serve(args, tmp_path, env)
-            ran += 1
             continue
         if args[0] == "odds" and "--deals" not in args:
             args += ["--deals", "2", "-p", "merrimack-valley"]
@@ -108,11 +172,8 @@ def test_every_forties_command_in_the_readme_runs(tmp_path: Path) -> None:
                              capture_output=True, text=True, timeout=600, check=False)
         assert res.returncode == 0, (line, res.stdout[-2000:], res.stderr)
         assert "Traceback" not in res.stdout + res.stderr, line
-        ran += 1
-    assert ran >= 10
-    assert (tmp_path / "game.json").is_file()
-    assert '"bidder": 1' in (tmp_path / "friday.json").read_text()  # the hand typed, kept
-    assert (tmp_path / "evening.json").is_file() and (tmp_path / "cards.html").is_file()
+    for name in set().union(*map(files_named, lines)) & set(LEFT):
+        assert LEFT[name](tmp_path / name), name
 
 
 def run_serve(args: list[str], folder: Path, env: dict[str, str]) -> None:

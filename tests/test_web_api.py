@@ -21,14 +21,15 @@ import websockets
 from forties import PRESETS, RulesError, build_rules
 
 from .helpers_engine import mv_record_json
-from .helpers_web import ServerProcess, private_table, serving
+from .helpers_web import BACKENDS, ServerProcess, private_table, serving, web_server
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    with serving(ServerProcess(tmp_path_factory.mktemp("api"))) as srv:
+@pytest.fixture(scope="module", params=BACKENDS)
+def server(request: pytest.FixtureRequest,
+           tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    with serving(web_server(request, tmp_path_factory.mktemp("api"))) as srv:
         yield srv
 
 
@@ -56,8 +57,8 @@ async def ws_frames(url: str, messages: list[Any], wait_for: int) -> list[dict[s
     async with websockets.connect(url, compression=None, max_size=2**22) as ws:
         for m in messages:
             await ws.send(m if isinstance(m, str | bytes) else json.dumps(m))
-        while len(out) < wait_for:
-            out.append(json.loads(await ws.recv()))
+        while len(out) < wait_for:  # a frame that never comes fails the test, not hangs it
+            out.append(json.loads(await asyncio.wait_for(ws.recv(), 30)))
     return out
 
 

@@ -19,6 +19,7 @@ def test_the_load_tool_plays_five_tables_and_reports() -> None:
     assert 0 < out["p50_ms"] <= out["p99_ms"]
     assert out["errors"] == 0 and out["reconnections"] == 0
     assert out["server_rss_per_table_kib"] is not None
+    assert out["server_cpu_ms_per_action"] > 0 and out["clients_cpu_ms_per_action"] > 0
 
 
 def test_the_load_tool_refuses_bad_sizes_in_one_line() -> None:

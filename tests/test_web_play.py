@@ -20,6 +20,7 @@ from forties.web.client import SeatClient
 
 from .helpers_engine import FORTIES
 from .helpers_web import (
+    BACKENDS,
     LiveServer,
     basic_player,
     check_frames,
@@ -27,15 +28,18 @@ from .helpers_web import (
     private_table,
     serving,
     stop_all,
+    web_server,
 )
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 
-@pytest.fixture(scope="module")
-def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    """One server for the module's games (each game at its own table)."""
-    with serving(LiveServer(tmp_path_factory.mktemp("play"))) as srv:
+@pytest.fixture(scope="module", params=BACKENDS)
+def live_server(request: pytest.FixtureRequest,
+                tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """One server for the module's games (each game at its own table), or two processes
+    over PostgreSQL and Redis."""
+    with serving(web_server(request, tmp_path_factory.mktemp("play"))) as srv:
         yield srv
 
 

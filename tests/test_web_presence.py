@@ -17,14 +17,25 @@ from forties.rules import build_rules
 from forties.table import COMPUTER, PERSON, Settings, Table
 from forties.web.client import SeatClient
 
-from .helpers_web import ServerProcess, private_table, serving, stop_all
+from .helpers_web import (
+    BACKENDS,
+    ServerProcess,
+    private_table,
+    serving,
+    stop_all,
+    web_server,
+)
 
 ASYNC = pytest.mark.asyncio(loop_scope="module")
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    with serving(ServerProcess(tmp_path_factory.mktemp("presence"), bot_delay=0.3)) as srv:
+@pytest.fixture(scope="module", params=BACKENDS)
+def server(request: pytest.FixtureRequest,
+           tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """One server, or two processes over PostgreSQL and Redis (the seats and the
+    spectator of a table spread over both: presence is heard across them)."""
+    with serving(web_server(request, tmp_path_factory.mktemp("presence"),
+                            bot_delay=0.3)) as srv:
         yield srv
 
 
@@ -44,10 +55,12 @@ async def test_every_other_seat_and_spectator_hears_a_seat_leave_and_come_back(
     table, tokens = await private_table(http, "merrimack-valley")
     host = SeatClient(server.ws, table, tokens[0]).start()
     watcher = SeatClient(server.ws, table).start()
-    guest = SeatClient(server.ws, table, tokens[1]).start()
+    guest = SeatClient(server.ws, table, tokens[1])
     try:
-        for c in (host, watcher, guest):
+        for c in (host, watcher):
             await c.wait_for(lambda c: c.view is not None)
+        guest.start()  # the guest comes after them (on two processes, it could be first)
+        await guest.wait_for(lambda c: c.view is not None)
         came = {"type": "presence", "seat": 1, "connected": True}
         for c in (host, watcher):
             await c.wait_for(lambda c: came in presence(c), timeout=10)
@@ -68,7 +81,7 @@ async def test_every_other_seat_and_spectator_hears_a_seat_leave_and_come_back(
         assert {f["seat"] for f in presence(host)} == {1}  # (the watcher may hear the host come)
         assert all(f["seat"] != 1 for f in presence(guest))
     finally:
-        await stop_all([host, watcher])
+        await stop_all([host, watcher, guest])
 
 
 @ASYNC

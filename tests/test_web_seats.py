@@ -14,15 +14,24 @@ import pytest_asyncio
 
 from forties.web.client import SeatClient
 
-from .helpers_web import ServerProcess, basic_player, private_table, serving, stop_all
+from .helpers_web import (
+    BACKENDS,
+    ServerProcess,
+    basic_player,
+    private_table,
+    serving,
+    stop_all,
+    web_server,
+)
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    with serving(ServerProcess(tmp_path_factory.mktemp("seats"), review_seconds=0.3,
-                               grace_seconds=0.5, par=True)) as srv:
+@pytest.fixture(scope="module", params=BACKENDS)
+def server(request: pytest.FixtureRequest,
+           tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    with serving(web_server(request, tmp_path_factory.mktemp("seats"), review_seconds=0.3,
+                            grace_seconds=0.5, par=True)) as srv:
         yield srv
 
 
@@ -121,7 +130,7 @@ async def test_a_dropped_seat_keeps_its_grace_then_a_computer_plays_it(
               for s in (2, 3)]
     try:
         await guest.wait_for(lambda c: c.view is not None)
-        assert host.table is not None or await host.wait_for(lambda c: c.table is not None)
+        await host.wait_for(lambda c: c.table is not None)
         await guest.stop()  # gone: after the grace period a computer takes the seat
         await host.wait_for(lambda c: any(f["event"].get("seat") == 1
                                           for f in events(c, "away")), timeout=30)
@@ -130,7 +139,11 @@ async def test_a_dropped_seat_keeps_its_grace_then_a_computer_plays_it(
         await back.wait_for(lambda c: c.table is not None)
         assert back.table is not None and back.table["seats"][1]["away"] is True
         await back.send({"type": "back"})
-        await host.wait_for(lambda c: bool(events(c, "back")))
+        try:
+            await host.wait_for(lambda c: bool(events(c, "back")))
+        except TimeoutError:
+            print("DEBUG back", back.errors, back.frames[-3:], back.url, host.url)
+            raise
         await back.stop()
     finally:
         await stop_all([host, *others])

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import os
 import re
 import resource
@@ -114,6 +115,7 @@ class Players:
         self.got: dict[tuple[str, int], list[float]] = {}
         self.latencies: list[float] = []
         self.actions = 0
+        self.seeds: list[int] = []
         n = 0
         for table, tokens in made:
             for seat in sorted(tokens):
@@ -122,7 +124,7 @@ class Players:
                 c.table_id, c.players = table, len(tokens)
                 c.on_frame, c.on_send = self._on_frame, self._on_send
                 c.think = think
-                c.autoplay(seed=hash((table, seat)) & 0xFFFF)
+                self.seeds.append(hash((table, seat)) & 0xFFFF)
                 self.clients.append(c)
                 n += 1
 
@@ -142,14 +144,32 @@ class Players:
                 self.actions += 1
             del self.got[key]
 
-    async def connect(self, at_once: int = 200, timeout: float = 120.0) -> None:
-        """Connect every client, ``at_once`` together, each until it has its snapshot."""
+    async def connect(self, at_once: int = 200, timeout: float = 120.0,
+                      play: bool = True) -> None:
+        """Connect every client, ``at_once`` together, each until it has its snapshot;
+        then they all begin to play (had the first tables played while the last clients
+        were connecting, this process, busy with their frames, could let the last ones'
+        handshakes time out)."""
         for first in range(0, len(self.clients), at_once):
             group = self.clients[first:first + at_once]
             for c in group:
                 c.start()
             await asyncio.gather(*(c.wait_for(lambda c: c.view is not None, timeout=timeout)
                                    for c in group))
+        # The clients and their connections live as long as the test: the collector's
+        # full rounds skip them, so that this process's own pauses stay out of the
+        # latencies measured (the server does the same with what it made to start).
+        gc.collect()
+        gc.freeze()
+        if play:
+            await self.play()
+
+    async def play(self) -> None:
+        """Every client begins to play (``connect(play=False)``: once the tables are
+        started; a table still waiting refuses a move)."""
+        for c, seed in zip(self.clients, self.seeds, strict=True):
+            c.autoplay(seed=seed)
+        await asyncio.gather(*(c.play_now() for c in self.clients))
 
     def measure(self) -> None:
         """Count from now on."""

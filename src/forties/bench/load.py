@@ -105,8 +105,9 @@ async def one_run(workers: int, tables: int, seconds: float, pg: Any, rd: Any,
             made = await driver.make_tables(api, tables, "merrimack-valley", start=False)
             # the seats of each table round-robin over the processes
             players = driver.Players(made, [s.ws for s in servers])
-            await players.connect(timeout=60)
+            await players.connect(timeout=60, play=False)
             await driver.start_tables(api, made)
+            await players.play()
         await asyncio.sleep(WARMUP_SECONDS)
         parts = {"server processes": [s.proc.pid for s in servers], "PostgreSQL": pg.pids(),
                  "Redis": [rd.pid]}

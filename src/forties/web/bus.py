@@ -32,6 +32,7 @@ from typing import Any
 log = logging.getLogger("forties.web")
 CHANNEL = "forties:tables"
 RETRY_SECONDS = 1.0
+COMMAND_SECONDS = 5.0  # the longest a command waits for Redis's answer
 HERE = "forties:here:"  # + table id: the seats connected, per process
 BEAT = 1.0  # seconds between a process's renewals of its seats' presence
 PRESENCE_SECONDS = 4.0  # a seat's presence lapses this long after its last renewal
@@ -57,11 +58,18 @@ class Bus:
         self.channel = channel
         self.origin = secrets.token_hex(8)  # this process: its own messages are skipped
         try:
-            self.redis: Any = aioredis.Redis.from_url(url, health_check_interval=10,
-                                                      socket_connect_timeout=5)
+            # commands wait at most COMMAND_SECONDS for Redis (a read never hangs, holding
+            # the client's pool); the subscription has a client of its own, which waits
+            # for messages as long as there are none
+            self.redis: Any = aioredis.Redis.from_url(
+                url, health_check_interval=10, socket_connect_timeout=5,
+                socket_timeout=COMMAND_SECONDS)
+            self.listening: Any = aioredis.Redis.from_url(url, health_check_interval=10,
+                                                          socket_connect_timeout=5)
         except ValueError as e:
             raise BusError(f"--redis {url}: {e}") from None
         self._listener: asyncio.Task[None] | None = None
+        self._presence_down = False  # said once while Redis does not answer, not every beat
         self.received = 0
         self.published = 0
 
@@ -79,7 +87,7 @@ class Bus:
     async def _listen(self, on_moved: OnMoved, on_note: OnNote | None,
                       ready: asyncio.Event) -> None:
         while True:
-            pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+            pubsub = self.listening.pubsub(ignore_subscribe_messages=True)
             try:
                 await pubsub.subscribe(self.channel)
                 ready.set()
@@ -166,8 +174,9 @@ class Bus:
                     pipe.publish(self.channel, json.dumps({"t": table_id, "p": 1,
                                                            "o": self.origin}))
             await pipe.execute()
+            self._presence_down = False
         except Exception as e:  # presence is best effort; the next beat tries again
-            log.warning("Redis at %s: %s; presence not written", self.url, _first_line(e))
+            self._down(e)
 
     async def present(self, table_ids: list[str]) -> dict[str, set[int]] | None:
         """The seats of each table connected on the other processes (None: Redis did not
@@ -181,7 +190,7 @@ class Bus:
                 pipe.zrangebyscore(HERE + table_id, now, "+inf")
             got = await pipe.execute()
         except Exception as e:
-            log.warning("Redis at %s: %s; presence not read", self.url, _first_line(e))
+            self._down(e)
             return None
         out: dict[str, set[int]] = {}
         for table_id, members in zip(table_ids, got, strict=True):
@@ -194,14 +203,21 @@ class Bus:
             out[table_id] = seats
         return out
 
+    def _down(self, e: BaseException) -> None:
+        if not self._presence_down:
+            self._presence_down = True
+            log.warning("Redis at %s: %s; who is connected elsewhere is not known until it "
+                        "answers", self.url, _first_line(e))
+
     async def close(self) -> None:
         if self._listener is not None:
             self._listener.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._listener
             self._listener = None
-        with contextlib.suppress(Exception):
-            await self.redis.aclose()
+        for client in (self.redis, self.listening):
+            with contextlib.suppress(Exception):
+                await client.aclose()
 
 
 def _first_line(e: BaseException) -> str:

@@ -233,6 +233,11 @@ class SeatClient:
         self.chooser = chooser or (lambda v: rng.choice(v["legal"]))
         return self
 
+    async def play_now(self) -> None:
+        """Play (or say "ready") if the view in hand calls for it: for a client whose
+        ``autoplay`` was set after it connected."""
+        await self._maybe_play()
+
     async def _maybe_play(self) -> None:
         v = self.view
         if self.chooser is None or v is None:

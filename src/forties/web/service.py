@@ -324,9 +324,12 @@ class Service:
                 if table is None:
                     return None
                 live = self.tables[table_id] = Live(table)
-                if self.bus is not None:  # who is connected on the other processes
-                    await self._look(live)
-            return live
+                fresh = True
+            else:
+                fresh = False
+        if fresh and self.bus is not None:  # who is connected on the other processes
+            await self._look(live)
+        return live
 
     async def _load(self, table_id: str) -> Table | None:
         if not isinstance(table_id, str) or not 0 < len(table_id) <= 32:
@@ -1118,11 +1121,25 @@ RETRIES = 5  # tries of a chat line or a "ready" that another process's event go
 
 def still_wanted(t: Table, hand: int, events: list[dict[str, Any]]) -> bool:
     """Whether ``events``, refused because another process moved the table first, do not
-    depend on what it did (a chat line; "ready" in the same hand's review), so that they
-    are stored after its events rather than refused."""
-    return all(e["kind"] == "chat" or (
-        e["kind"] == "ready" and t.status == REVIEW and t.state.hand_index == hand
-        and e.get("seat") not in t.ready) for e in events)
+    depend on what it did (a chat line; "ready" in the same hand's review; a person back
+    in a seat still away; a guest in a seat still empty, the seat's key being the
+    database's already; the par of a hand not told yet), so that they are stored after
+    its events rather than refused."""
+    def wanted(e: dict[str, Any]) -> bool:
+        kind = e["kind"]
+        if kind == "chat":
+            return True
+        if kind == "ready":
+            return t.status == REVIEW and t.state.hand_index == hand and \
+                e.get("seat") not in t.ready
+        if kind == "back":
+            return bool(t.seats[e["seat"]].away)
+        if kind == "sit":
+            return bool(e.get("as") == PERSON and t.seats[e["seat"]].kind == EMPTY)
+        if kind == "par":
+            return bool(e["hand"] not in t.par)
+        return False
+    return all(wanted(e) for e in events)
 
 
 def computer_name(level: str) -> str:
