@@ -64,6 +64,21 @@ def test_an_action_on_an_old_version_is_stale_and_changes_nothing() -> None:
     assert t.version == 1 and t.state.history == []
 
 
+def test_nothing_is_offered_before_the_host_starts() -> None:
+    """A table waiting for its host has dealt, but no seat's view offers an action (a
+    client that played from it would be refused); once started, the seat to act has its
+    choices."""
+    t = Table("t1", build_rules("merrimack-valley"), 7, Settings())
+    for i in range(t.n):
+        t.apply({"kind": "sit", "seat": i, "as": PERSON, "name": f"P{i}"})
+    assert t.status == "waiting" and t.state.legal_actions()
+    assert all(t.view(s)["legal"] == [] for s in range(t.n))
+    assert all(t.snapshot(s)["view"]["legal"] == [] for s in range(t.n))
+    t.apply({"kind": "start"})
+    seat = t.state.turn
+    assert seat is not None and t.view(seat)["legal"]
+
+
 def test_refusals_name_the_reason() -> None:
     t = table()
     seat = t.state.turn

@@ -447,6 +447,8 @@ class Table:
         """VIEW: the engine's one view for ``seat`` (None: a spectator) with the version."""
         v = (state or self.state).view(seat)
         v["version"] = self.version
+        if self.status == WAITING and v.get("legal"):
+            v["legal"] = []  # dealt, but nobody plays before the host starts the table
         return v
 
     def snapshot(self, seat: int | None, host: bool = False,

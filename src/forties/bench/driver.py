@@ -187,6 +187,8 @@ class Players:
                 "p99_ms": None if p99 is None else round(1000 * p99, 1),
                 "samples": len(lat),
                 "errors": sum(len(c.errors) for c in self.clients),
+                "error_messages": sorted({f"{e.get('code')}: {e.get('message')}"
+                                          for c in self.clients for e in c.errors})[:5],
                 "reconnections": sum(max(0, c.connections - 1) for c in self.clients)}
 
     async def stop(self) -> None:

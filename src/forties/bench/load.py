@@ -135,7 +135,8 @@ async def one_run(workers: int, tables: int, seconds: float, pg: Any, rd: Any,
             "moves_per_second": round(moves / elapsed, 1),
             "latency_ms": {"p50": figures["p50_ms"], "p99": figures["p99_ms"],
                            "samples": figures["samples"]},
-            "errors": figures["errors"], "reconnections": figures["reconnections"],
+            "errors": figures["errors"], "error_messages": figures["error_messages"],
+            "reconnections": figures["reconnections"],
             "cpu_ms_per_move": {k: round(1000 * v / max(1, moves), 2) for k, v in cpu.items()},
             "cpu_seconds": {k: round(v, 2) for k, v in cpu.items()}}
 

@@ -141,7 +141,7 @@ async def run(tables: int, seconds: float, think: float, preset: str,
         "server_cpu_ms_per_action": round(1000 * (cpu1 - cpu0) / done, 2)
         if cpu0 is not None and cpu1 is not None and done else None,
         "clients_cpu_ms_per_action": round(1000 * (me1 - me0) / done, 2) if done else None,
-        "errors": figures["errors"],
+        "errors": figures["errors"], "error_messages": figures["error_messages"],
         "reconnections": figures["reconnections"],
         "machine": driver.machine(),
         "load_average": [round(x, 2) for x in os.getloadavg()],
