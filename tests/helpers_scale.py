@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import signal
 import subprocess
 import uuid
@@ -22,8 +21,7 @@ from typing import Any
 import psycopg
 import pytest
 
-from .helpers_engine import FORTIES
-from .helpers_web import TEST_LIMITS
+from .helpers_web import TEST_LIMITS, launch_serve, serving_port
 from .services import Postgres, Redis, postgres, redis
 
 
@@ -70,26 +68,14 @@ class Serve:
 
     def launch(self) -> Serve:
         """Start the process (``ready`` waits for it to serve)."""
-        env = {**os.environ, "FORTIES_DATA": str(self.folder / "data"),
-               "FORTIES_LIMITS": json.dumps(self.limits)}
-        env.pop("DISPLAY", None)
-        env.pop("WAYLAND_DISPLAY", None)
-        self.proc = subprocess.Popen(
-            [str(FORTIES), "serve", "--port", "0", "--no-browser", "--db", self.db,
-             "--redis", self.redis_url, "--workers", str(self.workers)],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
-            start_new_session=True)
+        self.proc = launch_serve(self.folder, self.limits,
+                                 ["--port", "0", "--db", self.db, "--redis", self.redis_url,
+                                  "--workers", str(self.workers)], new_session=True)
         return self
 
     def ready(self) -> Serve:
-        assert self.proc is not None and self.proc.stdout is not None
-        line = self.proc.stdout.readline()
-        m = re.search(r"serving on http://127\.0\.0\.1:(\d+)/", line)
-        if not m:
-            self.proc.kill()
-            raise RuntimeError(f"forties serve said {line!r}: "
-                               f"{self.proc.stderr.read()[-2000:] if self.proc.stderr else ''}")
-        self.port = int(m.group(1))
+        assert self.proc is not None
+        self.port = serving_port(self.proc)
         self.http = f"http://127.0.0.1:{self.port}"
         self.ws = f"ws://127.0.0.1:{self.port}"
         return self

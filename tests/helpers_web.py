@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
 import re
 import signal
@@ -33,6 +34,32 @@ TEST_LIMITS: dict[str, Any] = {"bot_delay": 0.0, "review_seconds": 30.0, "par": 
                                "grace_seconds": 30.0, "tables_per_minute": 100000}
 
 
+def launch_serve(folder: Path, limits: dict[str, Any], args: list[str],
+                 new_session: bool = False) -> subprocess.Popen[str]:
+    """``forties serve --no-browser ARGS`` as its own process, its data in ``folder``, with
+    ``limits``, and no display to open a browser on (``serving_port`` waits for it)."""
+    env = {**os.environ, "FORTIES_DATA": str(folder / "data"),
+           "FORTIES_LIMITS": json.dumps(limits)}
+    env.pop("DISPLAY", None)
+    env.pop("WAYLAND_DISPLAY", None)
+    return subprocess.Popen([str(FORTIES), "serve", "--no-browser", *args],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=env, start_new_session=new_session)
+
+
+def serving_port(proc: subprocess.Popen[str]) -> int:
+    """The port ``proc`` (``launch_serve``) says it serves on; RuntimeError with what it
+    said when it does not."""
+    assert proc.stdout is not None
+    line = proc.stdout.readline()
+    m = re.search(r"serving on http://127\.0\.0\.1:(\d+)/", line)
+    if not m:
+        proc.kill()
+        raise RuntimeError(f"forties serve said {line!r}: "
+                           f"{proc.stderr.read()[-2000:] if proc.stderr else ''}")
+    return int(m.group(1))
+
+
 class ServerProcess:
     """``forties serve`` as its own process, on a database that outlives it."""
 
@@ -45,24 +72,9 @@ class ServerProcess:
         self.http = self.ws = ""
 
     def start(self, port: int = 0) -> ServerProcess:
-        import json
-
-        env = {**os.environ, "FORTIES_DATA": str(self.folder / "data"),
-               "FORTIES_LIMITS": json.dumps(self.limits)}
-        env.pop("DISPLAY", None)
-        env.pop("WAYLAND_DISPLAY", None)
-        self.proc = subprocess.Popen(
-            [str(FORTIES), "serve", "--port", str(port), "--no-browser", "--db",
-             f"sqlite:///{self.db}"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            text=True, env=env)
-        assert self.proc.stdout is not None
-        line = self.proc.stdout.readline()
-        m = re.search(r"serving on http://127\.0\.0\.1:(\d+)/", line)
-        if not m:
-            self.proc.kill()
-            raise RuntimeError(f"forties serve said {line!r}: {self.proc.stderr.read()[-2000:]}"
-                               if self.proc.stderr else line)
-        self.port = int(m.group(1))
+        self.proc = launch_serve(self.folder, self.limits,
+                                 ["--port", str(port), "--db", f"sqlite:///{self.db}"])
+        self.port = serving_port(self.proc)
         self.http = f"http://127.0.0.1:{self.port}"
         self.ws = f"ws://127.0.0.1:{self.port}"
         return self
