@@ -34,58 +34,21 @@ by trumps held.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any, TypeVar, cast
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
-from llvmlite import ir  # type: ignore[import-untyped]
-from numba import njit, types
-from numba.core.extending import intrinsic
 
 from ..actions import Action
 from ..fortyone import PLAY_ACTIONS, FortyOneState
 from ..rules import FortyOneRules
 from ..scoring import FortyOneHand, score_forty_one
 from ..state import Phase
+from .kernel import _bit_length, _jit, _popcount
 from .position import Position, forty_one_position
-
-_F = TypeVar("_F", bound=Callable[..., Any])
 
 # What ending the game is worth, in points of a hand (the players' ``WIN_BONUS``).
 WIN_VALUE = 200
-
-
-def _jit(inline: bool = False) -> Callable[[_F], _F]:
-    jit: Any = njit
-    return cast(Callable[[_F], _F],
-                jit(cache=True, inline="always" if inline else "never", _nrt=False))
-
-
-def _popcount_typer(typingctx: Any, x: Any) -> Any:
-    sig = types.int64(types.int64)
-
-    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-        return builder.ctpop(args[0])
-
-    return sig, codegen
-
-
-def _clz_typer(typingctx: Any, x: Any) -> Any:
-    sig = types.int64(types.int64)
-
-    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-        return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 0))
-
-    return sig, codegen
-
-
-_popcount: Any = intrinsic(_popcount_typer)
-_clz: Any = intrinsic(_clz_typer)
-
-
-@_jit(inline=True)
-def _bit_length(x: int) -> int:
-    return int(64 - _clz(x))
 
 
 # ----- the outcome values -----------------------------------------------------------------
