@@ -151,6 +151,9 @@ def test_the_projector_and_the_phone_in_french(server: str, browser: Any) -> Non
     board = open_page(browser, server, f"/hall/{made['evening']}?lang=fr", PHONE, "fr-CA")
     board.wait_for_function("document.querySelector('#table-box h2').textContent "
                             "=== 'Classement'")
+    # the phase line is written once the evening's state has come (after the headings)
+    board.wait_for_function("document.querySelector('#phase').textContent"
+                            ".includes('Inscriptions')", timeout=10_000)
     assert "Inscriptions" in board.locator("#phase").inner_text()
     phone = open_page(browser, server, made["report"] + "", PHONE, "fr-CA")
     phone.goto(f"/hall/{made['evening']}/report?lang=fr#key=" + made["report"].split("=")[1])
