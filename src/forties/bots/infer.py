@@ -16,9 +16,9 @@ resampling: many cheap deals, a few solved):
   The sampler deals the hidden cards evenly within the hard facts, so a deal's
   weight is, for each other seat, P(its features | its class), read from the
   counts, over the sampler's own odds of those features (their share among the
-  deals drawn): the posterior over the proposal. The counts are smoothed towards
-  the features' overall frequency and mixed with it (``FLOOR``), so that no deal is
-  ruled out by a fault of the model.
+  deals drawn): the posterior over the proposal. The counts are smoothed (see
+  ``Table``) and mixed with the features' overall frequency (``FLOOR``), so that no
+  deal is ruled out by a fault of the model.
 - **The play.** A seat that played last to a trick that the other side was winning
   and did not take it held no card that could (every card that beats the winning
   card may be played in 45s): deals in which it did are weighed by ``PLAY_FLOOR``.
@@ -40,7 +40,8 @@ from ..state import GameState, IllegalActionError
 from .sampler import Knowledge, _kept, _position, deal_world, knowledge
 
 FLOOR = 0.1  # each likelihood is mixed with the class's overall frequency this much
-SMOOTH = 20.0  # pseudo-counts towards the class's overall frequency
+SMOOTH = 20.0  # pseudo-counts towards the frequency among the seats of the class's role
+MIN_COUNT = 500  # a bidder's class seen less often is pooled with the bids below it
 PLAY_FLOOR = 0.15  # the weight of a deal in which a seat did not win a trick it could
 OVERSAMPLE = 3  # cheap deals drawn for each deal solved
 SOFT = True  # the proposal keeps the sampler's own soft facts (its odds are divided out)
@@ -107,25 +108,58 @@ def seat_class(auction: str | None, kept: str | None) -> str:
 
 
 class Table:
-    """Counts of (class, features) from self-play, read as P(features | class)."""
+    """Counts of (class, features) from self-play, read as P(features | class).
+
+    A bidder's class seen fewer than ``MIN_COUNT`` times (``basic`` seldom bids 30 in
+    Merrimack Valley) is pooled with the bids below it (30 read as "25 or more"); every
+    class is smoothed towards the features' frequency among the seats of its role (the
+    bidder, seats that passed, seats outbid) and mixed (``FLOOR``) with their frequency
+    over every seat."""
 
     def __init__(self, counts: dict[str, list[int]]) -> None:
+        self.counts = counts
         total = [0] * FEATURES
         for row in counts.values():
             for f, c in enumerate(row):
                 total[f] += c
         grand = sum(total) or 1
         self.prior = [t / grand for t in total]
+        self.roles: dict[str, list[float]] = {}
+        for role in {cls[0] for cls in counts}:
+            pooled = [0] * FEATURES
+            for cls, row in counts.items():
+                if cls[0] == role:
+                    for f, c in enumerate(row):
+                        pooled[f] += c
+            n = sum(pooled)
+            self.roles[role] = [(pooled[f] + SMOOTH * self.prior[f]) / (n + SMOOTH)
+                                for f in range(FEATURES)]
         self.rows: dict[str, list[float]] = {}
-        for cls, row in counts.items():
-            n = sum(row)
-            self.rows[cls] = [
-                (1 - FLOOR) * (row[f] + SMOOTH * self.prior[f]) / (n + SMOOTH)
-                + FLOOR * self.prior[f] for f in range(FEATURES)]
+
+    def _pooled(self, cls: str) -> list[int]:
+        row = [0] * FEATURES
+        level = None
+        if cls.startswith("B"):
+            bid, kept = cls[1:].split("/")
+            level = int(bid)
+        while True:
+            for f, c in enumerate(self.counts.get(cls, ())):
+                row[f] += c
+            if level is None or sum(row) >= MIN_COUNT or level <= 0:
+                return row
+            level -= 5
+            cls = f"B{level}/{kept}"
 
     def given(self, cls: str) -> list[float]:
-        """P(features | cls); the features' overall frequency for a class never counted."""
-        return self.rows.get(cls, self.prior)
+        """P(features | cls)."""
+        if cls not in self.rows:
+            row = self._pooled(cls)
+            n = sum(row)
+            base = self.roles.get(cls[0], self.prior)
+            self.rows[cls] = [
+                (1 - FLOOR) * (row[f] + SMOOTH * base[f]) / (n + SMOOTH)
+                + FLOOR * self.prior[f] for f in range(FEATURES)]
+        return self.rows[cls]
 
 
 _TABLES: dict[str, Table] = {}
