@@ -8,8 +8,8 @@ import pytest
 
 from forties import build_rules, new_game
 from forties.actions import Action, Verb
-from forties.bots import make_bot
 from forties.bots import infer as inf
+from forties.bots import make_bot
 from forties.bots.basic import BasicBot
 from forties.bots.expert import ExpertBot
 from forties.bots.sampler import deal_world, knowledge

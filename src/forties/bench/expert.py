@@ -58,7 +58,8 @@ def report(preset: str = "merrimack-valley", hands: int = 40, forty_one: str = "
     by_phase = decision_times(preset, hands, forty_one, infer)
     every = sorted(t for ts in by_phase.values() for t in ts)
     top = p95(every)
-    print(f"{'expert-infer' if infer else 'expert'} decision time, {preset}, {hands} hands, {len(every)} decisions with a "
+    name = "expert-infer" if infer else "expert"
+    print(f"{name} decision time, {preset}, {hands} hands, {len(every)} decisions with a "
           f"choice (CPU seconds, one core): median {statistics.median(every):.3f}, "
           f"95th percentile {top:.3f} ({'met' if top <= 0.5 else 'not met'}: at most 0.5), "
           f"worst {every[-1]:.3f}")

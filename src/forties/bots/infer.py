@@ -323,10 +323,9 @@ def weighted_worlds(view: dict[str, Any], count: int, rng: random.Random,
 def _fit(preset: str, hands: int, seed: int = 1) -> dict[str, list[int]]:
     """Count (class, features) over ``hands`` hands of ``basic`` against itself."""
     from .. import new_game
+    from ..rules import build_rules
     from ..state import Phase
     from .basic import BasicBot
-
-    from ..rules import build_rules
 
     players = build_rules(preset).players
     bot = BasicBot()
@@ -345,22 +344,14 @@ def _fit(preset: str, hands: int, seed: int = 1) -> dict[str, list[int]]:
         trump = parse_suit(view["trump"])
         auction = auction_classes(view["history"], g.n, rules.min_bid)
         for s in range(g.n):
-            f = features(g.hands[s], trump)  # type: ignore[attr-defined]
+            f = features(g.hands[s], trump)
             counts.setdefault(seat_class(auction.get(s), kept_class(view, s)),
                               [0] * FEATURES)[f] += 1
     return counts
 
 
-def main(argv: list[str] | None = None) -> None:
-    """Count the tables again: ``python -m forties.bots.infer [HANDS]`` writes
-    ``infer_counts.py`` beside this module."""
-    import os
-    import sys
-
-    args = sys.argv[1:] if argv is None else argv
-    hands = int(args[0]) if args else 20_000
-    out = {p: _fit(p, hands) for p in ("merrimack-valley", "auction-45", "call-your-partner")}
-    path = os.path.join(os.path.dirname(__file__), "infer_counts.py")
+def write_counts(path: str, hands: int, out: dict[str, dict[str, list[int]]]) -> None:
+    """Write the counts as the module ``infer_counts``."""
     with open(path, "w", encoding="utf-8") as f:
         f.write('"""Counts for ``infer``: (class, features) over '
                 f'{hands:,} hands of ``basic`` against itself\n'
@@ -371,10 +362,23 @@ def main(argv: list[str] | None = None) -> None:
             for cls in sorted(counts):
                 row = counts[cls]
                 lines = ",\n            ".join(
-                    ", ".join(str(x) for x in row[i:i + 20]) for i in range(0, FEATURES, 20))
+                    ", ".join(str(x) for x in row[i:i + 16]) for i in range(0, FEATURES, 16))
                 f.write(f"        {cls!r}: [\n            {lines}],\n")
             f.write("    },\n")
         f.write("}\n")
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Count the tables again: ``python -m forties.bots.infer [HANDS]`` writes
+    ``infer_counts.py`` beside this module."""
+    import os
+    import sys
+
+    args = sys.argv[1:] if argv is None else argv
+    hands = int(args[0]) if args else 60_000
+    out = {p: _fit(p, hands) for p in ("merrimack-valley", "auction-45", "call-your-partner")}
+    path = os.path.join(os.path.dirname(__file__), "infer_counts.py")
+    write_counts(path, hands, out)
     print(f"wrote {path}")
 
 
