@@ -19,6 +19,11 @@ This is ``forty_one="score"`` (the level ``expert-score``); the default ``expert
 is still the earlier player (``forty_one="tricks"``: team tricks, bids from
 playouts), the new one not having beaten it yet in a duplicate match (see
 docs/benchmarks.md).
+
+45s card play with ``infer=True`` (the level ``expert-infer``): the imagined deals
+are drawn in proportion to how likely each is to have produced the others' bids,
+draw and plays (``bots.infer``); the default ``expert`` samples without it until a
+duplicate match shows the weighed player stronger (docs/benchmarks.md).
 """
 
 from __future__ import annotations
