@@ -133,9 +133,10 @@ PAR_41_DEPTH = 6  # Forty One's fallback estimate: tricks searched, estimated be
 PAR_41_BUDGET = 400_000_000
 
 
-def par(state: GameState) -> Par | None:
+def par(state: GameState, budget: int | None = None) -> Par | None:
     """Double-dummy par of the current hand from its first lead, or None when there was
-    no play (a thrown-in hand) or the solver is missing."""
+    no play (a thrown-in hand) or the solver is missing. ``budget``: Forty One's, as
+    ``par_forty_one`` takes it."""
     try:
         from .solver import solve
     except ImportError:
@@ -143,7 +144,7 @@ def par(state: GameState) -> Par | None:
     if not state.tricks and state.phase is not Phase.PLAY:
         return None
     if state.game == "forty-one":
-        return par_forty_one(state)
+        return par_forty_one(state, budget)
     start = start_hands_of(state)
     st = state
     pos = forty_fives_position(st.rules, dealer=st.dealer, start_hands=start,  # type: ignore[arg-type]
@@ -158,12 +159,12 @@ def par(state: GameState) -> Par | None:
     return Par(side, pts, f"With all cards seen, {name} could take {pts}.")
 
 
-def par_forty_one(state: GameState) -> Par | None:
+def par_forty_one(state: GameState, budget: int | None = None) -> Par | None:
     """Forty One's par (state -> Par): with every card seen and best play from the first
     lead, the tricks each partnership would take, beside what each of its seats bid.
 
     Exact, from ``forties.solver.dd41`` (the partnership double-dummy solver). A hand whose
-    search would pass ``PAR_41_BUDGET`` positions gets the estimate of
+    search would pass ``budget`` positions (default ``PAR_41_BUDGET``) gets the estimate of
     ``forties.solver.solve_forty_one`` instead (``PAR_41_DEPTH`` tricks searched, the rest
     estimated), and the par says so (``exact`` False). None for a hand with no play."""
     from .solver import solve_forty_one
@@ -179,7 +180,7 @@ def par_forty_one(state: GameState) -> Par | None:
     mine = (leader % 2, leader % 2 + 2)
     theirs = (1 - leader % 2, 3 - leader % 2)
     got = team_tricks(start, leader, [], (1 << mine[0]) | (1 << mine[1]),
-                      budget=PAR_41_BUDGET)
+                      budget=PAR_41_BUDGET if budget is None else budget)
     exact = got is not None
     if got is None:
         first = forty_one_position(state.rules, dealer=state.dealer,  # type: ignore[arg-type]

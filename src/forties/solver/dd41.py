@@ -523,7 +523,7 @@ def _search(hands: Any, cfg: Any, ttkey: Any, ttb: Any, fr: Any, mv: Any) -> boo
             mode = NEXT
 
 
-@_jit()
+@_jit(nogil=True)  # a long search in a thread leaves the others (a screen) running
 def _solve(hands: Any, trick: Any, nt: int, leader: int, rem: int, cfg: Any, ttkey: Any,
            ttb: Any, fr: Any, mv: Any) -> int:
     """The tricks the side ``cfg[C_MAXMASK]`` takes of the ``rem`` left (the trick in
