@@ -595,14 +595,16 @@ def _wide_mask(mask: int) -> int:
 
 def team_tricks(hands: Sequence[int], leader: int, trick: Sequence[int], team: int,
                 trump: int = HEARTS, budget: int | None = None) -> int | None:
-    """The tricks the seats of ``team`` (bit s: seat s) take from here with every card seen
-    and best play, the trick in progress counted: ``hands`` are the four hands as engine
-    card masks (``13 * suit + rank``, rank 12 the ace), ``trick`` the cards played to the
+    """The tricks the partnership ``team`` (5: seats 0 and 2; 10: seats 1 and 3) takes from
+    here with every card seen and best play, the trick in progress counted: ``hands`` are
+    the four hands as engine card masks (``13 * suit + rank``, rank 12 the ace), ``trick`` the cards played to the
     trick in progress, led by ``leader``. With a ``budget`` (positions searched), None when
     the search would need more."""
     if len(hands) != 4 or not 0 <= leader < 4 or not 0 <= trump < 4 or len(trick) > 3:
         raise ValueError("four hands, a leader from 0 to 3, a trump suit from 0 to 3 and at "
                          "most three cards in the trick are needed")
+    if team not in (5, 10):
+        raise ValueError("the team is a partnership: 5 (seats 0 and 2) or 10 (1 and 3)")
     seen = 0
     for x in [*hands, *(1 << c for c in trick)]:
         if x < 0 or x >> 52 or seen & x:
@@ -619,7 +621,7 @@ def team_tricks(hands: Sequence[int], leader: int, trick: Sequence[int], team: i
     t = _Table(TABLE_BITS if rem > 8 else 16)
     cfg = t.cfg
     cfg[C_TRUMP] = trump
-    cfg[C_MAXMASK] = team & 15
+    cfg[C_MAXMASK] = team
     cfg[C_LIMIT] = (1 << 62) if budget is None else budget
     h = np.array([_wide_mask(x) for x in hands], dtype=np.int64)
     tr = np.zeros(4, dtype=np.int64)
