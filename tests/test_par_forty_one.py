@@ -168,3 +168,24 @@ async def test_the_web_review_frame_carries_the_forty_one_par(tmp_path: Path) ->
             assert value["exact"] is ("estimate" not in value["text"])
         finally:
             await me.stop()
+
+
+def test_a_long_par_does_not_hold_up_the_server_stopping() -> None:
+    """The par's process is ended when the server stops, not waited for: a par may search
+    for a minute."""
+    import time
+    from concurrent.futures import ProcessPoolExecutor
+
+    from forties.web.service import stop_now
+
+    pool = ProcessPoolExecutor(max_workers=1)
+    job = pool.submit(time.sleep, 120)
+    procs = list(pool._processes.values())  # (to watch them: the test's own pool)
+    deadline = time.monotonic() + 30
+    while not job.running() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert job.running()
+    stop_now(pool)
+    for p in procs:
+        p.join(30)  # (the job would hold it for two minutes)
+        assert not p.is_alive()

@@ -596,10 +596,10 @@ def _wide_mask(mask: int) -> int:
 def team_tricks(hands: Sequence[int], leader: int, trick: Sequence[int], team: int,
                 trump: int = HEARTS, budget: int | None = None) -> int | None:
     """The tricks the partnership ``team`` (5: seats 0 and 2; 10: seats 1 and 3) takes from
-    here with every card seen and best play, the trick in progress counted: ``hands`` are
-    the four hands as engine card masks (``13 * suit + rank``, rank 12 the ace), ``trick`` the cards played to the
-    trick in progress, led by ``leader``. With a ``budget`` (positions searched), None when
-    the search would need more."""
+    here with every card seen and best play, the trick in progress counted. ``hands``: the
+    four hands as engine card masks (``13 * suit + rank``, rank 12 the ace); ``trick``: the
+    cards played to the trick in progress, led by ``leader``. With a ``budget`` (positions
+    searched), None when the search would need more."""
     if len(hands) != 4 or not 0 <= leader < 4 or not 0 <= trump < 4 or len(trick) > 3:
         raise ValueError("four hands, a leader from 0 to 3, a trump suit from 0 to 3 and at "
                          "most three cards in the trick are needed")

@@ -206,6 +206,21 @@ def _pool_choice(level: str, key: str, view: dict[str, Any], legal: list[str]) -
     return str(computer_choice(level, key, view, [Action.parse(a) for a in legal]))
 
 
+def stop_now(pool: Executor) -> None:
+    """Shut a process pool down without waiting for the work in hand: its processes are
+    ended (Python 3.14's ``terminate_workers``; before it, the pool's own list of them)."""
+    terminate = getattr(pool, "terminate_workers", None)
+    if callable(terminate):
+        terminate()
+        return
+    found = getattr(pool, "_processes", None) or {}
+    procs = list(found.values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for proc in procs:
+        with contextlib.suppress(Exception):
+            proc.terminate()
+
+
 def _lower_priority() -> None:
     """The par's process yields the cores to the play (a par may search for a minute)."""
     with contextlib.suppress(OSError, AttributeError):
@@ -293,9 +308,10 @@ class Service:
                 c.close()
         for t in list(self._tasks):
             t.cancel()
-        for pool in (self._pool, self._par_pool):
-            if pool is not None:
-                pool.shutdown(wait=False, cancel_futures=True)
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+        if self._par_pool is not None:  # a par may search for a minute: not waited for
+            stop_now(self._par_pool)
         self._pool = self._par_pool = None
         if self.bus is not None:
             await self.bus.close()
