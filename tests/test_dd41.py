@@ -5,10 +5,13 @@ is worth what the hand is worth)."""
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 
 import pytest
 
+from forties.bench import par41
 from forties.cards import HEARTS
 from forties.fortyone import FortyOneState
 from forties.games import new_game
@@ -117,3 +120,19 @@ def test_bad_positions_get_one_line(hands: list[int], leader: int, trick: list[i
     with pytest.raises(ValueError, match=words) as e:
         team_tricks(hands, leader, trick, 1 if words == "a partnership" else 5)
     assert "\n" not in str(e.value)
+
+
+def test_the_par_benchmark_logs_each_hand_and_resumes(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``python -m forties.bench.par41`` (docs/benchmarks.md), small: a line per hand, the
+    exact figure or none past the budget, the old estimate beside it; it resumes."""
+    log = tmp_path / "par.jsonl"
+    par41.main(["--deals", "1", "--seed", "40007", "--log", str(log)])
+    par41.main(["--deals", "2", "--seed", "40007", "--budget", "1000", "--log", str(log)])
+    rows = [json.loads(x) for x in log.read_text().splitlines()]
+    assert [r["seed"] for r in rows] == [40007, 40008]
+    g = first_lead(40_007)
+    assert rows[0]["exact"] == team_tricks(list(g.hands), g.turn or 0, [], pair(g.turn or 0))
+    assert rows[1]["exact"] is None and rows[1]["nodes"] > 1000  # past the small budget
+    out = capsys.readouterr().out
+    assert "2 hands: exact 1, past the budget of 1,000 positions 1" in out
