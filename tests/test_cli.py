@@ -538,6 +538,7 @@ OUT_OF_RANGE: list[tuple[tuple[str, ...], str]] = [
     (("arena", "basic", "random", "--deals", "-1"), "--deals"),
     (("arena", "basic", "random", "--games", "-2"), "--games"),
     (("arena", "basic", "random", "--deals", "0", "--games", "0"), "nothing to play"),
+    (("arena", "basic", "random", "--play-only", "--games", "2"), "--play-only"),
     (("arena", "basic", "nobody"), "nobody"),
     (("play", "--seat", "-1"), "--seat"),
     (("play", "--delay", "-1"), "--delay"),

@@ -352,11 +352,15 @@ def completion(shell: str) -> None:
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed for deals and bots.")
 @click.option("--jobs", type=click.IntRange(min=1), default=2, show_default=True,
               help="Worker processes.")
+@click.option("--play-only", is_flag=True,
+              help="The card play alone: every bid, trump, discard and call of a deal is "
+                   "made by basic at every seat, so both rotations play the same contract "
+                   "and A and B only play the cards (deals only; no games).")
 @click.option("--out", type=OutputFile(), default=None,
               help="Write the results as JSON here.")
 @ray_option
 def arena(a: str, b: str, preset: str | None, options: tuple[str, ...], rules_file: str | None,
-          deals: int, games: int, seed: int, jobs: int, out: str | None,
+          deals: int, games: int, seed: int, jobs: int, play_only: bool, out: str | None,
           ray_address: str | None) -> None:
     """A duplicate match between two computer players A and B (random, basic, ...).
 
@@ -368,6 +372,7 @@ def arena(a: str, b: str, preset: str | None, options: tuple[str, ...], rules_fi
       forties arena basic random --deals 2000
       forties arena basic random -p auction-45 --games 100 --out match.json
       forties arena basic random --deals 100000 --ray 10.0.0.5:6379
+      forties arena oracle basic --deals 2000 --play-only
     """
     from .arena import run_match
     from .bots import COMPARISON_LEVELS, unavailable
@@ -378,6 +383,12 @@ def arena(a: str, b: str, preset: str | None, options: tuple[str, ...], rules_fi
         why = unavailable(level)
         if why:
             fail(why)
+    if play_only:
+        given = click.get_current_context().get_parameter_source("games")
+        if games and given is not click.core.ParameterSource.DEFAULT:
+            fail("--play-only plays deals, not games (a game's auctions are part of it): "
+                 "leave out --games")
+        games = 0
     if deals == 0 and games == 0:
         fail("--deals 0 and --games 0: nothing to play")
     rules = rules_from_cli(preset, options, rules_file)
@@ -393,7 +404,7 @@ def arena(a: str, b: str, preset: str | None, options: tuple[str, ...], rules_fi
         with click.progressbar(length=deals + games, label=f"{a} vs {b}",
                                file=sys.stderr) as bar:
             result = run_match(rules, a, b, deals, games, seed=seed, jobs=jobs,
-                               progress=bar.update, ray=pool)
+                               progress=bar.update, ray=pool, play_only=play_only)
     finally:
         if pool is not None:
             pool.close()
@@ -402,8 +413,12 @@ def arena(a: str, b: str, preset: str | None, options: tuple[str, ...], rules_fi
     else:
         where = f"{jobs} worker processes" if jobs > 1 and deals + games > 1 else "one process"
     pph, gw = result.points_per_hand, result.games_won
-    click.echo(f"{rules.preset}: {a} vs {b}, {deals} deals and {games} games, "
-               f"each in {teams} rotations, seed {seed}")
+    if play_only:
+        click.echo(f"{rules.preset}: {a} vs {b}, {deals} deals, each in {teams} rotations "
+                   f"with the auction fixed (basic's, the same at both tables), seed {seed}")
+    else:
+        click.echo(f"{rules.preset}: {a} vs {b}, {deals} deals and {games} games, "
+                   f"each in {teams} rotations, seed {seed}")
     click.echo(f"  points per hand for {a}: {pph.mean:+.2f}  (95%: {pph.low:+.2f} .. "
                f"{pph.high:+.2f})")
     if games:
