@@ -1,9 +1,10 @@
 """Decision time of the ``expert`` player at its default strength, on one core.
 
-``python -m forties.bench.expert [HANDS] [PRESET] [score|infer]`` plays HANDS hands of
-PRESET (Merrimack Valley by default; with ``score``, Forty One's player for the score,
-``expert-score``; with ``infer``, the 45s player whose imagined deals are weighed by
-what the others did, ``expert-infer``; experts at seats 0 and 2, ``basic`` at 1 and 3) and
+``python -m forties.bench.expert [HANDS] [PRESET] [score|tricks|infer]`` plays HANDS hands
+of PRESET (Merrimack Valley by default; Forty One's player for the score by default, with
+``tricks`` the earlier one, ``expert-tricks``; with ``infer``, the 45s player whose
+imagined deals are weighed by what the others did, ``expert-infer``; experts at seats 0
+and 2, ``basic`` at 1 and 3) and
 prints the median, 95th percentile and worst time of the expert's decisions, by
 phase. The first decision, which loads the compiled solver, is left out.
 """
@@ -70,7 +71,7 @@ def report(preset: str = "merrimack-valley", hands: int = 40, forty_one: str = "
 
 
 if __name__ == "__main__":
-    mode = sys.argv[3] if len(sys.argv) > 3 else "tricks"
+    mode = sys.argv[3] if len(sys.argv) > 3 else "score"
     report(preset=sys.argv[2] if len(sys.argv) > 2 else "merrimack-valley",
            hands=int(sys.argv[1]) if len(sys.argv) > 1 else 40,
            forty_one="tricks" if mode == "infer" else mode, infer=mode == "infer")

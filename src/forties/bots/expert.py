@@ -15,9 +15,10 @@ missed, the target, partner above zero, the tie rules), exactly over the last
 ``exact41`` tricks and ``depth41`` tricks deep before that; each bid is valued the
 same way on imagined deals that agree with the bids already made, the later seats
 bidding what their cards promise, a total under the minimum throwing the hand in.
-This is ``forty_one="score"`` (the level ``expert-score``); the default ``expert``
-is still the earlier player (``forty_one="tricks"``: team tricks, bids from
-playouts), the new one not having beaten it yet in a duplicate match (see
+This is the default (``forty_one="score"``; the level ``expert``, also named
+``expert-score``): in duplicate matches it beat the earlier player
+(``forty_one="tricks"``, the level ``expert-tricks``: team tricks, bids from
+playouts) by about 0.4 points a hand, 95% interval above zero (see
 docs/benchmarks.md).
 
 45s card play with ``infer=True`` (the level ``expert-infer``): the imagined deals
@@ -86,7 +87,7 @@ class ExpertBot:
 
     def __init__(self, rng: random.Random, worlds: int = 96, deals: int = 120,
                  judge: Judge | None = None, win_bonus: float = sim.WIN_BONUS,
-                 forty_one: str = "tricks", infer: bool = False) -> None:
+                 forty_one: str = "score", infer: bool = False) -> None:
         self.rng = rng
         # 45s play: draw the imagined deals by how likely each is to have produced the
         # others' bids, draw and plays (``infer``; the level ``expert-infer``)
