@@ -260,3 +260,15 @@ def test_decision_time_bench_times_expert_infer() -> None:
 
     by_phase = decision_times("merrimack-valley", 1, infer=True)
     assert "play" in by_phase and all(t >= 0 for t in by_phase["play"])
+
+
+def test_placement_bench_reports_both_samplers(capsys: pytest.CaptureFixture[str]) -> None:
+    """``python -m forties.bench.infer POSITIONS PRESET`` prints the log-loss of the plain
+    and of the weighed deals over the same positions."""
+    from forties.bench.infer import report
+
+    report(positions=3, preset="auction-45")
+    out = capsys.readouterr().out.splitlines()
+    assert len(out) == 2
+    assert "plain (expert): log-loss" in out[0] and "weighed (expert-infer)" in out[1]
+    assert out[0].split(":")[0] == out[1].split(":")[0]  # the same positions and cards

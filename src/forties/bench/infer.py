@@ -10,6 +10,11 @@ bits, lower is better; a share of 0 is counted as 1/200) and the mean share give
 to the true holder, over the same positions. The deals are played by ``basic``,
 the model ``infer`` was counted on, so this measures the inference where its
 model holds; the duplicate match measures it against the expert.
+
+``python -m forties.bench.infer ducks [HANDS]`` plays HANDS Merrimack Valley hands of
+``expert`` against itself and counts how often a seat last to a trick that the other
+side is winning, holding a card that would take it, does not: what ``infer`` reads
+from such a trick (``PLAY_FLOOR``) should be above that rate.
 """
 
 from __future__ import annotations
@@ -20,9 +25,10 @@ import sys
 
 from forties import new_game
 from forties.bots.basic import BasicBot
-from forties.bots.infer import weighted_worlds
+from forties.bots.expert import ExpertBot
+from forties.bots.infer import _beats_any, weighted_worlds
 from forties.bots.sampler import worlds
-from forties.fortyfives import TRUMP_ORDER, FortyFivesState
+from forties.fortyfives import KEY, TRUMP_ORDER, TRUMPS, FortyFivesState
 from forties.state import GameState, Phase
 
 
@@ -85,6 +91,39 @@ def report(positions: int = 300, preset: str = "merrimack-valley", seed: int = 1
               f"{acc[0] / n:.3f} bits, share on the true holder {acc[1] / n:.3f}")
 
 
+def duck_rate(hands: int = 25) -> tuple[int, int]:
+    """(tricks where the last seat could have taken the other side's trick, times it
+    did not) over ``hands`` hands of ``expert`` against itself."""
+    could = ducked = 0
+    for seed in range(hands):
+        g = new_game("merrimack-valley", seed=70_000 + seed)
+        assert isinstance(g, FortyFivesState)
+        bots = [ExpertBot(random.Random(seed * 4 + s)) for s in range(4)]
+        while not g.hand_over:
+            s = g.turn
+            assert s is not None
+            a = bots[s].choose(g.view(s), g.legal_actions())
+            if g.phase is Phase.PLAY and len(g.trick_cards) == 3:
+                cards = list(g.trick_cards)
+                suit = g.trump if TRUMPS[g.trump] >> cards[0] & 1 else cards[0] // 13
+                key = KEY[g.trump][suit]
+                best = max(range(3), key=lambda j: key[cards[j]])
+                leader = (s + 1) % 4
+                if (leader + best) % 2 != s % 2 and _beats_any(g.hands[s], cards[best],
+                                                               g.trump):
+                    could += 1
+                    ducked += key[a.arg.bit_length() - 1] <= key[cards[best]]
+            g.apply(a)
+    return could, ducked
+
+
 if __name__ == "__main__":
+    if len(sys.argv) > 1 and sys.argv[1] == "ducks":
+        n = int(sys.argv[2]) if len(sys.argv) > 2 else 25
+        could, ducked = duck_rate(n)
+        print(f"{n} hands of expert against itself: last to a trick the other side was "
+              f"winning, holding a card that would take it: {could} times; did not take "
+              f"it {ducked} ({ducked / max(1, could):.1%})")
+        sys.exit(0)
     report(positions=int(sys.argv[1]) if len(sys.argv) > 1 else 300,
            preset=sys.argv[2] if len(sys.argv) > 2 else "merrimack-valley")
