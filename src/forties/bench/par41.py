@@ -67,7 +67,7 @@ def summary(rows: list[dict[str, float | int | None]], budget: int) -> str:
             f"{len(rows) - len(done)}\n"
             f"  exact solver, CPU s: median {statistics.median(secs):.2f}, 90th percentile "
             f"{pct(secs, 0.9):.2f}, worst {secs[-1]:.2f}; positions: median "
-            f"{statistics.median(int(r['nodes'] or 0) for r in rows):,}\n"
+            f"{int(statistics.median(int(r['nodes'] or 0) for r in rows)):,}\n"
             f"  the old estimate, CPU s: median {statistics.median(est):.2f}, worst "
             f"{est[-1]:.2f}; its figure off by {statistics.mean(off):.2f} tricks on average, "
             f"exact in {sum(1 for x in off if x == 0)} of {len(off)} hands")
