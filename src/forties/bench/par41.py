@@ -18,21 +18,15 @@ import random
 import statistics
 import time
 
-from forties import Phase, build_rules, new_game
 from forties.analysis import PAR_41_BUDGET, PAR_41_DEPTH
+from forties.bench.solver import forty_one_deal
 from forties.fortyone import FortyOneState
 from forties.solver import dd41, solve_forty_one
 
 
 def first_lead(seed: int) -> FortyOneState:
-    rng = random.Random(seed)
-    g = new_game(build_rules("forty-one"), seed=seed)
-    while g.phase is not Phase.PLAY:
-        if g.hand_over:
-            g.next_hand()
-            continue
-        acts = g.legal_actions()
-        g.apply(acts[rng.randrange(len(acts))])
+    """Hand ``seed``, bid at random (by a generator seeded the same), at its first lead."""
+    g = forty_one_deal(random.Random(seed), 0, seed)
     assert isinstance(g, FortyOneState)
     return g
 
