@@ -20,6 +20,11 @@ This is the default (``forty_one="score"``; the level ``expert``, also named
 (``forty_one="tricks"``, the level ``expert-tricks``: team tricks, bids from
 playouts) by about 0.4 points a hand, 95% interval above zero (see
 docs/benchmarks.md).
+
+45s card play with ``infer=True`` (the level ``expert-infer``): the imagined deals
+are drawn in proportion to how likely each is to have produced the others' bids,
+draw and plays (``bots.infer``); the default ``expert`` samples without it until a
+duplicate match shows the weighed player stronger (docs/benchmarks.md).
 """
 
 from __future__ import annotations
