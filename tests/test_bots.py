@@ -245,7 +245,7 @@ FORTY_ONE_CONFIGS: list[Config] = [
 
 @pytest.mark.parametrize(("preset", "options"), FORTY_ONE_CONFIGS,
                          ids=map(config_id, FORTY_ONE_CONFIGS))
-@pytest.mark.parametrize("level", ["expert", "oracle", "expert-score", "oracle-tricks"])
+@pytest.mark.parametrize("level", ["expert", "oracle", "expert-tricks", "oracle-tricks"])
 def test_forty_one_players_play_only_legal_actions(preset: str, options: dict,
                                                    level: str) -> None:
     """Forty One's search players (for the score and the earlier ones for team tricks),
@@ -256,13 +256,25 @@ def test_forty_one_players_play_only_legal_actions(preset: str, options: dict,
     g = new_game(rules, seed=21)
     bots = [make_bot(level if s % 2 == 0 else "basic", rng) for s in range(4)]
     for b in bots:
-        if isinstance(b, ExpertBot) and b.name == "expert":  # expert and expert-score
+        if isinstance(b, ExpertBot) and b.name == "expert":  # expert and expert-tricks
             b.worlds, b.deals, b.worlds41, b.bid_deals41 = 3, 6, 3, 6
     for _ in range(4):
         _play_hand(g, bots, rng)
         if g.over:
             break
         g.next_hand()
+
+
+def test_the_default_forty_one_expert_plays_for_the_score() -> None:
+    """``expert`` is the player that searches for Forty One's score (it beat the team-trick
+    player in duplicate); ``expert-score`` names it, ``expert-tricks`` the earlier one."""
+    rng = random.Random(1)
+    expert, by_name, earlier = (make_bot(x, rng) for x in
+                                ("expert", "expert-score", "expert-tricks"))
+    assert isinstance(expert, ExpertBot) and isinstance(by_name, ExpertBot)
+    assert isinstance(earlier, ExpertBot)
+    assert expert.forty_one == by_name.forty_one == "score"
+    assert earlier.forty_one == "tricks"
 
 
 def test_forty_one_expert_values_every_card_and_bid() -> None:

@@ -127,12 +127,16 @@ class Par:
         return forty_one_words(self.teams, self.exact, names)
 
 
-PAR_41_DEPTH = 6  # Forty One's par: tricks searched from the first lead, estimated beyond
+PAR_41_DEPTH = 6  # Forty One's fallback estimate: tricks searched, estimated beyond
+# Forty One's exact par: the most positions searched (about two minutes of a core) before
+# falling back to the estimate (see docs/benchmarks.md)
+PAR_41_BUDGET = 1_000_000_000
 
 
-def par(state: GameState) -> Par | None:
+def par(state: GameState, budget: int | None = None) -> Par | None:
     """Double-dummy par of the current hand from its first lead, or None when there was
-    no play (a thrown-in hand) or the solver is missing."""
+    no play (a thrown-in hand) or the solver is missing. ``budget``: Forty One's, as
+    ``par_forty_one`` takes it."""
     try:
         from .solver import solve
     except ImportError:
@@ -140,7 +144,7 @@ def par(state: GameState) -> Par | None:
     if not state.tricks and state.phase is not Phase.PLAY:
         return None
     if state.game == "forty-one":
-        return par_forty_one(state)
+        return par_forty_one(state, budget)
     start = start_hands_of(state)
     st = state
     pos = forty_fives_position(st.rules, dealer=st.dealer, start_hands=start,  # type: ignore[arg-type]
@@ -155,33 +159,37 @@ def par(state: GameState) -> Par | None:
     return Par(side, pts, f"With all cards seen, {name} could take {pts}.")
 
 
-def par_forty_one(state: GameState) -> Par | None:
+def par_forty_one(state: GameState, budget: int | None = None) -> Par | None:
     """Forty One's par (state -> Par): with every card seen and best play from the first
     lead, the tricks each partnership would take, beside what each of its seats bid.
 
-    From ``forties.solver.solve_forty_one``, which is exact over the last tricks only: from
-    the first lead it searches ``PAR_41_DEPTH`` tricks and estimates the rest, so the par
-    says it is an estimate (``exact`` False). None for a hand with no play."""
+    Exact, from ``forties.solver.dd41`` (the partnership double-dummy solver). A hand whose
+    search would pass ``budget`` positions (default ``PAR_41_BUDGET``) gets the estimate of
+    ``forties.solver.solve_forty_one`` instead (``PAR_41_DEPTH`` tricks searched, the rest
+    estimated), and the par says so (``exact`` False). None for a hand with no play."""
     from .solver import solve_forty_one
+    from .solver.dd41 import team_tricks
 
     if state.game != "forty-one":
         raise TypeError("par_forty_one is for a Forty One hand")
     if not state.tricks and state.phase is not Phase.PLAY:
         return None
     bids = list(state.bids)  # type: ignore[attr-defined]
-    first = forty_one_position(state.rules, dealer=state.dealer,  # type: ignore[arg-type]
-                               start_hands=start_hands_of(state), bids=bids,
-                               scores=state.start_scores, plays=[])
-    leader = first.turn
-    assert leader is not None
+    start = start_hands_of(state)
+    leader = (state.dealer + 1) % 4
     mine = (leader % 2, leader % 2 + 2)
     theirs = (1 - leader % 2, 3 - leader % 2)
-    exact_tricks = 6
-    exact = 13 - first.trick_no <= exact_tricks
-    took = int(solve_forty_one(first, leader, exact_tricks=exact_tricks, depth=PAR_41_DEPTH))
-    teams = (TeamPar(mine, took, tuple(int(bids[s] or 0) for s in mine)),
-             TeamPar(theirs, 13 - took, tuple(int(bids[s] or 0) for s in theirs)))
-    return Par(mine, took, forty_one_words(teams, exact, None), teams, exact)
+    got = team_tricks(start, leader, [], (1 << mine[0]) | (1 << mine[1]),
+                      budget=PAR_41_BUDGET if budget is None else budget)
+    exact = got is not None
+    if got is None:
+        first = forty_one_position(state.rules, dealer=state.dealer,  # type: ignore[arg-type]
+                                   start_hands=start, bids=bids, scores=state.start_scores,
+                                   plays=[])
+        got = int(solve_forty_one(first, leader, exact_tricks=6, depth=PAR_41_DEPTH))
+    teams = (TeamPar(mine, got, tuple(int(bids[s] or 0) for s in mine)),
+             TeamPar(theirs, 13 - got, tuple(int(bids[s] or 0) for s in theirs)))
+    return Par(mine, got, forty_one_words(teams, exact, None), teams, exact)
 
 
 def forty_one_words(teams: Sequence[TeamPar], exact: bool,

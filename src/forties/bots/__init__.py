@@ -31,11 +31,14 @@ class RandomBot:
 
 LEVELS = ("random", "basic", "expert", "oracle", "ismcts")
 # Forty One's players by name, for measuring them against one another: the arena takes
-# them, the tables do not offer them. ``expert-score`` searches for Forty One's score
-# (not yet the default: it has not beaten ``expert`` in a duplicate match);
-# ``expert-tricks`` is ``expert`` by its Forty One name; ``oracle-tricks`` is the earlier
+# them, the tables do not offer them. ``expert-score`` is ``expert`` by its Forty One name
+# (it searches for Forty One's score); ``expert-tricks`` is the earlier Forty One player
+# (team tricks), which it beat in a duplicate match; ``oracle-tricks`` is the earlier
 # oracle (team tricks).
-COMPARISON_LEVELS = ("expert-score", "expert-tricks", "oracle-tricks")
+# ``expert-infer`` plays 45s cards on imagined deals drawn by how likely each is to have
+# produced the others' bids, draw and plays (``bots.infer``; not the default until a
+# duplicate match shows it stronger).
+COMPARISON_LEVELS = ("expert-score", "expert-tricks", "oracle-tricks", "expert-infer")
 
 
 def unavailable(level: str) -> str | None:
@@ -63,6 +66,8 @@ def make_bot(level: str, rng: random.Random) -> Bot:
         return ExpertBot(rng, forty_one="tricks")
     if level == "expert-score":
         return ExpertBot(rng, forty_one="score")
+    if level == "expert-infer":
+        return ExpertBot(rng, infer=True)
     if level in ("oracle", "oracle-tricks"):
         from .oracle import OracleBot
 

@@ -15,10 +15,16 @@ missed, the target, partner above zero, the tie rules), exactly over the last
 ``exact41`` tricks and ``depth41`` tricks deep before that; each bid is valued the
 same way on imagined deals that agree with the bids already made, the later seats
 bidding what their cards promise, a total under the minimum throwing the hand in.
-This is ``forty_one="score"`` (the level ``expert-score``); the default ``expert``
-is still the earlier player (``forty_one="tricks"``: team tricks, bids from
-playouts), the new one not having beaten it yet in a duplicate match (see
+This is the default (``forty_one="score"``; the level ``expert``, also named
+``expert-score``): in duplicate matches it beat the earlier player
+(``forty_one="tricks"``, the level ``expert-tricks``: team tricks, bids from
+playouts) by about 0.4 points a hand, 95% interval above zero (see
 docs/benchmarks.md).
+
+45s card play with ``infer=True`` (the level ``expert-infer``): the imagined deals
+are drawn in proportion to how likely each is to have produced the others' bids,
+draw and plays (``bots.infer``); the default ``expert`` samples without it until a
+duplicate match shows the weighed player stronger (docs/benchmarks.md).
 """
 
 from __future__ import annotations
@@ -81,8 +87,11 @@ class ExpertBot:
 
     def __init__(self, rng: random.Random, worlds: int = 96, deals: int = 120,
                  judge: Judge | None = None, win_bonus: float = sim.WIN_BONUS,
-                 forty_one: str = "tricks") -> None:
+                 forty_one: str = "score", infer: bool = False) -> None:
         self.rng = rng
+        # 45s play: draw the imagined deals by how likely each is to have produced the
+        # others' bids, draw and plays (``infer``; the level ``expert-infer``)
+        self.infer = infer
         if forty_one not in ("score", "tricks"):
             raise ValueError(f"forty_one is 'score' or 'tricks', not {forty_one!r}")
         self.forty_one = forty_one
@@ -144,6 +153,18 @@ class ExpertBot:
             count = max(8, count // 6)
         return worlds(view, count, self.rng)
 
+    def _weighted_play_worlds(self, view: dict[str, Any]) -> list[tuple[GameState, float]]:
+        """The imagined deals of the play, each with its weight."""
+        if self.infer and view["game"] != "forty-one" and view.get("trump"):
+            from .infer import weighted_worlds
+
+            count = self.worlds
+            held = sum(len(t["cards"]) for t in view["tricks"])
+            if view["players"] >= 5 and held < 2 * view["players"]:
+                count = max(8, count // 6)
+            return weighted_worlds(view, count, self.rng)
+        return [(w, 1.0) for w in self._play_worlds(view)]
+
     def _forty_one_deal(self, seat: int, hand: int) -> Deal:
         rest = [c for c in range(52) if not hand >> c & 1]
         self.rng.shuffle(rest)
@@ -155,16 +176,17 @@ class ExpertBot:
 
     def _play(self, view: dict[str, Any], legal: Sequence[Action]) -> Choice:
         seat = view["seat"]
-        ws = self._play_worlds(view)
+        ws = self._weighted_play_worlds(view)
         if not ws:
             a = self.basic.choose(view, legal)
             return Choice(a, {a: 0.0}, 0)
         totals = dict.fromkeys(legal, 0.0)
-        for w in ws:
+        for w, wt in ws:
             outcomes = self.judge.play_outcomes(w)
             for a in legal:
-                totals[a] += utility(w, seat, outcomes[a], self.win_bonus)
-        values = {a: v / len(ws) for a, v in totals.items()}
+                totals[a] += wt * utility(w, seat, outcomes[a], self.win_bonus)
+        weight = sum(wt for _, wt in ws)
+        values = {a: v / weight for a, v in totals.items()}
         best = max(legal, key=lambda a: (values[a], -legal.index(a)))
         return Choice(best, values, len(ws))
 

@@ -89,8 +89,9 @@ def _follow_forbid(view: dict[str, Any], plays: list[Action], trump: int,
     return forbid
 
 
-def knowledge(view: dict[str, Any]) -> Knowledge:
-    """Read a seat's view into hard and soft facts about the hidden cards."""
+def knowledge(view: dict[str, Any], soft: bool = True) -> Knowledge:
+    """Read a seat's view into hard and soft facts about the hidden cards (with
+    ``soft`` False, the hard facts alone: every card equally likely within them)."""
     seat, n = view["seat"], view["players"]
     mine = _mask(view["hand"])
     plays = _plays(view)
@@ -145,6 +146,8 @@ def knowledge(view: dict[str, Any]) -> Knowledge:
     unknown = FULL_DECK & ~seen
     for f in fixed:
         unknown &= ~f
+    if not soft:
+        weights = [{} for _ in range(n)]
     return Knowledge(seat, n, mine, plays, played, fixed, forbid, sizes, unknown, weights)
 
 

@@ -30,12 +30,13 @@ from .position import FF_RANK, FF_SEG, FOLLOW_MODES, SPECIAL_CLASS, Position, ff
 _F = TypeVar("_F", bound=Callable[..., Any])
 
 
-def _jit(inline: bool = False) -> Callable[[_F], _F]:
+def _jit(inline: bool = False, nogil: bool = False) -> Callable[[_F], _F]:
     """numba's ``njit``, cached on disk, without reference counting: every array is the
-    caller's, and counting references to them took three quarters of the time."""
+    caller's, and counting references to them took three quarters of the time. ``nogil``:
+    other Python threads run while it does."""
     jit: Any = njit
-    return cast(Callable[[_F], _F],
-                jit(cache=True, inline="always" if inline else "never", _nrt=False))
+    return cast(Callable[[_F], _F], jit(cache=True, inline="always" if inline else "never",
+                                        _nrt=False, nogil=nogil))
 
 # cfg slots: the rules and the position's scalars, then the table's state
 (N, TSEG, PRIV, AH, PLAIN, FOLLOW, BONUSBIT, CALLED, TRICKS, HORIZON, LEADER, TNO, K0, MM,

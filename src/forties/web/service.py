@@ -84,6 +84,7 @@ class Limits:
     review_seconds: float | None = None
     grace_seconds: float | None = None
     par: bool = True
+    par_budget: int | None = None  # Forty One: positions searched before the estimate
     workers: int = 1
 
     @classmethod
@@ -205,11 +206,32 @@ def _pool_choice(level: str, key: str, view: dict[str, Any], legal: list[str]) -
     return str(computer_choice(level, key, view, [Action.parse(a) for a in legal]))
 
 
-def _pool_par(state: GameState) -> dict[str, Any] | None:
+def stop_now(pool: Executor) -> None:
+    """Shut a process pool down without waiting for the work in hand: its processes are
+    ended (Python 3.14's ``terminate_workers``; before it, the pool's own list of them)."""
+    terminate = getattr(pool, "terminate_workers", None)
+    if callable(terminate):
+        terminate()
+        return
+    found = getattr(pool, "_processes", None) or {}
+    procs = list(found.values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for proc in procs:
+        with contextlib.suppress(Exception):
+            proc.terminate()
+
+
+def _lower_priority() -> None:
+    """The par's process yields the cores to the play (a par may search for a minute)."""
+    with contextlib.suppress(OSError, AttributeError):
+        os.nice(10)
+
+
+def _pool_par(state: GameState, budget: int | None = None) -> dict[str, Any] | None:
     from ..analysis import par
 
     try:
-        got = par(state)
+        got = par(state, budget)
     except (TypeError, ValueError, NotImplementedError):  # no solver for this game (yet)
         return None
     if got is None:
@@ -240,6 +262,7 @@ class Service:
         self.tables: dict[str, Live] = {}
         self._loading = asyncio.Lock()
         self._pool: Executor | None = None
+        self._par_pool: Executor | None = None
         self._created: dict[str, deque[float]] = {}
         self._sweeper: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -287,7 +310,9 @@ class Service:
             t.cancel()
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        if self._par_pool is not None:  # a par may search for a minute: not waited for
+            stop_now(self._par_pool)
+        self._pool = self._par_pool = None
         if self.bus is not None:
             await self.bus.close()
 
@@ -298,6 +323,16 @@ class Service:
                 max_workers=max(1, int(self.limits.workers)),
                 mp_context=multiprocessing.get_context("spawn"))
         return self._pool
+
+    @property
+    def par_pool(self) -> Executor:
+        """One process of its own, at a lower priority, for the pars: a long search never
+        holds up a computer's move."""
+        if self._par_pool is None:
+            self._par_pool = ProcessPoolExecutor(
+                max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+                initializer=_lower_priority)
+        return self._par_pool
 
     def _spawn(self, coro: Awaitable[Any]) -> asyncio.Task[Any]:
         task: asyncio.Task[Any] = asyncio.ensure_future(coro)
@@ -730,7 +765,8 @@ class Service:
 
     async def _par(self, live: Live, hand: int, state: GameState) -> None:
         try:
-            value = await asyncio.get_running_loop().run_in_executor(self.pool, _pool_par, state)
+            value = await asyncio.get_running_loop().run_in_executor(
+                self.par_pool, _pool_par, state, self.limits.par_budget)
         except Exception:
             log.exception("the par of table %s hand %d failed", live.table.id, hand)
             return

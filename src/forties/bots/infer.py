@@ -1,0 +1,386 @@
+"""Inference for 45s card play: imagined deals weighed by what the others did.
+
+The sampler (``sampler``) deals the hidden cards at random within the hard facts.
+Here each such deal is weighed by how likely the other seats' observed actions are
+with the cards it gives them, under a model of how they act, and the deals the
+expert solves are drawn in proportion to that weight (sampling importance
+resampling: many cheap deals, a few solved):
+
+- **The auction and the draw.** A seat's class (what it bid or passed, and how many
+  cards it kept in the draw: ``B20/KB3`` for the bidder at 20 who kept 3 cards,
+  ``N0-25/K1`` for a seat that never bid, passed when 25 was the least it could bid,
+  and kept one card) says something of its cards when the play began, read as a few
+  features: which of the top four trumps it held and how many trumps. How often each
+  feature goes with each class is counted from hands that ``basic`` plays against
+  itself (``python -m forties.bots.infer`` counts them again; ``infer_counts``).
+  The sampler deals the hidden cards evenly within the hard facts, so a deal's
+  weight is, for each other seat, P(its features | its class), read from the
+  counts, over the sampler's own odds of those features (their share among the
+  deals drawn): the posterior over the proposal. The counts are smoothed (see
+  ``Table``) and mixed with the features' overall frequency (``FLOOR``), so that no
+  deal is ruled out by a fault of the model.
+- **The play.** A seat that played last to a trick that the other side was winning
+  and did not take it held no card that could (every card that beats the winning
+  card may be played in 45s): deals in which it did are weighed by ``PLAY_FLOOR``.
+
+It is used by the level ``expert-infer``; ``expert`` samples without it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from ..actions import parse_bid
+from ..cards import parse_suit
+from ..fortyfives import KEY, TRUMP_ORDER, TRUMPS
+from ..rules import FortyFivesRules, rules_from_json
+from ..state import GameState, IllegalActionError
+from .sampler import Knowledge, _kept, _position, deal_world, knowledge
+
+FLOOR = 0.1  # each likelihood is mixed with the class's overall frequency this much
+SMOOTH = 20.0  # pseudo-counts towards the frequency among the seats of the class's role
+MIN_COUNT = 500  # a bidder's class seen less often is pooled with the bids below it
+PLAY_FLOOR = 0.15  # the weight of a deal in which a seat did not win a trick it could
+OVERSAMPLE = 3  # cheap deals drawn for each deal solved
+SOFT = True  # the proposal keeps the sampler's own soft facts (its odds are divided out)
+TEMPER = 1.0  # each deal's weight is its likelihood to this power
+FEATURES = 80
+
+
+def features(hand: int, trump: int) -> int:
+    """Which of the top four trumps a hand holds, and how many trumps (0 to 4+)."""
+    top = TRUMP_ORDER[trump]
+    f = 0
+    for i in range(4):
+        if hand >> top[i] & 1:
+            f |= 1 << i
+    return f * 5 + min(4, (hand & TRUMPS[trump]).bit_count())
+
+
+def auction_classes(history: Sequence[str], n: int, min_bid: int) -> dict[int, str]:
+    """Each seat's part in the auction: ``B20`` for the bidder at 20; ``N15-25`` for a
+    seat whose highest bid was 15 and which passed when 25 was the least it could bid
+    (``N0-20``: it never bid)."""
+    top = [0] * n
+    refused = [0] * n
+    high = 0
+    bidder = None
+    for h in history:
+        parts = h.split()
+        who, verb = int(parts[0]), parts[1]
+        if verb in ("bid", "raise"):
+            try:
+                high = min(30, parse_bid(parts[2]))
+            except ValueError:
+                high = 30
+            top[who] = max(top[who], high)
+            bidder = who
+        elif verb == "hold":
+            top[who] = max(top[who], high)
+            bidder = who
+        elif verb == "pass":
+            refused[who] = min(35, max(high + 5, min_bid))
+        else:
+            break
+    out = {}
+    for s in range(n):
+        if s == bidder:
+            out[s] = f"B{top[s]}"
+        elif refused[s]:
+            out[s] = f"N{top[s]}-{refused[s]}"
+    return out
+
+
+def kept_class(view: dict[str, Any], s: int) -> str | None:
+    """``K2`` for a seat that kept 2 of its cards in the draw (``KB``: the bidder), or
+    None when there was no draw."""
+    counts = view.get("discard_counts") or []
+    if not counts or view.get("up_card"):
+        return None
+    return f"K{'B' if view.get('bidder') == s else ''}{_kept(view, s)}"
+
+
+def seat_class(auction: str | None, kept: str | None) -> str:
+    """One seat's whole class: its part in the auction and in the draw (``B20/KB3``)."""
+    return f"{auction or '-'}/{kept or '-'}"
+
+
+class Table:
+    """Counts of (class, features) from self-play, read as P(features | class).
+
+    A bidder's class seen fewer than ``MIN_COUNT`` times (``basic`` seldom bids 30 in
+    Merrimack Valley) is pooled with the bids below it (30 read as "25 or more"); every
+    class is smoothed towards the features' frequency among the seats of its role (the
+    bidder, seats that passed, seats outbid) and mixed (``FLOOR``) with their frequency
+    over every seat."""
+
+    def __init__(self, counts: dict[str, list[int]]) -> None:
+        self.counts = counts
+        total = [0] * FEATURES
+        for row in counts.values():
+            for f, c in enumerate(row):
+                total[f] += c
+        grand = sum(total) or 1
+        self.prior = [t / grand for t in total]
+        self.roles: dict[str, list[float]] = {}
+        for role in {cls[0] for cls in counts}:
+            pooled = [0] * FEATURES
+            for cls, row in counts.items():
+                if cls[0] == role:
+                    for f, c in enumerate(row):
+                        pooled[f] += c
+            n = sum(pooled)
+            self.roles[role] = [(pooled[f] + SMOOTH * self.prior[f]) / (n + SMOOTH)
+                                for f in range(FEATURES)]
+        self.rows: dict[str, list[float]] = {}
+
+    def _pooled(self, cls: str) -> list[int]:
+        row = [0] * FEATURES
+        level = None
+        if cls.startswith("B"):
+            bid, kept = cls[1:].split("/")
+            level = int(bid)
+        while True:
+            for f, c in enumerate(self.counts.get(cls, ())):
+                row[f] += c
+            if level is None or sum(row) >= MIN_COUNT or level <= 0:
+                return row
+            level -= 5
+            cls = f"B{level}/{kept}"
+
+    def given(self, cls: str) -> list[float]:
+        """P(features | cls)."""
+        if cls not in self.rows:
+            row = self._pooled(cls)
+            n = sum(row)
+            base = self.roles.get(cls[0], self.prior)
+            self.rows[cls] = [
+                (1 - FLOOR) * (row[f] + SMOOTH * base[f]) / (n + SMOOTH)
+                + FLOOR * self.prior[f] for f in range(FEATURES)]
+        return self.rows[cls]
+
+
+_TABLES: dict[str, Table] = {}
+
+
+def table(preset: str) -> Table | None:
+    """The counted table of ``preset`` (None where it has none: no auction, no draw)."""
+    if preset not in _TABLES:
+        from .infer_counts import COUNTS
+
+        if preset not in COUNTS:
+            return None
+        _TABLES[preset] = Table(COUNTS[preset])
+    return _TABLES[preset]
+
+
+class Evidence:
+    """What the other seats did, read from one seat's view, ready to weigh deals."""
+
+    def __init__(self, view: dict[str, Any], k: Knowledge) -> None:
+        rules = rules_from_json(view["rules"])
+        assert isinstance(rules, FortyFivesRules)
+        self.seat, self.n = view["seat"], view["players"]
+        self.trump = parse_suit(view["trump"])
+        self.plays = k.plays
+        # per other seat, P(features | what it did in the auction and the draw)
+        self.given: list[list[float] | None] = [None] * self.n
+        tab = table(rules.preset) if view.get("bidder") is not None else None
+        if tab is not None:
+            auction = auction_classes(view.get("history", []), self.n, rules.min_bid)
+            for s in range(self.n):
+                if s != self.seat:
+                    self.given[s] = tab.given(seat_class(auction.get(s), kept_class(view, s)))
+        # (seat, index of the trick's first play, the card it did not beat)
+        self.ducks: list[tuple[int, int, int]] = []
+        sides = [set(x) for x in view["sides"]]
+        if not rules.call_partner and self.n > 2:
+            self._read_ducks(sides)
+
+    def _read_ducks(self, sides: list[set[int]]) -> None:
+        n = self.n
+        for i in range(0, len(self.plays) - n + 1, n):
+            trick = self.plays[i:i + n]
+            last = trick[-1]
+            if last.seat == self.seat:
+                continue
+            cards = [a.arg.bit_length() - 1 for a in trick]
+            led = cards[0]
+            suit = self.trump if TRUMPS[self.trump] >> led & 1 else led // 13
+            key = KEY[self.trump][suit]
+            best = max(range(n - 1), key=lambda j: key[cards[j]])
+            if any(trick[best].seat in x and last.seat in x for x in sides):
+                continue  # its partner was winning
+            if key[cards[-1]] > key[cards[best]]:
+                continue  # it won
+            self.ducks.append((last.seat, i, cards[best]))
+
+    def features(self, hands: Sequence[int]) -> list[int]:
+        """Each seat's features when the play began (-1 where nothing is known of it)."""
+        start = list(hands)
+        for a in self.plays:
+            start[a.seat] |= a.arg
+        return [-1 if g is None else features(start[s], self.trump)
+                for s, g in enumerate(self.given)]
+
+    def play_weight(self, hands: Sequence[int]) -> float:
+        """How likely the others' plays are with ``hands`` (each seat's cards now)."""
+        w = 1.0
+        for s, i, card in self.ducks:
+            held = hands[s]
+            for a in self.plays[i:]:
+                if a.seat == s:
+                    held |= a.arg
+            if _beats_any(held, card, self.trump):
+                w *= PLAY_FLOOR
+        return w
+
+    def weights(self, deals: Sequence[Sequence[int]]) -> list[float]:
+        """Each deal's weight: for each other seat, P(its features | what it did) over
+        the share of ``deals`` with those features (the sampler's own odds of them), and
+        ``play_weight``."""
+        feats = [self.features(d) for d in deals]
+        out = [self.play_weight(d) for d in deals]
+        for s, given in enumerate(self.given):
+            if given is None:
+                continue
+            seen: dict[int, int] = {}
+            for fs in feats:
+                seen[fs[s]] = seen.get(fs[s], 0) + 1
+            for j, fs in enumerate(feats):
+                out[j] *= given[fs[s]] * len(deals) / seen[fs[s]]
+        return out
+
+
+def _beats_any(held: int, card: int, trump: int) -> bool:
+    """Whether ``held`` has a card that beats ``card`` (the best card of a trick)."""
+    tm = TRUMPS[trump]
+    if tm >> card & 1:
+        key = KEY[trump][trump]
+        return any(key[c] > key[card] for c in _cards(held & tm))
+    if held & tm:
+        return True
+    suit = card // 13
+    key = KEY[trump][suit]
+    return any(key[c] > key[card] for c in _cards(held & (0x1FFF << (13 * suit))))
+
+
+def _cards(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def weighted_worlds(view: dict[str, Any], count: int, rng: random.Random,
+                    oversample: int | None = None,
+                    soft: bool | None = None) -> list[tuple[GameState, float]]:
+    """Up to ``count`` play positions consistent with ``view``, drawn in proportion to how
+    likely each is to have produced what the other seats did, each with its share (how
+    many of the ``count`` draws fell on it)."""
+    oversample = OVERSAMPLE if oversample is None else oversample
+    k = knowledge(view, soft=SOFT if soft is None else soft)
+    ev = Evidence(view, k)
+    cands: list[list[int]] = []
+    tries = 0
+    while len(cands) < count * oversample and tries < count * oversample * 4:
+        tries += 1
+        hands = deal_world(k, rng)
+        if hands is not None:
+            cands.append(hands)
+    if not cands:
+        return []
+    weights = [w ** TEMPER for w in ev.weights(cands)]
+    # systematic resampling: ``count`` evenly spaced draws through the cumulative weight
+    total = sum(weights)
+    step = total / count
+    u = rng.random() * step
+    picks: dict[int, int] = {}
+    acc = 0.0
+    j = 0
+    for i, wt in enumerate(weights):
+        acc += wt
+        while j < count and u + j * step < acc:
+            picks[i] = picks.get(i, 0) + 1
+            j += 1
+    rules = rules_from_json(view["rules"])
+    out: list[tuple[GameState, float]] = []
+    for i, times in picks.items():
+        start = list(cands[i])
+        for a in k.plays:
+            start[a.seat] |= a.arg
+        try:
+            out.append((_position(view, rules, start, k.plays), float(times)))
+        except IllegalActionError:
+            continue
+    return out
+
+
+def _fit(preset: str, hands: int, seed: int = 1) -> dict[str, list[int]]:
+    """Count (class, features) over ``hands`` hands of ``basic`` against itself."""
+    from .. import new_game
+    from ..rules import build_rules
+    from ..state import Phase
+    from .basic import BasicBot
+
+    players = build_rules(preset).players
+    bot = BasicBot()
+    counts: dict[str, list[int]] = {}
+    for h in range(hands):
+        g = new_game(preset, seed=seed * 1_000_003 + h, first_dealer=h % players)
+        while not g.hand_over and g.phase is not Phase.PLAY:
+            s = g.turn
+            assert s is not None
+            g.apply(bot.choose(g.view(s), g.legal_actions()))
+        if g.hand_over:
+            continue
+        view = g.view(None)
+        rules = rules_from_json(view["rules"])
+        assert isinstance(rules, FortyFivesRules)
+        trump = parse_suit(view["trump"])
+        auction = auction_classes(view["history"], g.n, rules.min_bid)
+        for s in range(g.n):
+            f = features(g.hands[s], trump)
+            counts.setdefault(seat_class(auction.get(s), kept_class(view, s)),
+                              [0] * FEATURES)[f] += 1
+    return counts
+
+
+def write_counts(path: str, hands: int, out: dict[str, dict[str, list[int]]]) -> None:
+    """Write the counts as the module ``infer_counts``."""
+    with open(path, "w", encoding="utf-8") as f:
+        f.write('"""Counts for ``infer``: (class, features) over '
+                f'{hands:,} hands of ``basic`` against itself\n'
+                'per preset (``python -m forties.bots.infer`` writes this file)."""\n\n'
+                "COUNTS: dict[str, dict[str, list[int]]] = {\n")
+        for p, counts in out.items():
+            f.write(f"    {p!r}: {{\n")
+            for cls in sorted(counts):
+                row = counts[cls]
+                lines = ",\n            ".join(
+                    ", ".join(str(x) for x in row[i:i + 16]) for i in range(0, FEATURES, 16))
+                f.write(f"        {cls!r}: [\n            {lines}],\n")
+            f.write("    },\n")
+        f.write("}\n")
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Count the tables again: ``python -m forties.bots.infer [HANDS]`` writes
+    ``infer_counts.py`` beside this module."""
+    import os
+    import sys
+
+    args = sys.argv[1:] if argv is None else argv
+    hands = int(args[0]) if args else 60_000
+    out = {p: _fit(p, hands) for p in ("merrimack-valley", "auction-45", "call-your-partner")}
+    path = os.path.join(os.path.dirname(__file__), "infer_counts.py")
+    write_counts(path, hands, out)
+    print(f"wrote {path}")
+
+
+if __name__ == "__main__":
+    main()

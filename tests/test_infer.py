@@ -1,0 +1,262 @@
+"""``expert-infer``: imagined deals weighed by what the other seats bid, kept and played."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from forties import build_rules, new_game
+from forties.actions import Action, Verb
+from forties.bots import infer as inf
+from forties.bots import make_bot
+from forties.bots.basic import BasicBot
+from forties.bots.expert import ExpertBot
+from forties.bots.sampler import deal_world, knowledge
+from forties.fortyfives import TRUMP_ORDER, TRUMPS, FortyFivesState
+from forties.state import Phase
+
+from .helpers_engine import config_id
+from .test_bots import CONFIGS, _play_hand
+
+
+def _first_card_after_bid(bid: int) -> tuple[FortyFivesState, int]:
+    """A Merrimack Valley hand in which one seat's only bid was ``bid`` (the others
+    passed), stopped at the second card, a seat other than the bidder's with a choice;
+    and the bidder.
+    The auction is forced: seat 1 bids ``bid`` at its turn whatever it holds, the others
+    pass (the dealer bagged only if needed), so that the test does not depend on
+    ``basic``'s judgement of the cards."""
+    for seed in range(200):
+        g = new_game("merrimack-valley", seed=seed, first_dealer=0)
+        basic = BasicBot()
+        assert isinstance(g, FortyFivesState)
+        while not g.hand_over and g.phase is not Phase.PLAY:
+            s = g.turn
+            assert s is not None
+            if g.phase is Phase.AUCTION:
+                a = Action(s, Verb.BID, bid) if s == 1 else Action(s, Verb.PASS)
+                if g.reason(a) is not None:
+                    break
+                g.apply(a)
+                continue
+            g.apply(basic.choose(g.view(s), g.legal_actions()))
+        if g.phase is not Phase.PLAY or g.bidder != 1:
+            continue
+        # the bidder leads: play its card, then stop at the next seat
+        g.apply(basic.choose(g.view(1), g.legal_actions()))
+        if len(g.legal_actions()) > 1:
+            return g, 1
+    raise AssertionError("no hand reached the play")
+
+
+def _top_held(hand: int, trump: int, k: int = 3) -> int:
+    return sum(1 for c in TRUMP_ORDER[trump][:k] if hand >> c & 1)
+
+
+def _weights_by_holding(g: FortyFivesState, bidder: int, bid: str | None = None,
+                        deals: int = 3000) -> dict[str, float]:
+    """The mean weight of deals that give the bidder none of the 5, J and AH of trumps,
+    and of those that give it two or more (with ``bid``, as if it had bid that)."""
+    seat = g.turn
+    assert seat is not None and seat != bidder
+    view = g.view(seat)
+    k = knowledge(view, soft=False)
+    ev = inf.Evidence(view, k)
+    if bid is not None:
+        table = inf.table("merrimack-valley")
+        assert table is not None
+        ev.given[bidder] = table.given(inf.seat_class(bid, inf.kept_class(view, bidder)))
+    rng = random.Random(1)
+    cands = [d for d in (deal_world(k, rng) for _ in range(deals)) if d is not None]
+    ws = ev.weights(cands)
+    assert all(w > 0 for w in ws)  # soft: no deal is ruled out by the model
+    played = [0] * g.n
+    for a in k.plays:
+        played[a.seat] |= a.arg
+    groups: dict[str, list[float]] = {"none": [], "two or more": []}
+    for d, w in zip(cands, ws, strict=True):
+        top = _top_held(d[bidder] | played[bidder], g.trump)
+        if top == 0:
+            groups["none"].append(w)
+        elif top >= 2:
+            groups["two or more"].append(w)
+    assert all(len(v) >= 20 for v in groups.values()), {k: len(v) for k, v in groups.items()}
+    return {name: sum(v) / len(v) for name, v in groups.items()}
+
+
+def test_a_bid_of_30_weighs_deals_with_the_top_trumps_higher() -> None:
+    """After a seat bid 30, deals that give it two or more of the 5, J and AH of trumps
+    weigh far more than deals that give it none of them; the same position read as if
+    it had bid 15 (the same cards kept in the draw) makes much less of the difference."""
+    g, bidder = _first_card_after_bid(30)
+    mean30 = _weights_by_holding(g, bidder)
+    assert mean30["two or more"] > 5 * mean30["none"], mean30
+    mean15 = _weights_by_holding(g, bidder, bid="B15")
+    ratio30 = mean30["two or more"] / mean30["none"]
+    ratio15 = mean15["two or more"] / mean15["none"]
+    assert ratio30 > 2 * ratio15, (ratio30, ratio15)
+
+
+def test_the_resampled_deals_move_towards_the_truth_of_the_model() -> None:
+    """Over hands of ``basic`` against itself (the model the counts come from), the
+    weighed deals give the other seats more of their real trumps than the plain ones."""
+    rng = random.Random(3)
+    plain = weighed = truth = 0.0
+    for seed in range(12):
+        g = new_game("merrimack-valley", seed=500 + seed)
+        bot = BasicBot()
+        while not g.hand_over and g.phase is not Phase.PLAY:
+            s = g.turn
+            assert s is not None
+            g.apply(bot.choose(g.view(s), g.legal_actions()))
+        if g.hand_over:
+            continue
+        assert isinstance(g, FortyFivesState)
+        seat = g.turn
+        assert seat is not None
+        view = g.view(seat)
+        tm = TRUMPS[g.trump]
+        k = knowledge(view)
+        cands = [d for d in (deal_world(k, rng) for _ in range(300)) if d is not None]
+        ws = inf.Evidence(view, k).weights(cands)
+        for s in range(g.n):
+            if s == seat:
+                continue
+            truth += (g.hands[s] & tm).bit_count()
+            plain += sum((d[s] & tm).bit_count() for d in cands) / len(cands)
+            weighed += sum(w * (d[s] & tm).bit_count() for d, w in zip(cands, ws,
+                                                                         strict=True)) / sum(ws)
+    assert abs(weighed - truth) < abs(plain - truth), (plain, weighed, truth)
+
+
+def test_a_seat_that_did_not_take_a_trick_it_could_is_read_so() -> None:
+    """Last to play, the other side winning, a seat that did not win the trick: deals
+    that give it a card that would have won weigh ``PLAY_FLOOR`` of the others."""
+    for seed in range(300):
+        g = new_game("merrimack-valley", seed=seed)
+        bot = BasicBot()
+        while not g.hand_over and (g.phase is not Phase.PLAY or g.tricks == []):
+            s = g.turn
+            assert s is not None
+            g.apply(bot.choose(g.view(s), g.legal_actions()))
+        if g.hand_over:
+            continue
+        seat = g.turn
+        assert seat is not None
+        view = g.view(seat)
+        k = knowledge(view)
+        ev = inf.Evidence(view, k)
+        if not ev.ducks:
+            continue
+        s, _, card = ev.ducks[0]
+        assert s != seat
+        rng = random.Random(seed)
+        seen_with = seen_without = 0
+        for _ in range(400):
+            d = deal_world(k, rng)
+            if d is None:
+                continue
+            held = d[s] | sum(a.arg for a in k.plays if a.seat == s)
+            could = inf._beats_any(held, card, view_trump(view))
+            w = ev.play_weight(d)
+            if could:
+                seen_with += 1
+                assert w <= inf.PLAY_FLOOR
+            else:
+                seen_without += 1
+                assert w == 1.0 or len(ev.ducks) > 1
+        if seen_with and seen_without:
+            return
+    raise AssertionError("no position with a trick not taken and both kinds of deal")
+
+
+def view_trump(view: dict) -> int:
+    return "CDHS".index(view["trump"])
+
+
+def test_weighted_worlds_are_deterministic_for_a_seed() -> None:
+    g, _ = _first_card_after_bid(25)
+    seat = g.turn
+    assert seat is not None
+    view = g.view(seat)
+    a = inf.weighted_worlds(view, 40, random.Random(9))
+    b = inf.weighted_worlds(view, 40, random.Random(9))
+    assert [(w.hands, x) for w, x in a] == [(w.hands, x) for w, x in b]
+    assert sum(x for _, x in a) == 40  # every draw fell on a deal (none illegal here)
+    bots = [ExpertBot(random.Random(5), worlds=12, infer=True) for _ in range(2)]
+    one, two = (bot.decide(view, g.legal_actions()) for bot in bots)
+    assert one == two
+
+
+def test_expert_infer_weighs_its_play() -> None:
+    """The level plays on weighed deals (and ``expert`` does not)."""
+    g, _ = _first_card_after_bid(20)
+    seat = g.turn
+    assert seat is not None
+    calls: list[int] = []
+    real = inf.weighted_worlds
+
+    def spy(view: dict, count: int, rng: random.Random) -> list:
+        calls.append(count)
+        return real(view, count, rng)
+
+    mp = pytest.MonkeyPatch()
+    mp.setattr(inf, "weighted_worlds", spy)
+    try:
+        for level, expected in (("expert", 0), ("expert-infer", 1)):
+            calls.clear()
+            bot = make_bot(level, random.Random(1))
+            assert isinstance(bot, ExpertBot)
+            bot.worlds = 8
+            bot.decide(g.view(seat), g.legal_actions())
+            assert len(calls) == expected, level
+    finally:
+        mp.undo()
+
+
+FF_CONFIGS = [c for c in CONFIGS if c[0] != "forty-one"]
+
+
+@pytest.mark.parametrize(("preset", "options"), FF_CONFIGS, ids=map(config_id, FF_CONFIGS))
+def test_expert_infer_plays_only_legal_actions(preset: str, options: dict) -> None:
+    """Every Forty-Fives preset and player count: expert-infer (few deals, to stay quick)
+    makes only legal choices for a whole hand, and weighs its deals in the play."""
+    rules = build_rules(preset, options)
+    rng = random.Random(4)
+    calls = 0
+    real = inf.weighted_worlds
+
+    def spy(view: dict, count: int, r: random.Random) -> list:
+        nonlocal calls
+        calls += 1
+        return real(view, count, r)
+
+    mp = pytest.MonkeyPatch()
+    mp.setattr(inf, "weighted_worlds", spy)
+    try:
+        for seed in (11, 12):
+            g = new_game(rules, seed=seed)
+            bots = [make_bot("expert-infer", rng) for _ in range(g.n)]
+            for b in bots:
+                assert isinstance(b, ExpertBot)
+                b.worlds, b.deals = 3, 6
+            _play_hand(g, bots, rng)
+    finally:
+        mp.undo()
+    assert calls > 0
+
+
+def test_auction_classes_read_bids_holds_and_passes() -> None:
+    history = ["1 pass", "2 bid 20", "3 bid 25", "0 hold", "1 pass", "2 pass", "3 pass",
+               "0 raise 30", "0 trump C"]
+    assert inf.auction_classes(history, 4, 20) == {
+        0: "B30", 1: "N0-30", 2: "N20-30", 3: "N25-30"}
+
+
+def test_decision_time_bench_times_expert_infer() -> None:
+    """``python -m forties.bench.expert HANDS merrimack-valley infer`` times it."""
+    from forties.bench.expert import decision_times
+
+    by_phase = decision_times("merrimack-valley", 1, infer=True)
+    assert "play" in by_phase and all(t >= 0 for t in by_phase["play"])
