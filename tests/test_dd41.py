@@ -6,15 +6,14 @@ is worth what the hand is worth)."""
 from __future__ import annotations
 
 import json
-import random
 from pathlib import Path
 
 import pytest
 
 from forties.bench import par41
+from forties.bench.par41 import first_lead
 from forties.cards import HEARTS
 from forties.fortyone import FortyOneState
-from forties.games import new_game
 from forties.rules import build_rules
 from forties.solver import solve_forty_one
 from forties.solver.dd41 import team_tricks
@@ -61,20 +60,6 @@ def test_agrees_with_plain_minimax_in_the_endgame() -> None:
         assert isinstance(g, FortyOneState)
         for seat in (0, 1):
             assert solved(g, pair(seat)) == plain_forty_one(g, {seat, seat + 2})
-
-
-def first_lead(seed: int) -> FortyOneState:
-    """A hand bid at random and ready for its first lead."""
-    rng = random.Random(seed)
-    g = new_game(RULES, seed=seed)
-    while g.phase is not Phase.PLAY:
-        if g.hand_over:
-            g.next_hand()
-            continue
-        acts = g.legal_actions()
-        g.apply(acts[rng.randrange(len(acts))])
-    assert isinstance(g, FortyOneState)
-    return g
 
 
 # hands that solve in well under a second on a quiet core (most take a few seconds)

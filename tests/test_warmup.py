@@ -15,9 +15,17 @@ import pytest
 from forties import warmup
 
 
+def no_cache_setting(monkeypatch: pytest.MonkeyPatch) -> None:
+    """NUMBA_CACHE_DIR unset for the test, and as it was after it, even when the code under
+    test sets it (a ``delenv`` of an unset variable would restore nothing, and the test's
+    setting would send later tests' processes to compile into a passing folder)."""
+    monkeypatch.setenv("NUMBA_CACHE_DIR", "-")
+    monkeypatch.delenv("NUMBA_CACHE_DIR")
+
+
 def test_cache_stays_beside_the_sources_when_the_package_can_be_written(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    no_cache_setting(monkeypatch)
     assert warmup.configure_cache() is None
     assert "NUMBA_CACHE_DIR" not in os.environ
 
@@ -29,7 +37,7 @@ def test_cache_goes_to_the_user_cache_folder_when_the_package_is_read_only(
     package = tmp_path / "site-packages" / "forties"
     for sub in ("solver", "vector"):
         (package / sub).mkdir(parents=True)
-    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    no_cache_setting(monkeypatch)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     real_access = os.access
     monkeypatch.setattr(warmup.os, "access", lambda p, mode: False if str(p).startswith(

@@ -128,9 +128,9 @@ class Par:
 
 
 PAR_41_DEPTH = 6  # Forty One's fallback estimate: tricks searched, estimated beyond
-# Forty One's exact par: the most positions searched before falling back to the estimate
-# (a hand in a hundred or so needs more; see docs/benchmarks.md)
-PAR_41_BUDGET = 400_000_000
+# Forty One's exact par: the most positions searched (about two minutes of a core) before
+# falling back to the estimate (see docs/benchmarks.md)
+PAR_41_BUDGET = 1_000_000_000
 
 
 def par(state: GameState, budget: int | None = None) -> Par | None:

@@ -5,6 +5,8 @@ every set of cards once (as duplicate bridge does), and luck of the deal
 cancels. Hands are played from 0-0 for points per hand; whole games, with the
 same seeded deals in each rotation, count games won. Deterministic for a seed;
 uses every core given, or a Ray cluster (``forties.cluster``) with the same results.
+With the auction fixed (``play_deal_fixed``), every rotation plays the contract one
+reference player made at every seat, and the match measures the card play alone.
 """
 
 from __future__ import annotations

@@ -423,7 +423,8 @@ def arena(a: str, b: str, preset: str | None, options: tuple[str, ...], rules_fi
                f"{pph.high:+.2f})")
     if games:
         click.echo(f"  games won by {a}: {gw.mean:.1%}  (95%: {gw.low:.1%} .. {gw.high:.1%})")
-    click.echo(f"  {rate_line(deals + games, 'deals and games', result.seconds, where)}")
+    what = "deals" if play_only else "deals and games"
+    click.echo(f"  {rate_line(deals + games, what, result.seconds, where)}")
     if out:
         write_file(out, json.dumps(result.to_json(), indent=1) + "\n")
 

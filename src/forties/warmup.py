@@ -1,9 +1,10 @@
 """Getting the compiled search ready before the first game.
 
 The expert player, the hints and the par of a hand search with the double-dummy
-solver, which numba compiles on its first use (20 to 50 seconds) and keeps on
-disk. ``forties warm-up`` (part of ``make run``'s set-up) does that beforehand,
-so that the first expert decision of a game takes a second, not a minute.
+solvers (the Forty-Fives', Forty One's for the score, Forty One's par), which numba
+compiles on their first use (20 to 50 seconds each) and keeps on disk.
+``forties warm-up`` (part of ``make run``'s set-up) does that beforehand, so that the
+first expert decision of a game takes a second, not a minute.
 
 Where the compiled code is kept: beside the sources (``__pycache__``), as numba
 does, when the package folder can be written (a clone, a virtual environment);
@@ -56,34 +57,47 @@ def configure_cache(package_dir: Path = PACKAGE_DIR) -> Path | None:
     return folder
 
 
+WARM_FUNCTIONS = {"forties.solver.kernel": ("_future", "_future_ff"),
+                  "forties.solver.score41": ("_value",), "forties.solver.dd41": ("_solve",)}
+
+
 def is_warm() -> bool:
-    """Whether this process has the solver compiled (or loaded from the disk cache)."""
-    kernel = sys.modules.get("forties.solver.kernel")
-    if kernel is None:
-        return False
-    return all(getattr(kernel, name).signatures for name in ("_future", "_future_ff"))
+    """Whether this process has the solvers compiled (or loaded from the disk cache)."""
+    for name, functions in WARM_FUNCTIONS.items():
+        module = sys.modules.get(name)
+        if module is None or not all(getattr(module, f).signatures for f in functions):
+            return False
+    return True
 
 
 def warm_up() -> float:
-    """Compile the solver's kernels, or load them from the disk cache: one search of each
-    kind the players and hints make. The seconds it took."""
+    """Compile the solvers, or load them from the disk cache: one search of each kind the
+    players, hints and pars make. The seconds it took."""
     import random
 
     from .bots import make_bot
     from .games import new_game
     from .rules import build_rules
-    from .solver import best_moves, solve
+    from .solver import best_moves, dd41, score41, solve
     from .state import Phase
 
     start = time.perf_counter()
-    state = new_game(build_rules("merrimack-valley"), seed=1)
     bot = make_bot("basic", random.Random(1))
-    while state.phase is not Phase.PLAY:
-        seat = state.turn
-        assert seat is not None
-        state.apply(bot.choose(state.view(seat), state.legal_actions()))
-    best_moves(state)  # the play: every card's value
-    solve(state, 0)  # the bids and the draw: a hand's value
+    for preset in ("merrimack-valley", "forty-one"):
+        state = new_game(build_rules(preset), seed=1)
+        while state.phase is not Phase.PLAY:
+            if state.hand_over:  # thrown in
+                state.next_hand()
+                continue
+            seat = state.turn
+            assert seat is not None
+            state.apply(bot.choose(state.view(seat), state.legal_actions()))
+        if preset == "forty-one":  # the expert's search for the score, and the par
+            score41.best_moves_score(state, exact_tricks=6, depth=1)
+            dd41.team_tricks([1, 2, 4, 8], 0, [], 5)
+            continue
+        best_moves(state)  # the play: every card's value
+        solve(state, 0)  # the bids and the draw: a hand's value
     return time.perf_counter() - start
 
 

@@ -18,21 +18,15 @@ import random
 import statistics
 import time
 
-from forties import Phase, build_rules, new_game
 from forties.analysis import PAR_41_BUDGET, PAR_41_DEPTH
+from forties.bench.solver import forty_one_deal
 from forties.fortyone import FortyOneState
 from forties.solver import dd41, solve_forty_one
 
 
 def first_lead(seed: int) -> FortyOneState:
-    rng = random.Random(seed)
-    g = new_game(build_rules("forty-one"), seed=seed)
-    while g.phase is not Phase.PLAY:
-        if g.hand_over:
-            g.next_hand()
-            continue
-        acts = g.legal_actions()
-        g.apply(acts[rng.randrange(len(acts))])
+    """Hand ``seed``, bid at random (by a generator seeded the same), at its first lead."""
+    g = forty_one_deal(random.Random(seed), 0, seed)
     assert isinstance(g, FortyOneState)
     return g
 
@@ -67,7 +61,7 @@ def summary(rows: list[dict[str, float | int | None]], budget: int) -> str:
             f"{len(rows) - len(done)}\n"
             f"  exact solver, CPU s: median {statistics.median(secs):.2f}, 90th percentile "
             f"{pct(secs, 0.9):.2f}, worst {secs[-1]:.2f}; positions: median "
-            f"{statistics.median(int(r['nodes'] or 0) for r in rows):,}\n"
+            f"{int(statistics.median(int(r['nodes'] or 0) for r in rows)):,}\n"
             f"  the old estimate, CPU s: median {statistics.median(est):.2f}, worst "
             f"{est[-1]:.2f}; its figure off by {statistics.mean(off):.2f} tricks on average, "
             f"exact in {sum(1 for x in off if x == 0)} of {len(off)} hands")

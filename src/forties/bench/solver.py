@@ -50,9 +50,11 @@ def forty_fives_deal(rng: random.Random) -> FortyFivesState:
     return g
 
 
-def forty_one_deal(rng: random.Random, tricks: int) -> GameState:
-    """A Forty One hand after ``tricks`` tricks of random play."""
-    g = new_game(build_rules("forty-one"), seed=rng.randrange(1 << 30))
+def forty_one_deal(rng: random.Random, tricks: int, seed: int | None = None) -> GameState:
+    """A Forty One hand (dealt from ``seed``, else from a seed ``rng`` draws) bid and
+    played at random by ``rng`` up to ``tricks`` tricks."""
+    g = new_game(build_rules("forty-one"),
+                 seed=rng.randrange(1 << 30) if seed is None else seed)
     while g.phase is not Phase.PLAY:
         if g.hand_over:
             g.next_hand()

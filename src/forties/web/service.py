@@ -84,7 +84,7 @@ class Limits:
     review_seconds: float | None = None
     grace_seconds: float | None = None
     par: bool = True
-    par_budget: int = 400_000_000  # Forty One: positions searched before the estimate
+    par_budget: int | None = None  # Forty One: positions searched before the estimate
     workers: int = 1
 
     @classmethod
