@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..actions import parse_bid
-from ..cards import parse_suit
+from ..cards import cards_of, parse_suit
 from ..fortyfives import KEY, TRUMP_ORDER, TRUMPS
 from ..rules import FortyFivesRules, rules_from_json
 from ..state import GameState, IllegalActionError
@@ -259,21 +259,12 @@ def _beats_any(held: int, card: int, trump: int) -> bool:
     tm = TRUMPS[trump]
     if tm >> card & 1:
         key = KEY[trump][trump]
-        return any(key[c] > key[card] for c in _cards(held & tm))
+        return any(key[c] > key[card] for c in cards_of(held & tm))
     if held & tm:
         return True
     suit = card // 13
     key = KEY[trump][suit]
-    return any(key[c] > key[card] for c in _cards(held & (0x1FFF << (13 * suit))))
-
-
-def _cards(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+    return any(key[c] > key[card] for c in cards_of(held & (0x1FFF << (13 * suit))))
 
 
 def weighted_worlds(view: dict[str, Any], count: int, rng: random.Random,
