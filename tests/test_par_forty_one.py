@@ -170,22 +170,20 @@ async def test_the_web_review_frame_carries_the_forty_one_par(tmp_path: Path) ->
             await me.stop()
 
 
-def test_a_long_par_does_not_hold_up_the_server_stopping() -> None:
-    """The par's process is ended when the server stops, not waited for: a par may search
-    for a minute."""
+@pytest.mark.asyncio
+async def test_a_long_par_does_not_hold_up_the_server_stopping() -> None:
+    """The par's process is ended when the server stops, not waited for (a par may search
+    for a minute), and what was waiting on it hears nothing more."""
+    import os
     import time
-    from concurrent.futures import ProcessPoolExecutor
 
-    from forties.web.service import stop_now
+    from forties.web.service import ParPool
 
-    pool = ProcessPoolExecutor(max_workers=1)
-    job = pool.submit(time.sleep, 120)
-    procs = list(pool._processes.values())  # (to watch them: the test's own pool)
-    deadline = time.monotonic() + 30
-    while not job.running() and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert job.running()
-    stop_now(pool)
-    for p in procs:
-        p.join(30)  # (the job would hold it for two minutes)
-        assert not p.is_alive()
+    pars = ParPool()
+    pid = await pars.run(os.getpid)
+    assert pid != os.getpid()
+    long = pars.run(time.sleep, 120)
+    pars.close()  # (it would hold the process two minutes)
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)
+    assert not long.done()

@@ -206,19 +206,42 @@ def _pool_choice(level: str, key: str, view: dict[str, Any], legal: list[str]) -
     return str(computer_choice(level, key, view, [Action.parse(a) for a in legal]))
 
 
-def stop_now(pool: Executor) -> None:
-    """Shut a process pool down without waiting for the work in hand: its processes are
-    ended (Python 3.14's ``terminate_workers``; before it, the pool's own list of them)."""
-    terminate = getattr(pool, "terminate_workers", None)
-    if callable(terminate):
-        terminate()
-        return
-    found = getattr(pool, "_processes", None) or {}
-    procs = list(found.values())
-    pool.shutdown(wait=False, cancel_futures=True)
-    for proc in procs:
-        with contextlib.suppress(Exception):
-            proc.terminate()
+class ParPool:
+    """One process for the pars, at a lower priority, so that a long search never holds up
+    a computer's move; ended, not waited for, when the server stops (a par may search for
+    a minute). A ``multiprocessing`` pool, whose ``terminate`` is made for that."""
+
+    def __init__(self) -> None:
+        self._pool: Any = None
+
+    def run(self, fn: Callable[..., Any], *args: Any) -> asyncio.Future[Any]:
+        """``fn(*args)`` in the pool's process, as an awaitable."""
+        loop = asyncio.get_running_loop()
+        fut: asyncio.Future[Any] = loop.create_future()
+
+        def settle(value: Any, error: BaseException | None) -> None:
+            if fut.done():
+                return
+            if error is not None:
+                fut.set_exception(error)
+            else:
+                fut.set_result(value)
+
+        def tell(value: Any = None, error: BaseException | None = None) -> None:
+            with contextlib.suppress(RuntimeError):  # the loop has closed: nobody waits
+                loop.call_soon_threadsafe(settle, value, error)
+
+        if self._pool is None:
+            self._pool = multiprocessing.get_context("spawn").Pool(
+                1, initializer=_lower_priority)
+        self._pool.apply_async(fn, args, callback=tell,
+                               error_callback=lambda e: tell(None, e))
+        return fut
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.terminate()
+            self._pool = None
 
 
 def _lower_priority() -> None:
@@ -262,7 +285,7 @@ class Service:
         self.tables: dict[str, Live] = {}
         self._loading = asyncio.Lock()
         self._pool: Executor | None = None
-        self._par_pool: Executor | None = None
+        self.par_pool = ParPool()
         self._created: dict[str, deque[float]] = {}
         self._sweeper: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -310,9 +333,8 @@ class Service:
             t.cancel()
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
-        if self._par_pool is not None:  # a par may search for a minute: not waited for
-            stop_now(self._par_pool)
-        self._pool = self._par_pool = None
+        self.par_pool.close()
+        self._pool = None
         if self.bus is not None:
             await self.bus.close()
 
@@ -324,15 +346,6 @@ class Service:
                 mp_context=multiprocessing.get_context("spawn"))
         return self._pool
 
-    @property
-    def par_pool(self) -> Executor:
-        """One process of its own, at a lower priority, for the pars: a long search never
-        holds up a computer's move."""
-        if self._par_pool is None:
-            self._par_pool = ProcessPoolExecutor(
-                max_workers=1, mp_context=multiprocessing.get_context("spawn"),
-                initializer=_lower_priority)
-        return self._par_pool
 
     def _spawn(self, coro: Awaitable[Any]) -> asyncio.Task[Any]:
         task: asyncio.Task[Any] = asyncio.ensure_future(coro)
@@ -765,8 +778,7 @@ class Service:
 
     async def _par(self, live: Live, hand: int, state: GameState) -> None:
         try:
-            value = await asyncio.get_running_loop().run_in_executor(
-                self.par_pool, _pool_par, state, self.limits.par_budget)
+            value = await self.par_pool.run(_pool_par, state, self.limits.par_budget)
         except Exception:
             log.exception("the par of table %s hand %d failed", live.table.id, hand)
             return
