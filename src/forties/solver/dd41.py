@@ -249,6 +249,17 @@ def _lead_score(hands: Any, present: int, c: int, seat: int, part: int, o1: int,
 
 
 @_jit(inline=True)
+def _append(mv: Any, sp: int, n: int, cards: int) -> int:
+    """``cards`` after the ``n`` moves already in ``mv[sp]``, lowest first; how many now."""
+    while cards:
+        low = cards & -cards
+        cards ^= low
+        mv[sp, n] = _bit_length(low) - 1
+        n += 1
+    return n
+
+
+@_jit(inline=True)
 def _moves(hands: Any, fr: Any, mv: Any, sp: int, present: int, trump: int,
            maxmask: int) -> int:
     """The seat's moves in ``mv[sp]``, best first, one card per run of equal ones."""
@@ -299,14 +310,8 @@ def _moves(hands: Any, fr: Any, mv: Any, sp: int, present: int, trump: int,
         return n
     wcard = fr[sp, F_WCARD]
     wseat = fr[sp, F_WSEAT]
-    if (maxmask >> wseat & 1) == ismax:
-        # partner is winning: low cards first
-        while reps:
-            low = reps & -reps
-            reps ^= low
-            mv[sp, n] = _bit_length(low) - 1
-            n += 1
-        return n
+    if (maxmask >> wseat & 1) == ismax:  # partner is winning: low cards first
+        return _append(mv, sp, 0, reps)
     # the cheapest card that wins, then the low ones, then the other winners
     win = 0
     m = reps
@@ -318,22 +323,12 @@ def _moves(hands: Any, fr: Any, mv: Any, sp: int, present: int, trump: int,
             win |= low
     if win:
         low = win & -win
-        mv[sp, n] = _bit_length(low) - 1
-        n += 1
+        mv[sp, 0] = _bit_length(low) - 1
+        n = 1
         reps ^= low
         win ^= low
-    lose = reps & ~win
-    while lose:
-        low = lose & -lose
-        lose ^= low
-        mv[sp, n] = _bit_length(low) - 1
-        n += 1
-    while win:
-        low = win & -win
-        win ^= low
-        mv[sp, n] = _bit_length(low) - 1
-        n += 1
-    return n
+    n = _append(mv, sp, n, reps & ~win)
+    return _append(mv, sp, n, win)
 
 
 @_jit(inline=True)

@@ -346,7 +346,6 @@ class Service:
                 mp_context=multiprocessing.get_context("spawn"))
         return self._pool
 
-
     def _spawn(self, coro: Awaitable[Any]) -> asyncio.Task[Any]:
         task: asyncio.Task[Any] = asyncio.ensure_future(coro)
         self._tasks.add(task)
