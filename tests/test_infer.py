@@ -258,7 +258,7 @@ def test_decision_time_bench_times_expert_infer() -> None:
     """``python -m forties.bench.expert HANDS merrimack-valley infer`` times it."""
     from forties.bench.expert import decision_times
 
-    by_phase = decision_times("merrimack-valley", 1, infer=True)
+    by_phase = decision_times("merrimack-valley", 1, "infer")
     assert "play" in by_phase and all(t >= 0 for t in by_phase["play"])
 
 

@@ -1,10 +1,11 @@
 """Decision time of the ``expert`` player at its default strength, on one core.
 
-``python -m forties.bench.expert [HANDS] [PRESET] [score|tricks|infer]`` plays HANDS hands
-of PRESET (Merrimack Valley by default; Forty One's player for the score by default, with
-``tricks`` the earlier one, ``expert-tricks``; with ``infer``, the 45s player whose
-imagined deals are weighed by what the others did, ``expert-infer``; experts at seats 0
-and 2, ``basic`` at 1 and 3) and
+``python -m forties.bench.expert [HANDS] [PRESET] [score|tricks|infer|alphamu]`` plays
+HANDS hands of PRESET (Merrimack Valley by default; Forty One's player for the score by
+default, with ``tricks`` the earlier one, ``expert-tricks``; with ``infer``, the 45s player
+whose imagined deals are weighed by what the others did, ``expert-infer``; with
+``alphamu``, the 45s player that plays its last cards by alpha-mu, ``expert-alphamu``;
+experts at seats 0 and 2, ``basic`` at 1 and 3) and
 prints the median, 95th percentile and worst time of the expert's decisions, by
 phase. The first decision, which loads the compiled solver, is left out.
 """
@@ -15,16 +16,27 @@ import random
 import statistics
 import sys
 import time
+from typing import Any
 
 from forties import new_game
+from forties.bots import ALPHAMU_TURNS
 from forties.bots.basic import BasicBot
 from forties.bots.expert import ExpertBot
 
+# Each mode's player: its name and how it is made.
+MODES: dict[str, tuple[str, dict[str, Any]]] = {
+    "score": ("expert", {"forty_one": "score"}),
+    "tricks": ("expert-tricks", {"forty_one": "tricks"}),
+    "infer": ("expert-infer", {"infer": True}),
+    "alphamu": ("expert-alphamu", {"alphamu": ALPHAMU_TURNS}),
+}
+
 
 def decision_times(preset: str = "merrimack-valley", hands: int = 40,
-                   forty_one: str = "tricks", infer: bool = False) -> dict[str, list[float]]:
+                   mode: str = "tricks") -> dict[str, list[float]]:
+    kwargs = MODES[mode][1]
     by_phase: dict[str, list[float]] = {}
-    warm = ExpertBot(random.Random(0), forty_one=forty_one, infer=infer)
+    warm = ExpertBot(random.Random(0), **kwargs)
     g = new_game(preset, seed=0)
     warm.choose(g.view(g.turn or 0), g.legal_actions())  # load the solver once
     while g.phase.value != "play" and not g.hand_over:
@@ -33,7 +45,7 @@ def decision_times(preset: str = "merrimack-valley", hands: int = 40,
         warm.choose(g.view(g.turn or 0), g.legal_actions())
     for seed in range(hands):
         g = new_game(preset, seed=10_000 + seed)
-        bots = [ExpertBot(random.Random(seed), forty_one=forty_one, infer=infer) if s % 2 == 0
+        bots = [ExpertBot(random.Random(seed), **kwargs) if s % 2 == 0
                 else BasicBot()
                 for s in range(g.n)]
         while not g.hand_over:
@@ -54,12 +66,11 @@ def p95(sorted_times: list[float]) -> float:
     return sorted_times[min(len(sorted_times) - 1, int(0.95 * len(sorted_times)))]
 
 
-def report(preset: str = "merrimack-valley", hands: int = 40, forty_one: str = "tricks",
-           infer: bool = False) -> None:
-    by_phase = decision_times(preset, hands, forty_one, infer)
+def report(preset: str = "merrimack-valley", hands: int = 40, mode: str = "tricks") -> None:
+    by_phase = decision_times(preset, hands, mode)
     every = sorted(t for ts in by_phase.values() for t in ts)
     top = p95(every)
-    name = "expert-infer" if infer else "expert"
+    name = MODES[mode][0]
     print(f"{name} decision time, {preset}, {hands} hands, {len(every)} decisions with a "
           f"choice (CPU seconds, one core): median {statistics.median(every):.3f}, "
           f"95th percentile {top:.3f} ({'met' if top <= 0.5 else 'not met'}: at most 0.5), "
@@ -72,6 +83,7 @@ def report(preset: str = "merrimack-valley", hands: int = 40, forty_one: str = "
 
 if __name__ == "__main__":
     mode = sys.argv[3] if len(sys.argv) > 3 else "score"
+    if mode not in MODES:
+        sys.exit(f"forties.bench.expert: the mode is one of {', '.join(MODES)}, not {mode!r}")
     report(preset=sys.argv[2] if len(sys.argv) > 2 else "merrimack-valley",
-           hands=int(sys.argv[1]) if len(sys.argv) > 1 else 40,
-           forty_one="tricks" if mode == "infer" else mode, infer=mode == "infer")
+           hands=int(sys.argv[1]) if len(sys.argv) > 1 else 40, mode=mode)

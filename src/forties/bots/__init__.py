@@ -38,7 +38,14 @@ LEVELS = ("random", "basic", "expert", "oracle", "ismcts")
 # ``expert-infer`` plays 45s cards on imagined deals drawn by how likely each is to have
 # produced the others' bids, draw and plays (``bots.infer``; not the default until a
 # duplicate match shows it stronger).
-COMPARISON_LEVELS = ("expert-score", "expert-tricks", "oracle-tricks", "expert-infer")
+# ``expert-alphamu`` plays the last three cards of a 45s partnership hand by alpha-mu
+# (``bots.alphamu``: one card for all the imagined deals it cannot tell apart).
+COMPARISON_LEVELS = ("expert-score", "expert-tricks", "oracle-tricks", "expert-infer",
+                     "expert-alphamu")
+
+
+# The seat's own turns that ``expert-alphamu`` searches with one card for all deals.
+ALPHAMU_TURNS = 2
 
 
 def unavailable(level: str) -> str | None:
@@ -68,6 +75,8 @@ def make_bot(level: str, rng: random.Random) -> Bot:
         return ExpertBot(rng, forty_one="score")
     if level == "expert-infer":
         return ExpertBot(rng, infer=True)
+    if level == "expert-alphamu":
+        return ExpertBot(rng, alphamu=ALPHAMU_TURNS)
     if level in ("oracle", "oracle-tricks"):
         from .oracle import OracleBot
 

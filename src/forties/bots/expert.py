@@ -41,6 +41,7 @@ from ..fortyfives import TRUMPS, FortyFivesState
 from ..fortyone import FortyOneState
 from ..rules import FortyFivesRules, FortyOneRules, rules_from_json
 from ..state import Deal, GameState, Phase
+from . import alphamu
 from . import simulate as sim
 from .basic import BasicBot, card_worth, discard_count, forty_one_tricks, strength
 from .judge import Judge, PlayoutJudge, SolverJudge, utility
@@ -87,8 +88,15 @@ class ExpertBot:
 
     def __init__(self, rng: random.Random, worlds: int = 96, deals: int = 120,
                  judge: Judge | None = None, win_bonus: float = sim.WIN_BONUS,
-                 forty_one: str = "score", infer: bool = False) -> None:
+                 forty_one: str = "score", infer: bool = False, alphamu: int = 0,
+                 alphamu_cards: int = 3) -> None:
         self.rng = rng
+        # 45s play: with ``alphamu`` >= 2, once the seat holds at most ``alphamu_cards``
+        # cards it searches its next ``alphamu`` turns keeping one card for all the
+        # imagined deals it cannot tell apart (``bots.alphamu``; the level
+        # ``expert-alphamu``); 0 or 1: the average over the deals
+        self.alphamu = alphamu
+        self.alphamu_cards = alphamu_cards
         # 45s play: draw the imagined deals by how likely each is to have produced the
         # others' bids, draw and plays (``infer``; the level ``expert-infer``)
         self.infer = infer
@@ -180,6 +188,13 @@ class ExpertBot:
         if not ws:
             a = self.basic.choose(view, legal)
             return Choice(a, {a: 0.0}, 0)
+        held = ws[0][0].hands[seat].bit_count() if isinstance(ws[0][0], FortyFivesState) else 0
+        if self.alphamu > 1 and 2 <= held <= self.alphamu_cards and alphamu.applies(
+                ws[0][0], seat):
+            values, _ = alphamu.card_values(ws, seat, self.judge, self.alphamu,
+                                            self.win_bonus, self.rng)
+            best = max(legal, key=lambda a: (values[a], -legal.index(a)))
+            return Choice(best, values, len(ws))
         totals = dict.fromkeys(legal, 0.0)
         for w, wt in ws:
             outcomes = self.judge.play_outcomes(w)

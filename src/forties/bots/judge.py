@@ -148,6 +148,11 @@ class SolverJudge:
         side = st.side_of[seat]
         return {a: self._points(st, side, v) for a, v in self.solver.best_moves(st).items()}
 
+    def best_moves(self, st: GameState) -> dict[Action, float]:
+        """45s, four to six seats: each legal card of the seat to play, with the points
+        its coalition holds at the end of the hand (more is better for that seat)."""
+        return {a: float(v) for a, v in self.solver.best_moves(st).items()}
+
     def _points(self, st: FortyFivesState, side: int, value: int) -> list[int]:
         """A points vector in which ``side``'s coalition ends with ``value``."""
         mask, inside = self.solver.coalition_seats(st, side)
