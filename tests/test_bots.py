@@ -277,6 +277,31 @@ def test_the_default_forty_one_expert_plays_for_the_score() -> None:
     assert earlier.forty_one == "tricks"
 
 
+def test_expert_bids41_weighs_its_deals_by_the_bids() -> None:
+    """``expert-bids41`` weighs each imagined Forty One deal by how well the others' cards
+    fit their bids: a deal that gives a bidder of 4 the cards of a 4 weighs more than one
+    that gives him nothing; the plain expert weighs every deal alike."""
+    from forties.fortyone import FortyOneState
+    from forties.position import start_hands_of
+
+    g = new_game("forty-one", seed=8, first_dealer=3)
+    while g.phase.value == "auction":
+        s = g.turn
+        assert s is not None
+        g.apply(BasicBot().choose(g.view(s), g.legal_actions()))
+    assert isinstance(g, FortyOneState) and g.phase.value == "play"
+    weighed, plain = make_bot("expert-bids41", random.Random(1)), make_bot("expert",
+                                                                          random.Random(1))
+    assert isinstance(weighed, ExpertBot) and isinstance(plain, ExpertBot)
+    seat = g.turn
+    assert seat is not None
+    deals = weighed._worlds_41(g.view(seat))[:24]
+    ws = [weighed._bid_weight(w, seat) for w in deals]
+    assert all(0 < w <= 1 for w in ws) and max(ws) > 2 * min(ws)
+    assert {plain._bid_weight(w, seat) for w in deals} == {1.0}
+    assert len({tuple(start_hands_of(w)) for w in deals}) > 1
+
+
 def test_forty_one_expert_values_every_card_and_bid() -> None:
     """The Forty One expert for the score weighs every legal card; as dealer it weighs the
     least bid that keeps the hand from being thrown in."""

@@ -40,8 +40,9 @@ LEVELS = ("random", "basic", "expert", "oracle", "ismcts")
 # duplicate match shows it stronger).
 # ``expert-alphamu`` plays the last three cards of a 45s partnership hand by alpha-mu
 # (``bots.alphamu``: one card for all the imagined deals it cannot tell apart).
+# ``expert-bids41`` weighs its Forty One deals by how well the others' cards fit their bids.
 COMPARISON_LEVELS = ("expert-score", "expert-tricks", "oracle-tricks", "expert-infer",
-                     "expert-alphamu")
+                     "expert-alphamu", "expert-bids41")
 
 
 # The seat's own turns that ``expert-alphamu`` searches with one card for all deals.
@@ -75,6 +76,12 @@ def make_bot(level: str, rng: random.Random) -> Bot:
         return ExpertBot(rng, forty_one="score")
     if level == "expert-infer":
         return ExpertBot(rng, infer=True)
+    if level == "expert-bids41":
+        from .expert import BID_SIGMA_41
+
+        bot = ExpertBot(rng)
+        bot.bid_sigma41 = BID_SIGMA_41
+        return bot
     if level == "expert-alphamu":
         return ExpertBot(rng, alphamu=ALPHAMU_TURNS)
     if level in ("oracle", "oracle-tricks"):

@@ -56,6 +56,9 @@ DEPTH_41 = 2
 # a bidder's promise read from his cards (basic's count) may be off by this much
 BID_SLACK_41 = 1.5
 BID_HOW_41 = "playout"  # or "solver": see bid_by_solver
+# ``expert-bids41``: imagined deals weighed by how well the others' cards fit their bids,
+# each bid read as basic's count of the cards give or take this much (a normal spread)
+BID_SIGMA_41 = 1.5
 
 # The others are read as bidding what ``basic`` would: its strength plus this help, give
 # or take the slack.
