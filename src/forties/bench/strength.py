@@ -16,14 +16,32 @@ card made by ``--auction`` players, ``basic`` unless told, the same at every tab
     python -m forties.bench.strength expert basic --kind play --count 500 --log e.jsonl
     python -m forties.bench.strength expert basic --kind play --log e.jsonl --summary \
         --share o-play.jsonl
+
+``--jobs N`` plays the deals (or games) the log lacks in N worker processes; each
+result is appended as soon as it is known, in whatever order they finish, so the log
+is keyed by ``n``, not by its order, and a match stopped at any moment keeps every
+deal finished. The solvers are compiled (or loaded from numba's cache) once, before
+the workers start, and shared with them where the platform can fork. ``--stop-after
+SECONDS`` ends the match after that long (the deals then in hand are dropped, to be
+played by the next run on the same log); Ctrl-C ends it the same way. The match needs
+only numpy and numba besides the package's own sources, so a borrowed machine with many
+cores can run it from a clone without installing anything else::
+
+    PYTHONPATH=src python -m forties.bench.strength expert basic --preset merrimack-valley \
+        --count 2000 --jobs 16 --stop-after 600 --log e.jsonl
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import os
+import signal
+import sys
 import time
+from collections.abc import Iterator
+from typing import Any, NoReturn
 
 from ..arena import (
     mean_interval,
@@ -33,14 +51,27 @@ from ..arena import (
     share_interval,
     wilson_interval,
 )
-from ..rules import build_rules
+from ..rules import Rules, RulesError, build_rules
+
+# Players that never search with the compiled solvers: nothing to warm up for them.
+UNCOMPILED = ("random", "basic")
 
 
 def _read(path: str) -> list[dict[str, float]]:
+    """The log's lines; a last line cut short (a run killed while writing it) is left out."""
     if not os.path.exists(path):
         return []
+    rows = []
     with open(path, encoding="utf-8") as f:
-        return [json.loads(line) for line in f if line.strip()]
+        for line in f:
+            if not line.strip():
+                continue
+            try:
+                rows.append(json.loads(line))
+            except json.JSONDecodeError:
+                if line.endswith("\n"):
+                    raise
+    return rows
 
 
 def summary(path: str, kind: str) -> str:
@@ -67,8 +98,143 @@ def share(path: str, other: str) -> str:
             f"logs hold: {iv.mean:.1%} (95%: {iv.low:.1%} .. {iv.high:.1%})")
 
 
+def missing(path: str, count: int) -> list[int]:
+    """The deal (or game) numbers below ``count`` that the log does not hold yet."""
+    done = {int(r["n"]) for r in _read(path)}
+    return [i for i in range(count) if i not in done]
+
+
+Result = tuple[int, float, float]  # a deal's number, a's result and the seconds of play
+
+# What a worker plays: set in each worker by _start (and in the parent for --jobs 1).
+_MATCH: dict[str, Any] = {}
+
+
+def _start(match: dict[str, Any], quiet: bool) -> None:
+    """A worker's set-up: the match to play; Ctrl-C is the parent's to handle."""
+    _MATCH.update(match)
+    if quiet:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _play(i: int) -> Result:
+    """Deal (or game) ``i`` of the match: its number, ``a``'s result and the seconds."""
+    m = _MATCH
+    t = time.perf_counter()
+    if m["kind"] == "play":
+        x = play_deal_fixed(m["rules"], m["a"], m["b"], m["seed"], i, m["auction"])
+    elif m["kind"] == "deal":
+        x = play_deal(m["rules"], m["a"], m["b"], m["seed"], i)
+    else:
+        x = play_game(m["rules"], m["a"], m["b"], m["seed"], i)
+    return i, x, round(time.perf_counter() - t, 3)
+
+
+def _results(todo: list[int], jobs: int, deadline: float | None) -> Iterator[Result]:
+    """The results of ``todo`` as they finish; past ``deadline`` (a perf_counter time), no
+    more (with --jobs 1 the deal in hand is finished first)."""
+    if jobs == 1:
+        for i in todo:
+            if deadline is not None and time.perf_counter() >= deadline:
+                raise TimeoutError
+            yield _play(i)
+        return
+    methods = multiprocessing.get_all_start_methods()
+    ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
+    try:  # the workers ignore Ctrl-C from their first moment (it reaches them all)
+        before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except ValueError:  # not the main thread: the initializer does it
+        before = None
+    try:
+        pool = ctx.Pool(min(jobs, len(todo)), initializer=_start, initargs=(dict(_MATCH), True))
+    finally:
+        if before is not None:
+            signal.signal(signal.SIGINT, before)
+    try:
+        results = pool.imap_unordered(_play, todo, chunksize=1)
+        for _ in todo:
+            if deadline is None:
+                yield results.next()
+                continue
+            try:
+                yield results.next(timeout=max(0.0, deadline - time.perf_counter()))
+            except multiprocessing.TimeoutError:
+                raise TimeoutError from None
+        pool.close()
+    finally:
+        pool.terminate()
+        pool.join()
+
+
+def _drop_cut_line(path: str) -> None:
+    """Take off the end of the log a line cut short (a run killed while writing it)."""
+    if not os.path.exists(path):
+        return
+    with open(path, "rb+") as f:
+        data = f.read()
+        if data and not data.endswith(b"\n"):
+            f.truncate(data.rfind(b"\n") + 1)
+
+
+def play(path: str, count: int, jobs: int = 1, stop_after: float | None = None) -> str | None:
+    """Play the deals (or games) below ``count`` the log lacks, appending each result as it
+    comes. None when all are played; else why the match stopped short."""
+    todo = missing(path, count)
+    if not todo:
+        return None
+    start = time.perf_counter()
+    deadline = None if stop_after is None else start + stop_after
+    if jobs > 1 and not {_MATCH["a"], _MATCH["b"], _MATCH["auction"]} <= set(UNCOMPILED):
+        from ..warmup import warm_up
+
+        warm_up()  # compiled once here, shared with the workers (or loaded from the cache)
+    played = 0
+    _drop_cut_line(path)
+    with open(path, "a", encoding="utf-8") as f:
+        try:
+            for i, x, secs in _results(todo, jobs, deadline):
+                f.write(json.dumps({"n": i, "x": x, "s": secs}) + "\n")
+                f.flush()
+                played += 1
+        except TimeoutError:
+            why = f"stopped after {time.perf_counter() - start:.0f} s (--stop-after)"
+        except KeyboardInterrupt:
+            why = "interrupted"
+        else:
+            return None
+    return f"{why}: {played} played, {len(todo) - played} of {count} left for the next run"
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        """One line, no usage: the mistake is what the reader needs."""
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def _fail(message: str) -> NoReturn:
+    print(f"strength: error: {message}", file=sys.stderr)
+    raise SystemExit(2)
+
+
+def _check_player(level: str) -> None:
+    from ..bots import COMPARISON_LEVELS, LEVELS, unavailable
+
+    if level not in LEVELS + COMPARISON_LEVELS:
+        _fail(f"unknown player {level!r}; players: {', '.join(LEVELS + COMPARISON_LEVELS)}")
+    why = unavailable(level)
+    if why:
+        _fail(why)
+
+
+def _rules(preset: str) -> Rules:
+    try:
+        return build_rules(preset)
+    except RulesError as e:
+        _fail(str(e))
+
+
 def main(argv: list[str] | None = None) -> None:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p = _Parser(prog="strength", description=__doc__.splitlines()[0])
     p.add_argument("a")
     p.add_argument("b")
     p.add_argument("--preset", default="forty-one")
@@ -78,27 +244,42 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--log", required=True)
     p.add_argument("--auction", default="basic",
                    help="--kind play: the player who makes every decision before the first card")
+    p.add_argument("--jobs", type=int, default=1,
+                   help="worker processes playing the deals at once (default 1)")
+    p.add_argument("--stop-after", type=float, metavar="SECONDS",
+                   help="end the match this long after it starts (the warm-up counted), keeping "
+                        "every deal finished")
     p.add_argument("--summary", action="store_true")
     p.add_argument("--share", metavar="LOG",
                    help="also the share of LOG's margin (the same deals) this log reaches")
     args = p.parse_args(argv)
+    if args.jobs < 1:
+        _fail(f"--jobs {args.jobs}: at least 1 worker")
+    if args.count < 0:
+        _fail(f"--count {args.count}: not a number of deals")
+    if args.stop_after is not None and args.stop_after < 0:
+        _fail(f"--stop-after {args.stop_after:g}: not a number of seconds")
+    stopped = None
     if not args.summary:
-        rules = build_rules(args.preset)
-        for i in range(len(_read(args.log)), args.count):
-            t = time.perf_counter()
-            if args.kind == "play":
-                x = play_deal_fixed(rules, args.a, args.b, args.seed, i, args.auction)
-            else:
-                x = (play_deal if args.kind == "deal" else play_game)(rules, args.a, args.b,
-                                                                       args.seed, i)
-            with open(args.log, "a", encoding="utf-8") as f:
-                f.write(json.dumps({"n": i, "x": x, "s": round(time.perf_counter() - t, 3)})
-                        + "\n")
+        for level in (args.a, args.b) + ((args.auction,) if args.kind == "play" else ()):
+            _check_player(level)
+        _MATCH.clear()
+        _MATCH.update(rules=_rules(args.preset), a=args.a, b=args.b, seed=args.seed,
+                      kind=args.kind, auction=args.auction if args.kind == "play" else "basic")
+        stopped = play(args.log, args.count, args.jobs, args.stop_after)
+        if stopped:
+            print(stopped, file=sys.stderr)
     print(f"{args.preset}: {args.a} vs {args.b}, seed {args.seed}: "
           f"{summary(args.log, args.kind)}")
     if args.share:
         print(f"  {share(args.log, args.share)}")
+    if stopped and stopped.startswith("interrupted"):
+        raise SystemExit(130)
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except KeyboardInterrupt:  # Ctrl-C outside the match itself (the summary, the warm-up)
+        print("interrupted", file=sys.stderr)
+        raise SystemExit(130) from None
