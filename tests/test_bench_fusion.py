@@ -1,0 +1,41 @@
+"""``python -m forties.bench.fusion``: where the expert's card play loses, on the real cards."""
+
+from __future__ import annotations
+
+import pytest
+
+from forties.bench import fusion
+
+
+def test_losses_are_counted_by_trick_and_are_never_negative() -> None:
+    rows = fusion.losses("merrimack-valley", 2)
+    assert rows
+    for (trick, role, side), (n, bad, lost) in rows.items():
+        assert 1 <= trick <= 5 and role in ("lead", "follow")
+        assert side in ("bidding side", "defence")
+        assert n >= 1 and 0 <= bad <= n
+        assert lost >= 0 and (lost > 0) == (bad > 0)
+    # every card of a hand but the last is a choice or not: at most 4 tricks x 4 seats
+    # of choices in each of 2 hands
+    assert sum(r[0] for r in rows.values()) <= 2 * 4 * 4
+
+
+def test_one_turn_kept_never_differs_from_the_average() -> None:
+    """With one turn the search is the expert's average: the same card every time."""
+    one = fusion.differ("merrimack-valley", 1, cards=5, turns=1)
+    assert one["decisions"] > 0
+    assert one["differ"] == 0 and one["gain"] == 0
+    two = fusion.differ("merrimack-valley", 1, cards=5, turns=2)
+    assert two["decisions"] == one["decisions"]
+
+
+def test_the_command_prints_its_figures(capsys: pytest.CaptureFixture[str]) -> None:
+    fusion.main(["losses", "1"])
+    out = capsys.readouterr().out
+    assert "points lost a hand" in out and "in all" in out
+    fusion.main(["differ", "1", "merrimack-valley", "3"])
+    assert "cards with a choice" in capsys.readouterr().out
+    for bad in (["losses", "0"], ["losses", "1", "forty-one"], ["differ", "1", "nowhere"]):
+        with pytest.raises(SystemExit):
+            fusion.main(bad)
+        assert "error:" in capsys.readouterr().err
