@@ -7,13 +7,14 @@ import random
 import pytest
 
 from forties import build_rules, new_game
-from forties.bots import alphamu, make_bot
+from forties.bots import alphamu
 from forties.bots.expert import ExpertBot
 from forties.bots.judge import utility
+from forties.rules import FortyFivesRules
 from forties.state import GameState
 
 from .helpers_engine import config_id
-from .test_bots import CONFIGS, _play_hand
+from .test_bots import CONFIGS, quick_hands_calls
 
 FF_CONFIGS = [c for c in CONFIGS if c[0] != "forty-one"]
 
@@ -95,27 +96,8 @@ def test_expert_alphamu_plays_only_legal_actions(preset: str, options: dict) -> 
     """Every Forty-Fives preset and player count: expert-alphamu (few deals, to stay quick)
     makes only legal choices for a whole hand, searching where it applies."""
     rules = build_rules(preset, options)
-    rng = random.Random(4)
-    calls = 0
-    real = alphamu.card_values
-
-    def spy(*args: object, **kwargs: object) -> tuple:
-        nonlocal calls
-        calls += 1
-        return real(*args, **kwargs)  # type: ignore[arg-type]
-
-    mp = pytest.MonkeyPatch()
-    mp.setattr(alphamu, "card_values", spy)
-    try:
-        for seed in (11, 12):
-            g = new_game(rules, seed=seed)
-            bots = [make_bot("expert-alphamu", rng) for _ in range(g.n)]
-            for b in bots:
-                assert isinstance(b, ExpertBot)
-                b.worlds, b.deals = 3, 6
-            _play_hand(g, bots, rng)
-    finally:
-        mp.undo()
+    assert isinstance(rules, FortyFivesRules)
+    calls = quick_hands_calls(rules, "expert-alphamu", alphamu, "card_values")
     assert (calls > 0) == alphamu.applies(new_game(rules, seed=11), 0)
 
 

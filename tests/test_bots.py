@@ -57,6 +57,33 @@ def _play_hand(g: GameState, bots: list, rng: random.Random) -> None:
         g.apply(a)
 
 
+def quick_hands_calls(rules: FortyFivesRules, level: str, module: object, name: str) -> int:
+    """Two hands (seeds 11 and 12) of ``level`` at every seat, with few imagined deals to
+    stay quick, every choice checked legal; how often ``module.name`` was called."""
+    rng = random.Random(4)
+    calls = 0
+    real = getattr(module, name)
+
+    def spy(*args: object, **kwargs: object) -> object:
+        nonlocal calls
+        calls += 1
+        return real(*args, **kwargs)
+
+    mp = pytest.MonkeyPatch()
+    mp.setattr(module, name, spy)
+    try:
+        for seed in (11, 12):
+            g = new_game(rules, seed=seed)
+            bots = [make_bot(level, rng) for _ in range(g.n)]
+            for b in bots:
+                assert isinstance(b, ExpertBot)
+                b.worlds, b.deals = 3, 6
+            _play_hand(g, bots, rng)
+    finally:
+        mp.undo()
+    return calls
+
+
 @pytest.mark.parametrize(("preset", "options"), CONFIGS, ids=map(config_id, CONFIGS))
 @pytest.mark.parametrize("level", ["random", "basic"])
 def test_fast_levels_play_only_legal_actions(preset: str, options: dict, level: str) -> None:

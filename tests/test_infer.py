@@ -14,10 +14,11 @@ from forties.bots.basic import BasicBot
 from forties.bots.expert import ExpertBot
 from forties.bots.sampler import deal_world, knowledge
 from forties.fortyfives import TRUMP_ORDER, TRUMPS, FortyFivesState
+from forties.rules import FortyFivesRules
 from forties.state import Phase
 
 from .helpers_engine import config_id
-from .test_bots import CONFIGS, _play_hand
+from .test_bots import CONFIGS, quick_hands_calls
 
 
 def _first_card_after_bid(bid: int) -> tuple[FortyFivesState, int]:
@@ -223,27 +224,8 @@ def test_expert_infer_plays_only_legal_actions(preset: str, options: dict) -> No
     """Every Forty-Fives preset and player count: expert-infer (few deals, to stay quick)
     makes only legal choices for a whole hand, and weighs its deals in the play."""
     rules = build_rules(preset, options)
-    rng = random.Random(4)
-    calls = 0
-    real = inf.weighted_worlds
-
-    def spy(view: dict, count: int, r: random.Random) -> list:
-        nonlocal calls
-        calls += 1
-        return real(view, count, r)
-
-    mp = pytest.MonkeyPatch()
-    mp.setattr(inf, "weighted_worlds", spy)
-    try:
-        for seed in (11, 12):
-            g = new_game(rules, seed=seed)
-            bots = [make_bot("expert-infer", rng) for _ in range(g.n)]
-            for b in bots:
-                assert isinstance(b, ExpertBot)
-                b.worlds, b.deals = 3, 6
-            _play_hand(g, bots, rng)
-    finally:
-        mp.undo()
+    assert isinstance(rules, FortyFivesRules)
+    calls = quick_hands_calls(rules, "expert-infer", inf, "weighted_worlds")
     assert calls > 0
 
 
