@@ -38,8 +38,9 @@ LEVELS = ("random", "basic", "expert", "oracle", "ismcts")
 # ``expert-infer`` plays 45s cards on imagined deals drawn by how likely each is to have
 # produced the others' bids, draw and plays (``bots.infer``; not the default until a
 # duplicate match shows it stronger).
-# ``expert-alphamu`` plays the last three cards of a 45s partnership hand by alpha-mu
-# (``bots.alphamu``: one card for all the imagined deals it cannot tell apart).
+# ``expert-alphamu`` plays the last three cards of a 45s partnership hand keeping one card
+# for all the imagined deals it cannot tell apart at its next turn (``bots.alphamu``, a
+# relative of alpha-mu); it changed one card in a hundred, for nothing measurable.
 # ``expert-bids41`` weighs its Forty One deals by how well the others' cards fit their bids.
 COMPARISON_LEVELS = ("expert-score", "expert-tricks", "oracle-tricks", "expert-infer",
                      "expert-alphamu", "expert-bids41")

@@ -196,15 +196,14 @@ class ExpertBot:
                 ws[0][0], seat):
             values, _ = alphamu.card_values(ws, seat, self.judge, self.alphamu,
                                             self.win_bonus, self.rng)
-            best = max(legal, key=lambda a: (values[a], -legal.index(a)))
-            return Choice(best, values, len(ws))
-        totals = dict.fromkeys(legal, 0.0)
-        for w, wt in ws:
-            outcomes = self.judge.play_outcomes(w)
-            for a in legal:
-                totals[a] += wt * utility(w, seat, outcomes[a], self.win_bonus)
-        weight = sum(wt for _, wt in ws)
-        values = {a: v / weight for a, v in totals.items()}
+        else:
+            totals = dict.fromkeys(legal, 0.0)
+            for w, wt in ws:
+                outcomes = self.judge.play_outcomes(w)
+                for a in legal:
+                    totals[a] += wt * utility(w, seat, outcomes[a], self.win_bonus)
+            weight = sum(wt for _, wt in ws)
+            values = {a: v / weight for a, v in totals.items()}
         best = max(legal, key=lambda a: (values[a], -legal.index(a)))
         return Choice(best, values, len(ws))
 
