@@ -34,9 +34,11 @@ cores can run it from a clone without installing anything else::
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import multiprocessing
 import os
+import queue
 import signal
 import sys
 import time
@@ -150,16 +152,39 @@ def _results(todo: list[int], jobs: int, deadline: float | None) -> Iterator[Res
     finally:
         if before is not None:
             signal.signal(signal.SIGINT, before)
+    # A few deals in hand per worker, the next one handed out as each ends: the pool's
+    # queues stay short whatever the count, so stopping it is quick (a pool fed a million
+    # deals at once could not be ended within a minute on a busy machine).
+    done: queue.Queue[Result | BaseException] = queue.Queue()
+    rest = iter(todo)
+
+    def hand_out(i: int) -> None:
+        pool.apply_async(_play, (i,), callback=done.put, error_callback=done.put)
+
     try:
-        results = pool.imap_unordered(_play, todo, chunksize=1)
-        for _ in todo:
-            if deadline is None:
-                yield results.next()
-                continue
-            try:
-                yield results.next(timeout=max(0.0, deadline - time.perf_counter()))
-            except multiprocessing.TimeoutError:
-                raise TimeoutError from None
+        in_hand = 0
+        for i in itertools.islice(rest, 2 * jobs):
+            hand_out(i)
+            in_hand += 1
+        while in_hand:
+            # waits of at most a second, so that Ctrl-C is seen at once
+            while True:
+                wait = 1.0 if deadline is None else min(1.0, deadline - time.perf_counter())
+                if wait <= 0:
+                    raise TimeoutError
+                try:
+                    r = done.get(timeout=wait)
+                    break
+                except queue.Empty:
+                    continue
+            in_hand -= 1
+            if isinstance(r, BaseException):
+                raise r
+            nxt = next(rest, None)
+            if nxt is not None:
+                hand_out(nxt)
+                in_hand += 1
+            yield r
         pool.close()
     finally:
         pool.terminate()
