@@ -216,6 +216,54 @@ def test_expert_infer_weighs_its_play() -> None:
         mp.undo()
 
 
+def _first_card(preset: str, options: dict | None = None) -> FortyFivesState:
+    """A hand of ``preset`` bid, named and drawn by ``basic``, at its first card."""
+    for seed in range(50):
+        g = new_game(build_rules(preset, options or {}), seed=seed)
+        while g.phase is not Phase.PLAY and not g.hand_over:
+            s = g.turn
+            assert s is not None
+            g.apply(BasicBot().choose(g.view(s), g.legal_actions()))
+        if g.phase is Phase.PLAY and len(g.legal_actions()) > 1:
+            assert isinstance(g, FortyFivesState)
+            return g
+    raise AssertionError("no hand reached its play")
+
+
+@pytest.mark.parametrize(("preset", "options", "expected"), [
+    ("auction-45", {}, {"expert": 1, "expert-plain": 0, "expert-infer": 1}),
+    ("merrimack-valley", {}, {"expert": 0, "expert-plain": 0, "expert-infer": 1}),
+    ("auction-45", {"players": 6}, {"expert": 0, "expert-plain": 0, "expert-infer": 1}),
+])
+def test_the_default_expert_weighs_its_deals_where_that_won(preset: str, options: dict,
+                                                              expected: dict) -> None:
+    """``expert`` plays on weighed deals in Auction 45 of four players, where that beat the
+    plain player in duplicate, and not elsewhere; ``expert-plain`` never does."""
+    g = _first_card(preset, options)
+    seat = g.turn
+    assert seat is not None
+    calls = 0
+    real = inf.weighted_worlds
+
+    def spy(view: dict, count: int, rng: random.Random) -> list:
+        nonlocal calls
+        calls += 1
+        return real(view, count, rng)
+
+    mp = pytest.MonkeyPatch()
+    mp.setattr(inf, "weighted_worlds", spy)
+    try:
+        for level, n in expected.items():
+            calls = 0
+            bot = make_bot(level, random.Random(1))
+            assert isinstance(bot, ExpertBot)
+            bot.worlds = 8
+            bot.decide(g.view(seat), g.legal_actions())
+            assert calls == n, level
+    finally:
+        mp.undo()
+
+
 FF_CONFIGS = [c for c in CONFIGS if c[0] != "forty-one"]
 
 

@@ -36,14 +36,15 @@ LEVELS = ("random", "basic", "expert", "oracle", "ismcts")
 # (team tricks), which it beat in a duplicate match; ``oracle-tricks`` is the earlier
 # oracle (team tricks).
 # ``expert-infer`` plays 45s cards on imagined deals drawn by how likely each is to have
-# produced the others' bids, draw and plays (``bots.infer``; not the default until a
-# duplicate match shows it stronger).
+# produced the others' bids, draw and plays (``bots.infer``) in every preset; ``expert``
+# does so only where a duplicate match showed it stronger (Auction 45, ``INFER_PRESETS``
+# in ``bots.expert``); ``expert-plain`` never does (the expert as it was before).
 # ``expert-alphamu`` plays the last three cards of a 45s partnership hand keeping one card
 # for all the imagined deals it cannot tell apart at its next turn (``bots.alphamu``, a
 # relative of alpha-mu); it changed one card in a hundred, for nothing measurable.
 # ``expert-bids41`` weighs its Forty One deals by how well the others' cards fit their bids.
 COMPARISON_LEVELS = ("expert-score", "expert-tricks", "oracle-tricks", "expert-infer",
-                     "expert-alphamu", "expert-bids41")
+                     "expert-alphamu", "expert-bids41", "expert-plain")
 
 
 # The seat's own turns that ``expert-alphamu`` searches with one card for all deals.
@@ -77,6 +78,8 @@ def make_bot(level: str, rng: random.Random) -> Bot:
         return ExpertBot(rng, forty_one="score")
     if level == "expert-infer":
         return ExpertBot(rng, infer=True)
+    if level == "expert-plain":
+        return ExpertBot(rng, infer=False)
     if level == "expert-bids41":
         from .expert import BID_SIGMA_41
 

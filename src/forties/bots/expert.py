@@ -23,8 +23,10 @@ docs/benchmarks.md).
 
 45s card play with ``infer=True`` (the level ``expert-infer``): the imagined deals
 are drawn in proportion to how likely each is to have produced the others' bids,
-draw and plays (``bots.infer``); the default ``expert`` samples without it until a
-duplicate match shows the weighed player stronger (docs/benchmarks.md).
+draw and plays (``bots.infer``). The default (``infer=None``) does so where a duplicate
+match showed the weighed player stronger, Auction 45 of four players (INFER_PRESETS),
+and samples without it elsewhere (docs/benchmarks.md); ``infer=False``, the level
+``expert-plain``, never weighs.
 """
 
 from __future__ import annotations
@@ -60,6 +62,11 @@ BID_HOW_41 = "playout"  # or "solver": see bid_by_solver
 # each bid read as basic's count of the cards give or take this much (a normal spread)
 BID_SIGMA_41 = 1.5
 
+# 45s presets (of four players) whose default expert plays on weighed deals: in the card
+# play alone it beat the plain expert there by +0.49 a hand (+0.14 .. +0.84, 2,000 deals);
+# on Merrimack Valley it was level (+0.02, -0.27 .. +0.31).
+INFER_PRESETS = ("auction-45",)
+
 # The others are read as bidding what ``basic`` would: its strength plus this help, give
 # or take the slack.
 BID_HELP = 10.0
@@ -91,7 +98,7 @@ class ExpertBot:
 
     def __init__(self, rng: random.Random, worlds: int = 96, deals: int = 120,
                  judge: Judge | None = None, win_bonus: float = sim.WIN_BONUS,
-                 forty_one: str = "score", infer: bool = False, alphamu: int = 0,
+                 forty_one: str = "score", infer: bool | None = None, alphamu: int = 0,
                  alphamu_cards: int = 3) -> None:
         self.rng = rng
         # 45s play: with ``alphamu`` >= 2, once the seat holds at most ``alphamu_cards``
@@ -101,7 +108,8 @@ class ExpertBot:
         self.alphamu = alphamu
         self.alphamu_cards = alphamu_cards
         # 45s play: draw the imagined deals by how likely each is to have produced the
-        # others' bids, draw and plays (``infer``; the level ``expert-infer``)
+        # others' bids, draw and plays (``infer``; the level ``expert-infer``); None: in
+        # the INFER_PRESETS only
         self.infer = infer
         if forty_one not in ("score", "tricks"):
             raise ValueError(f"forty_one is 'score' or 'tricks', not {forty_one!r}")
@@ -164,9 +172,17 @@ class ExpertBot:
             count = max(8, count // 6)
         return worlds(view, count, self.rng)
 
+    def weighs(self, view: dict[str, Any]) -> bool:
+        """Whether this player weighs its imagined 45s deals in the game of ``view``."""
+        if view["game"] == "forty-one":
+            return False
+        if self.infer is not None:
+            return self.infer
+        return view["rules"].get("preset") in INFER_PRESETS and view["players"] == 4
+
     def _weighted_play_worlds(self, view: dict[str, Any]) -> list[tuple[GameState, float]]:
         """The imagined deals of the play, each with its weight."""
-        if self.infer and view["game"] != "forty-one" and view.get("trump"):
+        if self.weighs(view) and view.get("trump"):
             from .infer import weighted_worlds
 
             count = self.worlds
