@@ -123,8 +123,12 @@ def test_ctrl_c_ends_the_workers_cleanly(tmp_path: Path) -> None:
     """Ctrl-C (to the whole process group, as a terminal sends it) once deals are being
     logged: no traceback from the parent or the workers, every line whole."""
     log = tmp_path / "m.jsonl"
+    # Ctrl-C as a terminal's: the match starts with the default handling of SIGINT even
+    # where this test runs in a background job, whose children inherit SIGINT ignored
+    # (a Python started so never raises KeyboardInterrupt)
     proc = run(["basic", "basic", *MV, "--count", "1000000", "--jobs", "2", "--log", str(log)],
-               start_new_session=True)
+               start_new_session=True,
+               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         while not (log.exists() and log.read_text().count("\n") >= 3):
             assert proc.poll() is None, proc.communicate()
