@@ -166,11 +166,14 @@ class ExpertBot:
     def _play_worlds(self, view: dict[str, Any]) -> list[GameState]:
         # Five or six players early in the hand make each solve far dearer: fewer worlds
         # keep a decision under half a second (a fixed rule, so a seed still decides all).
-        count = self.worlds
+        return worlds(view, self._play_count(view), self.rng)
+
+    def _play_count(self, view: dict[str, Any]) -> int:
+        """Imagined deals a card: fewer with five or six players early in the hand."""
         held = sum(len(t["cards"]) for t in view["tricks"])
         if view["players"] >= 5 and held < 2 * view["players"]:
-            count = max(8, count // 6)
-        return worlds(view, count, self.rng)
+            return max(8, self.worlds // 6)
+        return self.worlds
 
     def weighs(self, view: dict[str, Any]) -> bool:
         """Whether this player weighs its imagined 45s deals in the game of ``view``."""
@@ -185,11 +188,7 @@ class ExpertBot:
         if self.weighs(view) and view.get("trump"):
             from .infer import weighted_worlds
 
-            count = self.worlds
-            held = sum(len(t["cards"]) for t in view["tricks"])
-            if view["players"] >= 5 and held < 2 * view["players"]:
-                count = max(8, count // 6)
-            return weighted_worlds(view, count, self.rng)
+            return weighted_worlds(view, self._play_count(view), self.rng)
         return [(w, 1.0) for w in self._play_worlds(view)]
 
     def _forty_one_deal(self, seat: int, hand: int) -> Deal:
