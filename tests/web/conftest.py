@@ -18,6 +18,8 @@ from typing import Any
 
 import pytest
 
+from ..helpers_loop import BROWSER_LOOP, running
+
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
                  "--no-first-run", "--disable-background-networking",
@@ -68,15 +70,18 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 @pytest.fixture(scope="session")
-def browser() -> Iterator[Any]:
+def browser(pytestconfig: pytest.Config) -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
 
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing: `make test` installs it (apt-get install chromium)")
     with sync_playwright() as p:
+        loop = running()  # Playwright's, marked on this thread from now on (helpers_loop)
+        pytestconfig.stash[BROWSER_LOOP] = loop
         b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield b
         b.close()
+        del pytestconfig.stash[BROWSER_LOOP]
 
 
 @pytest.fixture(scope="session")
