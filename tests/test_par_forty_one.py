@@ -146,7 +146,7 @@ def test_no_par_for_a_hand_with_no_play() -> None:
 @pytest.mark.asyncio
 async def test_the_web_review_frame_carries_the_forty_one_par(tmp_path: Path) -> None:
     # (a budget that keeps the test short: a hand past it gets the estimate, so labelled)
-    with serving(ServerProcess(tmp_path, par=True, par_budget=5_000_000)) as srv:
+    with serving(ServerProcess(tmp_path, par=True, par_budget=5_000_000, par_nice=0)) as srv:
         async with httpx.AsyncClient(base_url=srv.http, timeout=30) as http:
             r = await http.post("/api/play", json={"preset": "forty-one", "level": "basic"})
             made = r.json()

@@ -31,7 +31,7 @@ pytestmark = pytest.mark.asyncio(loop_scope="module")
 def server(request: pytest.FixtureRequest,
            tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     with serving(web_server(request, tmp_path_factory.mktemp("seats"), review_seconds=0.3,
-                            grace_seconds=0.5, par=True)) as srv:
+                            grace_seconds=0.5, par=True, par_nice=0)) as srv:
         yield srv
 
 

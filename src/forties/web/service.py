@@ -85,6 +85,7 @@ class Limits:
     grace_seconds: float | None = None
     par: bool = True
     par_budget: int | None = None  # Forty One: positions searched before the estimate
+    par_nice: int = 10  # the pars' process's niceness (above 0: it yields to the play)
     workers: int = 1
 
     @classmethod
@@ -101,9 +102,24 @@ class Limits:
         if not isinstance(obj, dict) or not set(obj) <= names:
             raise ValueError(f"FORTIES_LIMITS must be an object with keys among "
                              f"{', '.join(sorted(names))}")
+        types = {f.name: str(f.type) for f in fields(cls)}
         for k, v in obj.items():
+            kind, *none = types[k].split(" | ")  # e.g. "float | None"
+            if not ((v is None and none) or _is_a(v, kind)):
+                raise ValueError(f"FORTIES_LIMITS: {k} must be {_KIND_WORDS[kind]}"
+                                 f"{' or null' if none else ''}, not {v!r}")
             setattr(out, k, v)
         return out
+
+
+_KIND_WORDS = {"int": "a whole number", "float": "a number", "bool": "true or false"}
+
+
+def _is_a(value: Any, kind: str) -> bool:
+    """Whether a JSON value is of a limit's kind (a whole number is a number too)."""
+    if isinstance(value, bool) or kind == "bool":
+        return isinstance(value, bool) and kind == "bool"
+    return isinstance(value, int) or (kind == "float" and isinstance(value, float))
 
 
 def token_hash(token: str) -> str:
@@ -207,12 +223,14 @@ def _pool_choice(level: str, key: str, view: dict[str, Any], legal: list[str]) -
 
 
 class ParPool:
-    """One process for the pars, at a lower priority, so that a long search never holds up
-    a computer's move; ended, not waited for, when the server stops (a par may search for
-    a minute). A ``multiprocessing`` pool, whose ``terminate`` is made for that."""
+    """One process for the pars, at a lower priority (``nice``: its niceness, 10 unless
+    told), so that a long search never holds up a computer's move; ended, not waited for,
+    when the server stops (a par may search for a minute). A ``multiprocessing`` pool,
+    whose ``terminate`` is made for that."""
 
-    def __init__(self) -> None:
+    def __init__(self, nice: int = 10) -> None:
         self._pool: Any = None
+        self.nice = nice
 
     def run(self, fn: Callable[..., Any], *args: Any) -> asyncio.Future[Any]:
         """``fn(*args)`` in the pool's process, as an awaitable."""
@@ -233,7 +251,7 @@ class ParPool:
 
         if self._pool is None:
             self._pool = multiprocessing.get_context("spawn").Pool(
-                1, initializer=_lower_priority)
+                1, initializer=_lower_priority, initargs=(self.nice,))
         self._pool.apply_async(fn, args, callback=tell,
                                error_callback=lambda e: tell(None, e))
         return fut
@@ -244,10 +262,10 @@ class ParPool:
             self._pool = None
 
 
-def _lower_priority() -> None:
+def _lower_priority(nice: int) -> None:
     """The par's process yields the cores to the play (a par may search for a minute)."""
     with contextlib.suppress(OSError, AttributeError):
-        os.nice(10)
+        os.nice(nice)
 
 
 def _pool_par(state: GameState, budget: int | None = None) -> dict[str, Any] | None:
@@ -285,7 +303,7 @@ class Service:
         self.tables: dict[str, Live] = {}
         self._loading = asyncio.Lock()
         self._pool: Executor | None = None
-        self.par_pool = ParPool()
+        self.par_pool = ParPool(int(self.limits.par_nice))
         self._created: dict[str, deque[float]] = {}
         self._sweeper: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
