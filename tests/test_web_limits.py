@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import subprocess
+import time
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -11,6 +13,7 @@ import pytest
 from forties.web.service import Limits, ParPool
 
 from .helpers_engine import FORTIES
+from .helpers_web import ServerProcess
 
 
 def test_limits_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -63,3 +66,45 @@ def test_serve_with_a_wrong_limit_says_so_in_one_line(tmp_path: Path) -> None:
     assert res.returncode == 2 and res.stdout == ""
     assert res.stderr == ("forties: FORTIES_LIMITS: par_nice must be a whole number, "
                           "not 'low'\n")
+
+
+@pytest.mark.asyncio
+async def test_a_started_pars_process_has_its_solvers_loaded_before_the_first_par() -> None:
+    from forties.warmup import is_warm
+
+    cold = ParPool(0)
+    try:
+        assert await cold.run(is_warm) is False  # started by the first par: nothing loaded
+    finally:
+        cold.close()
+    ready = ParPool(0)
+    try:
+        ready.start()
+        assert await ready.run(is_warm) is True  # the first task it was given
+    finally:
+        ready.close()
+
+
+def children(pid: int) -> list[int]:
+    found = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        found += [int(c) for c in (task / "children").read_text().split()]
+    return found
+
+
+@pytest.mark.parametrize("par", [True, False])
+def test_serve_starts_the_pars_process_with_it_where_there_are_pars(tmp_path: Path,
+                                                                    par: bool) -> None:
+    server = ServerProcess(tmp_path, par=par).start()
+    assert server.proc is not None
+    try:
+        with urllib.request.urlopen(server.http + "/", timeout=30) as r:  # (started: served)
+            assert r.status == 200
+        deadline = time.monotonic() + 30
+        while par and not children(server.proc.pid) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        # (the expert players' pool starts when a computer first needs it)
+        assert bool(children(server.proc.pid)) == par
+    finally:
+        code, _, err = server.stop()
+    assert code == 0 and "Traceback" not in err

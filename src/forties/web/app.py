@@ -59,6 +59,7 @@ class ServerSettings:
     db_url: str
     limits: Limits = field(default_factory=Limits)
     redis_url: str | None = None  # several processes: Redis tells each of the others' moves
+    start_par: bool = False  # start the pars' process with the server (``forties serve``)
 
 
 def page(title: str, text: str, status: int = 200) -> HTMLResponse:
@@ -374,6 +375,8 @@ def create_app(settings: ServerSettings) -> Starlette:
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await service.start()
+        if settings.start_par and service.limits.par:
+            service.par_pool.start()
         try:
             yield
         finally:

@@ -98,7 +98,8 @@ def serve(host: str, port: int, db_url: str | None, redis_url: str | None, worke
         sock.bind((host, port))
     except OSError as e:
         _fail(f"cannot listen on {host} port {port}: {e.strerror or e}")
-    settings = ServerSettings(db_url or default_db_url(), limits, redis_url)
+    settings = ServerSettings(db_url or default_db_url(), limits, redis_url,
+                              start_par=True)
     try:
         app = create_app(settings)
     except StoreError as e:

@@ -249,12 +249,20 @@ class ParPool:
             with contextlib.suppress(RuntimeError):  # the loop has closed: nobody waits
                 loop.call_soon_threadsafe(settle, value, error)
 
+        self._open().apply_async(fn, args, callback=tell,
+                                 error_callback=lambda e: tell(None, e))
+        return fut
+
+    def start(self) -> None:
+        """Start the process now, and have it load the solvers first (``forties serve``
+        does this as it starts: the first par then waits on neither)."""
+        self._open().apply_async(_load_solvers)
+
+    def _open(self) -> Any:
         if self._pool is None:
             self._pool = multiprocessing.get_context("spawn").Pool(
                 1, initializer=_lower_priority, initargs=(self.nice,))
-        self._pool.apply_async(fn, args, callback=tell,
-                               error_callback=lambda e: tell(None, e))
-        return fut
+        return self._pool
 
     def close(self) -> None:
         if self._pool is not None:
@@ -266,6 +274,12 @@ def _lower_priority(nice: int) -> None:
     """The par's process yields the cores to the play (a par may search for a minute)."""
     with contextlib.suppress(OSError, AttributeError):
         os.nice(nice)
+
+
+def _load_solvers() -> None:
+    from ..warmup import warm_up
+
+    warm_up()
 
 
 def _pool_par(state: GameState, budget: int | None = None) -> dict[str, Any] | None:
