@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
+import sys
 import time
 import urllib.request
 from pathlib import Path
@@ -108,3 +110,24 @@ def test_serve_starts_the_pars_process_with_it_where_there_are_pars(tmp_path: Pa
     finally:
         code, _, err = server.stop()
     assert code == 0 and "Traceback" not in err
+
+
+
+def parent_death_signal() -> int:
+    """In the pars' process: the signal it gets when its server dies (PR_GET_PDEATHSIG)."""
+    import ctypes
+
+    got = ctypes.c_int(0)
+    assert ctypes.CDLL(None).prctl(2, ctypes.byref(got)) == 0
+    return got.value
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="prctl is Linux's")
+@pytest.mark.asyncio
+async def test_the_pars_process_dies_with_its_server_even_killed() -> None:
+    # (else a server killed outright would leave its par searching on, up to a minute)
+    pars = ParPool(0)
+    try:
+        assert await pars.run(parent_death_signal) == signal.SIGKILL
+    finally:
+        pars.close()

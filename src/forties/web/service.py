@@ -23,6 +23,7 @@ import logging
 import multiprocessing
 import os
 import secrets
+import sys
 import time
 import unicodedata
 from collections import deque
@@ -271,9 +272,16 @@ class ParPool:
 
 
 def _lower_priority(nice: int) -> None:
-    """The par's process yields the cores to the play (a par may search for a minute)."""
+    """The par's process yields the cores to the play (a par may search for a minute),
+    and on Linux ends with its server even when the server is killed outright."""
     with contextlib.suppress(OSError, AttributeError):
         os.nice(nice)
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            import ctypes
+            import signal
+
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
 
 
 def _load_solvers() -> None:
