@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import subprocess
@@ -12,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from forties.web.service import Limits, ParPool
+from forties.web.service import Limits, ParPool, Service
+from forties.web.store import Store
 
 from .helpers_engine import FORTIES
 from .helpers_web import ServerProcess
@@ -124,10 +126,18 @@ def parent_death_signal() -> int:
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="prctl is Linux's")
 @pytest.mark.asyncio
-async def test_the_pars_process_dies_with_its_server_even_killed() -> None:
+async def test_the_servers_processes_die_with_it_even_killed(tmp_path: Path) -> None:
     # (else a server killed outright would leave its par searching on, up to a minute)
     pars = ParPool(0)
     try:
         assert await pars.run(parent_death_signal) == signal.SIGKILL
     finally:
         pars.close()
+    service = Service(Store(f"sqlite:///{tmp_path / 't.db'}"), Limits())
+    try:  # the computer players' and hints' processes too
+        got = await asyncio.get_running_loop().run_in_executor(service.pool,
+                                                               parent_death_signal)
+        assert got == signal.SIGKILL
+    finally:
+        await service.close()
+        service.store.close()

@@ -262,7 +262,7 @@ class ParPool:
     def _open(self) -> Any:
         if self._pool is None:
             self._pool = multiprocessing.get_context("spawn").Pool(
-                1, initializer=_lower_priority, initargs=(self.nice,))
+                1, initializer=_child_of_the_server, initargs=(self.nice,))
         return self._pool
 
     def close(self) -> None:
@@ -271,11 +271,14 @@ class ParPool:
             self._pool = None
 
 
-def _lower_priority(nice: int) -> None:
-    """The par's process yields the cores to the play (a par may search for a minute),
-    and on Linux ends with its server even when the server is killed outright."""
-    with contextlib.suppress(OSError, AttributeError):
-        os.nice(nice)
+def _child_of_the_server(nice: int = 0) -> None:
+    """A worker process of the server's (the pars', the computer players'): at ``nice``
+    (the pars' yield the cores to the play: a par may search for a minute), and on Linux
+    ended with its server even when the server is killed outright (else it would go on
+    with what it was given)."""
+    if nice:
+        with contextlib.suppress(OSError, AttributeError):
+            os.nice(nice)
     if sys.platform.startswith("linux"):
         with contextlib.suppress(OSError, AttributeError):
             import ctypes
@@ -383,7 +386,8 @@ class Service:
         if self._pool is None:
             self._pool = ProcessPoolExecutor(
                 max_workers=max(1, int(self.limits.workers)),
-                mp_context=multiprocessing.get_context("spawn"))
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_child_of_the_server)
         return self._pool
 
     def _spawn(self, coro: Awaitable[Any]) -> asyncio.Task[Any]:
