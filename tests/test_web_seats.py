@@ -250,6 +250,39 @@ async def test_the_par_of_each_hand_is_told(http: httpx.AsyncClient,
         await stop_all(seats)
 
 
+async def test_no_par_is_worked_out_for_a_table_nobody_is_at(http: httpx.AsyncClient,
+                                                            server: ServerProcess) -> None:
+    """Everyone gone, the computers play the table on: the hands that end then get no
+    par (the pars' process takes one at a time, and those would hold up the pars of the
+    tables people are at); someone back, the pars come again."""
+    r = await http.post("/api/tables", json={"preset": "merrimack-valley", "name": "Gone",
+                                             "turn_seconds": 30, "level": "basic"})
+    made = r.json()
+    table = made["table"]
+    await http.post(f"/api/tables/{table}/start", json={"token": made["token"]})
+    me = SeatClient(server.ws, table, made["token"]).start()
+    await me.wait_for(lambda c: c.view is not None)
+    await me.stop()  # half a second later a computer has the seat, and plays on alone
+
+    async def hands_ended() -> int:
+        return len((await http.get(f"/api/tables/{table}/record")).json()["hands"])
+
+    end = asyncio.get_running_loop().time() + 60
+    while await hands_ended() < 3:  # three hands ended with nobody there
+        assert asyncio.get_running_loop().time() < end, "the computers did not play on"
+        await asyncio.sleep(0.2)
+    back = SeatClient(server.ws, table, made["token"]).start()
+    try:
+        await back.wait_for(lambda c: c.view is not None)
+        snap = next(f for f in back.frames if f["type"] == "snapshot")
+        # (hands 0 to 2 have ended: the table is at hand 3, or still reviewing hand 2)
+        assert snap["view"]["hand_index"] >= 2 and snap["par"] == {}
+        await back.wait_for(lambda c: bool(events(c, "par")), timeout=60)
+        assert events(back, "par")[0]["event"]["hand"] >= 2
+    finally:
+        await back.stop()
+
+
 async def test_reconnecting_gets_exactly_the_missed_events(http: httpx.AsyncClient,
                                                            server: ServerProcess) -> None:
     table, tokens = await private_table(http, "merrimack-valley")

@@ -812,10 +812,17 @@ class Service:
         self.after(live)
 
     def _ask_par(self, live: Live) -> None:
+        """Work out the par of the hand under review, if someone is at the table to see
+        it: a table the computers play on alone (everyone gone, their seats taken over)
+        asks for none, so that its hands never queue before the pars of the tables
+        people are watching (the pars' process takes one at a time). Asked again when
+        someone comes back during the review."""
         t = live.table
         hand = t.state.hand_index
         if not self.limits.par or hand in t.par or hand in live.par_asked or live.standby:
             return  # (standby: the process that moved the table last works the par out)
+        if not live.conns and not live.remote:
+            return
         live.par_asked.add(hand)
         self._spawn(self._par(live, hand, t.state.clone()))
 
@@ -1031,6 +1038,8 @@ class Service:
                 conn.live = live
                 live.conns.add(conn)
             self._seen(live)
+            if t.status in (REVIEW, OVER):  # the par, if nobody was here to ask it
+                self._ask_par(live)
 
     async def _chat(self, live: Live, seat: int | None, msg: dict[str, Any]) -> None:
         if seat is None:
