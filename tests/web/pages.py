@@ -96,15 +96,24 @@ def act(page: Any, bid: str | None = None, bidder: bool = False) -> None:
 
 
 def play_until(pages: list[Any], done: Any, limit: float = 120.0, **how: Any) -> None:
-    """Let whichever page has the turn act until ``done()`` is true."""
+    """Let whichever page has the turn act until ``done()`` is true. A page (or a hall's
+    table frame) that moves on to its next table while it is read is looked at again,
+    as a person would: ``done()`` may hold by then."""
+    from playwright.sync_api import Error
+
     deadline = time.monotonic() + limit
     while not done():
         assert time.monotonic() < deadline, "the hand did not finish"
-        for p in pages:
-            if mine(p):
-                act(p, **how)
-                break
-        else:
+        try:
+            for p in pages:
+                if mine(p):
+                    act(p, **how)
+                    break
+            else:
+                time.sleep(0.05)
+        except Error as e:
+            if "context was destroyed" not in str(e):
+                raise
             time.sleep(0.05)
 
 
