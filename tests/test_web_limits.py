@@ -31,12 +31,12 @@ def test_limits_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.mark.parametrize("raw, words", [
-    ('{"par_nice": "x"}', "par_nice must be a whole number, not 'x'"),
+    ('{"par_nice": "x"}', "par_nice must be a whole number, not \"x\""),
     ('{"par_nice": 1.5}', "par_nice must be a whole number, not 1.5"),
-    ('{"workers": true}', "workers must be a whole number, not True"),
+    ('{"workers": true}', "workers must be a whole number, not true"),
     ('{"par": 1}', "par must be true or false, not 1"),
-    ('{"par_nice": null}', "par_nice must be a whole number, not None"),
-    ('{"bot_delay": "fast"}', "bot_delay must be a number or null, not 'fast'"),
+    ('{"par_nice": null}', "par_nice must be a whole number, not null"),
+    ('{"bot_delay": "fast"}', "bot_delay must be a number or null, not \"fast\""),
     ('{"par_budget": 2.5}', "par_budget must be a whole number or null, not 2.5"),
     ('{"speed": 1}', "FORTIES_LIMITS must be an object with keys among"),
     ('[1]', "FORTIES_LIMITS must be an object with keys among"),
@@ -69,7 +69,7 @@ def test_serve_with_a_wrong_limit_says_so_in_one_line(tmp_path: Path) -> None:
                          capture_output=True, text=True, timeout=60)
     assert res.returncode == 2 and res.stdout == ""
     assert res.stderr == ("forties: FORTIES_LIMITS: par_nice must be a whole number, "
-                          "not 'low'\n")
+                          "not \"low\"\n")
 
 
 @pytest.mark.asyncio

@@ -108,7 +108,7 @@ class Limits:
             kind, *none = types[k].split(" | ")  # e.g. "float | None"
             if not ((v is None and none) or _is_a(v, kind)):
                 raise ValueError(f"FORTIES_LIMITS: {k} must be {_KIND_WORDS[kind]}"
-                                 f"{' or null' if none else ''}, not {v!r}")
+                                 f"{' or null' if none else ''}, not {json.dumps(v)}")
             setattr(out, k, v)
         return out
 
