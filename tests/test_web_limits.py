@@ -17,7 +17,7 @@ from forties.web.service import Limits, ParPool, Service
 from forties.web.store import Store
 
 from .helpers_engine import FORTIES
-from .helpers_web import ServerProcess
+from .helpers_web import TEST_LIMITS, ServerProcess, launch_serve, serving_port
 
 
 def test_limits_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -141,3 +141,22 @@ async def test_the_servers_processes_die_with_it_even_killed(tmp_path: Path) -> 
     finally:
         await service.close()
         service.store.close()
+
+
+def test_ctrl_c_in_a_terminal_stops_serve_and_its_processes_without_a_traceback(
+        tmp_path: Path) -> None:
+    """Ctrl-C reaches the whole foreground process group: the server, the pars' process
+    and its helper."""
+    proc = launch_serve(tmp_path, {**TEST_LIMITS, "par": True}, ["--port", "0"],
+                        new_session=True)
+    serving_port(proc)
+    deadline = time.monotonic() + 30
+    while len(children(proc.pid)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    left = children(proc.pid)
+    assert left
+    time.sleep(1.0)  # (the pars' process is under way: it has started loading the solvers)
+    os.killpg(proc.pid, signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0, err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err

@@ -272,17 +272,22 @@ class ParPool:
 
 
 def _child_of_the_server(nice: int = 0) -> None:
-    """A worker process of the server's (the pars', the computer players'): at ``nice``
+    """A worker process of the server's (the pars', the computer players'): deaf to
+    Ctrl-C, at ``nice``
     (the pars' yield the cores to the play: a par may search for a minute), and on Linux
     ended with its server even when the server is killed outright (else it would go on
     with what it was given)."""
+    import signal
+
+    # Ctrl-C in a terminal reaches the whole process group: the server ends its workers
+    # itself (no KeyboardInterrupt traceback from each of them)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     if nice:
         with contextlib.suppress(OSError, AttributeError):
             os.nice(nice)
     if sys.platform.startswith("linux"):
         with contextlib.suppress(OSError, AttributeError):
             import ctypes
-            import signal
 
             ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
 
