@@ -525,7 +525,7 @@ def bid_by_solver(states: Sequence[FortyOneState], seat: int, legal: Sequence[Ac
                 if t == g.dealer:
                     bid = max(bid, min(13, g.rules.min_total - sum(x or 0 for x in g.bids)))
                 g.apply(Action(t, Verb.BID, bid))
-            sim.playout(g)
+            taken = sim.taken_forty_one(g)
             later = [s for s in _auction_order(st.dealer)
                      if st.bids[s] is None and s != seat]
             for b in cands:
@@ -537,7 +537,7 @@ def bid_by_solver(states: Sequence[FortyOneState], seat: int, legal: Sequence[Ac
                     continue
                 vals = score41.outcome_values(st.rules, bids, st.start_scores, team,
                                               win_value)
-                totals[b] += vals[score41.made_mask(bids, g.taken)]
+                totals[b] += vals[score41.made_mask(bids, taken)]
             continue
         for b in cands:
             g = st.clone()

@@ -4,8 +4,10 @@ Hard facts: the seat's own cards, its discards, the kitty if it took it, the
 pack if it robbed it, cards played, face-up and robbed cards and who holds them,
 and what the following rules forced (a player who did not follow a trump lead
 holds no trump he could not withhold; with suit-or-trump, one who neither
-followed nor trumped is void). Every world is replayed through the engine, so
-one in which any play would have been illegal is never returned.
+followed nor trumped is void). Every 45s world is replayed through the engine, so
+one in which any play would have been illegal is never returned; a Forty One world
+after the first is a copy of it with other hidden cards, which the facts alone keep
+legal (``_moved``).
 
 Soft facts shape the odds: a player keeps his best cards in the draw (the cards
 he kept are more likely trumps and kings than the ones he drew), and a bidder is
@@ -27,7 +29,7 @@ from ..fortyfives import ABOVE, PRIVILEGED, TRUMPS, FortyFivesState
 from ..fortyone import FortyOneState
 from ..position import forty_fives_position, forty_one_position
 from ..rules import FortyFivesRules, FortyOneRules, rules_from_json
-from ..state import GameState, IllegalActionError
+from ..state import Deal, GameState, IllegalActionError
 
 
 @dataclass
@@ -201,6 +203,7 @@ def worlds(view: dict[str, Any], count: int, rng: random.Random,
     out: list[GameState] = []
     rules = rules_from_json(view["rules"])
     attempts = 0
+    first: FortyOneState | None = None
     while len(out) < count and attempts < count * tries:
         attempts += 1
         hands = deal_world(k, rng)
@@ -209,11 +212,31 @@ def worlds(view: dict[str, Any], count: int, rng: random.Random,
         start = list(hands)
         for a in k.plays:
             start[a.seat] |= a.arg
+        if first is not None:
+            out.append(_moved(first, hands, start))
+            continue
         try:
-            out.append(_position(view, rules, start, k.plays))
+            w = _position(view, rules, start, k.plays)
         except IllegalActionError:
             continue
+        if isinstance(w, FortyOneState):
+            first = w
+        out.append(w)
     return out
+
+
+def _moved(first: FortyOneState, hands: list[int], start: list[int]) -> FortyOneState:
+    """The Forty One world of ``first`` with other hidden cards: the same bids and plays
+    (so the same tricks, takers and turn, which depend on the cards played alone), dealt
+    ``start`` and now holding ``hands``. Replaying it through the engine would accept
+    it, as every play was legal: the world's hands hold no card of a suit their seat
+    showed out of (``Knowledge.forbid``), and that is all Forty One's one rule, follow
+    suit, asks. A deal costs a copy instead of a replay of every bid and card."""
+    w = first.clone()
+    assert isinstance(w, FortyOneState)
+    w.hands = list(hands)
+    w.deal = Deal(tuple(tuple(_bits(h)) for h in start))
+    return w
 
 
 def _position(view: dict[str, Any], rules: Any, start: list[int],

@@ -101,6 +101,70 @@ def playout(st: GameState) -> None:
         st.apply(Action(seat, Verb.PLAY, 1 << greedy_card(st, seat)))
 
 
+def taken_forty_one(st: FortyOneState) -> list[int]:
+    """The tricks each seat will have taken when the Forty One hand in play is played out
+    with ``greedy_card`` at every seat, card for card as ``playout`` plays it (``st`` is
+    left as it is). The expert's bidding plays a hundred of these a bid: this plays on the
+    bare card sets, without the engine's actions."""
+    hands = list(st.hands)
+    taken = list(st.taken)
+    tc = list(st.trick_cards)
+    leader = st.trick_leader
+    seat = st.turn
+    if st.phase is not Phase.PLAY or seat is None:
+        return taken
+    tricks_left = 13 - st.trick_no
+    while tricks_left:
+        hand = hands[seat]
+        if tc:
+            led = tc[0] // 13
+            legal = hand & SUIT_MASKS[led] or hand
+        else:
+            legal = hand
+        cards = bits(legal)
+        card = cards[0]
+        if len(cards) > 1:
+            if not tc:  # lead the highest by greedy_card's worth (hearts over all)
+                best_v = -1
+                for c in cards:
+                    v = (100 if c // 13 == 2 else 0) + c % 13
+                    if v > best_v:
+                        card, best_v = c, v
+            else:
+                key = KEY41[led]
+                win = 0
+                for i in range(1, len(tc)):
+                    if key[tc[i]] > key[tc[win]]:
+                        win = i
+                cheapest, low = cards[0], 1000
+                for c in cards:
+                    v = (100 if c // 13 == 2 else 0) + c % 13
+                    if v < low:
+                        cheapest, low = c, v
+                card = cheapest
+                if (leader + win - seat) % 2:  # the trick is the other team's so far
+                    top = key[tc[win]]
+                    least = 1000
+                    for c in cards:
+                        if top < key[c] < least:
+                            card, least = c, key[c]
+        hands[seat] ^= 1 << card
+        tc.append(card)
+        if len(tc) < 4:
+            seat = (seat + 1) % 4
+            continue
+        key = KEY41[tc[0] // 13]
+        win = 0
+        for i in range(1, 4):
+            if key[tc[i]] > key[tc[win]]:
+                win = i
+        seat = leader = (leader + win) % 4
+        taken[seat] += 1
+        tc = []
+        tricks_left -= 1
+    return taken
+
+
 # ----- utilities -----------------------------------------------------------------------------
 
 

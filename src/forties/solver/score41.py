@@ -34,6 +34,7 @@ by trumps held.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Any
 
@@ -58,6 +59,15 @@ def outcome_values(rules: FortyOneRules, bids: Sequence[int], scores: Sequence[i
                    team: int, win_value: int = WIN_VALUE) -> list[int]:
     """The value for ``team`` (0: seats 0 and 2; 1: seats 1 and 3) of each outcome, indexed
     by the set of seats that make their bids (bit s: seat s makes it)."""
+    # A player asks this for every imagined deal of a decision, with the same bids and
+    # scores each time: the sixteen hands are scored once (this was 40% of a Forty One
+    # expert's time).
+    return list(_outcome_values(rules, tuple(bids), tuple(scores), team, win_value))
+
+
+@functools.lru_cache(maxsize=4096)
+def _outcome_values(rules: FortyOneRules, bids: tuple[int, ...], scores: tuple[int, ...],
+                    team: int, win_value: int) -> tuple[int, ...]:
     out = []
     mine = rules.teams[team]
     theirs = rules.teams[1 - team]
@@ -68,7 +78,7 @@ def outcome_values(rules: FortyOneRules, bids: Sequence[int], scores: Sequence[i
         if isinstance(o.winner, tuple):
             v += win_value if set(o.winner) == set(mine) else -win_value
         out.append(v)
-    return out
+    return tuple(out)
 
 
 def made_mask(bids: Sequence[int], tricks: Sequence[int]) -> int:
