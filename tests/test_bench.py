@@ -158,3 +158,38 @@ def test_readme_speed_figures_are_those_of_the_benchmarks_page() -> None:
     assert {x for row in figures for x in row} <= recorded
     dates = re.findall(r"\d{4}-\d\d-\d\d", summary)
     assert dates and all(d in page for d in dates)  # the run the figures come from
+
+
+
+def test_gamecost_fingerprints_every_decision(capsys: pytest.CaptureFixture[str],
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same games give the same digest; other players, another game or other
+    decisions give another; it counts every action of the arena's games."""
+    from forties.bench import gamecost
+    from forties.bots.basic import BasicBot
+
+    one = gamecost.game_cost("merrimack-valley", "basic", "random", [0])
+    assert one.digest == gamecost.game_cost("merrimack-valley", "basic", "random", [0]).digest
+    assert one.digest != gamecost.game_cost("merrimack-valley", "random", "basic", [0]).digest
+    assert one.digest != gamecost.game_cost("merrimack-valley", "basic", "random", [1]).digest
+    two = gamecost.game_cost("merrimack-valley", "basic", "random", [0, 1])
+    assert two.actions > one.actions > 100
+    assert gamecost.main(["basic", "random", "--preset", "merrimack-valley", "--games",
+                          "0"]) == 0
+    assert f"{one.actions} actions, digest {one.digest}" in capsys.readouterr().out
+    monkeypatch.setattr(BasicBot, "choose", lambda self, view, legal: legal[0])
+    assert one.digest != gamecost.game_cost("merrimack-valley", "basic", "random", [0]).digest
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (["basic", "rand"], "no player 'rand'"),
+    (["basic", "random", "--games", "1,x"], "--games takes whole numbers"),
+    (["basic", "random", "--preset", "forty-two"], "unknown preset 'forty-two'"),
+])
+def test_gamecost_refuses_bad_input(args: list[str], says: str,
+                                    capsys: pytest.CaptureFixture[str]) -> None:
+    from forties.bench import gamecost
+
+    assert gamecost.main(args) == 2
+    err = capsys.readouterr().err
+    assert says in err and err.count("\n") == 1

@@ -1,0 +1,96 @@
+"""What seeded arena games cost, and a fingerprint of every decision in them.
+
+``python -m forties.bench.gamecost A B --preset PRESET --games 500,501`` plays games 500
+and 501 of ``forties arena A B --seed 1`` (each in both rotations, as the arena does)
+and prints how many actions were taken, a digest of all of them in order, and the CPU
+seconds the games took. Run from two checkouts (``PYTHONPATH=OTHER/src``), it measures a
+change meant to make a player faster without changing it: the same digest says every
+decision was the same, and the two CPU times are the gain::
+
+    python -m forties.bench.gamecost expert basic --preset forty-one --games 502,503,504
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import random
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..arena import _act, _bots_for, arena_teams
+from ..games import new_game
+from ..rules import RulesError, build_rules
+
+
+@dataclass(frozen=True)
+class Cost:
+    actions: int
+    digest: str
+    cpu: float
+
+
+def game_cost(preset: str, a: str, b: str, games: Sequence[int], seed: int = 1) -> Cost:
+    """Games ``games`` of ``forties arena a b --seed seed``, each in every rotation."""
+    rules = build_rules(preset)
+    teams = arena_teams(rules)
+    h = hashlib.sha256()
+    count = 0
+    t0 = time.process_time()
+    for g in games:
+        for rot in range(len(teams)):
+            # the arena's play_game, with every action taken fed to the digest
+            st = new_game(rules, seed=seed * 100_003 + g)
+            bots = _bots_for(a, b, teams, rot, st.n, random.Random(seed * 104_729 + g * 31 + rot))
+            hands = 0
+            while not st.over and hands < 400:
+                while not st.hand_over:
+                    before = len(st.history)
+                    _act(st, bots[st.turn])  # type: ignore[index]
+                    for action in st.history[before:]:
+                        h.update(str(action).encode())
+                        count += 1
+                hands += 1
+                if not st.over:
+                    st.next_hand()
+    return Cost(count, h.hexdigest()[:16], time.process_time() - t0)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m forties.bench.gamecost",
+                                description="CPU and a digest of every action of seeded games")
+    p.add_argument("a")
+    p.add_argument("b")
+    p.add_argument("--preset", default="forty-one")
+    p.add_argument("--games", default="0", help="game numbers, comma-separated")
+    p.add_argument("--seed", type=int, default=1)
+    args = p.parse_args(argv)
+    try:
+        games = [int(x) for x in args.games.split(",")]
+    except ValueError:
+        print(f"gamecost: --games takes whole numbers separated by commas, not {args.games!r}",
+              file=sys.stderr)
+        return 2
+    from ..bots import COMPARISON_LEVELS, LEVELS, unavailable
+
+    players = LEVELS + COMPARISON_LEVELS
+    for level in (args.a, args.b):
+        why = (f"no player {level!r}; the players are {', '.join(players)}"
+               if level not in players else unavailable(level))
+        if why:
+            print(f"gamecost: {why}", file=sys.stderr)
+            return 2
+    try:
+        c = game_cost(args.preset, args.a, args.b, games, args.seed)
+    except RulesError as e:
+        print(f"gamecost: {e}", file=sys.stderr)
+        return 2
+    print(f"{args.preset}: {args.a} vs {args.b}, games {args.games} of seed {args.seed}: "
+          f"{c.actions} actions, digest {c.digest}, {c.cpu:.1f} s of CPU")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
