@@ -526,13 +526,13 @@ def bid_by_solver(states: Sequence[FortyOneState], seat: int, legal: Sequence[Ac
                     bid = max(bid, min(13, g.rules.min_total - sum(x or 0 for x in g.bids)))
                 g.apply(Action(t, Verb.BID, bid))
             taken = sim.taken_forty_one(g)
-            later = [s for s in _auction_order(st.dealer)
+            later = [(s, promised(st.hands[s])) for s in _auction_order(st.dealer)
                      if st.bids[s] is None and s != seat]
             for b in cands:
                 bids = [x or 0 for x in st.bids]
                 bids[seat] = b
-                for s in later:
-                    bids[s] = promised(st.hands[s])
+                for s, p in later:
+                    bids[s] = p
                 if sum(bids) < st.rules.min_total:
                     continue
                 vals = score41.outcome_values(st.rules, bids, st.start_scores, team,
