@@ -6,6 +6,7 @@ and following rules of rules.md (written from the tables, not from the engine), 
 from __future__ import annotations
 
 import json
+import random
 import re
 import subprocess
 import sys
@@ -474,3 +475,14 @@ def play_record(record: Record, hand: int = -1, upto: int | None = None) -> Game
         for text in actions[:upto] if h == last else actions:
             state.apply(text)
     return state
+
+
+def play_until(preset: str, seed: int, rng: random.Random, stop: float) -> GameState | None:
+    """A game of random legal moves stopped at some decision of the play phase (each with
+    chance ``stop``; None if the hand ended first)."""
+    g = new_game(preset, seed=seed)
+    while not g.hand_over:
+        if g.phase is Phase.PLAY and rng.random() < stop:
+            return g
+        g.apply(rng.choice(list(g.legal_actions())))
+    return None

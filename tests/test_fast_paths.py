@@ -20,18 +20,14 @@ from forties.fortyone import FortyOneState
 from forties.position import forty_one_position
 from forties.rules import FortyOneRules, rules_from_json
 from forties.solver import score41
-from forties.state import Phase
+
+from .helpers_engine import play_until
 
 
 def _in_play(seed: int, rng: random.Random, stop: float) -> FortyOneState | None:
-    """A Forty One hand of random legal moves, stopped at some card of the play."""
-    g = new_game("forty-one", seed=seed)
-    assert isinstance(g, FortyOneState)
-    while not g.hand_over:
-        if g.phase is Phase.PLAY and rng.random() < stop:
-            return g
-        g.apply(rng.choice(list(g.legal_actions())))
-    return None
+    g = play_until("forty-one", seed, rng, stop)
+    assert g is None or isinstance(g, FortyOneState)
+    return g
 
 
 @settings(max_examples=80, deadline=None)

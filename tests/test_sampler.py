@@ -11,26 +11,18 @@ from hypothesis import strategies as st
 from forties import new_game
 from forties.bots.sampler import knowledge, worlds
 from forties.cards import SUIT_MASKS
-from forties.state import GameState, Phase
+from forties.state import Phase
+
+from .helpers_engine import play_until
 
 PRESETS = ["merrimack-valley", "nova-scotia", "auction-45", "call-your-partner", "forty-one"]
-
-
-def _play_until(preset: str, seed: int, rng: random.Random, stop: float) -> GameState | None:
-    """A random game stopped at some decision in the play phase (None if it never got there)."""
-    g = new_game(preset, seed=seed)
-    while not g.hand_over:
-        if g.phase is Phase.PLAY and rng.random() < stop:
-            return g
-        g.apply(rng.choice(list(g.legal_actions())))
-    return None
 
 
 @settings(max_examples=60, deadline=None)
 @given(preset=st.sampled_from(PRESETS), seed=st.integers(0, 10**6), pick=st.integers(0, 10**6))
 def test_true_deal_satisfies_every_fact(preset: str, seed: int, pick: int) -> None:
     """The real hands never break a fact the sampler derives: it derives no false facts."""
-    g = _play_until(preset, seed, random.Random(pick), 0.25)
+    g = play_until(preset, seed, random.Random(pick), 0.25)
     if g is None:
         return
     seat = g.turn
@@ -50,7 +42,7 @@ def test_every_world_is_consistent(preset: str, seed: int, pick: int) -> None:
     """Each world keeps the seat's own hand and every public card, and every play in it
     was legal (the world is rebuilt by replaying them), so the seat's choices are the same."""
     rng = random.Random(pick)
-    g = _play_until(preset, seed, rng, 0.3)
+    g = play_until(preset, seed, rng, 0.3)
     if g is None:
         return
     seat = g.turn
@@ -100,7 +92,7 @@ def test_a_void_shown_is_respected() -> None:
 def test_the_seat_never_sees_what_it_may_not() -> None:
     """Worlds differ from each other in the hidden hands: the sampler does not peek."""
     rng = random.Random(11)
-    g = _play_until("merrimack-valley", 3, rng, 1.0)  # the first lead: nothing shown yet
+    g = play_until("merrimack-valley", 3, rng, 1.0)  # the first lead: nothing shown yet
     assert g is not None
     seat = g.turn
     assert seat is not None
