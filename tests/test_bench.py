@@ -183,7 +183,8 @@ def test_gamecost_fingerprints_every_decision(capsys: pytest.CaptureFixture[str]
 
 @pytest.mark.parametrize(("args", "says"), [
     (["basic", "rand"], "no player 'rand'"),
-    (["basic", "random", "--games", "1,x"], "--games takes whole numbers"),
+    (["basic", "random", "--games", "1,x"], "--games takes game numbers"),
+    (["basic", "random", "--games=-1,2"], "--games takes game numbers"),
     (["basic", "random", "--preset", "forty-two"], "unknown preset 'forty-two'"),
 ])
 def test_gamecost_refuses_bad_input(args: list[str], says: str,

@@ -71,8 +71,17 @@ def test_a_moved_world_is_the_world_a_replay_builds(seed: int, pick: int) -> Non
     seat = g.turn
     assert seat is not None
     view = g.view(seat)
+    state = rng.getstate()
     ws = sampler.worlds(view, 8, rng)
     assert len(ws) == 8
+    # the hands are those the sampler drew, world by world (not the first world's again)
+    rng.setstate(state)
+    drawn: list[list[int]] = []
+    while len(drawn) < 8:
+        hands = sampler.deal_world(sampler.knowledge(view), rng)
+        if hands is not None:
+            drawn.append(hands)
+    assert [w.hands for w in ws] == drawn
     rules = rules_from_json(view["rules"])
     assert isinstance(rules, FortyOneRules)
     k = sampler.knowledge(view)
@@ -98,9 +107,11 @@ def test_outcome_values_are_worked_out_once_and_handed_out_as_copies() -> None:
     with its list does not reach the next caller."""
     rules = build_rules("forty-one")
     assert isinstance(rules, FortyOneRules)
+    score41._outcome_values.cache_clear()
     first = score41.outcome_values(rules, [4, 3, 7, 2], [0, 0, 0, 0], 0)
     first[0b0101] = -999
     again = score41.outcome_values(rules, (4, 3, 7, 2), (0, 0, 0, 0), 0)
     assert again[0b0101] == 23
     assert again is not first
+    assert score41._outcome_values.cache_info().hits == 1  # scored once, handed out twice
     assert score41.outcome_values(rules, [4, 3, 7, 2], [30, 5, 30, 5], 0)[0b0101] == 23 + 200

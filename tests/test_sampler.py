@@ -40,7 +40,9 @@ def test_true_deal_satisfies_every_fact(preset: str, seed: int, pick: int) -> No
 @given(preset=st.sampled_from(PRESETS), seed=st.integers(0, 10**6), pick=st.integers(0, 10**6))
 def test_every_world_is_consistent(preset: str, seed: int, pick: int) -> None:
     """Each world keeps the seat's own hand and every public card, and every play in it
-    was legal (the world is rebuilt by replaying them), so the seat's choices are the same."""
+    was legal (a 45s world is rebuilt by replaying them; a Forty One world after the first
+    is a copy, checked against a replay in test_fast_paths), so the seat's choices are the
+    same."""
     rng = random.Random(pick)
     g = play_until(preset, seed, rng, 0.3)
     if g is None:

@@ -50,7 +50,7 @@ def game_cost(preset: str, a: str, b: str, games: Sequence[int], seed: int = 1) 
                     before = len(st.history)
                     _act(st, bots[st.turn])  # type: ignore[index]
                     for action in st.history[before:]:
-                        h.update(str(action).encode())
+                        h.update(str(action).encode() + b"\n")
                         count += 1
                 hands += 1
                 if not st.over:
@@ -69,9 +69,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = p.parse_args(argv)
     try:
         games = [int(x) for x in args.games.split(",")]
+        if min(games) < 0:
+            raise ValueError
     except ValueError:
-        print(f"gamecost: --games takes whole numbers separated by commas, not {args.games!r}",
-              file=sys.stderr)
+        print("gamecost: --games takes game numbers (0 or more) separated by commas, "
+              f"not {args.games!r}", file=sys.stderr)
         return 2
     from ..bots import COMPARISON_LEVELS, LEVELS, unavailable
 

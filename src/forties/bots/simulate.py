@@ -106,6 +106,8 @@ def taken_forty_one(st: FortyOneState) -> list[int]:
     with ``greedy_card`` at every seat, card for card as ``playout`` plays it (``st`` is
     left as it is). The expert's bidding plays a hundred of these a bid: this plays on the
     bare card sets, without the engine's actions."""
+    if not isinstance(st, FortyOneState):
+        raise TypeError("taken_forty_one plays out a Forty One hand")
     hands = list(st.hands)
     taken = list(st.taken)
     tc = list(st.trick_cards)
