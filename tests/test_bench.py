@@ -160,7 +160,6 @@ def test_readme_speed_figures_are_those_of_the_benchmarks_page() -> None:
     assert dates and all(d in page for d in dates)  # the run the figures come from
 
 
-
 def test_gamecost_fingerprints_every_decision(capsys: pytest.CaptureFixture[str],
                                               monkeypatch: pytest.MonkeyPatch) -> None:
     """The same games give the same digest; other players, another game or other

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from forties import build_rules, new_game
 from forties.bots import sampler
 from forties.bots.simulate import playout, taken_forty_one
+from forties.cards import mask_of
 from forties.fortyone import FortyOneState
 from forties.position import forty_one_position
 from forties.rules import FortyOneRules, rules_from_json
@@ -96,10 +97,6 @@ def test_a_moved_world_is_the_world_a_replay_builds(seed: int, pick: int) -> Non
         for name, value in vars(a).items():
             if type(value) is list:
                 assert value is not getattr(b, name), name
-
-
-def mask_of(cards: tuple[int, ...]) -> int:
-    return sum(1 << c for c in cards)
 
 
 def test_outcome_values_are_worked_out_once_and_handed_out_as_copies() -> None:

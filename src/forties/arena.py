@@ -116,8 +116,10 @@ def play_deal_fixed(rules: Rules, a: str, b: str, seed: int, deal_no: int,
 
 
 def play_game(rules: Rules, a: str, b: str, seed: int, game_no: int,
-              max_hands: int = 400) -> float:
-    """Games won by ``a`` on one seeded game played in every rotation (a fraction)."""
+              max_hands: int = 400,
+              on_action: Callable[[GameState], None] | None = None) -> float:
+    """Games won by ``a`` on one seeded game played in every rotation (a fraction).
+    ``on_action``, if given, sees the state after each action (the last of its history)."""
     teams = arena_teams(rules)
     wins = 0.0
     for rot in range(len(teams)):
@@ -128,6 +130,8 @@ def play_game(rules: Rules, a: str, b: str, seed: int, game_no: int,
         while not st.over and hands < max_hands:
             while not st.hand_over:
                 _act(st, bots[st.turn])  # type: ignore[index]
+                if on_action is not None:
+                    on_action(st)
             hands += 1
             if not st.over:
                 st.next_hand()

@@ -14,15 +14,14 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import random
 import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..arena import _act, _bots_for, arena_teams
-from ..games import new_game
+from ..arena import play_game
 from ..rules import RulesError, build_rules
+from ..state import GameState
 
 
 @dataclass(frozen=True)
@@ -35,26 +34,17 @@ class Cost:
 def game_cost(preset: str, a: str, b: str, games: Sequence[int], seed: int = 1) -> Cost:
     """Games ``games`` of ``forties arena a b --seed seed``, each in every rotation."""
     rules = build_rules(preset)
-    teams = arena_teams(rules)
     h = hashlib.sha256()
     count = 0
+
+    def seen(st: GameState) -> None:
+        nonlocal count
+        h.update(str(st.history[-1]).encode() + b"\n")
+        count += 1
+
     t0 = time.process_time()
     for g in games:
-        for rot in range(len(teams)):
-            # the arena's play_game, with every action taken fed to the digest
-            st = new_game(rules, seed=seed * 100_003 + g)
-            bots = _bots_for(a, b, teams, rot, st.n, random.Random(seed * 104_729 + g * 31 + rot))
-            hands = 0
-            while not st.over and hands < 400:
-                while not st.hand_over:
-                    before = len(st.history)
-                    _act(st, bots[st.turn])  # type: ignore[index]
-                    for action in st.history[before:]:
-                        h.update(str(action).encode() + b"\n")
-                        count += 1
-                hands += 1
-                if not st.over:
-                    st.next_hand()
+        play_game(rules, a, b, seed, g, on_action=seen)
     return Cost(count, h.hexdigest()[:16], time.process_time() - t0)
 
 
