@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from forties.web.service import Limits, ParPool, Service
+from forties.web.service import Limits, ParPool, Service, _child_of_the_server
+from forties.web.spawn import spawn_context
 from forties.web.store import Store
 
 from .helpers_engine import FORTIES
@@ -143,10 +144,23 @@ async def test_the_servers_processes_die_with_it_even_killed(tmp_path: Path) -> 
         service.store.close()
 
 
+def test_a_child_of_the_server_is_deaf_to_ctrl_c_while_it_starts() -> None:
+    """A SIGINT that comes while the child is still importing (before a line of ours
+    runs) neither kills it nor prints a KeyboardInterrupt: it waits, blocked, and the
+    child's first act drops it. (A plain spawned child dies of it.)"""
+    for _ in range(3):
+        child = spawn_context().Process(target=_child_of_the_server)
+        child.start()
+        os.kill(child.pid, signal.SIGINT)  # (Python is starting: loading the server's modules)
+        child.join(60)
+        assert child.exitcode == 0
+
+
+@pytest.mark.parametrize("after", [0.0, 1.0])
 def test_ctrl_c_in_a_terminal_stops_serve_and_its_processes_without_a_traceback(
-        tmp_path: Path) -> None:
+        tmp_path: Path, after: float) -> None:
     """Ctrl-C reaches the whole foreground process group: the server, the pars' process
-    and its helper."""
+    and its helper; at once (the pars' process still importing) or a second later."""
     proc = launch_serve(tmp_path, {**TEST_LIMITS, "par": True}, ["--port", "0"],
                         new_session=True)
     serving_port(proc)
@@ -155,7 +169,7 @@ def test_ctrl_c_in_a_terminal_stops_serve_and_its_processes_without_a_traceback(
         time.sleep(0.1)
     left = children(proc.pid)
     assert left
-    time.sleep(1.0)  # (the pars' process is under way: it has started loading the solvers)
+    time.sleep(after)  # (then the pars' process has started loading the solvers)
     os.killpg(proc.pid, signal.SIGINT)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 0, err

@@ -20,7 +20,6 @@ import contextlib
 import hashlib
 import json
 import logging
-import multiprocessing
 import os
 import secrets
 import sys
@@ -52,6 +51,7 @@ from ..table import (
     check_level,
     computer_choice,
 )
+from .spawn import deaf_to_ctrl_c, spawn_context
 from .store import Conflict, Store
 
 if TYPE_CHECKING:
@@ -261,7 +261,7 @@ class ParPool:
 
     def _open(self) -> Any:
         if self._pool is None:
-            self._pool = multiprocessing.get_context("spawn").Pool(
+            self._pool = spawn_context().Pool(
                 1, initializer=_child_of_the_server, initargs=(self.nice,))
         return self._pool
 
@@ -280,8 +280,8 @@ def _child_of_the_server(nice: int = 0) -> None:
     import signal
 
     # Ctrl-C in a terminal reaches the whole process group: the server ends its workers
-    # itself (no KeyboardInterrupt traceback from each of them)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # itself (no KeyboardInterrupt traceback from each of them, even while they start)
+    deaf_to_ctrl_c()
     if nice:
         with contextlib.suppress(OSError, AttributeError):
             os.nice(nice)
@@ -391,7 +391,7 @@ class Service:
         if self._pool is None:
             self._pool = ProcessPoolExecutor(
                 max_workers=max(1, int(self.limits.workers)),
-                mp_context=multiprocessing.get_context("spawn"),
+                mp_context=spawn_context(),
                 initializer=_child_of_the_server)
         return self._pool
 

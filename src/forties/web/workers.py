@@ -24,6 +24,8 @@ from typing import Any
 
 import click
 
+from .spawn import deaf_to_ctrl_c, spawn_context
+
 READY = "ready"
 START_SECONDS = 120.0  # a process not ready in this long is given up on
 
@@ -34,7 +36,7 @@ Target = Callable[[socket.socket, Callable[[], None], Any], None]
 
 def _child(target: Target, sock: socket.socket, conn: multiprocessing.connection.Connection,
            arg: Any) -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent says when to stop (SIGTERM)
+    deaf_to_ctrl_c()  # the parent says when to stop (SIGTERM)
 
     def ready() -> None:
         conn.send(READY)
@@ -47,7 +49,7 @@ class Workers:
 
     def __init__(self, target: Target, sock: socket.socket, count: int, arg: Any) -> None:
         self.target, self.sock, self.count, self.arg = target, sock, count, arg
-        self.ctx = multiprocessing.get_context("spawn")
+        self.ctx = spawn_context()
         self.procs: list[BaseProcess] = []
         self.stopping = False
 
