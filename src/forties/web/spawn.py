@@ -35,7 +35,7 @@ class DeafSpawnProcess(SpawnProcess):
 
 
 class DeafSpawnContext(SpawnContext):
-    Process = DeafSpawnProcess  # type: ignore[assignment]
+    Process = DeafSpawnProcess
 
 
 def spawn_context() -> DeafSpawnContext:
