@@ -29,13 +29,30 @@ def test_one_turn_kept_never_differs_from_the_average() -> None:
     assert two["decisions"] == one["decisions"]
 
 
+def test_the_same_count_of_deals_differs_only_by_the_draw() -> None:
+    """``worlds``: the card on COUNT deals and on a fresh draw of the expert's own count.
+    With COUNT the expert's own, both are redraws of the same player."""
+    w = fusion.more_worlds("merrimack-valley", 1, 96)
+    assert isinstance(w["decisions"], int) and w["decisions"] > 0
+    d = w["differ"]
+    assert isinstance(d, dict) and 0 <= d["more"] <= w["decisions"]
+    for k in ("more", "redraw"):
+        mean, lo, hi = w[k]  # type: ignore[misc]
+        assert lo <= mean <= hi
+        assert (d[k] == 0) <= (mean == 0)  # (no other card: nothing gained)
+
+
 def test_the_command_prints_its_figures(capsys: pytest.CaptureFixture[str]) -> None:
     fusion.main(["losses", "1"])
     out = capsys.readouterr().out
     assert "points lost a hand" in out and "in all" in out
     fusion.main(["differ", "1", "merrimack-valley", "3"])
     assert "cards with a choice" in capsys.readouterr().out
-    for bad in (["losses", "0"], ["losses", "1", "forty-one"], ["differ", "1", "nowhere"]):
+    fusion.main(["worlds", "1", "auction-45", "24"])
+    out = capsys.readouterr().out
+    assert "on 24 deals: another card in" in out and "the control" in out
+    for bad in (["losses", "0"], ["losses", "1", "forty-one"], ["differ", "1", "nowhere"],
+                ["worlds", "1", "merrimack-valley", "0"]):
         with pytest.raises(SystemExit):
             fusion.main(bad)
         assert "error:" in capsys.readouterr().err

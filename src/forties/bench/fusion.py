@@ -12,11 +12,18 @@ hands and, at each card of a seat holding 2 to CARDS cards, also asks the search
 keeps one card for all the deals the seat cannot tell apart (``bots.alphamu``, TURNS of
 the seat's turns) which card it would play: how often it differs from the expert's
 average, and what the difference is worth on the real deal.
+
+``python -m forties.bench.fusion worlds HANDS [PRESET] [COUNT]`` plays the same hands and,
+at each card with a choice, also asks the expert which card it would play on COUNT
+imagined deals, and on as many deals as it plays on but drawn afresh (the control: how
+often, and for how much, a mere redraw changes the card); what each other card is worth
+on the real deal, a hand, with a 95% interval over the hands.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import time
 from collections import defaultdict
@@ -95,6 +102,40 @@ def differ(preset: str, hands: int, cards: int = 5, turns: int = 2,
             "seconds_average": t_avg / max(1, n), "seconds_search": t_one / max(1, n)}
 
 
+def more_worlds(preset: str, hands: int, count: int, seed: int = 40_000
+                ) -> dict[str, object]:
+    """At each card with a choice: the expert's card, the card on ``count`` deals and the
+    card on a fresh draw of its own number; per hand, what each other card gained on the
+    real deal (the solver's value, both sides perfect after)."""
+    decisions = 0
+    differ = {"more": 0, "redraw": 0}
+    gain: dict[str, list[float]] = {"more": [0.0] * hands, "redraw": [0.0] * hands}
+    for g, s, bot, legal, h in _hands(preset, hands, seed):
+        view = g.view(s)
+        a = bot.choose(view, legal)
+        if g.phase.value == "play" and len(legal) > 1:
+            decisions += 1
+            other = {
+                "more": ExpertBot(random.Random(7_000_003 * decisions), worlds=count),
+                "redraw": ExpertBot(random.Random(9_000_011 * decisions), worlds=bot.worlds),
+            }
+            cards = {k: b.decide(view, legal).action for k, b in other.items()}
+            if any(c != a for c in cards.values()):
+                true = bot.judge.play_outcomes(g)
+                u = {b: utility(g, s, true[b], bot.win_bonus) for b in legal}
+                for k, c in cards.items():
+                    differ[k] += c != a
+                    gain[k][h] += u[c] - u[a]
+        g.apply(a)
+    out: dict[str, object] = {"decisions": decisions, "differ": differ}
+    for k, per in gain.items():
+        mean = sum(per) / hands
+        sd = math.sqrt(sum((x - mean) ** 2 for x in per) / (hands - 1)) if hands > 1 else 0.0
+        half = 1.96 * sd / math.sqrt(hands)
+        out[k] = (mean, mean - half, mean + half)
+    return out
+
+
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(prog="python -m forties.bench.fusion",
                                 description=__doc__.splitlines()[0])
@@ -107,9 +148,15 @@ def main(argv: list[str] | None = None) -> None:
     di.add_argument("preset", nargs="?", default="merrimack-valley")
     di.add_argument("cards", nargs="?", type=int, default=5)
     di.add_argument("turns", nargs="?", type=int, default=2)
+    wo = sub.add_parser("worlds")
+    wo.add_argument("hands", type=int)
+    wo.add_argument("preset", nargs="?", default="merrimack-valley")
+    wo.add_argument("count", nargs="?", type=int, default=256)
     args = p.parse_args(argv)
     if args.hands < 1:
         p.error("HANDS is at least 1")
+    if args.what == "worlds" and args.count < 1:
+        p.error("COUNT is at least 1")
     try:
         game = build_rules(args.preset).game
     except ValueError as e:
@@ -125,6 +172,17 @@ def main(argv: list[str] | None = None) -> None:
                   f"lose, {lost / args.hands:6.2f} a hand")
         total = sum(r[2] for r in rows.values()) / args.hands
         print(f"  in all {total:.2f} a hand (both sides' cards)")
+        return
+    if args.what == "worlds":
+        w = more_worlds(args.preset, args.hands, args.count)
+        d = w["differ"]
+        assert isinstance(d, dict)
+        print(f"{args.preset}, {args.hands} hands of experts, {w['decisions']} cards with a "
+              "choice; what another card gained on the real deals, a hand (95%):")
+        for k, words in (("more", f"on {args.count} deals"),
+                         ("redraw", "on a fresh draw of its own count (the control)")):
+            m, lo, hi = w[k]  # type: ignore[misc]
+            print(f"  {words}: another card in {d[k]}, {m:+.3f} ({lo:+.3f} .. {hi:+.3f})")
         return
     r = differ(args.preset, args.hands, args.cards, args.turns)
     print(f"{args.preset}, {args.hands} hands of experts, seats holding 2 to {args.cards} cards, "
