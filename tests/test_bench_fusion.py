@@ -33,13 +33,12 @@ def test_the_same_count_of_deals_differs_only_by_the_draw() -> None:
     """``worlds``: the card on COUNT deals and on a fresh draw of the expert's own count.
     With COUNT the expert's own, both are redraws of the same player."""
     w = fusion.more_worlds("merrimack-valley", 1, 96)
-    assert isinstance(w["decisions"], int) and w["decisions"] > 0
-    d = w["differ"]
-    assert isinstance(d, dict) and 0 <= d["more"] <= w["decisions"]
+    assert w.decisions > 0
     for k in ("more", "redraw"):
-        mean, lo, hi = w[k]  # type: ignore[misc]
+        assert 0 <= w.differ[k] <= w.decisions
+        mean, lo, hi = w.gain[k]
         assert lo <= mean <= hi
-        assert (d[k] == 0) <= (mean == 0)  # (no other card: nothing gained)
+        assert (w.differ[k] == 0) <= (mean == 0)  # (no other card: nothing gained)
 
 
 def test_the_command_prints_its_figures(capsys: pytest.CaptureFixture[str]) -> None:

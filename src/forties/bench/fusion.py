@@ -28,6 +28,7 @@ import random
 import time
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 
 from forties import build_rules, new_game
 from forties.actions import Action
@@ -102,8 +103,18 @@ def differ(preset: str, hands: int, cards: int = 5, turns: int = 2,
             "seconds_average": t_avg / max(1, n), "seconds_search": t_one / max(1, n)}
 
 
-def more_worlds(preset: str, hands: int, count: int, seed: int = 40_000
-                ) -> dict[str, object]:
+@dataclass
+class OtherCards:
+    """``more_worlds``'s answer: cards with a choice; per way ("more", "redraw"), how many
+    times it chose another card, and what that gained a hand on the real deals (mean and
+    95% interval over the hands)."""
+
+    decisions: int
+    differ: dict[str, int]
+    gain: dict[str, tuple[float, float, float]]
+
+
+def more_worlds(preset: str, hands: int, count: int, seed: int = 40_000) -> OtherCards:
     """At each card with a choice: the expert's card, the card on ``count`` deals and the
     card on a fresh draw of its own number; per hand, what each other card gained on the
     real deal (the solver's value, both sides perfect after)."""
@@ -127,12 +138,12 @@ def more_worlds(preset: str, hands: int, count: int, seed: int = 40_000
                     differ[k] += c != a
                     gain[k][h] += u[c] - u[a]
         g.apply(a)
-    out: dict[str, object] = {"decisions": decisions, "differ": differ}
+    out = OtherCards(decisions, differ, {})
     for k, per in gain.items():
         mean = sum(per) / hands
         sd = math.sqrt(sum((x - mean) ** 2 for x in per) / (hands - 1)) if hands > 1 else 0.0
         half = 1.96 * sd / math.sqrt(hands)
-        out[k] = (mean, mean - half, mean + half)
+        out.gain[k] = (mean, mean - half, mean + half)
     return out
 
 
@@ -175,14 +186,13 @@ def main(argv: list[str] | None = None) -> None:
         return
     if args.what == "worlds":
         w = more_worlds(args.preset, args.hands, args.count)
-        d = w["differ"]
-        assert isinstance(d, dict)
-        print(f"{args.preset}, {args.hands} hands of experts, {w['decisions']} cards with a "
+        print(f"{args.preset}, {args.hands} hands of experts, {w.decisions} cards with a "
               "choice; what another card gained on the real deals, a hand (95%):")
         for k, words in (("more", f"on {args.count} deals"),
                          ("redraw", "on a fresh draw of its own count (the control)")):
-            m, lo, hi = w[k]  # type: ignore[misc]
-            print(f"  {words}: another card in {d[k]}, {m:+.3f} ({lo:+.3f} .. {hi:+.3f})")
+            mean, lo, hi = w.gain[k]
+            print(f"  {words}: another card in {w.differ[k]}, {mean:+.3f} ({lo:+.3f} .. "
+                  f"{hi:+.3f})")
         return
     r = differ(args.preset, args.hands, args.cards, args.turns)
     print(f"{args.preset}, {args.hands} hands of experts, seats holding 2 to {args.cards} cards, "
