@@ -190,9 +190,9 @@ def main(argv: list[str] | None = None) -> None:
               "choice; what another card gained on the real deals, a hand (95%):")
         for k, words in (("more", f"on {args.count} deals"),
                          ("redraw", "on a fresh draw of its own count (the control)")):
-            mean, lo, hi = w.gain[k]
-            print(f"  {words}: another card in {w.differ[k]}, {mean:+.3f} ({lo:+.3f} .. "
-                  f"{hi:+.3f})")
+            mean, low, high = w.gain[k]
+            print(f"  {words}: another card in {w.differ[k]}, {mean:+.3f} ({low:+.3f} .. "
+                  f"{high:+.3f})")
         return
     r = differ(args.preset, args.hands, args.cards, args.turns)
     print(f"{args.preset}, {args.hands} hands of experts, seats holding 2 to {args.cards} cards, "
