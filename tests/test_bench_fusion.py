@@ -50,8 +50,12 @@ def test_the_command_prints_its_figures(capsys: pytest.CaptureFixture[str]) -> N
     fusion.main(["worlds", "1", "auction-45", "24"])
     out = capsys.readouterr().out
     assert "on 24 deals: another card in" in out and "the control" in out
+    assert "on the real deals" in out
+    fusion.main(["worlds", "1", "auction-45", "8", "--reference", "48"])
+    assert "gained by 48 imagined deals" in capsys.readouterr().out
     for bad in (["losses", "0"], ["losses", "1", "forty-one"], ["differ", "1", "nowhere"],
-                ["worlds", "1", "merrimack-valley", "0"]):
+                ["worlds", "1", "merrimack-valley", "0"],
+                ["worlds", "1", "merrimack-valley", "8", "--reference", "-1"]):
         with pytest.raises(SystemExit):
             fusion.main(bad)
         assert "error:" in capsys.readouterr().err

@@ -17,7 +17,9 @@ average, and what the difference is worth on the real deal.
 at each card with a choice, also asks the expert which card it would play on COUNT
 imagined deals, and on as many deals as it plays on but drawn afresh (the control: how
 often, and for how much, a mere redraw changes the card); what each other card is worth
-on the real deal, a hand, with a 95% interval over the hands.
+on the real deal, a hand, with a 95% interval over the hands. ``--reference DEALS``
+judges the cards by the expert's values on DEALS deals instead: what the noise of a
+smaller draw costs, without the real deal's luck.
 """
 
 from __future__ import annotations
@@ -114,10 +116,13 @@ class OtherCards:
     gain: dict[str, tuple[float, float, float]]
 
 
-def more_worlds(preset: str, hands: int, count: int, seed: int = 40_000) -> OtherCards:
+def more_worlds(preset: str, hands: int, count: int, seed: int = 40_000,
+                reference: int = 0) -> OtherCards:
     """At each card with a choice: the expert's card, the card on ``count`` deals and the
     card on a fresh draw of its own number; per hand, what each other card gained on the
-    real deal (the solver's value, both sides perfect after)."""
+    real deal (the solver's value, both sides perfect after), or, with ``reference``, by
+    the expert's own values on that many deals (what the draw's noise costs, judged by a
+    far larger draw: the real deal's luck left out)."""
     decisions = 0
     differ = {"more": 0, "redraw": 0}
     gain: dict[str, list[float]] = {"more": [0.0] * hands, "redraw": [0.0] * hands}
@@ -132,8 +137,12 @@ def more_worlds(preset: str, hands: int, count: int, seed: int = 40_000) -> Othe
             }
             cards = {k: b.decide(view, legal).action for k, b in other.items()}
             if any(c != a for c in cards.values()):
-                true = bot.judge.play_outcomes(g)
-                u = {b: utility(g, s, true[b], bot.win_bonus) for b in legal}
+                if reference:
+                    u = ExpertBot(random.Random(5_000_011 * decisions),
+                                  worlds=reference).decide(view, legal).values
+                else:
+                    true = bot.judge.play_outcomes(g)
+                    u = {b: utility(g, s, true[b], bot.win_bonus) for b in legal}
                 for k, c in cards.items():
                     differ[k] += c != a
                     gain[k][h] += u[c] - u[a]
@@ -163,11 +172,14 @@ def main(argv: list[str] | None = None) -> None:
     wo.add_argument("hands", type=int)
     wo.add_argument("preset", nargs="?", default="merrimack-valley")
     wo.add_argument("count", nargs="?", type=int, default=256)
+    wo.add_argument("--reference", type=int, default=0, metavar="DEALS",
+                    help="judge the cards by the expert's values on DEALS imagined deals "
+                         "rather than on the real deal")
     args = p.parse_args(argv)
     if args.hands < 1:
         p.error("HANDS is at least 1")
-    if args.what == "worlds" and args.count < 1:
-        p.error("COUNT is at least 1")
+    if args.what == "worlds" and (args.count < 1 or args.reference < 0):
+        p.error("COUNT is at least 1, and DEALS at least 0")
     try:
         game = build_rules(args.preset).game
     except ValueError as e:
@@ -185,9 +197,11 @@ def main(argv: list[str] | None = None) -> None:
         print(f"  in all {total:.2f} a hand (both sides' cards)")
         return
     if args.what == "worlds":
-        w = more_worlds(args.preset, args.hands, args.count)
+        w = more_worlds(args.preset, args.hands, args.count, reference=args.reference)
+        judged = f"by {args.reference} imagined deals" if args.reference else \
+            "on the real deals"
         print(f"{args.preset}, {args.hands} hands of experts, {w.decisions} cards with a "
-              "choice; what another card gained on the real deals, a hand (95%):")
+              f"choice; what another card gained {judged}, a hand (95%):")
         for k, words in (("more", f"on {args.count} deals"),
                          ("redraw", "on a fresh draw of its own count (the control)")):
             mean, low, high = w.gain[k]
