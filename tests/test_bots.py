@@ -167,6 +167,32 @@ def test_expert_values_every_legal_card() -> None:
     assert choice.values[choice.action] == max(choice.values.values())
 
 
+def test_expert_wide_plays_each_card_on_more_deals() -> None:
+    """``expert-wide`` values a 45s card over WIDE_WORLDS imagined deals, the expert over
+    96; with six players early in the hand both take a sixth."""
+    from forties.bots import WIDE_WORLDS
+
+    for preset, options, wide_n, plain_n in (("merrimack-valley", {}, WIDE_WORLDS, 96),
+                                            ("auction-45", {"players": 6},
+                                             WIDE_WORLDS // 6, 96 // 6)):
+        g = new_game(build_rules(preset, options), seed=5)
+        while g.phase is not Phase.PLAY:
+            seat = g.turn
+            assert seat is not None
+            g.apply(BasicBot().choose(g.view(seat), g.legal_actions()))
+        seat = g.turn
+        assert seat is not None
+        view, legal = g.view(seat), g.legal_actions()
+        wide = make_bot("expert-wide", random.Random(1))
+        plain = make_bot("expert", random.Random(1))
+        assert isinstance(wide, ExpertBot) and isinstance(plain, ExpertBot)
+        assert WIDE_WORLDS > 96 and wide._play_count(view) == wide_n
+        assert plain._play_count(view) == plain_n
+        assert len(wide._play_worlds(view)) == wide_n
+        choice = wide.decide(view, legal)
+        assert choice.action in legal and set(choice.values) == set(legal)
+
+
 def test_hint_explains_its_choice() -> None:
     g = new_game("auction-45", seed=9)
     h = hint(g, worlds=3)
