@@ -108,8 +108,8 @@ def differ(preset: str, hands: int, cards: int = 5, turns: int = 2,
 @dataclass
 class OtherCards:
     """``more_worlds``'s answer: cards with a choice; per way ("more", "redraw"), how many
-    times it chose another card, and what that gained a hand on the real deals (mean and
-    95% interval over the hands)."""
+    times it chose another card, and what that gained a hand, judged on the real deals or
+    by the reference draw (mean and 95% interval over the hands)."""
 
     decisions: int
     differ: dict[str, int]
