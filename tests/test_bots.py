@@ -167,14 +167,19 @@ def test_expert_values_every_legal_card() -> None:
     assert choice.values[choice.action] == max(choice.values.values())
 
 
-def test_expert_wide_plays_each_card_on_more_deals() -> None:
-    """``expert-wide`` values a 45s card over WIDE_WORLDS imagined deals, the expert over
-    96; with six players early in the hand both take a sixth."""
+def test_deals_a_card_by_level_and_players() -> None:
+    """A 45s card is valued over PLAY_WORLDS imagined deals by ``expert`` with four
+    players (``expert-narrow``: 96, the expert as it was; ``expert-wide``: WIDE_WORLDS
+    whatever the players); with six, ``expert`` keeps 96, a sixth early in the hand."""
     from forties.bots import WIDE_WORLDS
+    from forties.bots.expert import PLAY_WORLDS, PLAY_WORLDS_MANY
 
-    for preset, options, wide_n, plain_n in (("merrimack-valley", {}, WIDE_WORLDS, 96),
-                                            ("auction-45", {"players": 6},
-                                             WIDE_WORLDS // 6, 96 // 6)):
+    assert PLAY_WORLDS > 96 == PLAY_WORLDS_MANY
+    for preset, options, want in (
+            ("merrimack-valley", {}, {"expert": PLAY_WORLDS, "expert-wide": WIDE_WORLDS,
+                                      "expert-narrow": 96}),
+            ("auction-45", {"players": 6}, {"expert": 96 // 6, "expert-wide": WIDE_WORLDS // 6,
+                                            "expert-narrow": 96 // 6})):
         g = new_game(build_rules(preset, options), seed=5)
         while g.phase is not Phase.PLAY:
             seat = g.turn
@@ -183,14 +188,16 @@ def test_expert_wide_plays_each_card_on_more_deals() -> None:
         seat = g.turn
         assert seat is not None
         view, legal = g.view(seat), g.legal_actions()
-        wide = make_bot("expert-wide", random.Random(1))
-        plain = make_bot("expert", random.Random(1))
-        assert isinstance(wide, ExpertBot) and isinstance(plain, ExpertBot)
-        assert WIDE_WORLDS > 96 and wide._play_count(view) == wide_n
-        assert plain._play_count(view) == plain_n
-        assert len(wide._play_worlds(view)) == wide_n
-        choice = wide.decide(view, legal)
+        for level, n in want.items():
+            bot = make_bot(level, random.Random(1))
+            assert isinstance(bot, ExpertBot)
+            assert bot._play_count(view) == n, (preset, level)
+            assert len(bot._play_worlds(view)) == n
+        expert = make_bot("expert", random.Random(1))
+        assert isinstance(expert, ExpertBot)
+        choice = expert.decide(view, legal)
         assert choice.action in legal and set(choice.values) == set(legal)
+        assert choice.samples == want["expert"]
 
 
 def test_hint_explains_its_choice() -> None:

@@ -38,16 +38,21 @@ LEVELS = ("random", "basic", "expert", "oracle", "ismcts")
 # ``expert-infer`` plays 45s cards on imagined deals drawn by how likely each is to have
 # produced the others' bids, draw and plays (``bots.infer``) in every preset; ``expert``
 # does so only where a duplicate match showed it stronger (Auction 45, ``INFER_PRESETS``
-# in ``bots.expert``); ``expert-plain`` never does (the expert as it was before).
+# in ``bots.expert``); ``expert-plain`` never does (the expert as it was before that, but
+# for its count of deals a card).
 # ``expert-alphamu`` plays the last three cards of a 45s partnership hand keeping one card
 # for all the imagined deals it cannot tell apart at its next turn (``bots.alphamu``, a
 # relative of alpha-mu); it changed one card in a hundred, for nothing measurable.
 # ``expert-bids41`` weighs its Forty One deals by how well the others' cards fit their bids.
-# ``expert-wide`` plays its 45s cards on WIDE_WORLDS imagined deals rather than 96 (less
-# noise in each card's value, for about 2.7 times the time a card).
+# ``expert-wide`` plays its 45s cards on WIDE_WORLDS imagined deals with any number of
+# players (less noise in each card's value, for about 2.7 times the time a card): it beat
+# the expert of 96 deals a card, and ``expert`` now plays on as many with four players or
+# fewer; ``expert-narrow`` is the expert as it was, 96 deals a card.
 COMPARISON_LEVELS = ("expert-score", "expert-tricks", "oracle-tricks", "expert-infer",
-                     "expert-alphamu", "expert-bids41", "expert-plain", "expert-wide")
+                     "expert-alphamu", "expert-bids41", "expert-plain", "expert-wide",
+                     "expert-narrow")
 WIDE_WORLDS = 256
+NARROW_WORLDS = 96
 
 
 # The seat's own turns that ``expert-alphamu`` searches with one card for all deals.
@@ -93,6 +98,8 @@ def make_bot(level: str, rng: random.Random) -> Bot:
         return ExpertBot(rng, alphamu=ALPHAMU_TURNS)
     if level == "expert-wide":
         return ExpertBot(rng, worlds=WIDE_WORLDS)
+    if level == "expert-narrow":
+        return ExpertBot(rng, worlds=NARROW_WORLDS)
     if level in ("oracle", "oracle-tricks"):
         from .oracle import OracleBot
 

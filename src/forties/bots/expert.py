@@ -27,6 +27,10 @@ draw and plays (``bots.infer``). The default (``infer=None``) does so where a du
 match showed the weighed player stronger, Auction 45 of four players (INFER_PRESETS),
 and samples without it elsewhere (docs/benchmarks.md); ``infer=False``, the level
 ``expert-plain``, never weighs.
+
+45s cards are valued over 256 imagined deals with four players or fewer (PLAY_WORLDS;
+the level ``expert-narrow`` keeps the earlier 96, which lost to it in the play on
+Auction 45) and over 96 with five or six.
 """
 
 from __future__ import annotations
@@ -48,6 +52,13 @@ from . import simulate as sim
 from .basic import BasicBot, card_worth, discard_count, forty_one_tricks, strength
 from .judge import Judge, PlayoutJudge, SolverJudge, utility
 from .sampler import worlds
+
+# 45s: imagined deals a card with four players or fewer, and with five or six (whose
+# early solves are far dearer, so a sixth of these early in the hand). 256 beat 96 in
+# the play on Auction 45 over 2,000 deals, +0.49 a hand (+0.18 .. +0.80), and was ahead,
+# short of significance, on Merrimack Valley, +0.17 (-0.09 .. +0.42) (docs/benchmarks.md)
+PLAY_WORLDS = 256
+PLAY_WORLDS_MANY = 96
 
 # Forty One by its score: imagined deals a card, a bid; tricks left searched exactly;
 # tricks searched before that.
@@ -92,11 +103,12 @@ class Choice:
 
 
 class ExpertBot:
-    """Searches imagined deals; ``worlds`` sets its strength and its speed."""
+    """Searches imagined deals; ``worlds`` sets its strength and its speed (None: 45s
+    cards on PLAY_WORLDS deals with four players or fewer, PLAY_WORLDS_MANY with more)."""
 
     name = "expert"
 
-    def __init__(self, rng: random.Random, worlds: int = 96, deals: int = 120,
+    def __init__(self, rng: random.Random, worlds: int | None = None, deals: int = 120,
                  judge: Judge | None = None, win_bonus: float = sim.WIN_BONUS,
                  forty_one: str = "score", infer: bool | None = None, alphamu: int = 0,
                  alphamu_cards: int = 3) -> None:
@@ -170,10 +182,13 @@ class ExpertBot:
 
     def _play_count(self, view: dict[str, Any]) -> int:
         """Imagined deals a card: fewer with five or six players early in the hand."""
+        many = view["players"] >= 5
+        count = self.worlds if self.worlds is not None else \
+            PLAY_WORLDS_MANY if many else PLAY_WORLDS
         held = sum(len(t["cards"]) for t in view["tricks"])
-        if view["players"] >= 5 and held < 2 * view["players"]:
-            return max(8, self.worlds // 6)
-        return self.worlds
+        if many and held < 2 * view["players"]:
+            return max(8, count // 6)
+        return count
 
     def weighs(self, view: dict[str, Any]) -> bool:
         """Whether this player weighs its imagined 45s deals in the game of ``view``."""
