@@ -5,7 +5,8 @@ HANDS hands of PRESET (Merrimack Valley by default; Forty One's player for the s
 default, with ``tricks`` the earlier one, ``expert-tricks``; with ``infer``, the 45s player
 whose imagined deals are weighed by what the others did, ``expert-infer``; with
 ``alphamu``, the 45s player that plays its last cards by alpha-mu, ``expert-alphamu``;
-with ``wide``, the 45s player that plays its cards on more imagined deals, ``expert-wide``;
+with ``wide``, the 45s player that plays its cards on 256 imagined deals whatever the
+players, ``expert-wide``; with ``narrow``, the expert of 96 deals a card, ``expert-narrow``;
 experts at seats 0 and 2, ``basic`` at 1 and 3) and
 prints the median, 95th percentile and worst time of the expert's decisions, by
 phase. The first decision, which loads the compiled solver, is left out.
@@ -20,7 +21,7 @@ import time
 from typing import Any
 
 from forties import new_game
-from forties.bots import ALPHAMU_TURNS, WIDE_WORLDS
+from forties.bots import ALPHAMU_TURNS, NARROW_WORLDS, WIDE_WORLDS
 from forties.bots.basic import BasicBot
 from forties.bots.expert import ExpertBot
 
@@ -31,6 +32,7 @@ MODES: dict[str, tuple[str, dict[str, Any]]] = {
     "infer": ("expert-infer", {"infer": True}),
     "alphamu": ("expert-alphamu", {"alphamu": ALPHAMU_TURNS}),
     "wide": ("expert-wide", {"worlds": WIDE_WORLDS}),
+    "narrow": ("expert-narrow", {"worlds": NARROW_WORLDS}),
 }
 
 
