@@ -63,6 +63,10 @@ class OracleBot(ExpertBot):
         assert self.truth is not None
         return [self.truth.clone()]
 
+    def weighs(self, view: dict[str, Any]) -> bool:
+        """Never: its one deal is the true one (weighing would draw imagined deals)."""
+        return False
+
     def _worlds_41(self, view: dict[str, Any]) -> list[GameState]:
         assert self.truth is not None
         return [self.truth.clone()]
