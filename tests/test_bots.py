@@ -455,3 +455,38 @@ def test_decision_time_bench_times_forty_one_score_player() -> None:
     by_phase = decision_times("forty-one", 1, "score")
     assert set(by_phase) == {"auction", "play"}
     assert all(t >= 0 for ts in by_phase.values() for t in ts)
+
+
+@pytest.mark.parametrize("preset", ["merrimack-valley", "auction-45"])
+def test_the_blind_oracle_plays_as_the_expert_then_as_the_oracle(preset: str) -> None:
+    """``oracle-blind2``: in the first two tricks each card and its values are the default
+    expert's (the same imagined deals, weighed where the expert weighs); after them,
+    every card is the best on the true deal."""
+    from forties.bots.judge import utility
+    from forties.bots.oracle import BlindOracleBot
+
+    blind_seen = seeing = 0
+    for seed in range(3, 7):
+        g = new_game(preset, seed=seed)
+        blind = make_bot("oracle-blind2", random.Random(seed))
+        assert isinstance(blind, BlindOracleBot) and blind.blind_tricks == 2
+        while not g.hand_over:
+            legal = g.legal_actions()
+            before = blind.rng.getstate()
+            a = blind.choose_from_state(g)
+            if g.phase is Phase.PLAY and len(legal) > 1:
+                seat = g.turn
+                assert seat is not None
+                if g.trick_no < 2:
+                    twin = ExpertBot(random.Random())
+                    twin.rng.setstate(before)
+                    mine = twin.decide(g.view(seat), legal)
+                    assert mine.action == a and mine.samples > 1
+                    blind_seen += 1
+                else:
+                    true = blind.judge.play_outcomes(g)
+                    u = {b: utility(g, seat, true[b], blind.win_bonus) for b in legal}
+                    assert u[a] == max(u.values()), (preset, seed, g.trick_no, a)
+                    seeing += 1
+            g.apply(a)
+    assert blind_seen >= 8 and seeing >= 8

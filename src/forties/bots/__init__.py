@@ -48,9 +48,12 @@ LEVELS = ("random", "basic", "expert", "oracle", "ismcts")
 # players (less noise in each card's value, for about 2.7 times the time a card): it beat
 # the expert of 96 deals a card, and ``expert`` now plays on as many with four players or
 # fewer; ``expert-narrow`` is the expert as it was, 96 deals a card.
+# ``oracle-blindN`` plays the first N tricks of a 45s hand as ``expert`` (from its own
+# view), the rest as ``oracle``: how much of the oracle's edge rests on the early tricks.
 COMPARISON_LEVELS = ("expert-score", "expert-tricks", "oracle-tricks", "expert-infer",
                      "expert-alphamu", "expert-bids41", "expert-plain", "expert-wide",
-                     "expert-narrow")
+                     "expert-narrow", "oracle-blind1", "oracle-blind2", "oracle-blind3",
+                     "oracle-blind4")
 WIDE_WORLDS = 256
 NARROW_WORLDS = 96
 
@@ -100,6 +103,10 @@ def make_bot(level: str, rng: random.Random) -> Bot:
         return ExpertBot(rng, worlds=WIDE_WORLDS)
     if level == "expert-narrow":
         return ExpertBot(rng, worlds=NARROW_WORLDS)
+    if level.startswith("oracle-blind") and level in COMPARISON_LEVELS:
+        from .oracle import BlindOracleBot
+
+        return BlindOracleBot(rng, int(level.removeprefix("oracle-blind")))
     if level in ("oracle", "oracle-tricks"):
         from .oracle import OracleBot
 

@@ -22,6 +22,7 @@ import random
 from typing import Any
 
 from ..actions import Action
+from ..fortyfives import FortyFivesState
 from ..fortyone import FortyOneState
 from ..state import GameState, Phase
 from .expert import Choice, ExpertBot, bid_by_solver
@@ -70,3 +71,39 @@ class OracleBot(ExpertBot):
     def _worlds_41(self, view: dict[str, Any]) -> list[GameState]:
         assert self.truth is not None
         return [self.truth.clone()]
+
+
+class BlindOracleBot(OracleBot):
+    """The oracle, but for the first ``blind_tricks`` tricks of a 45s hand, where it plays
+    as the default expert does, from its own seat's view alone (the levels
+    ``oracle-blind1`` to ``oracle-blind4``). Between the expert (every trick blind) and the
+    oracle (none), it measures how much of the oracle's edge rests on seeing the cards in
+    the early tricks (docs/benchmarks.md). Forty One: the oracle."""
+
+    def __init__(self, rng: random.Random, blind_tricks: int) -> None:
+        super().__init__(rng)
+        if blind_tricks < 0:
+            raise ValueError(f"blind_tricks is at least 0, not {blind_tricks}")
+        self.blind_tricks = blind_tricks
+
+    def blind(self) -> bool:
+        """Whether the card to play now is chosen without seeing the others' cards."""
+        t = self.truth
+        return isinstance(t, FortyFivesState) and t.trick_no < self.blind_tricks
+
+    def _play_count(self, view: dict[str, Any]) -> int:
+        if not self.blind():
+            return super()._play_count(view)
+        self.worlds = None  # the default expert's count
+        try:
+            return super()._play_count(view)
+        finally:
+            self.worlds = 1
+
+    def _play_worlds(self, view: dict[str, Any]) -> list[GameState]:
+        if self.blind():
+            return ExpertBot._play_worlds(self, view)
+        return super()._play_worlds(view)
+
+    def weighs(self, view: dict[str, Any]) -> bool:
+        return ExpertBot.weighs(self, view) if self.blind() else False
