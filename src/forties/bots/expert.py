@@ -56,7 +56,8 @@ from .sampler import worlds
 # 45s: imagined deals a card with four players or fewer, and with five or six (whose
 # early solves are far dearer, so a sixth of these early in the hand). 256 beat 96 in
 # the play on Auction 45 over 2,000 deals, +0.49 a hand (+0.18 .. +0.80), and was ahead,
-# short of significance, on Merrimack Valley, +0.17 (-0.09 .. +0.42) (docs/benchmarks.md)
+# short of significance, on Merrimack Valley, +0.15 (-0.02 .. +0.33) over 4,000 deals
+# (docs/benchmarks.md)
 PLAY_WORLDS = 256
 PLAY_WORLDS_MANY = 96
 
