@@ -490,3 +490,6 @@ def test_the_blind_oracle_plays_as_the_expert_then_as_the_oracle(preset: str) ->
                     seeing += 1
             g.apply(a)
     assert blind_seen >= 8 and seeing >= 8
+    forty_one = new_game("forty-one", seed=3)
+    blind.truth = forty_one  # Forty One: the oracle, blind for no trick
+    assert not blind.blind()
