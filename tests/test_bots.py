@@ -459,9 +459,9 @@ def test_decision_time_bench_times_forty_one_score_player() -> None:
 
 @pytest.mark.parametrize("preset", ["merrimack-valley", "auction-45"])
 def test_the_blind_oracle_plays_as_the_expert_then_as_the_oracle(preset: str) -> None:
-    """``oracle-blind2``: in the first two tricks each card and its values are the default
-    expert's (the same imagined deals, weighed where the expert weighs); after them,
-    every card is the best on the true deal."""
+    """``oracle-blind2``: in the first two tricks each card is the one the default expert
+    plays on the same imagined deals (weighed where the expert weighs); after them, every
+    card is the best on the true deal."""
     from forties.bots.judge import utility
     from forties.bots.oracle import BlindOracleBot
 
