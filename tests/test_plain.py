@@ -55,8 +55,8 @@ class Terminal:
             left = deadline - time.monotonic()
             ready, _, _ = select.select([self.fd], [], [], max(left, 0))
             if not ready:
-                raise AssertionError(f"no {endings!r} in time; the screen ends:\n"
-                                     f"{self.text[-1500:]}")
+                raise AssertionError(f"no {endings!r} in time ({self.signals()}); the "
+                                     f"screen ends:\n{self.text[-1500:]}")
             try:
                 data = os.read(self.fd, 4096)
             except OSError:  # EIO: the child has closed the terminal
@@ -64,6 +64,16 @@ class Terminal:
             if not data:
                 return ""
             self.raw += data.decode("utf-8", "replace")
+
+    def signals(self) -> str:
+        """The child's signal masks, as its /proc status gives them: which it blocks,
+        ignores and catches (SIGINT is bit 2, 0x2), to tell a lost Ctrl-C's cause."""
+        try:
+            with open(f"/proc/{self.pid}/status", encoding="ascii") as f:
+                rows = [x.strip() for x in f if x.startswith(("SigBlk", "SigIgn", "SigCgt"))]
+        except OSError:
+            return "no /proc status"
+        return ", ".join(rows)
 
     def type(self, line: str) -> None:
         self.mark = len(self.text)
