@@ -10,12 +10,13 @@ from pathlib import Path
 import pytest
 
 from forties import arena, build_rules, new_game
+from forties.actions import Action
 from forties.analysis import hint, par
 from forties.arena import mean_interval, play_deal, run_match, wilson_interval
 from forties.bots import LEVELS, make_bot
 from forties.bots.basic import BasicBot, strength
 from forties.bots.expert import ExpertBot
-from forties.bots.judge import PlayoutJudge
+from forties.bots.judge import PlayoutJudge, utility
 from forties.cards import AH_BIT, SPADES, parse_card
 from forties.fortyfives import TRUMPS
 from forties.odds import HOLDINGS, holding_hand, make_chances
@@ -200,13 +201,22 @@ def test_deals_a_card_by_level_and_players() -> None:
         assert choice.samples == want["expert"]
 
 
+def _best_on_the_true_deal(g: GameState, bot: ExpertBot, card: Action) -> bool:
+    """Whether ``card``, for the seat to play in ``g``, is one the solver rates best on the
+    real deal, by ``bot``'s utility."""
+    seat = g.turn
+    assert seat is not None
+    true = bot.judge.play_outcomes(g)
+    u = {b: utility(g, seat, true[b], bot.win_bonus) for b in g.legal_actions()}
+    return u[card] == max(u.values())
+
+
 @pytest.mark.parametrize("preset, options", [
     ("merrimack-valley", {}), ("auction-45", {}), ("auction-45", {"players": 6}),
     ("nova-scotia", {}), ("call-your-partner", {})])
 def test_the_oracle_plays_the_best_card_on_the_true_deal(preset: str, options: dict) -> None:
     """Every card of the oracle, in every Forty-Fives preset (those where the expert weighs
     its imagined deals too), is one the solver rates best on the real deal."""
-    from forties.bots.judge import utility
     from forties.bots.oracle import OracleBot
 
     oracle = OracleBot(random.Random(1))
@@ -217,11 +227,7 @@ def test_the_oracle_plays_the_best_card_on_the_true_deal(preset: str, options: d
             legal = g.legal_actions()
             a = oracle.choose_from_state(g)
             if g.phase is Phase.PLAY and len(legal) > 1:
-                seat = g.turn
-                assert seat is not None
-                true = oracle.judge.play_outcomes(g)
-                u = {b: utility(g, seat, true[b], oracle.win_bonus) for b in legal}
-                assert u[a] == max(u.values()), (preset, seed, g.trick_no, a)
+                assert _best_on_the_true_deal(g, oracle, a), (preset, seed, g.trick_no, a)
                 checked += 1
             g.apply(a)
     assert checked >= 20
@@ -462,7 +468,6 @@ def test_the_blind_oracle_plays_as_the_expert_then_as_the_oracle(preset: str) ->
     """``oracle-blind2``: in the first two tricks each card is the one the default expert
     plays on the same imagined deals (weighed where the expert weighs); after them, every
     card is the best on the true deal."""
-    from forties.bots.judge import utility
     from forties.bots.oracle import BlindOracleBot
 
     blind_seen = seeing = 0
@@ -484,9 +489,7 @@ def test_the_blind_oracle_plays_as_the_expert_then_as_the_oracle(preset: str) ->
                     assert mine.action == a and mine.samples > 1
                     blind_seen += 1
                 else:
-                    true = blind.judge.play_outcomes(g)
-                    u = {b: utility(g, seat, true[b], blind.win_bonus) for b in legal}
-                    assert u[a] == max(u.values()), (preset, seed, g.trick_no, a)
+                    assert _best_on_the_true_deal(g, blind, a), (preset, seed, g.trick_no, a)
                     seeing += 1
             g.apply(a)
     assert blind_seen >= 8 and seeing >= 8

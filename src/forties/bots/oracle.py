@@ -85,20 +85,13 @@ class BlindOracleBot(OracleBot):
         if blind_tricks < 0:
             raise ValueError(f"blind_tricks is at least 0, not {blind_tricks}")
         self.blind_tricks = blind_tricks
+        self.worlds = None  # the default expert's count in the blind tricks (the oracle's
+        # own deal, the true one, takes no count)
 
     def blind(self) -> bool:
         """Whether the card to play now is chosen without seeing the others' cards."""
         t = self.truth
         return isinstance(t, FortyFivesState) and t.trick_no < self.blind_tricks
-
-    def _play_count(self, view: dict[str, Any]) -> int:
-        if not self.blind():
-            return super()._play_count(view)
-        self.worlds = None  # the default expert's count
-        try:
-            return super()._play_count(view)
-        finally:
-            self.worlds = 1
 
     def _play_worlds(self, view: dict[str, Any]) -> list[GameState]:
         if self.blind():
