@@ -172,6 +172,73 @@ def test_a_seat_that_did_not_take_a_trick_it_could_is_read_so() -> None:
     raise AssertionError("no position with a trick not taken and both kinds of deal")
 
 
+def _basic_positions(preset: str, count: int, seed: int) -> list[FortyFivesState]:
+    """Hands of ``basic`` against itself stopped at a card of the second trick or later."""
+    rng = random.Random(seed)
+    out = []
+    for i in range(count * 3):
+        g = new_game(preset, seed=seed * 1000 + i)
+        assert isinstance(g, FortyFivesState)
+        stop = rng.randrange(g.n + 1, 4 * g.n)
+        played = 0
+        bot = BasicBot()
+        while not g.hand_over and not (g.phase is Phase.PLAY and played == stop):
+            played += g.phase is Phase.PLAY
+            s = g.turn
+            assert s is not None
+            g.apply(bot.choose(g.view(s), g.legal_actions()))
+        if not g.hand_over:
+            out.append(g)
+        if len(out) == count:
+            break
+    return out
+
+
+@pytest.mark.parametrize("preset", ["merrimack-valley", "auction-45"])
+def test_the_opponents_cards_read_as_basics_never_rule_out_the_true_deal(preset: str) -> None:
+    """Against ``basic``, the reading of each opponent card as ``basic``'s (``policy``)
+    gives the true deal the full weight at every position (the rule is read again
+    faithfully from the view), reads the opponents' cards only, and weighs down most of
+    the deals the sampler draws."""
+    rng = random.Random(5)
+    mean = []
+    for g in _basic_positions(preset, 25, 7):
+        seat = g.turn
+        assert seat is not None
+        view = g.view(seat)
+        k = knowledge(view)
+        ev = inf.Evidence(view, k, policy=True)
+        partners = next(set(x) for x in view["sides"] if seat in x)
+        assert ev.reads and all(r[0] not in partners for r in ev.reads)
+        assert len(ev.reads) == sum(1 for a in k.plays if a.seat not in partners)
+        assert ev.policy_weight([g.hands[s] for s in range(g.n)]) == 1.0
+        cands = [d for d in (deal_world(k, rng) for _ in range(200)) if d is not None]
+        ws = [ev.policy_weight(d) for d in cands]
+        assert all(0 < w <= 1 for w in ws)
+        mean.append(sum(ws) / len(ws))
+    assert sum(mean) / len(mean) < 0.6, mean
+
+
+def test_reading_the_opponents_cards_moves_the_deals_towards_the_truth() -> None:
+    """Over hands of ``basic`` against itself, the deals weighed by the opponents' cards
+    place the hidden cards where they are more often than the deals weighed without."""
+    rng = random.Random(11)
+    right = {False: 0.0, True: 0.0}
+    for g in _basic_positions("merrimack-valley", 20, 3):
+        seat = g.turn
+        assert seat is not None
+        view = g.view(seat)
+        k = knowledge(view)
+        cands = [d for d in (deal_world(k, rng) for _ in range(300)) if d is not None]
+        for policy in (False, True):
+            ws = inf.Evidence(view, k, policy=policy).weights(cands)
+            for s in range(g.n):
+                if s != seat:
+                    right[policy] += sum(w * (d[s] & g.hands[s]).bit_count()
+                                         for d, w in zip(cands, ws, strict=True)) / sum(ws)
+    assert right[True] > 1.1 * right[False], right
+
+
 def view_trump(view: dict) -> int:
     return "CDHS".index(view["trump"])
 
@@ -198,14 +265,14 @@ def test_expert_infer_weighs_its_play() -> None:
     calls: list[int] = []
     real = inf.weighted_worlds
 
-    def spy(view: dict, count: int, rng: random.Random) -> list:
+    def spy(view: dict, count: int, rng: random.Random, **kw: bool) -> list:
         calls.append(count)
-        return real(view, count, rng)
+        return real(view, count, rng, **kw)
 
     mp = pytest.MonkeyPatch()
     mp.setattr(inf, "weighted_worlds", spy)
     try:
-        for level, expected in (("expert", 0), ("expert-infer", 1)):
+        for level, expected in (("expert", 0), ("expert-infer", 1), ("expert-policy", 1)):
             calls.clear()
             bot = make_bot(level, random.Random(1))
             assert isinstance(bot, ExpertBot)
@@ -245,10 +312,10 @@ def test_the_default_expert_weighs_its_deals_where_that_won(preset: str, options
     calls = 0
     real = inf.weighted_worlds
 
-    def spy(view: dict, count: int, rng: random.Random) -> list:
+    def spy(view: dict, count: int, rng: random.Random, **kw: bool) -> list:
         nonlocal calls
         calls += 1
-        return real(view, count, rng)
+        return real(view, count, rng, **kw)
 
     mp = pytest.MonkeyPatch()
     mp.setattr(inf, "weighted_worlds", spy)
@@ -268,12 +335,14 @@ FF_CONFIGS = [c for c in CONFIGS if c[0] != "forty-one"]
 
 
 @pytest.mark.parametrize(("preset", "options"), FF_CONFIGS, ids=map(config_id, FF_CONFIGS))
-def test_expert_infer_plays_only_legal_actions(preset: str, options: dict) -> None:
-    """Every Forty-Fives preset and player count: expert-infer (few deals, to stay quick)
-    makes only legal choices for a whole hand, and weighs its deals in the play."""
+@pytest.mark.parametrize("level", ["expert-infer", "expert-policy"])
+def test_expert_infer_plays_only_legal_actions(preset: str, options: dict, level: str) -> None:
+    """Every Forty-Fives preset and player count: expert-infer and expert-policy (few
+    deals, to stay quick) make only legal choices for a whole hand, and weigh their deals
+    in the play."""
     rules = build_rules(preset, options)
     assert isinstance(rules, FortyFivesRules)
-    calls = quick_hands_calls(rules, "expert-infer", inf, "weighted_worlds")
+    calls = quick_hands_calls(rules, level, inf, "weighted_worlds")
     assert calls > 0
 
 

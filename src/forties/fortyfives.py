@@ -127,6 +127,29 @@ _V_PLAY, _V_DISCARD = Verb.PLAY, Verb.DISCARD
 _BOOKED_PHASES = (Phase.BOOKED, Phase.ANSWER, Phase.FOLD)
 
 
+def follow_mask(hand: int, led: int, trump: int, privileged: int, suit_or_trump: bool,
+                hearts_on_hearts: bool) -> int:
+    """The cards of ``hand`` that may be played to a trick led with ``led``: a trump led
+    must be followed with a trump (but the ``privileged`` trumps above the led one may be
+    kept back; AH led asks for hearts on hearts where the rules say so); a side suit led,
+    with that suit or a trump (``suit_or_trump``), or with any card."""
+    tm = TRUMPS[trump]
+    if (1 << led) & tm:
+        mine = hand & tm
+        if led == 38 and hearts_on_hearts:  # AH led: hearts on hearts
+            if mine:
+                return mine
+            if trump != HEARTS and hand & SUIT_MASKS[HEARTS]:
+                return hand & SUIT_MASKS[HEARTS]
+        elif mine & ~(privileged & ABOVE[trump][led]):
+            return mine
+    elif suit_or_trump:
+        follow = hand & SUIT_MASKS[led // 13] & ~tm
+        if follow:
+            return follow | (hand & tm)
+    return hand
+
+
 def trick_winner_index(cards: Sequence[int], trump: int) -> int:
     """Position in ``cards`` (in play order) of the card that wins the trick."""
     led = cards[0]
@@ -731,23 +754,9 @@ class FortyFivesState(GameState):
     def legal_play_mask(self, s: int) -> int:
         """The cards seat ``s`` may play to the trick in progress."""
         hand = self.hands[s]
-        tc = self.trick_cards
-        if tc:
-            led = tc[0]
-            tm = self._tmask
-            if (1 << led) & tm:
-                mine = hand & tm
-                if led == 38 and self._hearts_on_hearts:  # AH led: hearts on hearts
-                    if mine:
-                        hand = mine
-                    elif self.trump != HEARTS and hand & SUIT_MASKS[HEARTS]:
-                        hand &= SUIT_MASKS[HEARTS]
-                elif mine & ~(self._priv & self._above[led]):
-                    hand = mine
-            elif self._suit_or_trump:
-                follow = hand & SUIT_MASKS[led // 13] & ~tm
-                if follow:
-                    hand = follow | (hand & tm)
+        if self.trick_cards:
+            hand = follow_mask(hand, self.trick_cards[0], self.trump, self._priv,
+                               self._suit_or_trump, self._hearts_on_hearts)
         c = self.called
         if c > 0 and self.trick_no == 1 and hand & c:
             hand = c

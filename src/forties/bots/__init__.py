@@ -50,10 +50,12 @@ LEVELS = ("random", "basic", "expert", "oracle", "ismcts")
 # fewer; ``expert-narrow`` is the expert as it was, 96 deals a card.
 # ``oracle-blindN`` plays the first N tricks of a 45s hand as ``expert`` (from its own
 # view), the rest as ``oracle``: how much of the oracle's edge rests on the early tricks.
+# ``expert-policy`` weighs its 45s deals in every preset, reading each card the opponents
+# played as ``basic`` would have played it (``bots.infer``).
 COMPARISON_LEVELS = ("expert-score", "expert-tricks", "oracle-tricks", "expert-infer",
                      "expert-alphamu", "expert-bids41", "expert-plain", "expert-wide",
                      "expert-narrow", "oracle-blind1", "oracle-blind2", "oracle-blind3",
-                     "oracle-blind4")
+                     "oracle-blind4", "expert-policy")
 WIDE_WORLDS = 256
 NARROW_WORLDS = 96
 
@@ -89,6 +91,8 @@ def make_bot(level: str, rng: random.Random) -> Bot:
         return ExpertBot(rng, forty_one="score")
     if level == "expert-infer":
         return ExpertBot(rng, infer=True)
+    if level == "expert-policy":
+        return ExpertBot(rng, policy=True)
     if level == "expert-plain":
         return ExpertBot(rng, infer=False)
     if level == "expert-bids41":

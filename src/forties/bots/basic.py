@@ -84,6 +84,46 @@ def forty_one_tricks(hand: int) -> float:
     return tricks
 
 
+def play_card(seat: int, hand: int, played: int, cards: Sequence[int], leader: int, n: int,
+              trump: int, sides: Sequence[Sequence[int]], bidding: bool,
+              options: Sequence[int]) -> int:
+    """``basic``'s card in a 45s trick, from what its seat knows: ``played`` is every card
+    played this hand so far (the trick's ``cards`` too, led first by ``leader``),
+    ``bidding`` whether its side holds the contract, ``options`` the cards it may play.
+    (Inference reads the others' plays by this rule: ``bots.infer``.)"""
+    worth = KEY[trump]
+    out_trumps = [c for c in TRUMP_ORDER[trump] if not (played | hand) >> c & 1]
+    if not cards:
+        my_trumps = [c for c in TRUMP_ORDER[trump] if hand >> c & 1]
+        top_out = out_trumps[0] if out_trumps else -1
+        if my_trumps and (not out_trumps or TRUMP_ORDER[trump].index(my_trumps[0])
+                          < TRUMP_ORDER[trump].index(top_out)) and (
+                bidding or len(my_trumps) >= 2):
+            return my_trumps[0]
+        by_worth = sorted(options, key=lambda c: card_worth(c, trump))
+        off = [c for c in by_worth if not TRUMPS[trump] >> c & 1]
+        kings = [c for c in off if c % 13 == 11]
+        return kings[0] if kings else (off[0] if off else by_worth[0])
+    led = cards[0]
+    ls = trump if TRUMPS[trump] >> led & 1 else led // 13
+    key = worth[ls]
+    best_i = max(range(len(cards)), key=lambda i: key[cards[i]])
+    best_seat = (leader + best_i) % n
+    partner_wins = any(seat in s and best_seat in s for s in sides)
+    last = len(cards) == n - 1
+    winners = sorted((c for c in options if key[c] > key[cards[best_i]]),
+                     key=lambda c: key[c])
+    cheapest = min(options, key=lambda c: (bool(TRUMPS[trump] >> c & 1),
+                                           card_worth(c, trump)))
+    if partner_wins and (last or not out_trumps or key[cards[best_i]] >= key[out_trumps[0]]):
+        return cheapest
+    if winners:
+        if len(cards) == 1 and not last and key[winners[0]] < 100:
+            return cheapest  # second hand low
+        return winners[0] if last else winners[-1] if len(cards) >= 2 else winners[0]
+    return cheapest
+
+
 class BasicBot:
     """A sound rule-based player for every preset of both games."""
 
@@ -158,48 +198,15 @@ class BasicBot:
               trump: int) -> Action:
         seat = view["seat"]
         trick = view["trick"]
-        cards = [parse_card(c) for c in trick["cards"]]
-        options = [a.arg.bit_length() - 1 for a in legal]
-        worth = KEY[trump]
-        played = 0
+        played = _mask(trick["cards"])
         for t in view["tricks"]:
             played |= _mask(t["cards"])
-        played |= _mask(trick["cards"])
-        out_trumps = [c for c in TRUMP_ORDER[trump] if not (played | hand) >> c & 1]
-        by_worth = sorted(options, key=lambda c: card_worth(c, trump))
-        if not cards:
-            my_trumps = [c for c in TRUMP_ORDER[trump] if hand >> c & 1]
-            top_out = out_trumps[0] if out_trumps else -1
-            bidding = view.get("bidder") is not None and any(
-                view["bidder"] in s and seat in s for s in view["sides"])
-            if my_trumps and (not out_trumps or TRUMP_ORDER[trump].index(my_trumps[0])
-                              < TRUMP_ORDER[trump].index(top_out)) and (
-                    bidding or len(my_trumps) >= 2):
-                return self._act(legal, my_trumps[0])
-            off = [c for c in by_worth if not TRUMPS[trump] >> c & 1]
-            kings = [c for c in off if c % 13 == 11]
-            return self._act(legal, kings[0] if kings else (off[0] if off else by_worth[0]))
-        led = cards[0]
-        ls = trump if TRUMPS[trump] >> led & 1 else led // 13
-        key = worth[ls]
-        best_i = max(range(len(cards)), key=lambda i: key[cards[i]])
-        leader = trick["leader"]
-        n = view["players"]
-        best_seat = (leader + best_i) % n
-        partner_wins = any(seat in s and best_seat in s for s in view["sides"])
-        last = len(cards) == n - 1
-        winners = sorted((c for c in options if key[c] > key[cards[best_i]]),
-                         key=lambda c: key[c])
-        cheapest = min(options, key=lambda c: (bool(TRUMPS[trump] >> c & 1),
-                                               card_worth(c, trump)))
-        if partner_wins and (last or not out_trumps or key[cards[best_i]] >= key[out_trumps[0]]):
-            return self._act(legal, cheapest)
-        if winners:
-            if len(cards) == 1 and not last and key[winners[0]] < 100:
-                return self._act(legal, cheapest)  # second hand low
-            return self._act(legal, winners[0] if last else winners[-1] if len(cards) >= 2
-                             else winners[0])
-        return self._act(legal, cheapest)
+        bidder = view.get("bidder")
+        ours = bidder is not None and any(bidder in s and seat in s for s in view["sides"])
+        c = play_card(seat, hand, played, [parse_card(c) for c in trick["cards"]],
+                      trick["leader"], view["players"], trump, view["sides"], ours,
+                      [a.arg.bit_length() - 1 for a in legal])
+        return self._act(legal, c)
 
     @staticmethod
     def _act(legal: Sequence[Action], c: int) -> Action:

@@ -112,7 +112,7 @@ class ExpertBot:
     def __init__(self, rng: random.Random, worlds: int | None = None, deals: int = 120,
                  judge: Judge | None = None, win_bonus: float = sim.WIN_BONUS,
                  forty_one: str = "score", infer: bool | None = None, alphamu: int = 0,
-                 alphamu_cards: int = 3) -> None:
+                 alphamu_cards: int = 3, policy: bool = False) -> None:
         self.rng = rng
         # 45s play: with ``alphamu`` >= 2, once the seat holds at most ``alphamu_cards``
         # cards it searches its next ``alphamu`` turns keeping one card for all the
@@ -124,6 +124,9 @@ class ExpertBot:
         # others' bids, draw and plays (``infer``; the level ``expert-infer``); None: in
         # the INFER_PRESETS only
         self.infer = infer
+        # with ``policy`` (the level ``expert-policy``), the weighing reads each card the
+        # opponents played as ``basic``'s (``infer``), and every preset weighs
+        self.policy = policy
         if forty_one not in ("score", "tricks"):
             raise ValueError(f"forty_one is 'score' or 'tricks', not {forty_one!r}")
         self.forty_one = forty_one
@@ -197,6 +200,8 @@ class ExpertBot:
             return False
         if self.infer is not None:
             return self.infer
+        if self.policy:
+            return True
         return view["rules"].get("preset") in INFER_PRESETS and view["players"] == 4
 
     def _weighted_play_worlds(self, view: dict[str, Any]) -> list[tuple[GameState, float]]:
@@ -204,7 +209,8 @@ class ExpertBot:
         if self.weighs(view) and view.get("trump"):
             from .infer import weighted_worlds
 
-            return weighted_worlds(view, self._play_count(view), self.rng)
+            return weighted_worlds(view, self._play_count(view), self.rng,
+                                   policy=self.policy)
         return [(w, 1.0) for w in self._play_worlds(view)]
 
     def _forty_one_deal(self, seat: int, hand: int) -> Deal:

@@ -22,6 +22,11 @@ resampling: many cheap deals, a few solved):
 - **The play.** A seat that played last to a trick that the other side was winning
   and did not take it held no card that could (every card that beats the winning
   card may be played in 45s): deals in which it did are weighed by ``PLAY_FLOOR``.
+- **The opponents' play, card by card** (``policy``; the level ``expert-policy``): each
+  card an opponent played is read as ``basic`` would have played it (``basic.play_card``)
+  with the cards the deal gives it then; a deal in which ``basic`` would have played
+  another card is weighed by ``POLICY_FLOOR`` for each such card. A partner's cards are
+  read by the rule of the last seat only (above).
 
 It is used by the level ``expert-infer``; ``expert`` samples without it.
 """
@@ -34,15 +39,17 @@ from typing import Any
 
 from ..actions import parse_bid
 from ..cards import cards_of, parse_suit
-from ..fortyfives import KEY, TRUMP_ORDER, TRUMPS
+from ..fortyfives import KEY, PRIVILEGED, TRUMP_ORDER, TRUMPS, follow_mask
 from ..rules import FortyFivesRules, rules_from_json
 from ..state import GameState, IllegalActionError
+from .basic import play_card
 from .sampler import Knowledge, _kept, _position, deal_world, knowledge
 
 FLOOR = 0.1  # each likelihood is mixed with the class's overall frequency this much
 SMOOTH = 20.0  # pseudo-counts towards the frequency among the seats of the class's role
 MIN_COUNT = 500  # a bidder's class seen less often is pooled with the bids below it
 PLAY_FLOOR = 0.15  # the weight of a deal in which a seat did not win a trick it could
+POLICY_FLOOR = 0.3  # the weight, for each card, of a deal in which basic would play another
 OVERSAMPLE = 3  # cheap deals drawn for each deal solved
 SOFT = True  # the proposal keeps the sampler's own soft facts (its odds are divided out)
 TEMPER = 1.0  # each deal's weight is its likelihood to this power
@@ -179,7 +186,7 @@ def table(preset: str) -> Table | None:
 class Evidence:
     """What the other seats did, read from one seat's view, ready to weigh deals."""
 
-    def __init__(self, view: dict[str, Any], k: Knowledge) -> None:
+    def __init__(self, view: dict[str, Any], k: Knowledge, policy: bool = False) -> None:
         rules = rules_from_json(view["rules"])
         assert isinstance(rules, FortyFivesRules)
         self.seat, self.n = view["seat"], view["players"]
@@ -196,15 +203,27 @@ class Evidence:
         # (seat, index of the trick's first play, the card it did not beat)
         self.ducks: list[tuple[int, int, int]] = []
         sides = [set(x) for x in view["sides"]]
+        # (seat, index of its play, the trick's cards before it, its leader, every card
+        # played before it, whether its side bids): the opponents' cards read by ``basic``
+        self.reads: list[tuple[int, int, list[int], int, int, bool]] = []
+        self.sides = view["sides"]
+        self.follow = (PRIVILEGED[rules.renege][self.trump], rules.follow == "suit-or-trump",
+                       rules.hearts_on_hearts)
         if not rules.call_partner and self.n > 2:
-            self._read_ducks(sides)
+            mine = next(x for x in sides if self.seat in x)
+            # with ``policy`` the opponents' cards are read by ``basic``'s rule instead
+            others = set(range(self.n)) - mine if policy else set()
+            self._read_ducks(sides, others | {self.seat})
+            if policy:
+                self._read_plays(view, mine)
 
-    def _read_ducks(self, sides: list[set[int]]) -> None:
+    def _read_ducks(self, sides: list[set[int]], skip: set[int]) -> None:
+        """The tricks the last seat could have won and did not (but the seats ``skip``)."""
         n = self.n
         for i in range(0, len(self.plays) - n + 1, n):
             trick = self.plays[i:i + n]
             last = trick[-1]
-            if last.seat == self.seat:
+            if last.seat in skip:
                 continue
             cards = [a.arg.bit_length() - 1 for a in trick]
             led = cards[0]
@@ -216,6 +235,35 @@ class Evidence:
             if key[cards[-1]] > key[cards[best]]:
                 continue  # it won
             self.ducks.append((last.seat, i, cards[best]))
+
+    def _read_plays(self, view: dict[str, Any], mine: set[int]) -> None:
+        bidder = view.get("bidder")
+        played = 0
+        for i, a in enumerate(self.plays):
+            start = i - i % self.n
+            if a.seat not in mine:
+                bids = bidder is not None and any(bidder in x and a.seat in x for x in self.sides)
+                cards = [b.arg.bit_length() - 1 for b in self.plays[start:i]]
+                self.reads.append((a.seat, i, cards, self.plays[start].seat, played, bids))
+            played |= a.arg
+
+    def policy_weight(self, hands: Sequence[int]) -> float:
+        """How likely the opponents' cards are with ``hands``, each read as ``basic``'s."""
+        w = 1.0
+        plays, trump, n, sides = self.plays, self.trump, self.n, self.sides
+        priv, suit_or_trump, hoh = self.follow
+        for s, i, cards, leader, played, bids in self.reads:
+            held = hands[s]
+            for a in plays[i:]:
+                if a.seat == s:
+                    held |= a.arg
+            options = held if not cards else follow_mask(held, cards[0], trump, priv,
+                                                         suit_or_trump, hoh)
+            card = play_card(s, held, played, cards, leader, n, trump, sides, bids,
+                             cards_of(options))
+            if 1 << card != plays[i].arg:
+                w *= POLICY_FLOOR
+        return w
 
     def features(self, hands: Sequence[int]) -> list[int]:
         """Each seat's features when the play began (-1 where nothing is known of it)."""
@@ -243,6 +291,8 @@ class Evidence:
         ``play_weight``."""
         feats = [self.features(d) for d in deals]
         out = [self.play_weight(d) for d in deals]
+        if self.reads:
+            out = [w * self.policy_weight(d) for w, d in zip(out, deals, strict=True)]
         for s, given in enumerate(self.given):
             if given is None:
                 continue
@@ -268,14 +318,14 @@ def _beats_any(held: int, card: int, trump: int) -> bool:
 
 
 def weighted_worlds(view: dict[str, Any], count: int, rng: random.Random,
-                    oversample: int | None = None,
-                    soft: bool | None = None) -> list[tuple[GameState, float]]:
+                    oversample: int | None = None, soft: bool | None = None,
+                    policy: bool = False) -> list[tuple[GameState, float]]:
     """Up to ``count`` play positions consistent with ``view``, drawn in proportion to how
     likely each is to have produced what the other seats did, each with its share (how
     many of the ``count`` draws fell on it)."""
     oversample = OVERSAMPLE if oversample is None else oversample
     k = knowledge(view, soft=SOFT if soft is None else soft)
-    ev = Evidence(view, k)
+    ev = Evidence(view, k, policy)
     cands: list[list[int]] = []
     tries = 0
     while len(cands) < count * oversample and tries < count * oversample * 4:
