@@ -1,12 +1,14 @@
 """Decision time of the ``expert`` player at its default strength, on one core.
 
-``python -m forties.bench.expert [HANDS] [PRESET] [score|tricks|infer|alphamu]`` plays
+``python -m forties.bench.expert [HANDS] [PRESET] [MODE]`` plays
 HANDS hands of PRESET (Merrimack Valley by default; Forty One's player for the score by
 default, with ``tricks`` the earlier one, ``expert-tricks``; with ``infer``, the 45s player
 whose imagined deals are weighed by what the others did, ``expert-infer``; with
 ``alphamu``, the 45s player that plays its last cards by alpha-mu, ``expert-alphamu``;
 with ``wide``, the 45s player that plays its cards on 256 imagined deals whatever the
 players, ``expert-wide``; with ``narrow``, the expert of 96 deals a card, ``expert-narrow``;
+with ``policy``, the 45s player that reads the opponents' cards as ``basic``'s,
+``expert-policy``;
 experts at seats 0 and 2, ``basic`` at 1 and 3) and
 prints the median, 95th percentile and worst time of the expert's decisions, by
 phase. The first decision, which loads the compiled solver, is left out.
@@ -33,6 +35,7 @@ MODES: dict[str, tuple[str, dict[str, Any]]] = {
     "alphamu": ("expert-alphamu", {"alphamu": ALPHAMU_TURNS}),
     "wide": ("expert-wide", {"worlds": WIDE_WORLDS}),
     "narrow": ("expert-narrow", {"worlds": NARROW_WORLDS}),
+    "policy": ("expert-policy", {"policy": True}),
 }
 
 
