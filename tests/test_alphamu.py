@@ -21,16 +21,17 @@ FF_CONFIGS = [c for c in CONFIGS if c[0] != "forty-one"]
 
 def _positions(seed: int, low: int = 3, high: int = 4) -> list[tuple[GameState, int, ExpertBot]]:
     """Positions of a Merrimack Valley hand (quick experts at every seat) where the seat to
-    play holds ``low`` to ``high`` cards and has a choice, each with an expert of 12 deals."""
+    play holds ``low`` to ``high`` cards and has a choice, each with an expert of 12 deals
+    (unweighed deals throughout: what is searched here does not depend on the weighing)."""
     g = new_game("merrimack-valley", seed=seed)
-    bots = [ExpertBot(random.Random(s), worlds=8, deals=8) for s in range(4)]
+    bots = [ExpertBot(random.Random(s), worlds=8, deals=8, infer=False) for s in range(4)]
     out = []
     while not g.hand_over:
         s = g.turn
         assert s is not None
         view, legal = g.view(s), g.legal_actions()
         if g.phase.value == "play" and len(legal) > 1 and low <= g.hands[s].bit_count() <= high:
-            out.append((g.clone(), s, ExpertBot(random.Random(7), worlds=12)))
+            out.append((g.clone(), s, ExpertBot(random.Random(7), worlds=12, infer=False)))
         g.apply(bots[s].choose(view, legal))
     return out
 

@@ -198,7 +198,10 @@ def test_deals_a_card_by_level_and_players() -> None:
         assert isinstance(expert, ExpertBot)
         choice = expert.decide(view, legal)
         assert choice.action in legal and set(choice.values) == set(legal)
-        assert choice.samples == want["expert"]
+        if expert.weighs(view):  # a deal drawn more than once by weight is solved once
+            assert 0 < choice.samples <= want["expert"]
+        else:
+            assert choice.samples == want["expert"]
 
 
 def _best_on_the_true_deal(g: GameState, bot: ExpertBot, card: Action) -> bool:

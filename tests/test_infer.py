@@ -257,32 +257,6 @@ def test_weighted_worlds_are_deterministic_for_a_seed() -> None:
     assert one == two
 
 
-def test_expert_infer_weighs_its_play() -> None:
-    """The level plays on weighed deals (and ``expert`` does not)."""
-    g, _ = _first_card_after_bid(20)
-    seat = g.turn
-    assert seat is not None
-    calls: list[int] = []
-    real = inf.weighted_worlds
-
-    def spy(view: dict, count: int, rng: random.Random, **kw: bool) -> list:
-        calls.append(count)
-        return real(view, count, rng, **kw)
-
-    mp = pytest.MonkeyPatch()
-    mp.setattr(inf, "weighted_worlds", spy)
-    try:
-        for level, expected in (("expert", 0), ("expert-infer", 1), ("expert-policy", 1)):
-            calls.clear()
-            bot = make_bot(level, random.Random(1))
-            assert isinstance(bot, ExpertBot)
-            bot.worlds = 8
-            bot.decide(g.view(seat), g.legal_actions())
-            assert len(calls) == expected, level
-    finally:
-        mp.undo()
-
-
 def _first_card(preset: str, options: dict | None = None) -> FortyFivesState:
     """A hand of ``preset`` bid, named and drawn by ``basic``, at its first card."""
     for seed in range(50):
@@ -298,35 +272,42 @@ def _first_card(preset: str, options: dict | None = None) -> FortyFivesState:
 
 
 @pytest.mark.parametrize(("preset", "options", "expected"), [
-    ("auction-45", {}, {"expert": 1, "expert-plain": 0, "expert-infer": 1}),
-    ("merrimack-valley", {}, {"expert": 0, "expert-plain": 0, "expert-infer": 1}),
-    ("auction-45", {"players": 6}, {"expert": 0, "expert-plain": 0, "expert-infer": 1}),
+    ("auction-45", {}, {"expert": "weighs", "expert-plain": None, "expert-infer": "weighs",
+                        "expert-policy": "reads plays", "expert-narrow": "weighs"}),
+    ("merrimack-valley", {}, {"expert": "reads plays", "expert-plain": None,
+                              "expert-infer": "weighs", "expert-policy": "reads plays",
+                              "expert-narrow": None, "expert-wide": None}),
+    ("auction-45", {"players": 6}, {"expert": None, "expert-plain": None,
+                                    "expert-infer": "weighs", "expert-policy": "reads plays"}),
 ])
 def test_the_default_expert_weighs_its_deals_where_that_won(preset: str, options: dict,
                                                               expected: dict) -> None:
-    """``expert`` plays on weighed deals in Auction 45 of four players, where that beat the
-    plain player in duplicate, and not elsewhere; ``expert-plain`` never does."""
+    """``expert`` plays on weighed deals in Auction 45 and Merrimack Valley of four
+    players, where that beat the plain player in duplicate, and not elsewhere; in
+    Merrimack Valley it also reads the opponents' cards as ``basic``'s, where that beat
+    the expert without it; ``expert-plain`` never weighs, ``expert-policy`` always reads
+    the cards, and the players kept for comparison (``expert-narrow``, ``expert-wide``,
+    ``expert-infer``) are as they were."""
     g = _first_card(preset, options)
     seat = g.turn
     assert seat is not None
-    calls = 0
+    calls: list[str] = []
     real = inf.weighted_worlds
 
     def spy(view: dict, count: int, rng: random.Random, **kw: bool) -> list:
-        nonlocal calls
-        calls += 1
+        calls.append("reads plays" if kw.get("policy") else "weighs")
         return real(view, count, rng, **kw)
 
     mp = pytest.MonkeyPatch()
     mp.setattr(inf, "weighted_worlds", spy)
     try:
-        for level, n in expected.items():
-            calls = 0
+        for level, how in expected.items():
+            calls.clear()
             bot = make_bot(level, random.Random(1))
             assert isinstance(bot, ExpertBot)
             bot.worlds = 8
             bot.decide(g.view(seat), g.legal_actions())
-            assert calls == n, level
+            assert calls == ([how] if how else []), level
     finally:
         mp.undo()
 
@@ -362,12 +343,25 @@ def test_decision_time_bench_times_expert_infer() -> None:
 
 
 def test_placement_bench_reports_both_samplers(capsys: pytest.CaptureFixture[str]) -> None:
-    """``python -m forties.bench.infer POSITIONS PRESET`` prints the log-loss of the plain
-    and of the weighed deals over the same positions."""
+    """``python -m forties.bench.infer POSITIONS PRESET`` prints the log-loss of the plain,
+    the weighed and the weighed-and-read deals over the same positions."""
     from forties.bench.infer import report
 
     report(positions=3, preset="auction-45")
     out = capsys.readouterr().out.splitlines()
-    assert len(out) == 2
-    assert "plain (expert): log-loss" in out[0] and "weighed (expert-infer)" in out[1]
-    assert out[0].split(":")[0] == out[1].split(":")[0]  # the same positions and cards
+    assert len(out) == 3
+    assert "plain (expert-plain): log-loss" in out[0] and "weighed (expert-infer)" in out[1]
+    assert "cards read (expert-policy)" in out[2]
+    assert out[0].split(":")[0] == out[1].split(":")[0] == out[2].split(":")[0]
+
+
+def test_agreement_bench_counts_the_experts_cards_that_are_basics() -> None:
+    """``python -m forties.bench.infer agree HANDS PRESET`` counts, by the number of legal
+    cards, how often the expert's card was ``basic``'s: in two hands, some of its cards
+    are and some are not."""
+    from forties.bench import infer as bench
+
+    rows = bench.agreement(2, "merrimack-valley")
+    assert rows and all(k >= 2 and 0 <= same <= total for k, (same, total) in rows.items())
+    same = sum(r[0] for r in rows.values())
+    assert 0 < same < sum(r[1] for r in rows.values()), rows

@@ -31,10 +31,10 @@ from forties.bots.expert import ExpertBot
 MODES: dict[str, tuple[str, dict[str, Any]]] = {
     "score": ("expert", {"forty_one": "score"}),
     "tricks": ("expert-tricks", {"forty_one": "tricks"}),
-    "infer": ("expert-infer", {"infer": True}),
+    "infer": ("expert-infer", {"infer": True, "policy": False}),
     "alphamu": ("expert-alphamu", {"alphamu": ALPHAMU_TURNS}),
-    "wide": ("expert-wide", {"worlds": WIDE_WORLDS}),
-    "narrow": ("expert-narrow", {"worlds": NARROW_WORLDS}),
+    "wide": ("expert-wide", {"worlds": WIDE_WORLDS, "policy": False}),
+    "narrow": ("expert-narrow", {"worlds": NARROW_WORLDS, "policy": False}),
     "policy": ("expert-policy", {"policy": True}),
 }
 

@@ -4,8 +4,9 @@
 against itself at a random card of the play, and for the seat to play asks where
 each of the top four trumps it cannot see lies: the share of its imagined deals
 (96, as the expert draws) that give each card to each other seat, plain
-(``sampler.worlds``, as ``expert`` draws them) and weighed (``infer``, as
-``expert-infer`` draws them). It prints the mean log-loss of the true holder (in
+(``sampler.worlds``, as ``expert-plain`` draws them), weighed (``infer``, as
+``expert-infer`` draws them) and weighed reading the opponents' cards as ``basic``'s
+too (as ``expert-policy`` draws them). It prints the mean log-loss of the true holder (in
 bits, lower is better; a share of 0 is counted as 1/200) and the mean share given
 to the true holder, over the same positions. The deals are played by ``basic``,
 the model ``infer`` was counted on, so this measures the inference where its
@@ -15,6 +16,11 @@ model holds; the duplicate match measures it against the expert.
 ``expert`` against itself and counts how often a seat last to a trick that the other
 side is winning, holding a card that would take it, does not: what ``infer`` reads
 from such a trick (``PLAY_FLOOR``) should be above that rate.
+
+``python -m forties.bench.infer agree [HANDS] [PRESET]`` plays HANDS hands of ``expert``
+against itself and counts how often its card, where it had a choice, is the one
+``basic`` would have played: how far ``expert-policy``'s reading of the opponents'
+cards (``POLICY_FLOOR``) holds against players other than ``basic``.
 """
 
 from __future__ import annotations
@@ -74,18 +80,21 @@ def _score(g: FortyFivesState, ws: list[tuple[GameState, float]]) -> tuple[float
 def report(positions: int = 300, preset: str = "merrimack-valley", seed: int = 1) -> None:
     plain = [0.0, 0.0, 0]
     weighed = [0.0, 0.0, 0]
+    reading = [0.0, 0.0, 0]
     for i, g in enumerate(_positions(preset, positions, seed)):
         seat = g.turn
         assert seat is not None
         view = g.view(seat)
         rng = random.Random(i)
         for acc, ws in ((plain, [(w, 1.0) for w in worlds(view, 96, rng)]),
-                        (weighed, weighted_worlds(view, 96, rng))):
+                        (weighed, weighted_worlds(view, 96, rng)),
+                        (reading, weighted_worlds(view, 96, rng, policy=True))):
             loss, share, cards = _score(g, ws)
             acc[0] += loss
             acc[1] += share
             acc[2] += cards
-    for name, acc in (("plain (expert)", plain), ("weighed (expert-infer)", weighed)):
+    for name, acc in (("plain (expert-plain)", plain), ("weighed (expert-infer)", weighed),
+                      ("weighed, the opponents' cards read (expert-policy)", reading)):
         n = max(1, int(acc[2]))
         print(f"{preset}, {positions} positions, {n} hidden top trumps: {name}: log-loss "
               f"{acc[0] / n:.3f} bits, share on the true holder {acc[1] / n:.3f}")
@@ -117,7 +126,38 @@ def duck_rate(hands: int = 25) -> tuple[int, int]:
     return could, ducked
 
 
+def agreement(hands: int = 25, preset: str = "merrimack-valley") -> dict[int, list[int]]:
+    """For each number of legal cards, [times ``expert``'s card was ``basic``'s, choices],
+    over ``hands`` hands of ``expert`` against itself."""
+    basic = BasicBot()
+    out: dict[int, list[int]] = {}
+    for seed in range(hands):
+        g = new_game(preset, seed=90_000 + seed)
+        bots = [ExpertBot(random.Random(seed * 7 + s)) for s in range(g.n)]
+        while not g.hand_over:
+            s = g.turn
+            assert s is not None
+            view, legal = g.view(s), g.legal_actions()
+            a = bots[s].choose(view, legal)
+            if g.phase is Phase.PLAY and len(legal) > 1:
+                row = out.setdefault(len(legal), [0, 0])
+                row[0] += basic.choose(view, legal) == a
+                row[1] += 1
+            g.apply(a)
+    return out
+
+
 if __name__ == "__main__":
+    if len(sys.argv) > 1 and sys.argv[1] == "agree":
+        n = int(sys.argv[2]) if len(sys.argv) > 2 else 25
+        p = sys.argv[3] if len(sys.argv) > 3 else "merrimack-valley"
+        rows = agreement(n, p)
+        same = sum(r[0] for r in rows.values())
+        total = sum(r[1] for r in rows.values())
+        by = ", ".join(f"{k} cards {r[0]} of {r[1]}" for k, r in sorted(rows.items()))
+        print(f"{p}, {n} hands of expert against itself: basic's card {same} times of "
+              f"{total} with a choice ({same / max(1, total):.1%}); by legal cards: {by}")
+        sys.exit(0)
     if len(sys.argv) > 1 and sys.argv[1] == "ducks":
         n = int(sys.argv[2]) if len(sys.argv) > 2 else 25
         could, ducked = duck_rate(n)

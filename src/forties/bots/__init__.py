@@ -90,7 +90,7 @@ def make_bot(level: str, rng: random.Random) -> Bot:
     if level == "expert-score":
         return ExpertBot(rng, forty_one="score")
     if level == "expert-infer":
-        return ExpertBot(rng, infer=True)
+        return ExpertBot(rng, infer=True, policy=False)
     if level == "expert-policy":
         return ExpertBot(rng, policy=True)
     if level == "expert-plain":
@@ -104,9 +104,9 @@ def make_bot(level: str, rng: random.Random) -> Bot:
     if level == "expert-alphamu":
         return ExpertBot(rng, alphamu=ALPHAMU_TURNS)
     if level == "expert-wide":
-        return ExpertBot(rng, worlds=WIDE_WORLDS)
+        return ExpertBot(rng, worlds=WIDE_WORLDS, policy=False)
     if level == "expert-narrow":
-        return ExpertBot(rng, worlds=NARROW_WORLDS)
+        return ExpertBot(rng, worlds=NARROW_WORLDS, policy=False)
     if level.startswith("oracle-blind") and level in COMPARISON_LEVELS:
         from .oracle import BlindOracleBot
 

@@ -25,8 +25,10 @@ docs/benchmarks.md).
 are drawn in proportion to how likely each is to have produced the others' bids,
 draw and plays (``bots.infer``). The default (``infer=None``) does so where a duplicate
 match showed the weighed player stronger, Auction 45 of four players (INFER_PRESETS),
-and samples without it elsewhere (docs/benchmarks.md); ``infer=False``, the level
-``expert-plain``, never weighs.
+and Merrimack Valley of four, where it also reads each card the opponents played as
+``basic``'s (``policy``, POLICY_PRESETS; the level ``expert-policy`` does so in every
+preset), and samples without it elsewhere (docs/benchmarks.md); ``infer=False``, the
+level ``expert-plain``, never weighs.
 
 45s cards are valued over 256 imagined deals with four players or fewer (PLAY_WORLDS;
 the level ``expert-narrow`` keeps the earlier 96, which lost to it in the play on
@@ -78,6 +80,11 @@ BID_SIGMA_41 = 1.5
 # play alone it beat the plain expert there by +0.49 a hand (+0.14 .. +0.84, 2,000 deals);
 # on Merrimack Valley it was level (+0.02, -0.27 .. +0.31).
 INFER_PRESETS = ("auction-45",)
+# 45s presets (of four players) whose default expert also reads each card the opponents
+# played as ``basic``'s: in Merrimack Valley's card play alone it beat the expert of 96
+# deals a card by +0.5 a hand over 2,000 deals, and its whole hands by more
+# (docs/benchmarks.md); in Auction 45 it was level with the expert (516 deals).
+POLICY_PRESETS = ("merrimack-valley",)
 
 # The others are read as bidding what ``basic`` would: its strength plus this help, give
 # or take the slack.
@@ -112,7 +119,7 @@ class ExpertBot:
     def __init__(self, rng: random.Random, worlds: int | None = None, deals: int = 120,
                  judge: Judge | None = None, win_bonus: float = sim.WIN_BONUS,
                  forty_one: str = "score", infer: bool | None = None, alphamu: int = 0,
-                 alphamu_cards: int = 3, policy: bool = False) -> None:
+                 alphamu_cards: int = 3, policy: bool | None = None) -> None:
         self.rng = rng
         # 45s play: with ``alphamu`` >= 2, once the seat holds at most ``alphamu_cards``
         # cards it searches its next ``alphamu`` turns keeping one card for all the
@@ -124,8 +131,9 @@ class ExpertBot:
         # others' bids, draw and plays (``infer``; the level ``expert-infer``); None: in
         # the INFER_PRESETS only
         self.infer = infer
-        # with ``policy`` (the level ``expert-policy``), the weighing reads each card the
-        # opponents played as ``basic``'s (``infer``), and every preset weighs
+        # 45s play: weigh the imagined deals by each card the opponents played, read as
+        # ``basic``'s (``infer``); True (the level ``expert-policy``): in every preset;
+        # None: in the POLICY_PRESETS only
         self.policy = policy
         if forty_one not in ("score", "tricks"):
             raise ValueError(f"forty_one is 'score' or 'tricks', not {forty_one!r}")
@@ -200,9 +208,15 @@ class ExpertBot:
             return False
         if self.infer is not None:
             return self.infer
-        if self.policy:
+        if self.reads_plays(view):
             return True
         return view["rules"].get("preset") in INFER_PRESETS and view["players"] == 4
+
+    def reads_plays(self, view: dict[str, Any]) -> bool:
+        """Whether the weighing reads the opponents' cards as ``basic``'s in ``view``'s game."""
+        if self.policy is not None:
+            return self.policy
+        return view["rules"].get("preset") in POLICY_PRESETS and view["players"] == 4
 
     def _weighted_play_worlds(self, view: dict[str, Any]) -> list[tuple[GameState, float]]:
         """The imagined deals of the play, each with its weight."""
@@ -210,7 +224,7 @@ class ExpertBot:
             from .infer import weighted_worlds
 
             return weighted_worlds(view, self._play_count(view), self.rng,
-                                   policy=self.policy)
+                                   policy=self.reads_plays(view))
         return [(w, 1.0) for w in self._play_worlds(view)]
 
     def _forty_one_deal(self, seat: int, hand: int) -> Deal:
