@@ -28,7 +28,9 @@ resampling: many cheap deals, a few solved):
   another card is weighed by ``POLICY_FLOOR`` for each such card. A partner's cards are
   read by the rule of the last seat only (above).
 
-It is used by the level ``expert-infer``; ``expert`` samples without it.
+The level ``expert-infer`` weighs its deals so in every preset, without the reading of
+the opponents' cards; ``expert-policy`` with it; the default ``expert`` where a duplicate
+match showed it stronger (``INFER_PRESETS`` and ``POLICY_PRESETS`` in ``bots.expert``).
 """
 
 from __future__ import annotations
