@@ -83,8 +83,8 @@ INFER_PRESETS = ("auction-45",)
 # 45s presets (of four players) whose default expert also reads each card the opponents
 # played as ``basic``'s: on Merrimack Valley it beat the expert of 96 deals a card by
 # +0.48 a hand (+0.21 .. +0.76) in the card play alone and +0.64 (+0.22 .. +1.06) in
-# whole hands, 2,000 deals each (docs/benchmarks.md); on Auction 45 it was level with
-# today's expert after 516 deals (-0.04, -0.61 .. +0.53).
+# whole hands, 2,000 deals each (docs/benchmarks.md); on Auction 45, against today's
+# expert, +0.12 a hand (-0.18 .. +0.41) in the card play alone, not significant.
 POLICY_PRESETS = ("merrimack-valley",)
 
 # The others are read as bidding what ``basic`` would: its strength plus this help, give
