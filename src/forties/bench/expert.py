@@ -20,30 +20,29 @@ import random
 import statistics
 import sys
 import time
-from typing import Any
 
 from forties import new_game
-from forties.bots import ALPHAMU_TURNS, NARROW_WORLDS, WIDE_WORLDS
+from forties.bots import make_bot
 from forties.bots.basic import BasicBot
 from forties.bots.expert import ExpertBot
 
-# Each mode's player: its name and how it is made.
-MODES: dict[str, tuple[str, dict[str, Any]]] = {
-    "score": ("expert", {"forty_one": "score"}),
-    "tricks": ("expert-tricks", {"forty_one": "tricks"}),
-    "infer": ("expert-infer", {"infer": True, "policy": False}),
-    "alphamu": ("expert-alphamu", {"alphamu": ALPHAMU_TURNS}),
-    "wide": ("expert-wide", {"worlds": WIDE_WORLDS, "policy": False}),
-    "narrow": ("expert-narrow", {"worlds": NARROW_WORLDS, "policy": False}),
-    "policy": ("expert-policy", {"policy": True}),
+# Each mode's player, by its level's name (``bots.make_bot``).
+MODES: dict[str, str] = {
+    "score": "expert",
+    "tricks": "expert-tricks",
+    "infer": "expert-infer",
+    "alphamu": "expert-alphamu",
+    "wide": "expert-wide",
+    "narrow": "expert-narrow",
+    "policy": "expert-policy",
 }
 
 
 def decision_times(preset: str = "merrimack-valley", hands: int = 40,
                    mode: str = "tricks") -> dict[str, list[float]]:
-    kwargs = MODES[mode][1]
+    level = MODES[mode]
     by_phase: dict[str, list[float]] = {}
-    warm = ExpertBot(random.Random(0), **kwargs)
+    warm = make_bot(level, random.Random(0))
     g = new_game(preset, seed=0)
     warm.choose(g.view(g.turn or 0), g.legal_actions())  # load the solver once
     while g.phase.value != "play" and not g.hand_over:
@@ -52,8 +51,7 @@ def decision_times(preset: str = "merrimack-valley", hands: int = 40,
         warm.choose(g.view(g.turn or 0), g.legal_actions())
     for seed in range(hands):
         g = new_game(preset, seed=10_000 + seed)
-        bots = [ExpertBot(random.Random(seed), **kwargs) if s % 2 == 0
-                else BasicBot()
+        bots = [make_bot(level, random.Random(seed)) if s % 2 == 0 else BasicBot()
                 for s in range(g.n)]
         while not g.hand_over:
             s = g.turn
@@ -77,7 +75,7 @@ def report(preset: str = "merrimack-valley", hands: int = 40, mode: str = "trick
     by_phase = decision_times(preset, hands, mode)
     every = sorted(t for ts in by_phase.values() for t in ts)
     top = p95(every)
-    name = MODES[mode][0]
+    name = MODES[mode]
     print(f"{name} decision time, {preset}, {hands} hands, {len(every)} decisions with a "
           f"choice (CPU seconds, one core): median {statistics.median(every):.3f}, "
           f"95th percentile {top:.3f} ({'met' if top <= 0.5 else 'not met'}: at most 0.5), "

@@ -28,8 +28,10 @@ from __future__ import annotations
 import math
 import random
 import sys
+from collections.abc import Iterator
 
 from forties import new_game
+from forties.actions import Action
 from forties.bots.basic import BasicBot
 from forties.bots.expert import ExpertBot
 from forties.bots.infer import _beats_any, weighted_worlds
@@ -100,29 +102,39 @@ def report(positions: int = 300, preset: str = "merrimack-valley", seed: int = 1
               f"{acc[0] / n:.3f} bits, share on the true holder {acc[1] / n:.3f}")
 
 
+def _expert_turns(hands: int, preset: str, first_seed: int,
+                  stride: int) -> Iterator[tuple[GameState, list[Action], Action]]:
+    """Every turn of ``hands`` hands of ``expert`` against itself, before its action is
+    applied: the game, the legal actions and the action chosen (hand ``h`` dealt by seed
+    ``first_seed + h``, its seat ``s`` played by an expert of seed ``h * stride + s``)."""
+    for h in range(hands):
+        g = new_game(preset, seed=first_seed + h)
+        bots = [ExpertBot(random.Random(h * stride + s)) for s in range(g.n)]
+        while not g.hand_over:
+            s = g.turn
+            assert s is not None
+            legal = list(g.legal_actions())
+            a = bots[s].choose(g.view(s), legal)
+            yield g, legal, a
+            g.apply(a)
+
+
 def duck_rate(hands: int = 25) -> tuple[int, int]:
     """(tricks where the last seat could have taken the other side's trick, times it
     did not) over ``hands`` hands of ``expert`` against itself."""
     could = ducked = 0
-    for seed in range(hands):
-        g = new_game("merrimack-valley", seed=70_000 + seed)
+    for g, _, a in _expert_turns(hands, "merrimack-valley", 70_000, 4):
         assert isinstance(g, FortyFivesState)
-        bots = [ExpertBot(random.Random(seed * 4 + s)) for s in range(4)]
-        while not g.hand_over:
-            s = g.turn
-            assert s is not None
-            a = bots[s].choose(g.view(s), g.legal_actions())
-            if g.phase is Phase.PLAY and len(g.trick_cards) == 3:
-                cards = list(g.trick_cards)
-                suit = g.trump if TRUMPS[g.trump] >> cards[0] & 1 else cards[0] // 13
-                key = KEY[g.trump][suit]
-                best = max(range(3), key=lambda j: key[cards[j]])
-                leader = (s + 1) % 4
-                if (leader + best) % 2 != s % 2 and _beats_any(g.hands[s], cards[best],
-                                                               g.trump):
-                    could += 1
-                    ducked += key[a.arg.bit_length() - 1] <= key[cards[best]]
-            g.apply(a)
+        if g.phase is Phase.PLAY and len(g.trick_cards) == 3:
+            s = a.seat
+            cards = list(g.trick_cards)
+            suit = g.trump if TRUMPS[g.trump] >> cards[0] & 1 else cards[0] // 13
+            key = KEY[g.trump][suit]
+            best = max(range(3), key=lambda j: key[cards[j]])
+            leader = (s + 1) % 4
+            if (leader + best) % 2 != s % 2 and _beats_any(g.hands[s], cards[best], g.trump):
+                could += 1
+                ducked += key[a.arg.bit_length() - 1] <= key[cards[best]]
     return could, ducked
 
 
@@ -131,19 +143,11 @@ def agreement(hands: int = 25, preset: str = "merrimack-valley") -> dict[int, li
     over ``hands`` hands of ``expert`` against itself."""
     basic = BasicBot()
     out: dict[int, list[int]] = {}
-    for seed in range(hands):
-        g = new_game(preset, seed=90_000 + seed)
-        bots = [ExpertBot(random.Random(seed * 7 + s)) for s in range(g.n)]
-        while not g.hand_over:
-            s = g.turn
-            assert s is not None
-            view, legal = g.view(s), g.legal_actions()
-            a = bots[s].choose(view, legal)
-            if g.phase is Phase.PLAY and len(legal) > 1:
-                row = out.setdefault(len(legal), [0, 0])
-                row[0] += basic.choose(view, legal) == a
-                row[1] += 1
-            g.apply(a)
+    for g, legal, a in _expert_turns(hands, preset, 90_000, 7):
+        if g.phase is Phase.PLAY and len(legal) > 1:
+            row = out.setdefault(len(legal), [0, 0])
+            row[0] += basic.choose(g.view(a.seat), legal) == a
+            row[1] += 1
     return out
 
 

@@ -205,9 +205,10 @@ class Evidence:
         # (seat, index of the trick's first play, the card it did not beat)
         self.ducks: list[tuple[int, int, int]] = []
         sides = [set(x) for x in view["sides"]]
-        # (seat, index of its play, the trick's cards before it, its leader, every card
-        # played before it, whether its side bids): the opponents' cards read by ``basic``
-        self.reads: list[tuple[int, int, list[int], int, int, bool]] = []
+        # (seat, index of its play, its cards played from then on, the trick's cards
+        # before it, its leader, every card played before it, whether its side bids): the
+        # opponents' cards read by ``basic``
+        self.reads: list[tuple[int, int, int, list[int], int, int, bool]] = []
         self.sides = view["sides"]
         self.follow = (PRIVILEGED[rules.renege][self.trump], rules.follow == "suit-or-trump",
                        rules.hearts_on_hearts)
@@ -245,8 +246,10 @@ class Evidence:
             start = i - i % self.n
             if a.seat not in mine:
                 bids = bidder is not None and any(bidder in x and a.seat in x for x in self.sides)
+                later = sum(b.arg for b in self.plays[i:] if b.seat == a.seat)
                 cards = [b.arg.bit_length() - 1 for b in self.plays[start:i]]
-                self.reads.append((a.seat, i, cards, self.plays[start].seat, played, bids))
+                self.reads.append((a.seat, i, later, cards, self.plays[start].seat, played,
+                                   bids))
             played |= a.arg
 
     def policy_weight(self, hands: Sequence[int]) -> float:
@@ -254,11 +257,8 @@ class Evidence:
         w = 1.0
         plays, trump, n, sides = self.plays, self.trump, self.n, self.sides
         priv, suit_or_trump, hoh = self.follow
-        for s, i, cards, leader, played, bids in self.reads:
-            held = hands[s]
-            for a in plays[i:]:
-                if a.seat == s:
-                    held |= a.arg
+        for s, i, later, cards, leader, played, bids in self.reads:
+            held = hands[s] | later
             options = held if not cards else follow_mask(held, cards[0], trump, priv,
                                                          suit_or_trump, hoh)
             card = play_card(s, held, played, cards, leader, n, trump, sides, bids,
