@@ -192,3 +192,42 @@ def test_a_duplicate_table_reports_its_points_from_a_phone(server: str, browser:
     assert table["winner"] == 1 and table["points"] == {"1": 45, "2": 20}
     assert phone.errors == []  # type: ignore[attr-defined]
 
+
+
+def test_a_form_sent_before_the_page_has_started_waits_for_it(server: str, browser: Any) -> None:
+    """The page's words are held back: the director sends the new evening's form, then a
+    couple at the door, before either page has started. Neither reloads the page with the
+    names in the address; each is sent once the page is ready."""
+    ctx = browser.new_context(viewport=DESKTOP, base_url=server)
+    page = ctx.new_page()
+    page.set_default_timeout(15000)
+    held: list[Any] = []
+    page.route("**/i18n/*.json", lambda route: held.append(route))
+
+    def release() -> None:
+        for _ in range(300):  # the page asks for its words soon after it is parsed
+            if held:
+                break
+            page.wait_for_timeout(20)
+        assert held, "the page never asked for its words"
+        while held:
+            held.pop().continue_()
+
+    page.goto("/hall", wait_until="domcontentloaded")
+    page.fill("input[name=title]", "Before the words came")
+    page.fill("input[name=games]", "1")
+    page.click("button[type=submit]")
+    assert "title=" not in page.url
+    release()
+    page.wait_for_url("**/director", wait_until="domcontentloaded")
+    eid = page.url.split("/hall/")[1].split("/")[0]
+    assert get(server, f"/api/hall/{eid}")["title"] == "Before the words came"
+
+    page.fill("#name-a", "Ann")
+    page.fill("#name-b", "Bob")
+    page.press("#name-b", "Enter")
+    assert "?" not in page.url and "Ann" not in page.url
+    release()
+    page.wait_for_function("document.getElementById('added').textContent.startsWith('Couple 1')")
+    assert [c["names"] for c in get(server, f"/api/hall/{eid}")["couples"]] == [["Ann", "Bob"]]
+    ctx.close()

@@ -1,7 +1,6 @@
 import { boot, drawMoves, drawPrizes, drawStandings, el, evening, lang, phaseText, pointsBoxes,
-         post, readPoints, t, takeKey, watch } from "./hall.js";
+         onSubmit, post, readPoints, started, t, takeKey, watch } from "./hall.js";
 
-await boot();
 const eid = evening();
 const key = takeKey("director");
 const $ = (id) => document.getElementById(id);
@@ -18,14 +17,6 @@ async function act(path, body = {}) {
     poll.now();
     return r;
   } catch (e) { fail(e); return null; }
-}
-
-try {
-  links = await post(`/api/hall/${eid}/director`, { key });
-  if (links.role !== "director") throw new Error(t("hall.director.notkey", "This link is not the director's."));
-} catch (e) {
-  fail(e);
-  for (const id of ["door", "links"]) $(id).hidden = true;
 }
 
 function full(path) { return new URL(path, location.origin).toString(); }
@@ -142,23 +133,20 @@ $("game").addEventListener("focusout", () => setTimeout(() => {
   if (pending && !document.activeElement.closest("#game input")) { const b = pending; pending = null; draw(b); }
 }, 0));
 
-$("fix-any").addEventListener("submit", async (ev) => {
-  ev.preventDefault();
+onSubmit($("fix-any"), async () => {
   const f = new FormData($("fix-any"));
   const w = f.get("winner");
   const r = await act("correct", { game: Number(f.get("game")), table: Number(f.get("table")), winner: w ? Number(w) : null });
   if (r) $("fix-any").reset();
 });
 
-$("swap").addEventListener("submit", async (ev) => {
-  ev.preventDefault();
+onSubmit($("swap"), async () => {
   const f = new FormData($("swap"));
   const r = await act("swap", { couples: [Number(f.get("a")), Number(f.get("b"))] });
   if (r) $("swap").reset();
 });
 
-$("register").addEventListener("submit", async (ev) => {
-  ev.preventDefault();
+onSubmit($("register"), async () => {
   const names = [$("name-a").value, $("name-b").value];
   const body = { names };
   if (board && board.online !== null) body.players = $("players").value;
@@ -171,4 +159,16 @@ $("register").addEventListener("submit", async (ev) => {
   }
 });
 
+// The forms above answer from the first moment; what is typed before the page has started
+// (its words, the director's links) waits for it.
+await boot();
+try {
+  links = await post(`/api/hall/${eid}/director`, { key });
+  if (links.role !== "director") throw new Error(t("hall.director.notkey", "This link is not the director's."));
+} catch (e) {
+  fail(e);
+  for (const id of ["door", "links"]) $(id).hidden = true;
+}
+
 const poll = watch(draw);
+started();

@@ -1,20 +1,7 @@
-import { boot, el, post, t } from "./hall.js";
+import { boot, el, onSubmit, post, started, t } from "./hall.js";
 
-await boot();
 const form = document.getElementById("new");
-try {
-  const r = await fetch("/api/presets");
-  if (r.ok) {
-    const sel = document.getElementById("preset");
-    const presets = (await r.json()).filter((p) => p.players === 4);
-    if (presets.length) {
-      sel.replaceChildren(...presets.map((p) => el("option", { value: p.name, selected: p.name === "nova-scotia" ? "" : null }, t(`preset.${p.name}.title`, p.title || p.name))));
-    }
-  }
-} catch (e) { /* the default game stays */ }
-
-form.addEventListener("submit", async (ev) => {
-  ev.preventDefault();
+onSubmit(form, async () => {
   const f = new FormData(form);
   const body = { title: f.get("title"), preset: f.get("preset"), tie_break: f.get("tie_break"),
                  places: f.get("places"), booby: f.has("booby"), duplicate: f.has("duplicate"), bye_wins: f.has("bye_wins"),
@@ -29,3 +16,17 @@ form.addEventListener("submit", async (ev) => {
     document.getElementById("error").textContent = e.message;
   }
 });
+
+await boot();
+try {
+  const r = await fetch("/api/presets");
+  if (r.ok) {
+    const sel = document.getElementById("preset");
+    const presets = (await r.json()).filter((p) => p.players === 4);
+    if (presets.length) {
+      sel.replaceChildren(...presets.map((p) => el("option", { value: p.name, selected: p.name === "nova-scotia" ? "" : null }, t(`preset.${p.name}.title`, p.title || p.name))));
+    }
+  }
+} catch (e) { /* the default game stays */ }
+
+started();

@@ -81,6 +81,22 @@ export function takeKey(role) {
   return localStorage.getItem(name);
 }
 
+// A page's forms answer from the first moment. A submit that comes before the page has
+// started (its words, its first answers from the server) waits for it, instead of
+// reloading the page with what was typed in the address and losing it.
+let begin = null;
+const begun = new Promise((resolve) => { begin = resolve; });
+
+export function started() { begin(); }
+
+export function onSubmit(form, handler) {
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    await begun;
+    await handler();
+  });
+}
+
 export async function post(path, body) {
   let r;
   try {
