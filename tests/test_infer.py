@@ -12,7 +12,7 @@ from forties.bots import infer as inf
 from forties.bots import make_bot
 from forties.bots.basic import BasicBot
 from forties.bots.expert import ExpertBot
-from forties.bots.sampler import deal_world, knowledge
+from forties.bots.sampler import Knowledge, deal_world, knowledge
 from forties.fortyfives import TRUMP_ORDER, TRUMPS, FortyFivesState
 from forties.rules import FortyFivesRules
 from forties.state import Phase
@@ -219,6 +219,50 @@ def test_the_opponents_cards_read_as_basics_never_rule_out_the_true_deal(preset:
     assert sum(mean) / len(mean) < 0.6, mean
 
 
+def test_each_opponent_is_read_as_one_kind_of_player_for_the_whole_hand() -> None:
+    """``types`` (the level ``expert-types``): one kind of player is the plain reading; two
+    kinds alike are one; a hard kind (no card but ``basic``'s) keeps exactly the deals
+    that agree with every card; two kinds weigh each deal between the two, and against
+    ``basic`` never weigh down the true deal."""
+    rng = random.Random(8)
+    seen_between = several = 0
+    for g in _basic_positions("merrimack-valley", 12, 5):
+        seat = g.turn
+        assert seat is not None
+        view = g.view(seat)
+        k = knowledge(view)
+        cands = [d for d in (deal_world(k, rng) for _ in range(120)) if d is not None]
+
+        def weights(types: tuple[tuple[float, float], ...] | None,
+                    view: dict = view, k: Knowledge = k,
+                    cands: list[list[int]] = cands) -> list[float]:
+            return [inf.Evidence(view, k, policy=True, types=types).policy_weight(d)
+                    for d in cands]
+
+        plain = weights(None)
+        assert weights(((1.0, inf.POLICY_FLOOR),)) == pytest.approx(plain, rel=1e-12)
+        assert weights(((0.5, inf.POLICY_FLOOR), (0.5, inf.POLICY_FLOOR))) == pytest.approx(
+            plain, rel=1e-12)
+        assert weights(((1.0, 0.0),)) == [1.0 if w == 1.0 else 0.0 for w in plain]
+        # half the time a player who plays anything, half the time basic itself: each
+        # opponent who played a card basic would not have halves the weight, once for the
+        # hand however many such cards it played (two opponents: never under a quarter)
+        halves = weights(((0.5, 1.0), (0.5, 0.0)))
+        assert set(halves) <= {1.0, 0.5, 0.25}
+        assert [h == 1.0 for h in halves] == [w == 1.0 for w in plain]
+        several += sum(w < inf.POLICY_FLOOR ** 2.5 for w in plain)
+        mixed = weights(inf.POLICY_TYPES)
+        low = weights(((1.0, min(f for _, f in inf.POLICY_TYPES)),))
+        for lo, mid, hi in zip(low, mixed, weights(((1.0, max(f for _, f in inf.POLICY_TYPES)),)),
+                               strict=True):
+            assert lo - 1e-12 <= mid <= hi + 1e-12
+            seen_between += lo < mid < hi
+        truth = [g.hands[s] for s in range(g.n)]
+        assert inf.Evidence(view, k, policy=True, types=inf.POLICY_TYPES).policy_weight(
+            truth) == 1.0
+    assert seen_between > 0 and several > 0  # deals with three cards or more not basic's
+
+
 def test_reading_the_opponents_cards_moves_the_deals_towards_the_truth() -> None:
     """Over hands of ``basic`` against itself, the deals weighed by the opponents' cards
     place the hidden cards where they are more often than the deals weighed without."""
@@ -316,7 +360,7 @@ FF_CONFIGS = [c for c in CONFIGS if c[0] != "forty-one"]
 
 
 @pytest.mark.parametrize(("preset", "options"), FF_CONFIGS, ids=map(config_id, FF_CONFIGS))
-@pytest.mark.parametrize("level", ["expert-infer", "expert-policy"])
+@pytest.mark.parametrize("level", ["expert-infer", "expert-policy", "expert-types"])
 def test_expert_infer_plays_only_legal_actions(preset: str, options: dict, level: str) -> None:
     """Every Forty-Fives preset and player count: expert-infer and expert-policy (few
     deals, to stay quick) make only legal choices for a whole hand, and weigh their deals

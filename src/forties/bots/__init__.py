@@ -51,11 +51,13 @@ LEVELS = ("random", "basic", "expert", "oracle", "ismcts")
 # ``oracle-blindN`` plays the first N tricks of a 45s hand as ``expert`` (from its own
 # view), the rest as ``oracle``: how much of the oracle's edge rests on the early tricks.
 # ``expert-policy`` weighs its 45s deals in every preset, reading each card the opponents
-# played as ``basic`` would have played it (``bots.infer``).
+# played as ``basic`` would have played it (``bots.infer``); ``expert-types`` reads each
+# opponent as one of two kinds of player, one who plays ``basic``'s card nearly always and
+# one who plays it about six times in ten (``infer.POLICY_TYPES``).
 COMPARISON_LEVELS = ("expert-score", "expert-tricks", "oracle-tricks", "expert-infer",
                      "expert-alphamu", "expert-bids41", "expert-plain", "expert-wide",
                      "expert-narrow", "oracle-blind1", "oracle-blind2", "oracle-blind3",
-                     "oracle-blind4", "expert-policy")
+                     "oracle-blind4", "expert-policy", "expert-types")
 WIDE_WORLDS = 256
 NARROW_WORLDS = 96
 
@@ -93,6 +95,12 @@ def make_bot(level: str, rng: random.Random) -> Bot:
         return ExpertBot(rng, infer=True, policy=False)
     if level == "expert-policy":
         return ExpertBot(rng, policy=True)
+    if level == "expert-types":
+        from .infer import POLICY_TYPES
+
+        bot = ExpertBot(rng, policy=True)
+        bot.policy_types = POLICY_TYPES
+        return bot
     if level == "expert-plain":
         return ExpertBot(rng, infer=False)
     if level == "expert-bids41":

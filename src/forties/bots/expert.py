@@ -136,6 +136,9 @@ class ExpertBot:
         # ``basic``'s (``infer``); True (the level ``expert-policy``): in every preset;
         # None: in the POLICY_PRESETS only
         self.policy = policy
+        # the kinds of player the reading takes an opponent for (``infer.POLICY_TYPES``;
+        # the level ``expert-types``); None: one kind, each mismatch weighing POLICY_FLOOR
+        self.policy_types: Sequence[tuple[float, float]] | None = None
         if forty_one not in ("score", "tricks"):
             raise ValueError(f"forty_one is 'score' or 'tricks', not {forty_one!r}")
         self.forty_one = forty_one
@@ -225,7 +228,7 @@ class ExpertBot:
             from .infer import weighted_worlds
 
             return weighted_worlds(view, self._play_count(view), self.rng,
-                                   policy=self.reads_plays(view))
+                                   policy=self.reads_plays(view), types=self.policy_types)
         return [(w, 1.0) for w in self._play_worlds(view)]
 
     def _forty_one_deal(self, seat: int, hand: int) -> Deal:

@@ -52,6 +52,10 @@ SMOOTH = 20.0  # pseudo-counts towards the frequency among the seats of the clas
 MIN_COUNT = 500  # a bidder's class seen less often is pooled with the bids below it
 PLAY_FLOOR = 0.15  # the weight of a deal in which a seat did not win a trick it could
 POLICY_FLOOR = 0.3  # the weight, for each card, of a deal in which basic would play another
+# the two kinds of opponent ``expert-types`` reads each one as, one as likely as the other
+# (prior, weight of each card basic would not have played): a player like the expert, who
+# plays basic's card about six times in ten, and one who plays it nearly always
+POLICY_TYPES = ((0.5, POLICY_FLOOR), (0.5, 0.03))
 OVERSAMPLE = 3  # cheap deals drawn for each deal solved
 SOFT = True  # the proposal keeps the sampler's own soft facts (its odds are divided out)
 TEMPER = 1.0  # each deal's weight is its likelihood to this power
@@ -188,12 +192,16 @@ def table(preset: str) -> Table | None:
 class Evidence:
     """What the other seats did, read from one seat's view, ready to weigh deals."""
 
-    def __init__(self, view: dict[str, Any], k: Knowledge, policy: bool = False) -> None:
+    def __init__(self, view: dict[str, Any], k: Knowledge, policy: bool = False,
+                 types: Sequence[tuple[float, float]] | None = None) -> None:
         rules = rules_from_json(view["rules"])
         assert isinstance(rules, FortyFivesRules)
         self.seat, self.n = view["seat"], view["players"]
         self.trump = parse_suit(view["trump"])
         self.plays = k.plays
+        # with ``policy``: None, each mismatching card weighs POLICY_FLOOR; or the kinds of
+        # player an opponent may be, (prior, weight of each mismatching card) each
+        self.types = types
         # per other seat, P(features | what it did in the auction and the draw)
         self.given: list[list[float] | None] = [None] * self.n
         tab = table(rules.preset) if view.get("bidder") is not None else None
@@ -257,6 +265,7 @@ class Evidence:
         w = 1.0
         plays, trump, n, sides = self.plays, self.trump, self.n, self.sides
         priv, suit_or_trump, hoh = self.follow
+        missed: dict[int, int] = {}  # per opponent, its cards basic would not have played
         for s, i, later, cards, leader, played, bids in self.reads:
             held = hands[s] | later
             options = held if not cards else follow_mask(held, cards[0], trump, priv,
@@ -264,7 +273,15 @@ class Evidence:
             card = play_card(s, held, played, cards, leader, n, trump, sides, bids,
                              cards_of(options))
             if 1 << card != plays[i].arg:
-                w *= POLICY_FLOOR
+                if self.types is None:
+                    w *= POLICY_FLOOR
+                else:
+                    missed[s] = missed.get(s, 0) + 1
+        if self.types is not None:
+            # each opponent is one kind of player for the whole hand: its cards' weights
+            # are multiplied within each kind, then averaged over the kinds by their priors
+            for m in missed.values():
+                w *= sum(prior * floor ** m for prior, floor in self.types)
         return w
 
     def features(self, hands: Sequence[int]) -> list[int]:
@@ -321,13 +338,15 @@ def _beats_any(held: int, card: int, trump: int) -> bool:
 
 def weighted_worlds(view: dict[str, Any], count: int, rng: random.Random,
                     oversample: int | None = None, soft: bool | None = None,
-                    policy: bool = False) -> list[tuple[GameState, float]]:
+                    policy: bool = False,
+                    types: Sequence[tuple[float, float]] | None = None,
+                    ) -> list[tuple[GameState, float]]:
     """Up to ``count`` play positions consistent with ``view``, drawn in proportion to how
     likely each is to have produced what the other seats did, each with its share (how
     many of the ``count`` draws fell on it)."""
     oversample = OVERSAMPLE if oversample is None else oversample
     k = knowledge(view, soft=SOFT if soft is None else soft)
-    ev = Evidence(view, k, policy)
+    ev = Evidence(view, k, policy, types)
     cands: list[list[int]] = []
     tries = 0
     while len(cands) < count * oversample and tries < count * oversample * 4:
