@@ -301,6 +301,22 @@ def test_weighted_worlds_are_deterministic_for_a_seed() -> None:
     assert one == two
 
 
+def test_the_pool_chooses_its_deals_from_more_drawn() -> None:
+    """``expert-pool`` draws POOL_OVERSAMPLE cheap deals for each deal it solves: read by
+    the opponents' cards, the same number of draws then falls on more distinct deals."""
+    bot = make_bot("expert-pool", random.Random(1))
+    assert isinstance(bot, ExpertBot) and bot.oversample == inf.POOL_OVERSAMPLE > inf.OVERSAMPLE
+    distinct = {inf.OVERSAMPLE: 0, inf.POOL_OVERSAMPLE: 0}
+    for g in _basic_positions("merrimack-valley", 10, 4):
+        seat = g.turn
+        assert seat is not None
+        for over in distinct:
+            ws = inf.weighted_worlds(g.view(seat), 64, random.Random(3), over, policy=True)
+            assert sum(x for _, x in ws) == 64
+            distinct[over] += len(ws)
+    assert distinct[inf.POOL_OVERSAMPLE] > 1.1 * distinct[inf.OVERSAMPLE], distinct
+
+
 def _first_card(preset: str, options: dict | None = None) -> FortyFivesState:
     """A hand of ``preset`` bid, named and drawn by ``basic``, at its first card."""
     for seed in range(50):
@@ -360,7 +376,8 @@ FF_CONFIGS = [c for c in CONFIGS if c[0] != "forty-one"]
 
 
 @pytest.mark.parametrize(("preset", "options"), FF_CONFIGS, ids=map(config_id, FF_CONFIGS))
-@pytest.mark.parametrize("level", ["expert-infer", "expert-policy", "expert-types"])
+@pytest.mark.parametrize("level", ["expert-infer", "expert-policy", "expert-types",
+                                   "expert-pool"])
 def test_expert_infer_plays_only_legal_actions(preset: str, options: dict, level: str) -> None:
     """Every Forty-Fives preset and player count: expert-infer and expert-policy (few
     deals, to stay quick) make only legal choices for a whole hand, and weigh their deals

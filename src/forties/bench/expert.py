@@ -35,6 +35,8 @@ MODES: dict[str, str] = {
     "wide": "expert-wide",
     "narrow": "expert-narrow",
     "policy": "expert-policy",
+    "types": "expert-types",
+    "pool": "expert-pool",
 }
 
 

@@ -139,6 +139,9 @@ class ExpertBot:
         # the kinds of player the reading takes an opponent for (``infer.POLICY_TYPES``;
         # the level ``expert-types``); None: one kind, each mismatch weighing POLICY_FLOOR
         self.policy_types: Sequence[tuple[float, float]] | None = None
+        # weighed 45s play: the cheap deals drawn for each deal solved (None:
+        # ``infer.OVERSAMPLE``; the level ``expert-pool``: ``infer.POOL_OVERSAMPLE``)
+        self.oversample: int | None = None
         if forty_one not in ("score", "tricks"):
             raise ValueError(f"forty_one is 'score' or 'tricks', not {forty_one!r}")
         self.forty_one = forty_one
@@ -227,7 +230,7 @@ class ExpertBot:
         if self.weighs(view) and view.get("trump"):
             from .infer import weighted_worlds
 
-            return weighted_worlds(view, self._play_count(view), self.rng,
+            return weighted_worlds(view, self._play_count(view), self.rng, self.oversample,
                                    policy=self.reads_plays(view), types=self.policy_types)
         return [(w, 1.0) for w in self._play_worlds(view)]
 
