@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -194,6 +196,19 @@ def _basic_positions(preset: str, count: int, seed: int) -> list[FortyFivesState
     return out
 
 
+def _drawn(preset: str, count: int, seed: int, rng: random.Random, draws: int,
+           ) -> Iterator[tuple[FortyFivesState, int, dict[str, Any], Knowledge, list[list[int]]]]:
+    """Each of ``_basic_positions``: the game, the seat to play, its view, what it knows,
+    and the deals the sampler draws for it (of ``draws`` tries)."""
+    for g in _basic_positions(preset, count, seed):
+        seat = g.turn
+        assert seat is not None
+        view = g.view(seat)
+        k = knowledge(view)
+        yield g, seat, view, k, [d for d in (deal_world(k, rng) for _ in range(draws))
+                                 if d is not None]
+
+
 @pytest.mark.parametrize("preset", ["merrimack-valley", "auction-45"])
 def test_the_opponents_cards_read_as_basics_never_rule_out_the_true_deal(preset: str) -> None:
     """Against ``basic``, the reading of each opponent card as ``basic``'s (``policy``)
@@ -202,17 +217,12 @@ def test_the_opponents_cards_read_as_basics_never_rule_out_the_true_deal(preset:
     the deals the sampler draws."""
     rng = random.Random(5)
     mean = []
-    for g in _basic_positions(preset, 25, 7):
-        seat = g.turn
-        assert seat is not None
-        view = g.view(seat)
-        k = knowledge(view)
+    for g, seat, view, k, cands in _drawn(preset, 25, 7, rng, 200):
         ev = inf.Evidence(view, k, policy=True)
         partners = next(set(x) for x in view["sides"] if seat in x)
         assert ev.reads and all(r[0] not in partners for r in ev.reads)
         assert len(ev.reads) == sum(1 for a in k.plays if a.seat not in partners)
         assert ev.policy_weight([g.hands[s] for s in range(g.n)]) == 1.0
-        cands = [d for d in (deal_world(k, rng) for _ in range(200)) if d is not None]
         ws = [ev.policy_weight(d) for d in cands]
         assert all(0 < w <= 1 for w in ws)
         mean.append(sum(ws) / len(ws))
@@ -226,12 +236,7 @@ def test_each_opponent_is_read_as_one_kind_of_player_for_the_whole_hand() -> Non
     ``basic`` never weigh down the true deal."""
     rng = random.Random(8)
     seen_between = several = 0
-    for g in _basic_positions("merrimack-valley", 12, 5):
-        seat = g.turn
-        assert seat is not None
-        view = g.view(seat)
-        k = knowledge(view)
-        cands = [d for d in (deal_world(k, rng) for _ in range(120)) if d is not None]
+    for g, _, view, k, cands in _drawn("merrimack-valley", 12, 5, rng, 120):
 
         def weights(types: tuple[tuple[float, float], ...] | None,
                     view: dict = view, k: Knowledge = k,
@@ -268,12 +273,7 @@ def test_reading_the_opponents_cards_moves_the_deals_towards_the_truth() -> None
     place the hidden cards where they are more often than the deals weighed without."""
     rng = random.Random(11)
     right = {False: 0.0, True: 0.0}
-    for g in _basic_positions("merrimack-valley", 20, 3):
-        seat = g.turn
-        assert seat is not None
-        view = g.view(seat)
-        k = knowledge(view)
-        cands = [d for d in (deal_world(k, rng) for _ in range(300)) if d is not None]
+    for g, seat, view, k, cands in _drawn("merrimack-valley", 20, 3, rng, 300):
         for policy in (False, True):
             ws = inf.Evidence(view, k, policy=policy).weights(cands)
             for s in range(g.n):

@@ -230,7 +230,8 @@ class ExpertBot:
         if self.weighs(view) and view.get("trump"):
             from .infer import weighted_worlds
 
-            return weighted_worlds(view, self._play_count(view), self.rng, self.oversample,
+            return weighted_worlds(view, self._play_count(view), self.rng,
+                                   oversample=self.oversample,
                                    policy=self.reads_plays(view), types=self.policy_types)
         return [(w, 1.0) for w in self._play_worlds(view)]
 
