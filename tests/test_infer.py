@@ -426,3 +426,19 @@ def test_agreement_bench_counts_the_experts_cards_that_are_basics() -> None:
     assert rows and all(k >= 2 and 0 <= same <= total for k, (same, total) in rows.items())
     same = sum(r[0] for r in rows.values())
     assert 0 < same < sum(r[1] for r in rows.values()), rows
+
+
+def test_spread_bench_says_the_reading_leaves_the_weight_on_fewer_deals(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """``python -m forties.bench.infer spread POSITIONS PRESET``: by tricks played, the
+    effective share of the drawn deals the reading leaves the weight on, above nothing
+    and, once an opponent has played against basic's rule's alternatives, under all."""
+    from forties.bench import infer as bench
+
+    rows = bench.spread(12, "merrimack-valley")
+    shares = [x for xs in rows.values() for x in xs]
+    assert shares and all(0 < x <= 1 for x in shares)
+    assert min(shares) < 0.5, rows
+    bench.print_spread(4, "auction-45")
+    out = capsys.readouterr().out
+    assert "auction-45, 4 positions" in out and "tricks played:" in out

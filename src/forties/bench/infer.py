@@ -21,6 +21,12 @@ from such a trick (``PLAY_FLOOR``) should be above that rate.
 against itself and counts how often its card, where it had a choice, is the one
 ``basic`` would have played: how far ``expert-policy``'s reading of the opponents'
 cards (``POLICY_FLOOR``) holds against players other than ``basic``.
+
+``python -m forties.bench.infer spread [POSITIONS] [PRESET]`` stops hands of ``basic``
+against itself at a card of the first four tricks and, for each number of tricks played,
+says how many of the deals the expert draws to choose its solved ones from the reading of
+the opponents' cards leaves the weight on (their effective number, the median): why
+``expert-pool`` draws more.
 """
 
 from __future__ import annotations
@@ -33,14 +39,14 @@ from collections.abc import Iterator
 from forties import new_game
 from forties.actions import Action
 from forties.bots.basic import BasicBot
-from forties.bots.expert import ExpertBot
-from forties.bots.infer import _beats_any, weighted_worlds
-from forties.bots.sampler import worlds
+from forties.bots.expert import PLAY_WORLDS, ExpertBot
+from forties.bots.infer import OVERSAMPLE, Evidence, _beats_any, weighted_worlds
+from forties.bots.sampler import deal_world, knowledge, worlds
 from forties.fortyfives import KEY, TRUMP_ORDER, TRUMPS, FortyFivesState
 from forties.state import GameState, Phase
 
 
-def _positions(preset: str, count: int, seed: int) -> list[FortyFivesState]:
+def _positions(preset: str, count: int, seed: int, tricks: int = 3) -> list[FortyFivesState]:
     rng = random.Random(seed)
     bot = BasicBot()
     out: list[FortyFivesState] = []
@@ -48,7 +54,7 @@ def _positions(preset: str, count: int, seed: int) -> list[FortyFivesState]:
     while len(out) < count:
         g = new_game(preset, seed=seed * 1_000_003 + h)
         h += 1
-        stop = rng.randrange(3 * g.n)  # a card among the first three tricks
+        stop = rng.randrange(tricks * g.n)  # a card among the first ``tricks`` tricks
         while not g.hand_over:
             if g.phase is Phase.PLAY:
                 if stop == 0:
@@ -151,7 +157,46 @@ def agreement(hands: int = 25, preset: str = "merrimack-valley") -> dict[int, li
     return out
 
 
+def spread(positions: int = 100, preset: str = "merrimack-valley",
+           seed: int = 2) -> dict[int, list[float]]:
+    """For each number of tricks played, the effective share of the cheap deals drawn
+    (PLAY_WORLDS * OVERSAMPLE, as the expert draws them) that the reading of the
+    opponents' cards leaves the weight on, (sum of weights)^2 / sum of squares over the
+    number drawn, at ``positions`` positions of ``basic`` against itself."""
+    rng = random.Random(seed)
+    out: dict[int, list[float]] = {}
+    for g in _positions(preset, positions, seed, tricks=4):
+        seat = g.turn
+        assert seat is not None
+        view = g.view(seat)
+        k = knowledge(view)
+        ev = Evidence(view, k, policy=True)
+        if not ev.reads:
+            continue
+        want = PLAY_WORLDS * OVERSAMPLE
+        cands = [d for d in (deal_world(k, rng) for _ in range(4 * want)) if d is not None]
+        ws = ev.weights(cands[:want])
+        if sum(ws) > 0:
+            played = sum(len(t["cards"]) for t in view["tricks"]) // g.n
+            out.setdefault(played, []).append(sum(ws) ** 2 / sum(w * w for w in ws) / len(ws))
+    return out
+
+
+def print_spread(positions: int, preset: str) -> None:
+    print(f"{preset}, {positions} positions of basic against itself, the opponents' cards "
+          f"read: the {PLAY_WORLDS * OVERSAMPLE} deals drawn hold as much as this many "
+          f"evenly weighed ones (median)")
+    for t, xs in sorted(spread(positions, preset).items()):
+        xs.sort()
+        print(f"  {t} tricks played: {len(xs)} positions, "
+              f"{xs[len(xs) // 2] * PLAY_WORLDS * OVERSAMPLE:.0f}")
+
+
 if __name__ == "__main__":
+    if len(sys.argv) > 1 and sys.argv[1] == "spread":
+        print_spread(int(sys.argv[2]) if len(sys.argv) > 2 else 100,
+                     sys.argv[3] if len(sys.argv) > 3 else "merrimack-valley")
+        sys.exit(0)
     if len(sys.argv) > 1 and sys.argv[1] == "agree":
         n = int(sys.argv[2]) if len(sys.argv) > 2 else 25
         p = sys.argv[3] if len(sys.argv) > 3 else "merrimack-valley"
