@@ -160,8 +160,8 @@ def agreement(hands: int = 25, preset: str = "merrimack-valley") -> dict[int, li
 def spread(positions: int = 100, preset: str = "merrimack-valley",
            seed: int = 2) -> dict[int, list[float]]:
     """For each number of tricks played, the effective share of the cheap deals drawn
-    (PLAY_WORLDS * OVERSAMPLE, as the expert draws them) that the reading of the
-    opponents' cards leaves the weight on, (sum of weights)^2 / sum of squares over the
+    (PLAY_WORLDS * OVERSAMPLE, as the expert draws them) that the weighing, with the
+    opponents' cards read, leaves the weight on, (sum of weights)^2 / sum of squares over the
     number drawn, at ``positions`` positions of ``basic`` against itself."""
     rng = random.Random(seed)
     out: dict[int, list[float]] = {}
@@ -174,8 +174,14 @@ def spread(positions: int = 100, preset: str = "merrimack-valley",
         if not ev.reads:
             continue
         want = PLAY_WORLDS * OVERSAMPLE
-        cands = [d for d in (deal_world(k, rng) for _ in range(4 * want)) if d is not None]
-        ws = ev.weights(cands[:want])
+        cands: list[list[int]] = []
+        for _ in range(4 * want):  # as many tries as weighted_worlds makes
+            d = deal_world(k, rng)
+            if d is not None:
+                cands.append(d)
+                if len(cands) == want:
+                    break
+        ws = ev.weights(cands)
         if sum(ws) > 0:
             played = sum(len(t["cards"]) for t in view["tricks"]) // g.n
             out.setdefault(played, []).append(sum(ws) ** 2 / sum(w * w for w in ws) / len(ws))
