@@ -126,3 +126,25 @@ def test_hands_typed_offline_are_kept_and_sent_later(browser: Any, server: str) 
     page.wait_for_selector("#offline", state="hidden", timeout=20_000)
     assert totals(page, 1) == ["25", "5"]
     assert "JD turned up" in page.inner_text("#sheet tbody tr:nth-child(1)")
+
+
+def test_the_new_pad_form_shows_once_it_can_be_sent(browser: Any, server: str) -> None:
+    """While the games the pad keeps have not come, the form is not there to tap (a tap
+    would reload the page); once they come, it is, and it makes the pad."""
+    page = phone(browser)
+    held: list[Any] = []
+    page.route("**/api/pads/presets", lambda route: held.append(route))
+    page.goto(f"{server}/pad", wait_until="domcontentloaded")
+    for _ in range(300):
+        if held:
+            break
+        page.wait_for_timeout(20)
+    assert held, "the page never asked for its games"
+    assert page.is_hidden("#new")
+    held.pop().continue_()
+    page.wait_for_selector("#new:not([hidden])")
+    page.select_option("#preset", "nova-scotia")
+    page.click("#new button[type=submit]")
+    page.wait_for_selector("#entry:not([hidden])")
+    assert "?" not in page.url
+    page.context.close()

@@ -364,7 +364,8 @@ function drawNewForm() {
 }
 
 async function startNew() {
-  $('new').hidden = false;
+  // the form shows once it can be sent: before the games have come, a tap on its button
+  // would reload the page
   try {
     presets = await api('GET', '/api/pads/presets');
   } catch (e) { showError(e.message); return; }
@@ -385,6 +386,7 @@ async function startNew() {
       location.assign(made.url);
     } catch (e) { showError(e.message); }
   });
+  $('new').hidden = false;
 }
 
 // ----- watching and keeping -----------------------------------------------------------------
