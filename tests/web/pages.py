@@ -25,6 +25,29 @@ def get(base: str, path: str) -> Any:
         return json.load(r)
 
 
+class Held:
+    """``page``'s requests for ``pattern``, held back until ``release``."""
+
+    def __init__(self, page: Any, pattern: str) -> None:
+        self.page, self.pattern = page, pattern
+        self.routes: list[Any] = []
+        page.route(pattern, lambda route: self.routes.append(route))
+
+    def asked(self) -> None:
+        """Wait until the page has asked (a few seconds at most)."""
+        for _ in range(300):
+            if self.routes:
+                return
+            self.page.wait_for_timeout(20)
+        raise AssertionError(f"the page never asked for {self.pattern}")
+
+    def release(self) -> None:
+        """Once the page has asked, let its requests go."""
+        self.asked()
+        while self.routes:
+            self.routes.pop().continue_()
+
+
 def new_page(browser: Any, viewport: dict[str, int], lang: str = "en") -> Any:
     ctx = browser.new_context(viewport=viewport, has_touch=viewport["width"] < 700,
                               locale={"en": "en-US", "fr": "fr-CA", "ar": "ar-SY"}[lang])

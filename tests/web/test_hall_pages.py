@@ -11,6 +11,8 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+from .pages import Held
+
 PHONE = {"width": 360, "height": 640}
 DESKTOP = {"width": 1280, "height": 800}
 
@@ -201,24 +203,13 @@ def test_a_form_sent_before_the_page_has_started_waits_for_it(server: str, brows
     ctx = browser.new_context(viewport=DESKTOP, base_url=server)
     page = ctx.new_page()
     page.set_default_timeout(15000)
-    held: list[Any] = []
-    page.route("**/i18n/*.json", lambda route: held.append(route))
-
-    def release() -> None:
-        for _ in range(300):  # the page asks for its words soon after it is parsed
-            if held:
-                break
-            page.wait_for_timeout(20)
-        assert held, "the page never asked for its words"
-        while held:
-            held.pop().continue_()
-
+    words = Held(page, "**/i18n/*.json")  # the page's words, each time it loads
     page.goto("/hall", wait_until="domcontentloaded")
     page.fill("input[name=title]", "Before the words came")
     page.fill("input[name=games]", "1")
     page.click("button[type=submit]")
     assert "title=" not in page.url
-    release()
+    words.release()
     page.wait_for_url("**/director", wait_until="domcontentloaded")
     eid = page.url.split("/hall/")[1].split("/")[0]
     assert get(server, f"/api/hall/{eid}")["title"] == "Before the words came"
@@ -227,7 +218,7 @@ def test_a_form_sent_before_the_page_has_started_waits_for_it(server: str, brows
     page.fill("#name-b", "Bob")
     page.press("#name-b", "Enter")
     assert "?" not in page.url and "Ann" not in page.url
-    release()
+    words.release()
     page.wait_for_function("document.getElementById('added').textContent.startsWith('Couple 1')")
     assert [c["names"] for c in get(server, f"/api/hall/{eid}")["couples"]] == [["Ann", "Bob"]]
     ctx.close()

@@ -8,6 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from .pages import Held
+
 PHONE = {"width": 360, "height": 640}
 
 
@@ -132,16 +134,11 @@ def test_the_new_pad_form_shows_once_it_can_be_sent(browser: Any, server: str) -
     """While the games the pad keeps have not come, the form is not there to tap (a tap
     would reload the page); once they come, it is, and it makes the pad."""
     page = phone(browser)
-    held: list[Any] = []
-    page.route("**/api/pads/presets", lambda route: held.append(route))
+    games = Held(page, "**/api/pads/presets")
     page.goto(f"{server}/pad", wait_until="domcontentloaded")
-    for _ in range(300):
-        if held:
-            break
-        page.wait_for_timeout(20)
-    assert held, "the page never asked for its games"
+    games.asked()
     assert page.is_hidden("#new")
-    held.pop().continue_()
+    games.release()
     page.wait_for_selector("#new:not([hidden])")
     page.select_option("#preset", "nova-scotia")
     page.click("#new button[type=submit]")

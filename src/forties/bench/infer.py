@@ -40,8 +40,8 @@ from forties import new_game
 from forties.actions import Action
 from forties.bots.basic import BasicBot
 from forties.bots.expert import PLAY_WORLDS, ExpertBot
-from forties.bots.infer import OVERSAMPLE, Evidence, _beats_any, weighted_worlds
-from forties.bots.sampler import deal_world, knowledge, worlds
+from forties.bots.infer import OVERSAMPLE, Evidence, _beats_any, draw_deals, weighted_worlds
+from forties.bots.sampler import knowledge, worlds
 from forties.fortyfives import KEY, TRUMP_ORDER, TRUMPS, FortyFivesState
 from forties.state import GameState, Phase
 
@@ -173,15 +173,7 @@ def spread(positions: int = 100, preset: str = "merrimack-valley",
         ev = Evidence(view, k, policy=True)
         if not ev.reads:
             continue
-        want = PLAY_WORLDS * OVERSAMPLE
-        cands: list[list[int]] = []
-        for _ in range(4 * want):  # as many tries as weighted_worlds makes
-            d = deal_world(k, rng)
-            if d is not None:
-                cands.append(d)
-                if len(cands) == want:
-                    break
-        ws = ev.weights(cands)
+        ws = ev.weights(draw_deals(k, PLAY_WORLDS * OVERSAMPLE, rng))
         if sum(ws) > 0:
             played = sum(len(t["cards"]) for t in view["tricks"]) // g.n
             out.setdefault(played, []).append(sum(ws) ** 2 / sum(w * w for w in ws) / len(ws))

@@ -340,6 +340,19 @@ def _beats_any(held: int, card: int, trump: int) -> bool:
     return any(key[c] > key[card] for c in cards_of(held & (0x1FFF << (13 * suit))))
 
 
+def draw_deals(k: Knowledge, want: int, rng: random.Random) -> list[list[int]]:
+    """Up to ``want`` cheap deals (each seat's hidden cards) consistent with ``k``, in at
+    most four times as many tries."""
+    cands: list[list[int]] = []
+    tries = 0
+    while len(cands) < want and tries < want * 4:
+        tries += 1
+        hands = deal_world(k, rng)
+        if hands is not None:
+            cands.append(hands)
+    return cands
+
+
 def weighted_worlds(view: dict[str, Any], count: int, rng: random.Random,
                     oversample: int | None = None, soft: bool | None = None,
                     policy: bool = False,
@@ -351,13 +364,7 @@ def weighted_worlds(view: dict[str, Any], count: int, rng: random.Random,
     oversample = OVERSAMPLE if oversample is None else oversample
     k = knowledge(view, soft=SOFT if soft is None else soft)
     ev = Evidence(view, k, policy, types)
-    cands: list[list[int]] = []
-    tries = 0
-    while len(cands) < count * oversample and tries < count * oversample * 4:
-        tries += 1
-        hands = deal_world(k, rng)
-        if hands is not None:
-            cands.append(hands)
+    cands = draw_deals(k, count * oversample, rng)
     if not cands:
         return []
     weights = [w ** TEMPER for w in ev.weights(cands)]
