@@ -18,6 +18,7 @@ from forties import arena
 from forties.actions import Action, Verb
 from forties.arena import (
     fixed_contract,
+    mean_interval,
     play_deal,
     play_deal_fixed,
     run_match,
@@ -234,6 +235,13 @@ def test_strength_play_log_resumes_and_is_the_fixed_arena(
     strength.main(["oracle", "random", *common, "--log", log, "--summary", "--share", other])
     out = capsys.readouterr().out
     assert "over the 3 deals both logs hold: 50.0%" in out
+    # ``--over``: this log's player against the other log's, deal by deal (x - 2x = -x)
+    strength.main(["oracle", "random", *common, "--log", log, "--summary", "--over", other])
+    line = capsys.readouterr().out.splitlines()[-1]
+    iv = mean_interval([-r["x"] for r in rows[:3]])
+    assert line == (f"  over {other}, the 3 deals both logs hold: {iv.mean:+.2f} a hand "
+                    f"(95%: {iv.low:+.2f} .. {iv.high:+.2f}), "
+                    f"{sum(r['x'] != 0 for r in rows[:3])} scored differently")
 
 
 def test_arena_command_plays_the_card_play_alone(tmp_path: Path) -> None:

@@ -9,13 +9,17 @@ holds with the arena's 95% intervals. ``--kind play`` measures the card play alo
 same deals with the auction fixed (``play_deal_fixed``: every decision before the first
 card made by ``--auction`` players, ``basic`` unless told, the same at every table).
 ``--share LOG`` also says what share of the margin in another log of the same deals
-(the same seed) this one reaches, paired deal by deal::
+(the same seed) this one reaches, paired deal by deal; ``--over LOG`` how much more a
+hand this log's player took than another log's, both against the same opponent on the
+same deals, paired deal by deal::
 
     python -m forties.bench.strength oracle basic --kind deal --count 1000 --log o.jsonl
     python -m forties.bench.strength oracle basic --kind deal --log o.jsonl --summary
     python -m forties.bench.strength expert basic --kind play --count 500 --log e.jsonl
     python -m forties.bench.strength expert basic --kind play --log e.jsonl --summary \
         --share o-play.jsonl
+    python -m forties.bench.strength expert basic --kind play --log e.jsonl --summary \
+        --over e-before.jsonl
 
 ``--jobs N`` plays the deals (or games) the log lacks in N worker processes; each
 result is appended as soon as it is known, in whatever order they finish, so the log
@@ -98,6 +102,19 @@ def share(path: str, other: str) -> str:
     iv = share_interval([mine[n] for n in both], [theirs[n] for n in both])
     return (f"share of the margin in {other} reached, over the {len(both)} deals both "
             f"logs hold: {iv.mean:.1%} (95%: {iv.low:.1%} .. {iv.high:.1%})")
+
+
+def over(path: str, other: str) -> str:
+    """How much more a hand this log's player took than ``other``'s, over the deals both
+    hold (both logs against the same opponent on the same deals), paired deal by deal."""
+    mine = {int(r["n"]): r["x"] for r in _read(path)}
+    theirs = {int(r["n"]): r["x"] for r in _read(other)}
+    both = sorted(mine.keys() & theirs.keys())
+    diff = [mine[n] - theirs[n] for n in both]
+    iv = mean_interval(diff)
+    return (f"over {other}, the {len(both)} deals both logs hold: {iv.mean:+.2f} a hand "
+            f"(95%: {iv.low:+.2f} .. {iv.high:+.2f}), {sum(d != 0 for d in diff)} scored "
+            "differently")
 
 
 def missing(path: str, count: int) -> list[int]:
@@ -277,7 +294,13 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--summary", action="store_true")
     p.add_argument("--share", metavar="LOG",
                    help="also the share of LOG's margin (the same deals) this log reaches")
+    p.add_argument("--over", metavar="LOG",
+                   help="also how much more a hand this log's player took than LOG's (the "
+                        "same deals, the same opponent)")
     args = p.parse_args(argv)
+    for flag, other in (("--share", args.share), ("--over", args.over)):
+        if other is not None and not os.path.isfile(other):
+            _fail(f"{flag} {other}: no such log")
     if args.jobs < 1:
         _fail(f"--jobs {args.jobs}: at least 1 worker")
     if args.count < 0:
@@ -298,6 +321,8 @@ def main(argv: list[str] | None = None) -> None:
           f"{summary(args.log, args.kind)}")
     if args.share:
         print(f"  {share(args.log, args.share)}")
+    if args.over:
+        print(f"  {over(args.log, args.over)}")
     if stopped and stopped.startswith("interrupted"):
         raise SystemExit(130)
 
