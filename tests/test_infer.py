@@ -229,6 +229,30 @@ def test_the_opponents_cards_read_as_basics_never_rule_out_the_true_deal(preset:
     assert sum(mean) / len(mean) < 0.6, mean
 
 
+def test_the_partners_cards_are_read_too_where_asked() -> None:
+    """``partner`` (the level ``expert-partner``): the partner's cards are read by
+    ``basic``'s rule as the opponents' are, and no longer by the rule of the last seat
+    alone; against ``basic`` the true deal keeps its full weight, and the deals that give
+    the partner cards it would not have played so are weighed down."""
+    rng = random.Random(5)
+    lower = 0
+    for g, seat, view, k, cands in _drawn("merrimack-valley", 20, 7, rng, 150):
+        partners = next(set(x) for x in view["sides"] if seat in x) - {seat}
+        plain = inf.Evidence(view, k, policy=True)
+        both = inf.Evidence(view, k, policy=True, partner=True)
+        assert {r[0] for r in both.reads} - {r[0] for r in plain.reads} <= partners
+        assert len(both.reads) == sum(1 for a in k.plays if a.seat != seat)
+        assert not any(s in partners for s, _, _ in both.ducks)
+        assert both.policy_weight([g.hands[s] for s in range(g.n)]) == 1.0
+        for d in cands:
+            w, w2 = plain.policy_weight(d), both.policy_weight(d)
+            assert 0 < w2 <= w
+            lower += w2 < w
+    assert lower > 0
+    bot = make_bot("expert-partner", random.Random(1))
+    assert isinstance(bot, ExpertBot) and bot.read_partner and bot.policy
+
+
 def test_each_opponent_is_read_as_one_kind_of_player_for_the_whole_hand() -> None:
     """``types`` (the level ``expert-types``): one kind of player is the plain reading; two
     kinds alike are one; a hard kind (no card but ``basic``'s) keeps exactly the deals
@@ -377,7 +401,7 @@ FF_CONFIGS = [c for c in CONFIGS if c[0] != "forty-one"]
 
 @pytest.mark.parametrize(("preset", "options"), FF_CONFIGS, ids=map(config_id, FF_CONFIGS))
 @pytest.mark.parametrize("level", ["expert-infer", "expert-policy", "expert-types",
-                                   "expert-pool"])
+                                   "expert-pool", "expert-partner"])
 def test_expert_infer_plays_only_legal_actions(preset: str, options: dict, level: str) -> None:
     """Every Forty-Fives preset and player count: expert-infer and expert-policy (few
     deals, to stay quick) make only legal choices for a whole hand, and weigh their deals

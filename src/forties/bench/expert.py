@@ -37,6 +37,7 @@ MODES: dict[str, str] = {
     "policy": "expert-policy",
     "types": "expert-types",
     "pool": "expert-pool",
+    "partner": "expert-partner",
 }
 
 

@@ -54,12 +54,13 @@ LEVELS = ("random", "basic", "expert", "oracle", "ismcts")
 # played as ``basic`` would have played it (``bots.infer``); ``expert-types`` reads each
 # opponent as one of two kinds of player, one who plays ``basic``'s card nearly always and
 # one who plays it about six times in ten (``infer.POLICY_TYPES``); ``expert-pool`` is
-# ``expert-policy`` choosing its deals from more drawn (``infer.POOL_OVERSAMPLE``).
+# ``expert-policy`` choosing its deals from more drawn (``infer.POOL_OVERSAMPLE``);
+# ``expert-partner`` is ``expert-policy`` reading its partner's cards as ``basic``'s too.
 COMPARISON_LEVELS = ("expert-score", "expert-tricks", "oracle-tricks", "expert-infer",
                      "expert-alphamu", "expert-bids41", "expert-plain", "expert-wide",
                      "expert-narrow", "oracle-blind1", "oracle-blind2", "oracle-blind3",
                      "oracle-blind4", "expert-policy", "expert-types",
-                     "expert-pool")
+                     "expert-pool", "expert-partner")
 WIDE_WORLDS = 256
 NARROW_WORLDS = 96
 
@@ -108,6 +109,10 @@ def make_bot(level: str, rng: random.Random) -> Bot:
 
         bot = ExpertBot(rng, policy=True)
         bot.oversample = POOL_OVERSAMPLE
+        return bot
+    if level == "expert-partner":
+        bot = ExpertBot(rng, policy=True)
+        bot.read_partner = True
         return bot
     if level == "expert-plain":
         return ExpertBot(rng, infer=False)

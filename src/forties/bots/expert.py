@@ -142,6 +142,9 @@ class ExpertBot:
         # weighed 45s play: the cheap deals drawn for each deal solved (None:
         # ``infer.OVERSAMPLE``; the level ``expert-pool``: ``infer.POOL_OVERSAMPLE``)
         self.oversample: int | None = None
+        # with the reading of the opponents' cards, the partner's read so too (the level
+        # ``expert-partner``)
+        self.read_partner = False
         if forty_one not in ("score", "tricks"):
             raise ValueError(f"forty_one is 'score' or 'tricks', not {forty_one!r}")
         self.forty_one = forty_one
@@ -232,7 +235,8 @@ class ExpertBot:
 
             return weighted_worlds(view, self._play_count(view), self.rng,
                                    oversample=self.oversample,
-                                   policy=self.reads_plays(view), types=self.policy_types)
+                                   policy=self.reads_plays(view), types=self.policy_types,
+                                   partner=self.read_partner)
         return [(w, 1.0) for w in self._play_worlds(view)]
 
     def _forty_one_deal(self, seat: int, hand: int) -> Deal:

@@ -26,7 +26,8 @@ resampling: many cheap deals, a few solved):
   card an opponent played is read as ``basic`` would have played it (``basic.play_card``)
   with the cards the deal gives it then; a deal in which ``basic`` would have played
   another card is weighed by ``POLICY_FLOOR`` for each such card. A partner's cards are
-  read by the rule of the last seat only (above).
+  read by the rule of the last seat only (above), but by the level ``expert-partner``,
+  which reads them as ``basic``'s too.
 
 The level ``expert-infer`` weighs its deals so in every preset, without the reading of
 the opponents' cards; ``expert-policy`` with it; the default ``expert`` where a duplicate
@@ -197,7 +198,8 @@ class Evidence:
     """What the other seats did, read from one seat's view, ready to weigh deals."""
 
     def __init__(self, view: dict[str, Any], k: Knowledge, policy: bool = False,
-                 types: Sequence[tuple[float, float]] | None = None) -> None:
+                 types: Sequence[tuple[float, float]] | None = None,
+                 partner: bool = False) -> None:
         rules = rules_from_json(view["rules"])
         assert isinstance(rules, FortyFivesRules)
         self.seat, self.n = view["seat"], view["players"]
@@ -226,11 +228,14 @@ class Evidence:
                        rules.hearts_on_hearts)
         if not rules.call_partner and self.n > 2:
             mine = next(x for x in sides if self.seat in x)
-            # with ``policy`` the opponents' cards are read by ``basic``'s rule instead
-            others = set(range(self.n)) - mine if policy else set()
-            self._read_ducks(sides, others | {self.seat})
+            # with ``policy`` the opponents' cards (with ``partner`` the partner's too) are
+            # read by ``basic``'s rule instead
+            read = set(range(self.n)) - mine if policy else set()
+            if policy and partner:
+                read |= mine - {self.seat}
+            self._read_ducks(sides, read | {self.seat})
             if policy:
-                self._read_plays(view, mine)
+                self._read_plays(view, read)
 
     def _read_ducks(self, sides: list[set[int]], skip: set[int]) -> None:
         """The tricks the last seat could have won and did not (but the seats ``skip``)."""
@@ -251,12 +256,12 @@ class Evidence:
                 continue  # it won
             self.ducks.append((last.seat, i, cards[best]))
 
-    def _read_plays(self, view: dict[str, Any], mine: set[int]) -> None:
+    def _read_plays(self, view: dict[str, Any], read: set[int]) -> None:
         bidder = view.get("bidder")
         played = 0
         for i, a in enumerate(self.plays):
             start = i - i % self.n
-            if a.seat not in mine:
+            if a.seat in read:
                 bids = bidder is not None and any(bidder in x and a.seat in x for x in self.sides)
                 later = sum(b.arg for b in self.plays[i:] if b.seat == a.seat)
                 cards = [b.arg.bit_length() - 1 for b in self.plays[start:i]]
@@ -357,13 +362,13 @@ def weighted_worlds(view: dict[str, Any], count: int, rng: random.Random,
                     oversample: int | None = None, soft: bool | None = None,
                     policy: bool = False,
                     types: Sequence[tuple[float, float]] | None = None,
-                    ) -> list[tuple[GameState, float]]:
+                    partner: bool = False) -> list[tuple[GameState, float]]:
     """Up to ``count`` play positions consistent with ``view``, drawn in proportion to how
     likely each is to have produced what the other seats did, each with its share (how
     many of the ``count`` draws fell on it)."""
     oversample = OVERSAMPLE if oversample is None else oversample
     k = knowledge(view, soft=SOFT if soft is None else soft)
-    ev = Evidence(view, k, policy, types)
+    ev = Evidence(view, k, policy, types, partner)
     cands = draw_deals(k, count * oversample, rng)
     if not cands:
         return []
