@@ -94,6 +94,7 @@ def test_stop_after_ends_the_match_with_a_log_of_whole_lines(
     (["--kind", "play", "--auction", "nobody"], "unknown player 'nobody'"),
     (["--summary", "--share", "no-such.jsonl"], "--share no-such.jsonl: no such log"),
     (["--summary", "--over", "no-such.jsonl"], "--over no-such.jsonl: no such log"),
+    (["--summary"], "m.jsonl: no such log"),
 ])
 def test_bad_arguments_get_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                     args: list[str], words: str) -> None:

@@ -298,7 +298,8 @@ def main(argv: list[str] | None = None) -> None:
                    help="also how much more a hand this log's player took than LOG's (the "
                         "same deals, the same opponent)")
     args = p.parse_args(argv)
-    for flag, other in (("--share", args.share), ("--over", args.over)):
+    for flag, other in (("--share", args.share), ("--over", args.over),
+                        ("--log", args.log if args.summary else None)):
         if other is not None and not os.path.isfile(other):
             _fail(f"{flag} {other}: no such log")
     if args.jobs < 1:
