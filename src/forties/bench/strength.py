@@ -38,11 +38,10 @@ cores can run it from a clone without installing anything else::
 from __future__ import annotations
 
 import argparse
-import itertools
 import json
 import multiprocessing
+import multiprocessing.connection
 import os
-import queue
 import signal
 import sys
 import time
@@ -160,52 +159,79 @@ def _results(todo: list[int], jobs: int, deadline: float | None) -> Iterator[Res
         return
     methods = multiprocessing.get_all_start_methods()
     ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
+    # Workers of our own, one pipe each, rather than ``multiprocessing.Pool``: a pool's
+    # ``terminate()`` can hang (CPython issues 78178, 73945, 96995), and a Ctrl-C must
+    # always end the match. Each worker holds one deal at a time.
     try:  # the workers ignore Ctrl-C from their first moment (it reaches them all)
         before = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    except ValueError:  # not the main thread: the initializer does it
+    except ValueError:  # not the main thread: the worker's set-up does it
         before = None
+    procs: list[Any] = []
+    busy: dict[Any, int] = {}
     try:
-        pool = ctx.Pool(min(jobs, len(todo)), initializer=_start, initargs=(dict(_MATCH), True))
+        for _ in range(min(jobs, len(todo))):
+            mine, theirs = ctx.Pipe()
+            proc = ctx.Process(target=_serve, args=(theirs, dict(_MATCH)), daemon=True)
+            proc.start()
+            theirs.close()
+            procs.append(proc)
+            busy[mine] = -1
     finally:
         if before is not None:
             signal.signal(signal.SIGINT, before)
-    # A few deals in hand per worker, the next one handed out as each ends: the pool's
-    # queues stay short whatever the count, so stopping it is quick (a pool fed a million
-    # deals at once could not be ended within a minute on a busy machine).
-    done: queue.Queue[Result | BaseException] = queue.Queue()
     rest = iter(todo)
-
-    def hand_out(i: int) -> None:
-        pool.apply_async(_play, (i,), callback=done.put, error_callback=done.put)
-
     try:
-        in_hand = 0
-        for i in itertools.islice(rest, 2 * jobs):
-            hand_out(i)
-            in_hand += 1
-        while in_hand:
-            # waits of at most a second, so that Ctrl-C is seen at once
-            while True:
-                wait = 1.0 if deadline is None else min(1.0, deadline - time.perf_counter())
-                if wait <= 0:
-                    raise TimeoutError
-                try:
-                    r = done.get(timeout=wait)
-                    break
-                except queue.Empty:
-                    continue
-            in_hand -= 1
-            if isinstance(r, BaseException):
-                raise r
+        for conn in list(busy):
             nxt = next(rest, None)
-            if nxt is not None:
-                hand_out(nxt)
-                in_hand += 1
-            yield r
-        pool.close()
+            if nxt is None:
+                del busy[conn]
+            else:
+                conn.send(nxt)
+                busy[conn] = nxt
+        while busy:
+            # waits of at most a second, so that Ctrl-C is seen at once
+            wait = 1.0 if deadline is None else min(1.0, deadline - time.perf_counter())
+            if wait <= 0:
+                raise TimeoutError
+            for conn in multiprocessing.connection.wait(list(busy), timeout=wait):
+                assert isinstance(conn, multiprocessing.connection.Connection)
+                try:
+                    r = conn.recv()
+                except EOFError:
+                    raise RuntimeError(f"a worker stopped while playing {busy[conn]}") from None
+                if isinstance(r, BaseException):
+                    raise r
+                nxt = next(rest, None)
+                if nxt is None:
+                    del busy[conn]
+                else:
+                    conn.send(nxt)
+                    busy[conn] = nxt
+                yield r
     finally:
-        pool.terminate()
-        pool.join()
+        for proc in procs:
+            proc.terminate()
+        for proc in procs:
+            proc.join(5)
+            if proc.is_alive():
+                proc.kill()
+                proc.join()
+
+
+def _serve(conn: Any, match: dict[str, Any]) -> None:
+    """A worker: plays each deal (or game) number it is sent, sending back its result (or
+    the error it raised), until the pipe closes."""
+    _start(match, True)
+    while True:
+        try:
+            i = conn.recv()
+        except (EOFError, OSError):
+            return
+        try:
+            r: Result | BaseException = _play(i)
+        except Exception as e:  # sent to the parent, which raises it
+            r = e
+        conn.send(r)
 
 
 def _drop_cut_line(path: str) -> None:
