@@ -180,14 +180,19 @@ def _results(todo: list[int], jobs: int, deadline: float | None) -> Iterator[Res
         if before is not None:
             signal.signal(signal.SIGINT, before)
     rest = iter(todo)
+
+    def hand_out(conn: Any) -> None:
+        """Send the worker on ``conn`` the next deal, or let it rest if none is left."""
+        nxt = next(rest, None)
+        if nxt is None:
+            del busy[conn]
+        else:
+            conn.send(nxt)
+            busy[conn] = nxt
+
     try:
         for conn in list(busy):
-            nxt = next(rest, None)
-            if nxt is None:
-                del busy[conn]
-            else:
-                conn.send(nxt)
-                busy[conn] = nxt
+            hand_out(conn)
         while busy:
             # waits of at most a second, so that Ctrl-C is seen at once
             wait = 1.0 if deadline is None else min(1.0, deadline - time.perf_counter())
@@ -201,12 +206,7 @@ def _results(todo: list[int], jobs: int, deadline: float | None) -> Iterator[Res
                     raise RuntimeError(f"a worker stopped while playing {busy[conn]}") from None
                 if isinstance(r, BaseException):
                     raise r
-                nxt = next(rest, None)
-                if nxt is None:
-                    del busy[conn]
-                else:
-                    conn.send(nxt)
-                    busy[conn] = nxt
+                hand_out(conn)
                 yield r
     finally:
         for proc in procs:
