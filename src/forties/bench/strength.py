@@ -124,15 +124,8 @@ def missing(path: str, count: int) -> list[int]:
 
 Result = tuple[int, float, float]  # a deal's number, a's result and the seconds of play
 
-# What a worker plays: set in each worker by _start (and in the parent for --jobs 1).
+# What a worker plays: set in each worker by _serve (and in the parent for --jobs 1).
 _MATCH: dict[str, Any] = {}
-
-
-def _start(match: dict[str, Any], quiet: bool) -> None:
-    """A worker's set-up: the match to play; Ctrl-C is the parent's to handle."""
-    _MATCH.update(match)
-    if quiet:
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _play(i: int) -> Result:
@@ -167,32 +160,30 @@ def _results(todo: list[int], jobs: int, deadline: float | None) -> Iterator[Res
     except ValueError:  # not the main thread: the worker's set-up does it
         before = None
     procs: list[Any] = []
-    busy: dict[Any, int] = {}
-    try:
-        for _ in range(min(jobs, len(todo))):
-            mine, theirs = ctx.Pipe()
-            proc = ctx.Process(target=_serve, args=(theirs, dict(_MATCH)), daemon=True)
-            proc.start()
-            theirs.close()
-            procs.append(proc)
-            busy[mine] = -1
-    finally:
-        if before is not None:
-            signal.signal(signal.SIGINT, before)
+    busy: dict[Any, int] = {}  # each worker's pipe, and the deal it is playing
     rest = iter(todo)
 
     def hand_out(conn: Any) -> None:
         """Send the worker on ``conn`` the next deal, or let it rest if none is left."""
         nxt = next(rest, None)
         if nxt is None:
-            del busy[conn]
+            busy.pop(conn, None)
         else:
             conn.send(nxt)
             busy[conn] = nxt
 
-    try:
-        for conn in list(busy):
-            hand_out(conn)
+    try:  # the workers are stopped however this ends, even half started
+        try:
+            for _ in range(min(jobs, len(todo))):
+                mine, theirs = ctx.Pipe()
+                proc = ctx.Process(target=_serve, args=(theirs, dict(_MATCH)), daemon=True)
+                proc.start()
+                theirs.close()
+                procs.append(proc)
+                hand_out(mine)
+        finally:
+            if before is not None:
+                signal.signal(signal.SIGINT, before)
         while busy:
             # waits of at most a second, so that Ctrl-C is seen at once
             wait = 1.0 if deadline is None else min(1.0, deadline - time.perf_counter())
@@ -220,8 +211,9 @@ def _results(todo: list[int], jobs: int, deadline: float | None) -> Iterator[Res
 
 def _serve(conn: Any, match: dict[str, Any]) -> None:
     """A worker: plays each deal (or game) number it is sent, sending back its result (or
-    the error it raised), until the pipe closes."""
-    _start(match, True)
+    the error it raised), until the pipe closes. Ctrl-C is the parent's to handle."""
+    _MATCH.update(match)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     while True:
         try:
             i = conn.recv()
