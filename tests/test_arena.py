@@ -244,6 +244,39 @@ def test_strength_play_log_resumes_and_is_the_fixed_arena(
                     f"{sum(r['x'] != 0 for r in rows[:3])} scored differently")
 
 
+def test_strength_summary_pools_logs_of_other_seeds(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--summary`` with ``--log`` named twice pools the two logs' deals (the same ``n``
+    in each counts twice), and each ``--share`` / ``--over`` pairs with the log in its
+    place, never with the other's deal of the same number."""
+    from forties.bench import strength
+
+    def write(name: str, xs: list[float]) -> str:
+        path = tmp_path / name
+        path.write_text("".join(json.dumps({"n": n, "x": x, "s": 1.0}) + "\n"
+                                for n, x in enumerate(xs)))
+        return str(path)
+
+    a1, a7 = write("a1.jsonl", [4.0, 0.0, 2.0]), write("a7.jsonl", [1.0, -1.0])
+    o1, o7 = write("o1.jsonl", [4.0, 4.0, 4.0]), write("o7.jsonl", [10.0, 2.0])
+    common = ["basic", "random", "--kind", "deal", "--summary", "--log", a1, "--log", a7]
+    strength.main([*common, "--share", o1, "--share", o7, "--over", o1, "--over", o7])
+    head, shared, over = capsys.readouterr().out.splitlines()
+    iv = mean_interval([4.0, 0.0, 2.0, 1.0, -1.0])
+    assert head == (f"forty-one: basic vs random, 2 logs pooled: 5 deals: points per hand "
+                    f"{iv.mean:+.2f} ({iv.low:+.2f} .. {iv.high:+.2f}), 5 s of play")
+    sh = share_interval([4.0, 0.0, 2.0, 1.0, -1.0], [4.0, 4.0, 4.0, 10.0, 2.0])
+    assert sh.mean == pytest.approx(6 / 24)
+    assert f"over the 5 deals both logs hold: {sh.mean:.1%} (95%: {sh.low:.1%} .. " \
+        f"{sh.high:.1%})" in shared
+    d = mean_interval([0.0, -4.0, -2.0, -9.0, -3.0])
+    assert over.endswith(f"{d.mean:+.2f} a hand (95%: {d.low:+.2f} .. {d.high:+.2f}), "
+                         "4 scored differently")
+    # the other order pairs each log with the wrong one's deals: another figure
+    strength.main([*common, "--share", o7, "--share", o1])
+    assert f"{sh.mean:.1%}" not in capsys.readouterr().out.splitlines()[1]
+
+
 def test_arena_command_plays_the_card_play_alone(tmp_path: Path) -> None:
     """``forties arena A B --play-only``: the fixed-auction deals, no games, said so."""
     out = tmp_path / "m.json"

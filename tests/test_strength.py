@@ -95,6 +95,9 @@ def test_stop_after_ends_the_match_with_a_log_of_whole_lines(
     (["--summary", "--share", "no-such.jsonl"], "--share no-such.jsonl: no such log"),
     (["--summary", "--over", "no-such.jsonl"], "--over no-such.jsonl: no such log"),
     (["--summary"], "m.jsonl: no such log"),
+    (["--log", "other.jsonl"], "--log named 2 times: a match plays into one log"),
+    (["--summary", "--share", "a.jsonl", "--share", "b.jsonl"],
+     "--share named 2 times for 1 --log: once per log"),
 ])
 def test_bad_arguments_get_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                     args: list[str], words: str) -> None:

@@ -11,7 +11,9 @@ card made by ``--auction`` players, ``basic`` unless told, the same at every tab
 ``--share LOG`` also says what share of the margin in another log of the same deals
 (the same seed) this one reaches, paired deal by deal; ``--over LOG`` how much more a
 hand this log's player took than another log's, both against the same opponent on the
-same deals, paired deal by deal::
+same deals, paired deal by deal. With ``--summary``, ``--log`` may be named more than
+once to pool logs of other seeds (the same match on more deals); ``--share`` and
+``--over`` are then named once per log, in the same order, each paired with its own::
 
     python -m forties.bench.strength oracle basic --kind deal --count 1000 --log o.jsonl
     python -m forties.bench.strength oracle basic --kind deal --log o.jsonl --summary
@@ -20,6 +22,8 @@ same deals, paired deal by deal::
         --share o-play.jsonl
     python -m forties.bench.strength expert basic --kind play --log e.jsonl --summary \
         --over e-before.jsonl
+    python -m forties.bench.strength expert basic --summary --log e1.jsonl --log e7.jsonl \
+        --share o1.jsonl --share o7.jsonl
 
 ``--jobs N`` plays the deals (or games) the log lacks in N worker processes; each
 result is appended as soon as it is known, in whatever order they finish, so the log
@@ -45,7 +49,7 @@ import os
 import signal
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any, NoReturn
 
 from ..arena import (
@@ -79,8 +83,18 @@ def _read(path: str) -> list[dict[str, float]]:
     return rows
 
 
-def summary(path: str, kind: str) -> str:
-    rows = _read(path)
+def _paths(paths: str | Sequence[str]) -> list[str]:
+    return [paths] if isinstance(paths, str) else list(paths)
+
+
+def _margins(paths: Sequence[str]) -> dict[tuple[int, int], float]:
+    """Each deal's (or game's) result in the logs, keyed by the log's place and ``n``."""
+    return {(i, int(r["n"])): r["x"] for i, path in enumerate(paths) for r in _read(path)}
+
+
+def summary(paths: str | Sequence[str], kind: str) -> str:
+    """What the log holds (several logs: pooled), with the arena's 95% intervals."""
+    rows = [r for path in _paths(paths) for r in _read(path)]
     xs = [r["x"] for r in rows]
     secs = sum(r["s"] for r in rows)
     if kind in ("deal", "play"):
@@ -93,26 +107,35 @@ def summary(path: str, kind: str) -> str:
             f"{iv.high:.1%}), {secs:.0f} s of play")
 
 
-def share(path: str, other: str) -> str:
-    """What share of ``other``'s margin this log's reaches, over the deals both hold."""
-    mine = {int(r["n"]): r["x"] for r in _read(path)}
-    theirs = {int(r["n"]): r["x"] for r in _read(other)}
+def _paired(paths: str | Sequence[str], others: str | Sequence[str]
+            ) -> tuple[list[float], list[float]]:
+    """This log's results and the other's over the deals both hold, deal by deal (several
+    logs: each with the other log in its place)."""
+    mine, theirs = _margins(_paths(paths)), _margins(_paths(others))
     both = sorted(mine.keys() & theirs.keys())
-    iv = share_interval([mine[n] for n in both], [theirs[n] for n in both])
-    return (f"share of the margin in {other} reached, over the {len(both)} deals both "
-            f"logs hold: {iv.mean:.1%} (95%: {iv.low:.1%} .. {iv.high:.1%})")
+    return [mine[k] for k in both], [theirs[k] for k in both]
 
 
-def over(path: str, other: str) -> str:
-    """How much more a hand this log's player took than ``other``'s, over the deals both
+def _named(others: str | Sequence[str]) -> str:
+    return " + ".join(_paths(others))
+
+
+def share(paths: str | Sequence[str], others: str | Sequence[str]) -> str:
+    """What share of ``others``' margin this log's reaches, over the deals both hold."""
+    xs, ys = _paired(paths, others)
+    iv = share_interval(xs, ys)
+    return (f"share of the margin in {_named(others)} reached, over the {len(xs)} deals "
+            f"both logs hold: {iv.mean:.1%} (95%: {iv.low:.1%} .. {iv.high:.1%})")
+
+
+def over(paths: str | Sequence[str], others: str | Sequence[str]) -> str:
+    """How much more a hand this log's player took than ``others``', over the deals both
     hold (both logs against the same opponent on the same deals), paired deal by deal."""
-    mine = {int(r["n"]): r["x"] for r in _read(path)}
-    theirs = {int(r["n"]): r["x"] for r in _read(other)}
-    both = sorted(mine.keys() & theirs.keys())
-    diff = [mine[n] - theirs[n] for n in both]
+    xs, ys = _paired(paths, others)
+    diff = [x - y for x, y in zip(xs, ys, strict=True)]
     iv = mean_interval(diff)
-    return (f"over {other}, the {len(both)} deals both logs hold: {iv.mean:+.2f} a hand "
-            f"(95%: {iv.low:+.2f} .. {iv.high:+.2f}), {sum(d != 0 for d in diff)} scored "
+    return (f"over {_named(others)}, the {len(diff)} deals both logs hold: {iv.mean:+.2f} a "
+            f"hand (95%: {iv.low:+.2f} .. {iv.high:+.2f}), {sum(d != 0 for d in diff)} scored "
             "differently")
 
 
@@ -301,7 +324,8 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--kind", choices=("deal", "game", "play"), default="deal")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--count", type=int, default=1000)
-    p.add_argument("--log", required=True)
+    p.add_argument("--log", required=True, action="append",
+                   help="the match's log; with --summary, name it again to pool more logs")
     p.add_argument("--auction", default="basic",
                    help="--kind play: the player who makes every decision before the first card")
     p.add_argument("--jobs", type=int, default=1,
@@ -310,16 +334,26 @@ def main(argv: list[str] | None = None) -> None:
                    help="end the match this long after it starts (the warm-up counted), keeping "
                         "every deal finished")
     p.add_argument("--summary", action="store_true")
-    p.add_argument("--share", metavar="LOG",
-                   help="also the share of LOG's margin (the same deals) this log reaches")
-    p.add_argument("--over", metavar="LOG",
+    p.add_argument("--share", metavar="LOG", action="append",
+                   help="also the share of LOG's margin (the same deals) this log reaches; "
+                        "once per --log")
+    p.add_argument("--over", metavar="LOG", action="append",
                    help="also how much more a hand this log's player took than LOG's (the "
-                        "same deals, the same opponent)")
+                        "same deals, the same opponent); once per --log")
     args = p.parse_args(argv)
-    for flag, other in (("--share", args.share), ("--over", args.over),
-                        ("--log", args.log if args.summary else None)):
-        if other is not None and not os.path.isfile(other):
-            _fail(f"{flag} {other}: no such log")
+    logs: list[str] = args.log
+    if len(logs) > 1 and not args.summary:
+        _fail(f"--log named {len(logs)} times: a match plays into one log (several only "
+              "with --summary, to pool them)")
+    for flag, others in (("--share", args.share), ("--over", args.over)):
+        if others is not None and len(others) != len(logs):
+            _fail(f"{flag} named {len(others)} times for {len(logs)} --log: once per log, "
+                  "in the same order")
+    for flag, others in (("--share", args.share), ("--over", args.over),
+                         ("--log", logs if args.summary else None)):
+        for other in others or ():
+            if not os.path.isfile(other):
+                _fail(f"{flag} {other}: no such log")
     if args.jobs < 1:
         _fail(f"--jobs {args.jobs}: at least 1 worker")
     if args.count < 0:
@@ -333,15 +367,15 @@ def main(argv: list[str] | None = None) -> None:
         _MATCH.clear()
         _MATCH.update(rules=_rules(args.preset), a=args.a, b=args.b, seed=args.seed,
                       kind=args.kind, auction=args.auction if args.kind == "play" else "basic")
-        stopped = play(args.log, args.count, args.jobs, args.stop_after)
+        stopped = play(logs[0], args.count, args.jobs, args.stop_after)
         if stopped:
             print(stopped, file=sys.stderr)
-    print(f"{args.preset}: {args.a} vs {args.b}, seed {args.seed}: "
-          f"{summary(args.log, args.kind)}")
+    which = f"seed {args.seed}" if len(logs) == 1 else f"{len(logs)} logs pooled"
+    print(f"{args.preset}: {args.a} vs {args.b}, {which}: {summary(logs, args.kind)}")
     if args.share:
-        print(f"  {share(args.log, args.share)}")
+        print(f"  {share(logs, args.share)}")
     if args.over:
-        print(f"  {over(args.log, args.over)}")
+        print(f"  {over(logs, args.over)}")
     if stopped and stopped.startswith("interrupted"):
         raise SystemExit(130)
 
