@@ -49,6 +49,25 @@ def test_the_same_count_of_deals_differs_only_by_the_draw() -> None:
         assert (w.differ[k] == 0) <= (mean == 0)  # (no other card: nothing gained)
 
 
+def test_the_bids_screen_asks_about_the_choices_before_the_play() -> None:
+    """``bids``: every choice with more than one option before the first card, and no card,
+    is asked again on COUNT deals; judged by a reference draw, which it cannot do without."""
+    positions = []
+    for g, s, bot, legal, _ in fusion._hands("merrimack-valley", 2, 40_000):
+        if len(legal) > 1 and g.phase.value != "play":
+            positions.append(g.phase.value)
+        g.apply(bot.choose(g.view(s), legal))
+    w = fusion.more_worlds("merrimack-valley", 2, 12, reference=24, bids=True)
+    assert w.decisions == len(positions) > 0
+    assert set(positions) <= set(fusion.BEFORE_PLAY)
+    for k in ("more", "redraw"):
+        mean, lo, hi = w.gain[k]
+        assert lo <= mean <= hi
+        assert (w.differ[k] == 0) <= (mean == 0)
+    with pytest.raises(ValueError, match="reference"):
+        fusion.more_worlds("merrimack-valley", 1, 12, bids=True)
+
+
 def test_the_command_prints_its_figures(capsys: pytest.CaptureFixture[str]) -> None:
     fusion.main(["losses", "1"])
     out = capsys.readouterr().out
@@ -57,13 +76,18 @@ def test_the_command_prints_its_figures(capsys: pytest.CaptureFixture[str]) -> N
     assert "cards with a choice" in capsys.readouterr().out
     fusion.main(["worlds", "1", "auction-45", "24"])
     out = capsys.readouterr().out
-    assert "on 24 deals: another card in" in out and "the control" in out
+    assert "on 24 deals: another choice in" in out and "the control" in out
     assert "on the real deals" in out
     fusion.main(["worlds", "1", "auction-45", "8", "--reference", "48"])
     assert "gained by 48 imagined deals" in capsys.readouterr().out
+    fusion.main(["bids", "1", "merrimack-valley", "12", "--reference", "24"])
+    out = capsys.readouterr().out
+    assert "choices before the play with a choice" in out and "on 12 deals" in out
     for bad in (["losses", "0"], ["losses", "1", "forty-one"], ["differ", "1", "nowhere"],
                 ["worlds", "1", "merrimack-valley", "0"],
-                ["worlds", "1", "merrimack-valley", "8", "--reference", "-1"]):
+                ["worlds", "1", "merrimack-valley", "8", "--reference", "-1"],
+                ["bids", "1", "merrimack-valley", "12"],
+                ["bids", "1", "merrimack-valley", "1", "--reference", "24"]):
         with pytest.raises(SystemExit):
             fusion.main(bad)
         assert "error:" in capsys.readouterr().err

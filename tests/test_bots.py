@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -166,6 +167,32 @@ def test_expert_values_every_legal_card() -> None:
     assert set(choice.values) == set(g.legal_actions())
     assert choice.action in g.legal_actions()
     assert choice.values[choice.action] == max(choice.values.values())
+
+
+def test_deals_a_bid_by_level_and_players() -> None:
+    """A 45s choice before the first card is valued over 120 imagined deals by ``expert``
+    and over WIDE_DEALS by ``expert-wide-bids`` with four players, a sixth of each with
+    six. The deals drawn are as many as that says."""
+    from forties.bots import WIDE_DEALS
+
+    for preset, options, div in (("merrimack-valley", {}, 1), ("auction-45", {"players": 6}, 6)):
+        g = new_game(build_rules(preset, options), seed=5)
+        seat = g.turn
+        assert seat is not None and g.phase is Phase.AUCTION
+        view, legal = g.view(seat), g.legal_actions()
+        for level, n in (("expert", 120), ("expert-wide-bids", WIDE_DEALS)):
+            bot = make_bot(level, random.Random(1))
+            assert isinstance(bot, ExpertBot)
+            drawn: list[int] = []
+
+            def counted(*a: Any, _real: Any = bot._deal_for_contract,
+                        _drawn: list[int] = drawn) -> Any:
+                _drawn.append(1)
+                return _real(*a)
+
+            bot._deal_for_contract = counted  # type: ignore[method-assign]
+            bot.decide(view, legal)
+            assert len(drawn) == max(12, n // div), (preset, level)
 
 
 def test_deals_a_card_by_level_and_players() -> None:

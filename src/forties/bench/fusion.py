@@ -20,6 +20,11 @@ often, and for how much, a mere redraw changes the card); what each other card i
 on the real deal, a hand, with a 95% interval over the hands. ``--reference DEALS``
 judges the cards by the expert's values on DEALS deals instead: what the noise of a
 smaller draw costs, without the real deal's luck.
+
+``python -m forties.bench.fusion bids HANDS [PRESET] [COUNT] --reference DEALS`` does the
+same for the choices made before the first card (bids, holds, raises, trump, discards),
+each valued on COUNT imagined deals instead of the expert's 120, and judged by its values
+on DEALS deals (the real deal's value of a bid would ask for the rest of the auction).
 """
 
 from __future__ import annotations
@@ -116,30 +121,45 @@ class OtherCards:
     gain: dict[str, tuple[float, float, float]]
 
 
+BEFORE_PLAY = ("auction", "raise", "trump", "draw")
+
+
 def more_worlds(preset: str, hands: int, count: int, seed: int = 40_000,
-                reference: int = 0) -> OtherCards:
+                reference: int = 0, bids: bool = False) -> OtherCards:
     """At each card with a choice: the expert's card, the card on ``count`` deals and the
     card on a fresh draw of its own number; per hand, what each other card gained on the
     real deal (the solver's value, both sides perfect after), or, with ``reference``, by
     the expert's own values on that many deals (what the draw's noise costs, judged by a
-    far larger draw: the real deal's luck left out)."""
+    far larger draw: the real deal's luck left out). With ``bids``, the choices before
+    the first card instead, on ``count`` deals each (``reference`` needed)."""
+    if bids and not reference:
+        raise ValueError("the choices before the play are judged by a reference draw only")
+
+    def expert(rng: random.Random, n: int | None) -> ExpertBot:
+        if bids:
+            assert n is not None
+            return ExpertBot(rng, deals=n)
+        return ExpertBot(rng, worlds=n)
+
+    phases = BEFORE_PLAY if bids else ("play",)
     decisions = 0
     differ = {"more": 0, "redraw": 0}
     gain: dict[str, list[float]] = {"more": [0.0] * hands, "redraw": [0.0] * hands}
     for g, s, bot, legal, h in _hands(preset, hands, seed):
         view = g.view(s)
         a = bot.choose(view, legal)
-        if g.phase.value == "play" and len(legal) > 1:
+        if g.phase.value in phases and len(legal) > 1:
             decisions += 1
             other = {
-                "more": ExpertBot(random.Random(7_000_003 * decisions), worlds=count),
-                "redraw": ExpertBot(random.Random(9_000_011 * decisions), worlds=bot.worlds),
+                "more": expert(random.Random(7_000_003 * decisions), count),
+                "redraw": expert(random.Random(9_000_011 * decisions),
+                                 bot.deals if bids else bot.worlds),
             }
             cards = {k: b.decide(view, legal).action for k, b in other.items()}
             if any(c != a for c in cards.values()):
                 if reference:
-                    u = ExpertBot(random.Random(5_000_011 * decisions),
-                                  worlds=reference).decide(view, legal).values
+                    u = expert(random.Random(5_000_011 * decisions),
+                               reference).decide(view, legal).values
                 else:
                     true = bot.judge.play_outcomes(g)
                     u = {b: utility(g, s, true[b], bot.win_bonus) for b in legal}
@@ -175,11 +195,19 @@ def main(argv: list[str] | None = None) -> None:
     wo.add_argument("--reference", type=int, default=0, metavar="DEALS",
                     help="judge the cards by the expert's values on DEALS imagined deals "
                          "rather than on the real deal")
+    bi = sub.add_parser("bids")
+    bi.add_argument("hands", type=int)
+    bi.add_argument("preset", nargs="?", default="merrimack-valley")
+    bi.add_argument("count", nargs="?", type=int, default=480)
+    bi.add_argument("--reference", type=int, required=True, metavar="DEALS",
+                    help="judge the choices by the expert's values on DEALS imagined deals")
     args = p.parse_args(argv)
     if args.hands < 1:
         p.error("HANDS is at least 1")
     if args.what == "worlds" and (args.count < 1 or args.reference < 0):
         p.error("COUNT is at least 1, and DEALS at least 0")
+    if args.what == "bids" and (args.count < 2 or args.reference < 2):
+        p.error("COUNT and DEALS are at least 2")
     try:
         game = build_rules(args.preset).game
     except ValueError as e:
@@ -196,16 +224,19 @@ def main(argv: list[str] | None = None) -> None:
         total = sum(r[2] for r in rows.values()) / args.hands
         print(f"  in all {total:.2f} a hand (both sides' cards)")
         return
-    if args.what == "worlds":
-        w = more_worlds(args.preset, args.hands, args.count, reference=args.reference)
+    if args.what in ("worlds", "bids"):
+        bids = args.what == "bids"
+        w = more_worlds(args.preset, args.hands, args.count, reference=args.reference,
+                        bids=bids)
         judged = f"by {args.reference} imagined deals" if args.reference else \
             "on the real deals"
-        print(f"{args.preset}, {args.hands} hands of experts, {w.decisions} cards with a "
-              f"choice; what another card gained {judged}, a hand (95%):")
+        what = "choices before the play" if bids else "cards"
+        print(f"{args.preset}, {args.hands} hands of experts, {w.decisions} {what} with a "
+              f"choice; what another choice gained {judged}, a hand (95%):")
         for k, words in (("more", f"on {args.count} deals"),
                          ("redraw", "on a fresh draw of its own count (the control)")):
             mean, low, high = w.gain[k]
-            print(f"  {words}: another card in {w.differ[k]}, {mean:+.3f} ({low:+.3f} .. "
+            print(f"  {words}: another choice in {w.differ[k]}, {mean:+.3f} ({low:+.3f} .. "
                   f"{high:+.3f})")
         return
     r = differ(args.preset, args.hands, args.cards, args.turns)

@@ -56,12 +56,15 @@ LEVELS = ("random", "basic", "expert", "oracle", "ismcts")
 # one who plays it about six times in ten (``infer.POLICY_TYPES``); ``expert-pool`` is
 # ``expert-policy`` choosing its deals from more drawn (``infer.POOL_OVERSAMPLE``);
 # ``expert-partner`` is ``expert-policy`` reading its partner's cards as ``basic``'s too.
+# ``expert-wide-bids`` values each 45s choice before the first card (bid, hold, raise,
+# trump, discards) on WIDE_DEALS imagined deals instead of the expert's 120.
 COMPARISON_LEVELS = ("expert-score", "expert-tricks", "oracle-tricks", "expert-infer",
                      "expert-alphamu", "expert-bids41", "expert-plain", "expert-wide",
                      "expert-narrow", "oracle-blind1", "oracle-blind2", "oracle-blind3",
                      "oracle-blind4", "expert-policy", "expert-types",
-                     "expert-pool", "expert-partner")
+                     "expert-pool", "expert-partner", "expert-wide-bids")
 WIDE_WORLDS = 256
+WIDE_DEALS = 480
 NARROW_WORLDS = 96
 
 
@@ -128,6 +131,8 @@ def make_bot(level: str, rng: random.Random) -> Bot:
         return ExpertBot(rng, worlds=WIDE_WORLDS, policy=False)
     if level == "expert-narrow":
         return ExpertBot(rng, worlds=NARROW_WORLDS, policy=False)
+    if level == "expert-wide-bids":
+        return ExpertBot(rng, deals=WIDE_DEALS)
     if level.startswith("oracle-blind") and level in COMPARISON_LEVELS:
         from .oracle import BlindOracleBot
 
