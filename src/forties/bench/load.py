@@ -90,7 +90,10 @@ def moves_in(db: str) -> int:
 
 
 async def one_run(workers: int, tables: int, seconds: float, pg: Any, rd: Any,
-                  folder: Path) -> dict[str, Any]:
+                  folder: Path, at_least: int = 0, limit: float = 60.0) -> dict[str, Any]:
+    """One measured run of ``workers`` processes. The window is ``seconds`` long, or longer
+    until ``at_least`` moves have been heard by every seat of their table, but never past
+    ``limit`` seconds (a small run on a busy machine still measures something)."""
     import httpx
     import psycopg
 
@@ -116,6 +119,8 @@ async def one_run(workers: int, tables: int, seconds: float, pg: Any, rd: Any,
         moves0, t0 = moves_in(db), time.perf_counter()
         players.measure()
         await asyncio.sleep(seconds)
+        while players.actions < at_least and time.perf_counter() - t0 < limit:
+            await asyncio.sleep(0.1)
         moves1, t1 = moves_in(db), time.perf_counter()
         parts["PostgreSQL"] = pg.pids()
         cpu1 = {k: driver.cpu_of(v) for k, v in parts.items()}
