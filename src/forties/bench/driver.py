@@ -70,9 +70,11 @@ def percentile(xs: list[float], q: float) -> float | None:
     return s[min(len(s) - 1, int(q * len(s)))]
 
 
-async def make_table(http: Any, preset: str, start: bool = True) -> Made:
+async def make_table(http: Any, preset: str, start: bool = True,
+                     options: dict[str, Any] | None = None) -> Made:
     """A private table: a host, and a guest joining by each invite link."""
-    r = await http.post("/api/tables", json={"preset": preset, "name": "Host"})
+    r = await http.post("/api/tables", json={"preset": preset, "name": "Host",
+                                             "options": options or {}})
     r.raise_for_status()
     made = r.json()
     tokens = {0: made["token"]}
@@ -88,11 +90,11 @@ async def make_table(http: Any, preset: str, start: bool = True) -> Made:
 
 
 async def make_tables(http: Any, count: int, preset: str, start: bool = True,
-                      at_once: int = 50) -> list[Made]:
+                      at_once: int = 50, options: dict[str, Any] | None = None) -> list[Made]:
     """``count`` tables, ``at_once`` made together."""
     made: list[Made] = []
     for first in range(0, count, at_once):
-        made += await asyncio.gather(*(make_table(http, preset, start)
+        made += await asyncio.gather(*(make_table(http, preset, start, options)
                                        for _ in range(first, min(count, first + at_once))))
     return made
 

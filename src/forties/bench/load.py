@@ -9,7 +9,8 @@ people each are played by websocket clients in this process (``forties.web.clien
 client connecting to a process in turn (round-robin: the four seats of a table are spread
 over the processes, so that every move is told across them through Redis). Every client
 plays a random legal action as soon as its view offers one, and says "ready" at each
-review; the review closes when all four are ready.
+review; the review closes when all four are ready. The games go to 10,000 points
+(``GAME_OPTIONS``), so that no table's game ends within a run.
 
 Measured over ``--seconds`` after a warm-up: moves committed a second (every action in the
 database, from its events), the time from a client sending its action to the moment the
@@ -39,6 +40,10 @@ from typing import Any
 from . import driver
 
 WARMUP_SECONDS = 4.0
+# Random play ends a game to 120 in a few hundred moves, seconds on a quiet machine: a
+# small run's tables would all be over before it measured. Its games go to 10,000 points,
+# so that every table plays through the whole run.
+GAME_OPTIONS = {"target": 10000}
 LIMITS = {"bot_delay": 0.0, "review_seconds": 5.0, "par": False,
           "messages_per_second": 1000.0, "message_burst": 1000.0, "grace_seconds": 30.0,
           "tables_per_minute": 100000}
@@ -105,7 +110,8 @@ async def one_run(workers: int, tables: int, seconds: float, pg: Any, rd: Any,
     players: driver.Players | None = None
     try:
         async with httpx.AsyncClient(base_url=servers[0].http, timeout=60) as api:
-            made = await driver.make_tables(api, tables, "merrimack-valley", start=False)
+            made = await driver.make_tables(api, tables, "merrimack-valley", start=False,
+                                            options=GAME_OPTIONS)
             # the seats of each table round-robin over the processes
             players = driver.Players(made, [s.ws for s in servers])
             await players.connect(timeout=60, play=False)
