@@ -723,6 +723,22 @@ def test_winner_may_raise_only_to_30() -> None:
     assert acts(v["legal"]) == acts(["1 pass", "1 raise 30", "1 trump C", "1 trump D"])
 
 
+@pytest.mark.parametrize(("low", "raises"), [(15, False), (20, True), (25, True)])
+def test_only_a_winner_at_20_or_25_may_raise(low: int, raises: bool) -> None:
+    """001: "After a bidder who has bid 20 or 25 wins the bid, he may raise his bid to
+    30": a winner at 15 (the old-fashioned least bid) names trump at once."""
+    g = new_game(build_rules(A45, {"min_bid": 15}), seed=3, first_dealer=0)
+    g.apply(f"1 bid {low}")
+    for s in (2, 3, 0):
+        g.apply(f"{s} pass")
+    assert g.bidder == 1 and g.bid == low
+    assert (g.phase is Phase.RAISE) is raises
+    assert (Action.parse("1 raise 30") in g.legal_actions()) is raises
+    if not raises:
+        assert g.phase is Phase.TRUMP
+        assert g.reason(Action.parse("1 raise 30")) == "name trump"
+
+
 def test_no_raise_without_the_option() -> None:
     """Merrimack Valley: the winner goes straight to naming trump."""
     v = verdict("winner_may_not_raise_without_option_illegal")

@@ -34,7 +34,7 @@ from forties import (
     new_game,
     referee,
 )
-from forties.cards import CARD_NAMES
+from forties.cards import CARD_NAMES, parse_card
 
 from .helpers_engine import (
     GOLDEN_DIR,
@@ -544,11 +544,26 @@ def test_a_tie_plays_on() -> None:
 
 
 def test_must_bid_on_green() -> None:
-    """Both sides on the green: a side that did not bid cannot go out; the same hands
-    under bidder-goes-out end the game."""
+    """Both sides on the green before the hand and after it: a side that did not bid
+    cannot go out, and play goes on."""
     green = verdict("end_green_nonbidder_cannot_go_out")
-    assert green["hands"][1]["bidder"] == 1
-    assert green["scores"] == [45, -5] and green["over"] is False
+    assert [h["scores"] for h in green["hands"]] == [[10, 20], [25, 35], [40, 15]]
+    assert green["hands"][2]["bidder"] == 3 and green["hands"][2]["bid"] == "20"
+    assert green["over"] is False and green["winner"] is None
+    # 10 is exactly 30 from the target of 40: still on the green
+    edge = verdict("end_green_on_the_edge_still_on_green")
+    assert [h["scores"] for h in edge["hands"]] == [[25, 5], [30, 30], [45, 10]]
+    assert edge["hands"][2]["bidder"] == 3
+    assert edge["over"] is False and edge["winner"] is None
+
+
+def test_a_side_that_falls_off_the_green_ends_it() -> None:
+    """Jerry Dow's variation 3: play goes on "until either the bidding team goes out or a
+    team fall off of the green". The bidders set from 10 to -5 fall off it, so the side
+    that passed 40 without bidding wins at once, as under bidder-goes-out."""
+    off = verdict("end_green_falls_off_nonbidder_goes_out")
+    assert off["hands"][1]["bidder"] == 1
+    assert off["scores"] == [45, -5] and off["over"] is True and off["winner"] == 0
     plain = verdict("end_green_same_hands_bidder_goes_out")
     assert plain["scores"] == [45, -5] and plain["over"] is True and plain["winner"] == 0
 
@@ -728,10 +743,33 @@ def test_players_on_100_score_only_as_bidder_or_partner() -> None:
 def test_may_not_call_a_trump_above_all_his_trumps() -> None:
     """The bidder may not call a trump outranking every trump he holds (never the 5)."""
     assert error_reason("cyp_call_above_every_trump") == \
-        "you may not call 5H: it outranks every trump you hold"
+        "you may not call 5H: the 5 of trumps is never called"
     calls = set(verdict("cyp_call_above_every_trump")["legal"])
     assert "0 call 5H" not in calls
     assert {"0 call none", "0 call JH", "0 call QH", "0 call 2H", "0 call AS"} <= calls
+    assert len(calls) == 52  # 51 cards and none
+
+
+def test_the_five_of_trumps_is_never_called_even_from_his_own_hand() -> None:
+    """Seed and spec: "a player can never call for the five of trump". Calling a card
+    of his own hand is going alone, but the 5 may not be called even when he holds it
+    (the call would tell the table where it is)."""
+    deal = Deal(tuple(tuple(parse_card(c) for c in h.split()) for h in (
+        "5H JH AH KH 9H", "QH 2C 3C 4C 6C", "2D 3D 4D 6D 7D", "2S 3S 4S 6S 7S",
+        "7C 8C 9C TC JC")), tuple(parse_card(c) for c in ("8D", "9D", "TD")),
+        tuple(c for c in range(52) if CARD_NAMES[c] not in (
+            "5H JH AH KH 9H QH 2C 3C 4C 6C 2D 3D 4D 6D 7D 2S 3S 4S 6S 7S "
+            "7C 8C 9C TC JC 8D 9D TD").split()))
+    state = new_game(build_rules("call-your-partner"), deal=deal, first_dealer=4)
+    for a in ("0 bid 30", "1 pass", "2 pass", "3 pass", "4 pass", "0 trump H",
+              "0 discard 8D 9D TD", "1 discard", "2 discard", "3 discard", "4 discard"):
+        state.apply(a)
+    assert state.phase is Phase.CALL
+    calls = legal(state)
+    assert "0 call 5H" not in calls
+    assert {"0 call none", "0 call JH", "0 call AH", "0 call QH", "0 call 2C"} <= calls
+    with pytest.raises(IllegalActionError, match="the 5 of trumps is never called"):
+        state.apply("0 call 5H")
     assert len(calls) == 52  # 51 cards and none
 
 

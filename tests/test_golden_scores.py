@@ -247,7 +247,9 @@ def score_auction_hand(game: Game, h: Hand, tricks: list[dict[str, Any]], points
         if o["forty_five_resets"] and delta and game.scores[x] == 45:
             game.scores[x] = 0
     reached = [x for x, s in enumerate(game.scores) if s >= o["target"]]
-    on_green = sum(s >= o["target"] - 30 for s in start) >= 2
+    # on the green before the hand and still after it (a side fallen off ends the green)
+    on_green = all(sum(s >= o["target"] - 30 for s in scores) >= 2
+                   for scores in (start, game.scores))
     if o["end"] == "must-bid-on-green" and on_green:
         reached = [x for x in reached if x in bidding]
     if not reached:

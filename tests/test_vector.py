@@ -161,6 +161,9 @@ def state_features(state: Any) -> set[str]:
     if rules.lock_at is not None and state.hand_over and any(
             s >= rules.lock_at for s in state.start_scores):
         out.add("locked")
+    if (state.hand_over and state.on_green and state.over and not rules.call_partner
+            and state.bidder is not None and state.winner != state.bidder % len(rules.sides)):
+        out.add("green-fallen-off")  # a side fell off the green; a non-bidder went out
     return out
 
 
@@ -383,6 +386,7 @@ RARE_CORNERS: dict[str, tuple[str, dict[str, Any]]] = {
     "thrown-in": ("auction-45", {"players": 2}),
     "reopened": ("merrimack-valley", {"auction": "hold-reopens", "dealer_may_hold": True}),
     "on-green": ("merrimack-valley", {"end": "must-bid-on-green", "players": 3, "target": 31}),
+    "green-fallen-off": ("merrimack-valley", {"end": "must-bid-on-green", "target": 20}),
     "many-actions": ("merrimack-valley", {"kitty": 4}),
     "verb:hold": ("auction-45", {}),
     "verb:bid": ("forty-one", {}),

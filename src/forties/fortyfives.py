@@ -362,7 +362,7 @@ class FortyFivesState(GameState):
             self.phase, self.turn = Phase.HAND_OVER, None
             return
         self.bidder, self.bid = self.high_bidder, self.high
-        if self.rules.winner_may_raise and self.bid < 30:
+        if self.rules.winner_may_raise and self.bid in (20, 25):
             self.phase, self.turn = Phase.RAISE, self.bidder
         else:
             self._to_trump()
@@ -684,15 +684,19 @@ class FortyFivesState(GameState):
     # ----- calling a partner ------------------------------------------------------------
 
     def may_call(self, c: int) -> bool:
-        """Whether the bidder may call card ``c``: not a trump above all his trumps."""
+        """Whether the bidder may call card ``c``: not a trump above all his trumps, and
+        never the 5 of trumps (even from his own hand: seed and spec say never)."""
         t = self.trump
         if not (1 << c) & TRUMPS[t]:
             return True
+        if c == TRUMP_ORDER[t][0]:
+            return False
         mine = self.hands[self.bidder] & TRUMPS[t]
         return bool(mine & (ABOVE[t][c] | 1 << c))
 
     def _call_actions(self, s: int) -> list[Action]:
-        # As may_call: every card but the trumps above the bidder's highest trump.
+        # As may_call: every card but the trumps above the bidder's highest trump, and
+        # never the 5 of trumps.
         t = self.trump
         tm = TRUMPS[t]
         mine = self.hands[self.bidder] & tm
@@ -701,6 +705,7 @@ class FortyFivesState(GameState):
             if mine >> c & 1:
                 ok |= tm & ~ABOVE[t][c]
                 break
+        ok &= ~(1 << TRUMP_ORDER[t][0])
         acts = CALL_ACTIONS[s]
         return [CALL_NONE_ACTIONS[s], *[acts[c] for c in range(52) if ok >> c & 1]]
 
@@ -710,6 +715,8 @@ class FortyFivesState(GameState):
         if a.arg.bit_count() > 1:
             return "call one card, or 'call none' to go alone"
         if a.arg and not self.may_call(a.arg.bit_length() - 1):
+            if a.arg.bit_length() - 1 == TRUMP_ORDER[self.trump][0]:
+                return f"you may not call {format_mask(a.arg)}: the 5 of trumps is never called"
             return f"you may not call {format_mask(a.arg)}: it outranks every trump you hold"
         return None
 

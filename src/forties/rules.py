@@ -112,7 +112,8 @@ OPTIONS: tuple[OptionSpec, ...] = (
                "the bidder may throw in his hand and name trump from the kitty", cite(AUCTION45)),
     OptionSpec("go_on_top_card", (False, True),
                "having gone on the kitty, the bidder may throw it in too and take one card "
-               "from the stock, whose suit is trump", cite(AUCTION45)),
+               "from the stock, whose suit is trump (the ace of hearts: any suit)",
+               cite(AUCTION45)),
     OptionSpec("keep_min", (1, 0, 2), "cards a player must keep when discarding",
                cite(f"{DOW}, variation 7", AUCTION45, MV_GENERAL)),
     OptionSpec("four_and_a_flip", (False, True),
@@ -155,7 +156,8 @@ OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec("end", ("bidder-goes-out", "must-bid-on-green"),
                "several sides past the target: the bidders win if among them, else the highest; "
                "must-bid-on-green: once two sides are within 30 of the target, only a bidding "
-               "side can go out", cite(f"{DOW}, variation 3", MV_GENERAL)),
+               "side can go out, until a side falls off the green",
+               cite(f"{DOW}, variation 3", MV_GENERAL)),
     OptionSpec("match", ("single", "best-of-3"), "one game, or the best two games of three",
                cite(NS45)),
     OptionSpec("call_partner", (False, True),

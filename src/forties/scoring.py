@@ -82,8 +82,10 @@ def bid_need(bid: int) -> int:
 
 
 def on_green(rules: FortyFivesRules, scores: Sequence[int]) -> bool:
-    """Whether a hand starting from ``scores`` is played on the green: two sides or more
-    within 30 of the target, when the rules say only a bidding side may then go out."""
+    """Whether ``scores`` are on the green: two sides or more within 30 of the target (or
+    past it), when the rules say only a bidding side may then go out. A side past the
+    target without bidding is shut out only if the scores are on the green both before
+    and after the hand: once a side falls off the green, the game ends as usual."""
     return rules.end == "must-bid-on-green" and sum(
         1 for s in scores if s >= rules.target - 30) >= 2
 
@@ -183,7 +185,10 @@ def _score_auction(rules: FortyFivesRules, hand: FortyFivesHand,
             deltas.append(pts[x])
     scores = [b + d for b, d in zip(before, deltas, strict=True)]
     notes += _resets(rules, scores, [d != 0 for d in deltas])
-    winner, reason = _going_out(rules, scores, bsides, on_green(rules, before))
+    # the green holds only while two sides or more are on it, before the hand and after:
+    # a side that falls off it ends it, and a side past the target without bidding wins
+    green = on_green(rules, before) and on_green(rules, scores)
+    winner, reason = _going_out(rules, scores, bsides, green)
     return Outcome(tuple(scores), tuple(deltas), made, tuple(notes), winner, reason)
 
 

@@ -325,7 +325,7 @@ def ff_call_ok(S: Any, t: int) -> int:
         if mine >> c & 1:
             ok |= tm & ~T_ABOVE[tr, c]
             break
-    return ok
+    return ok & ~(1 << T_ORDER[tr, 0])  # never the 5 of trumps
 
 
 @_jit
@@ -492,7 +492,7 @@ def ff_end_auction(S: Any, R: Any, t: int) -> None:
         return
     S[t, F_BIDDER] = S[t, F_HIGH_BIDDER]
     S[t, F_BID] = S[t, F_HIGH]
-    if R[R_MAY_RAISE] and S[t, F_BID] < 30:
+    if R[R_MAY_RAISE] and (S[t, F_BID] == 20 or S[t, F_BID] == 25):
         S[t, F_PHASE] = RAISE
         S[t, F_TURN] = S[t, F_BIDDER]
     else:
@@ -742,10 +742,17 @@ def ff_going_out(S: Any, R: Any, t: int) -> None:
     """Whether a side has gone out, and who wins (``_going_out``)."""
     ns = R[R_NSIDES]
     b0, b1 = ff_bidding_sides(S, R, t)
+    green = S[t, F_ON_GREEN]
+    if green:  # and still on it after the hand: a side fallen off ends the green
+        near = 0
+        for x in range(ns):
+            if S[t, F_SCORES + x] >= R[R_TARGET] - 30:
+                near += 1
+        green = 1 if near >= 2 else 0
     reached = 0
     for x in range(ns):
         if S[t, F_SCORES + x] >= R[R_TARGET]:
-            if S[t, F_ON_GREEN] and x != b0 and x != b1:
+            if green and x != b0 and x != b1:
                 continue
             reached |= 1 << x
     if reached == 0:
