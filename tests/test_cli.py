@@ -738,3 +738,61 @@ def test_show_speaks_to_you_and_of_one_player_in_agreement(tmp_path: Path) -> No
     demo = run_forties("demo", "-p", "call-your-partner", "--seed", "7")
     last = [ln for ln in demo.stdout.splitlines() if ln.startswith("Game over")][-1]
     assert re.fullmatch(r"Game over: \w+ wins", last), last
+
+
+# ----- the files that play and pad write -------------------------------------------------------
+
+
+def invoke(args: list[str], data: Path, lines: str = "") -> tuple[int, str, str]:
+    """``forties ARGS`` in this process (click's runner), FORTIES_DATA at ``data``."""
+    from click.testing import CliRunner
+
+    res = CliRunner().invoke(cli_main, args, input=lines, env={"FORTIES_DATA": str(data)})
+    assert res.exception is None or isinstance(res.exception, SystemExit), res.output
+    return res.exit_code, res.stdout, res.stderr
+
+
+@pytest.mark.parametrize("command", ["play", "pad"])
+def test_save_refuses_a_file_that_is_already_there(tmp_path: Path, command: str) -> None:
+    """``--save FILE`` with a FILE already there (a game in progress, a finished record:
+    the user meant --resume) is refused in one line that names it and says what to do,
+    and the file is left byte for byte as it was."""
+    precious = write(tmp_path, mv_record_json(), "friday.json")
+    before = precious.read_bytes()
+    args = [command, "--save", str(precious)] + (["--plain"] if command == "play" else [])
+    code, out, err = invoke(args, tmp_path / "data")
+    assert code == 2 and err.count("\n") == 1, err
+    assert f"{precious} already exists" in err and f"--resume {precious}" in err
+    assert precious.read_bytes() == before
+    assert not (tmp_path / "data").exists() or not any((tmp_path / "data").rglob("*.json"))
+
+
+def test_default_save_names_never_collide(tmp_path: Path,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two games (and two pads) started in the same second get a file each: the second
+    name has -2, the third -3, and no game writes over another's."""
+    import datetime as dt
+
+    from forties.tui import pad as pad_module
+    from forties.tui import session as session_module
+
+    class Frozen(dt.datetime):
+        @classmethod
+        def now(cls, tz: Any = None) -> Any:
+            return dt.datetime(2026, 11, 28, 13, 26, 34, tzinfo=tz)
+
+    monkeypatch.setattr(session_module._dt, "datetime", Frozen)
+    monkeypatch.setattr(pad_module._dt, "datetime", Frozen)
+    for seed in ("1", "2", "3"):
+        code, out, err = invoke(["play", "--plain", "--seed", seed], tmp_path, "")
+        assert code == 0, err
+    games = sorted(p.name for p in (tmp_path / "games").iterdir())
+    assert games == ["2026-11-28-132634-merrimack-valley-2.json",
+                     "2026-11-28-132634-merrimack-valley-3.json",
+                     "2026-11-28-132634-merrimack-valley.json"]
+    seeds = {json.loads((tmp_path / "games" / g).read_text())["seed"] for g in games}
+    assert seeds == {1, 2, 3}
+    for _ in range(2):
+        assert invoke(["pad"], tmp_path, "quit\n")[0] == 0
+    assert sorted(p.name for p in (tmp_path / "pads").iterdir()) == [
+        "2026-11-28-132634-merrimack-valley-2.json", "2026-11-28-132634-merrimack-valley.json"]

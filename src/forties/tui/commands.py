@@ -108,12 +108,21 @@ def play(ctx: click.Context, preset: str | None, options: tuple[str, ...],
                                      opponents=opponents)
             _check_seats(session.record.rules.players)
         else:
+            if save and Path(save).expanduser().exists():
+                fail(f"{save} already exists: carry it on with --resume {save}, or give "
+                     "--save another name")
             rules = rules_from_cli(preset, options, rules_file)
             _check_seats(rules.players)
             path = Path(save).expanduser() if save else default_save_path(rules.preset)
-            session = Session.start(rules, seed=seed, human=seat or 0,
-                                    partner=partner or "basic",
-                                    opponents=opponents or "basic", you=name, save_path=path)
+            try:
+                session = Session.start(rules, seed=seed, human=seat or 0,
+                                        partner=partner or "basic",
+                                        opponents=opponents or "basic", you=name,
+                                        save_path=path)
+            except SessionError:
+                if not save:  # the empty file default_save_path made for this game
+                    path.unlink(missing_ok=True)
+                raise
     except SessionError as e:
         fail(str(e))
     except OSError as e:

@@ -24,8 +24,12 @@ from ..rules import PRESETS, FortyFivesRules, FortyOneRules
 
 
 def default_pad_path(preset: str) -> Path:
+    """A new file in the data folder's pads/, named for now and the preset; made empty
+    here, so that two pads started in the same second never share one."""
+    from .session import new_file
+
     stamp = _dt.datetime.now().strftime("%Y-%m-%d-%H%M%S")
-    return Path(data_dir()) / "pads" / f"{stamp}-{preset}.json"
+    return new_file(Path(data_dir()) / "pads", f"{stamp}-{preset}")
 
 
 # ----- one line a hand --------------------------------------------------------------------
@@ -210,6 +214,9 @@ def pad_command(ctx: click.Context, preset: str | None, options: tuple[str, ...]
     """
     if export and not resume:
         fail("pad: --export needs --resume FILE (the pad to export)")
+    if save and Path(save).exists() and not (resume and Path(save).samefile(resume)):
+        fail(f"pad: {save} already exists: carry it on with --resume {save}, or give "
+             "--save another name")
     if resume:
         for name in ("preset", "options", "rules_file", "names", "dealer"):
             if given(ctx, name):
@@ -235,7 +242,10 @@ def pad_command(ctx: click.Context, preset: str | None, options: tuple[str, ...]
                 pad = Pad(rules, people, _seat(pad, dealer))
         except PadError as e:
             fail(f"pad: {e}")
-        path = Path(save) if save else default_pad_path(rules.preset)
+        try:
+            path = Path(save) if save else default_pad_path(rules.preset)
+        except OSError as e:
+            fail(f"cannot keep the pad in the data folder: {e.strerror}: {e.filename}")
     _save(pad, path)
     click.echo(f"Score pad: {pad.rules.preset}; {', '.join(pad.side_names())}. "
                f"Saved as it goes in {path}.")

@@ -39,8 +39,24 @@ class SessionError(ValueError):
 
 
 def default_save_path(preset: str) -> Path:
+    """A new file in the data folder's games/, named for now and the preset; made empty
+    here, so that two games started in the same second never share one."""
     stamp = _dt.datetime.now().strftime("%Y-%m-%d-%H%M%S")
-    return data_dir() / "games" / f"{stamp}-{preset}.json"
+    return new_file(data_dir() / "games", f"{stamp}-{preset}")
+
+
+def new_file(folder: Path, stem: str) -> Path:
+    """``folder/stem.json``, or ``stem-2.json``, ``stem-3.json``... the first name that
+    nobody holds: the file is created (empty) here, so no other process can take it."""
+    folder.mkdir(parents=True, exist_ok=True)
+    k = 1
+    while True:
+        path = folder / (f"{stem}.json" if k == 1 else f"{stem}-{k}.json")
+        try:
+            with open(path, "x", encoding="utf-8"):
+                return path
+        except FileExistsError:
+            k += 1
 
 
 def write_atomic(path: Path, text: str) -> None:
