@@ -796,3 +796,42 @@ def test_default_save_names_never_collide(tmp_path: Path,
         assert invoke(["pad"], tmp_path, "quit\n")[0] == 0
     assert sorted(p.name for p in (tmp_path / "pads").iterdir()) == [
         "2026-11-28-132634-merrimack-valley-2.json", "2026-11-28-132634-merrimack-valley.json"]
+
+
+def test_a_refused_resume_leaves_the_record_as_it_was(tmp_path: Path) -> None:
+    """A record the terminal table refuses (nine players), or one resumed and left at
+    once (a finished game), is not written: the file keeps its bytes."""
+    nine = tmp_path / "nine.json"
+    assert invoke(["demo", "-o", "players=9", "--seed", "1", "--save", str(nine)],
+                  tmp_path)[0] == 0
+    finished = tmp_path / "finished.json"
+    assert invoke(["demo", "--seed", "5", "--save", str(finished)], tmp_path)[0] == 0
+    nine_before, finished_before = nine.read_bytes(), finished.read_bytes()
+    code, _, err = invoke(["play", "--plain", "--resume", str(nine)], tmp_path)
+    assert code == 2 and "seats up to 6" in err
+    assert nine.read_bytes() == nine_before
+    code, out, err = invoke(["play", "--plain", "--resume", str(finished)], tmp_path)
+    assert code == 0 and "Game over" in out, err
+    assert finished.read_bytes() == finished_before
+
+
+@pytest.mark.parametrize("notes, kept", [
+    ({"club": "Friday at Bob's, table 3"}, {"club": "Friday at Bob's, table 3"}),
+    ("Friday at Bob's", {"text": "Friday at Bob's"}),
+])
+def test_resume_keeps_the_records_own_notes(tmp_path: Path, notes: Any,
+                                            kept: dict[str, Any]) -> None:
+    """A resumed game adds its own note (the seat and the levels) beside the record's
+    notes and keeps them; a note in words is kept as the notes' "text"."""
+    saved = tmp_path / "g.json"
+    assert invoke(["play", "--plain", "--seed", "3", "--save", str(saved)], tmp_path,
+                  "15\n")[0] == 0
+    rec = json.loads(saved.read_text())
+    assert "forties-play" in rec["notes"]
+    rec["notes"] = notes
+    saved.write_text(json.dumps(rec), encoding="utf-8")
+    code, _, err = invoke(["play", "--plain", "--resume", str(saved)], tmp_path, "keep\n")
+    assert code == 0, err
+    after = json.loads(saved.read_text())["notes"]
+    assert {k: v for k, v in after.items() if k != "forties-play"} == kept
+    assert after["forties-play"]["seat"] == 0

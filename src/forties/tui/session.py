@@ -109,7 +109,7 @@ class Session:
     """A game in progress between one person and computer players, saved as it goes."""
 
     def __init__(self, rec: Recorder, human: int, levels: Sequence[str | None],
-                 save_path: Path | None, rng: random.Random) -> None:
+                 save_path: Path | None, rng: random.Random, save: bool = True) -> None:
         self.human = human
         self.levels = list(levels)
         self.rec = rec  # the table (forties.table) that holds the game and its record
@@ -119,8 +119,15 @@ class Session:
                                        for lv in self.levels]
         self.names = list(rec.record.players)
         self.names[human] = "You"  # the record keeps his name; the table speaks to him
-        self.rec.record.extras["notes"] = {NOTES_KEY: {"seat": human, "levels": self.levels}}
-        self.save()
+        # The record's own notes are kept: ours go beside them (a note that is not an
+        # object, such as a line of words, is kept as the notes' "text").
+        notes = self.rec.record.extras.get("notes")
+        if not isinstance(notes, dict):
+            notes = {} if notes is None else {"text": notes}
+            self.rec.record.extras["notes"] = notes
+        notes[NOTES_KEY] = {"seat": human, "levels": self.levels}
+        if save:
+            self.save()
 
     # ----- starting -------------------------------------------------------------------
 
@@ -150,7 +157,8 @@ class Session:
     @classmethod
     def resume(cls, path: Path, *, human: int | None = None, partner: str | None = None,
                opponents: str | None = None, save_path: Path | None = None) -> Session:
-        """Carry on the game recorded in ``path`` (saving back to it unless told otherwise)."""
+        """Carry on the game recorded in ``path`` (saving back to it unless told otherwise,
+        from its first new action on: the file is not touched before)."""
         try:
             record = Record.loads(path.read_text(encoding="utf-8"))
         except OSError as e:
@@ -180,7 +188,7 @@ class Session:
             record.extras["seed"] = seed
         state = _replay(record, seed, path)
         return cls(Recorder(state, record=record), seat, levels, save_path or path,
-                   random.Random(seed + 1))
+                   random.Random(seed + 1), save=False)
 
     # ----- the game -------------------------------------------------------------------
 
