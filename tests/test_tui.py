@@ -16,7 +16,7 @@ from textual.widgets import RichLog, Static
 from forties import Action, Deal, Record, Verb, build_rules, referee
 from forties.bots import make_bot
 from forties.cards import card_name, parse_card
-from forties.tui.app import TableApp
+from forties.tui.app import TableApp, bid_digits
 from forties.tui.replay import ReplayApp
 from forties.tui.screens import (
     CallScreen,
@@ -48,8 +48,9 @@ async def settle(pilot: Pilot[Any]) -> None:
 
 
 async def enter(pilot: Pilot[Any], app: TableApp, action: Action, mouse: bool) -> None:
-    """Make ``action`` the way a person would: card keys or clicks for cards, a number
-    and Enter or a click for the choices row."""
+    """Make ``action`` the way a person would: card keys or clicks for cards, a bid's
+    amount (or p to pass) in the auction, a number and Enter or a click for the other
+    choices."""
     v = app.session.view()
     phase = v["phase"]
     words = str(action).split()
@@ -77,8 +78,12 @@ async def enter(pilot: Pilot[Any], app: TableApp, action: Action, mouse: bool) -
         await pilot.click(f"#pick-{words[-1]}")
     else:
         index = next(i for i, ch in enumerate(app.choices) if ch.action == action)
-        if mouse:
+        if mouse or (phase == "auction" and action.verb is Verb.HOLD):
             await pilot.click(f"#choice-{index}")
+        elif phase == "auction" and action.verb is Verb.BID:  # its amount: 2 5 Enter
+            await pilot.press(*bid_digits(action.arg), "enter")
+        elif phase == "auction" and action.verb is Verb.PASS:
+            await pilot.press("p")
         else:
             await pilot.press("0" if index == 9 else str(index + 1), "enter")
     await settle(pilot)
@@ -233,6 +238,83 @@ async def test_forty_one_hand_fits_80_by_24() -> None:
             assert region.right <= 80 and region.bottom <= 24, selector
             assert region.width > 0, selector
         assert len(app.choices) == 13  # bids of 1 to 13 tricks (rules.md section 6)
+
+
+def own_actions(app: TableApp) -> list[str]:
+    """What the person (seat 0) has done in the current hand."""
+    return [a for a in app.session.record.hands[-1].actions if a.startswith("0 ")]
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("preset, keys, made", [
+    ("merrimack-valley", ("2", "5", "enter"), "0 bid 25"),  # the digits complete 25
+    ("merrimack-valley", ("2", "0", "enter"), "0 bid 20"),
+    ("merrimack-valley", ("1", "5"), "0 bid 15"),
+    ("forty-one", ("1", "2", "enter"), "0 bid 12"),
+    ("forty-one", ("1", "enter"), "0 bid 1"),  # 1 could begin 10 to 13: Enter bids 1
+    ("forty-one", ("1", "0", "enter"), "0 bid 10"),
+    ("forty-one", ("7",), "0 bid 7"),
+    ("auction-45", ("2", "0", "enter"), "0 bid 20"),
+])
+async def test_a_bid_is_typed_by_its_amount(tmp_path: Path, preset: str,
+                                            keys: tuple[str, ...], made: str) -> None:
+    """In the auction the digits typed are the bid: "2 5 Enter" bids 25 (not the
+    choice numbered 2 or 5), and Forty One's "1 2" bids 12; the Enter after digits that
+    made the bid by themselves does nothing more. The row shows no choice numbers."""
+    session = Session.start(build_rules(preset), seed=11, save_path=tmp_path / "g.json")
+    app = TableApp(session, delay=0, par=False, autoplay=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert app.session.view()["phase"] == "auction" and app.session.my_turn
+        labels = [str(app.query_one(f"#choice-{i}").render()) for i in range(3)]
+        assert labels[1:] in (["15", "20"], ["2", "3"], ["20", "25"]), labels
+        assert "Type your bid" in text_of(app, "#message")
+        await pilot.press(*keys)
+        await settle(pilot)
+        assert own_actions(app)[:1] == [made]
+        assert len(own_actions(app)) <= 1 or app.session.view()["phase"] != "trump"
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("preset, keys, said", [
+    ("merrimack-valley", ("3", "5"), "35 is not a bid: the bids are 15, 20, 25, 30."),
+    ("merrimack-valley", ("2", "enter"), "2 is not a bid: the bids are 15, 20, 25, 30."),
+    ("merrimack-valley", ("9",), "9 is not a bid: the bids are 15, 20, 25, 30."),
+    ("forty-one", ("0",), "0 is not a bid: the bids are 1 to 13."),
+    ("forty-one", ("1", "4"), "14 is not a bid: the bids are 1 to 13."),
+])
+async def test_a_typed_amount_that_is_no_bid_is_refused(tmp_path: Path, preset: str,
+                                                        keys: tuple[str, ...],
+                                                        said: str) -> None:
+    """Digits that make no bid are answered with the bids there are, and nothing is bid
+    in their place; Esc clears digits half typed."""
+    session = Session.start(build_rules(preset), seed=11, save_path=tmp_path / "g.json")
+    app = TableApp(session, delay=0, par=False, autoplay=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press(*keys)
+        await settle(pilot)
+        assert said in text_of(app, "#message")
+        assert own_actions(app) == []
+        last = "2" if preset == "forty-one" else "5"
+        await pilot.press("1", "escape", "1", last, "enter")  # the first 1 is cleared
+        await settle(pilot)
+        assert own_actions(app)[:1] == ["0 bid 12" if preset == "forty-one" else "0 bid 15"]
+
+
+@pytest.mark.asyncio
+async def test_thirty_for_sixty_is_typed_3060(tmp_path: Path) -> None:
+    """Where 30 for 60 may be bid, "3 0 Enter" bids 30 and "3 0 6 0" bids 30 for 60."""
+    rules = build_rules("merrimack-valley", {"bid_30_for_60": "true"})
+    for keys, made in ((("3", "0", "enter"), "0 bid 30"),
+                       (("3", "0", "6", "0"), "0 bid 30for60")):
+        session = Session.start(rules, seed=11, save_path=tmp_path / "g.json")
+        app = TableApp(session, delay=0, par=False, autoplay=False)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            await pilot.press(*keys)
+            await settle(pilot)
+            assert own_actions(app)[:1] == [made]
 
 
 @pytest.mark.asyncio

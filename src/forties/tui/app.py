@@ -22,7 +22,7 @@ from textual.containers import Grid, Horizontal, Vertical
 from textual.timer import Timer
 from textual.widgets import Footer, RichLog, Static
 
-from ..actions import Action, Verb
+from ..actions import BID_30_FOR_60, BID_60_FOR_120, Action, Verb
 from ..cards import mask_of_names, parse_card
 from ..fortyfives import bid_ladder
 from ..rules import FortyFivesRules
@@ -58,7 +58,7 @@ MAX_CARDS = 13
 MAX_CHOICES = 16
 
 KEYS_BY_PHASE = {
-    "auction": "Click a choice, or its number then Enter, or ← → Enter.  p pass  h hint",
+    "auction": "Type your bid (as 25) then Enter, or click it, or ← → Enter.  p pass  h hint",
     "raise": "Click a choice, or ← → Enter.  h hint",
     "trump": "Click a suit, or its number then Enter, or ← → Enter.  h hint",
     "draw": "Click (or Space) marks a card to discard; Enter discards them.  h hint",
@@ -70,6 +70,11 @@ KEYS_BY_PHASE = {
     "answer": "Click your answer, or Enter.",
     "fold": "Fold or stay: click a choice, or ← → Enter.",
 }
+
+
+def bid_digits(arg: int) -> str:
+    """The digits that type a bid in the auction: 25 is "25", 30 for 60 is "3060"."""
+    return {BID_30_FOR_60: "3060", BID_60_FOR_120: "60120"}.get(arg, str(arg))
 
 
 def compose_table() -> ComposeResult:
@@ -177,6 +182,9 @@ class TableApp(App[None]):
 
     TABLE_KEYS = frozenset({"move", "row", "enter", "mark", "clear"})
     SLOW_SECONDS = 1.0  # a computer player or a hint taking longer shows its progress
+    # An Enter this soon after digits that made a bid by themselves is part of typing it
+    # ("2 5 Enter"), never a choice of the next moment (the trump, say).
+    ENTER_AFTER_DIGITS = 1.0
     FIRST_SEARCH_NOTE = ("(the first search after an install compiles the solver once, up "
                          "to a minute; `forties warm-up` does it beforehand)")
 
@@ -199,6 +207,8 @@ class TableApp(App[None]):
         self.row = "hand"
         self.marked: set[str] = set()
         self.pending = ""
+        self.amount = ""  # the digits of a bid typed so far in the auction
+        self.amount_done = 0.0  # when typed digits last made (or tried) a bid
         self.shown: list[str] = []
         self.choices: list[Choice] = []
         self.timer: Timer | None = None
@@ -406,6 +416,7 @@ class TableApp(App[None]):
         self.log_lines(s.act(action))
         self.marked.clear()
         self.pending = ""
+        self.amount = ""
         self.refresh_table()
         self.after_change()
         return True
@@ -432,7 +443,7 @@ class TableApp(App[None]):
             return "? help   l last trick   ctrl+q save and quit"
         v = s.view()
         if v["game"] == "forty-one" and v["phase"] == "auction":
-            return "Click your bid, or its number then Enter (0 is 10), or ← → Enter.  h hint"
+            return "Type your bid (1 to 13) then Enter, or click it, or ← → Enter.  h hint"
         return KEYS_BY_PHASE.get(v["phase"], "")
 
     def refresh_table(self) -> None:
@@ -448,6 +459,7 @@ class TableApp(App[None]):
                 else "choices"
             self.choice_cursor = -1  # on the first legal choice, once the choices are made
             self.pending = ""
+            self.amount = ""
         self.draw_title(v)
         self.draw_seats(v)
         self.draw_scores(v)
@@ -536,7 +548,9 @@ class TableApp(App[None]):
             if self.row == "choices" and i == self.choice_cursor:
                 cls.append("cursor")
             slot.set_classes(" ".join(cls))
-            key = str(i + 1) if i < 9 else ("0" if i == 9 else "")
+            # In the auction the digits typed are a bid's amount, not a choice's number.
+            key = "" if v["phase"] == "auction" else str(i + 1) if i < 9 else \
+                ("0" if i == 9 else "")
             slot.update(f"{key} {ch.label}" if key and ch.label != str(i + 1) else ch.label)
 
     def make_choices(self, v: dict[str, Any], legal: Any) -> list[Choice]:
@@ -582,7 +596,8 @@ class TableApp(App[None]):
     # ----- input ----------------------------------------------------------------------
 
     def on_key(self, event: events.Key) -> None:
-        """Digits point at a card or choice; a rank then a suit names a card."""
+        """Digits point at a card or choice (in the auction they are the bid's amount);
+        a rank then a suit names a card."""
         s = self.session
         if not s.my_turn or self.reviewing or len(self.screen_stack) > 1:
             return
@@ -590,6 +605,10 @@ class TableApp(App[None]):
         if not ch:
             return
         phase = s.view()["phase"]
+        if phase == "auction" and ch.isdigit():
+            event.stop()
+            self.type_amount(ch)
+            return
         if self.pending and ch in "CDHS":
             event.stop()
             event.prevent_default()  # "5 h" is the five of hearts, not a hint
@@ -618,6 +637,58 @@ class TableApp(App[None]):
             event.stop()
             return
         self.pending = ""
+
+    # ----- a bid typed by its amount ---------------------------------------------------
+
+    def amounts(self) -> dict[str, int]:
+        """The auction's bids by the digits that type them: {"15": choice index, ...}."""
+        return {bid_digits(ch.action.arg): i for i, ch in enumerate(self.choices)
+                if ch.action is not None and ch.action.verb is Verb.BID}
+
+    def bids_listed(self) -> str:
+        amounts = list(self.amounts())
+        if self.session.view()["game"] == "forty-one":
+            return f"the bids are {amounts[0]} to {amounts[-1]}"
+        plain = [a for a in amounts if a not in ("3060", "60120")]
+        extra = "; 3060 is 30 for 60" if "3060" in amounts else ""
+        return f"the bids are {', '.join(plain)}{extra}"
+
+    def type_amount(self, digit: str) -> None:
+        """One more digit of the bid: the bid is made once the digits can only be that
+        amount (in Forty One, 12; else on Enter); digits that are no bid are refused."""
+        typed = self.amount + digit
+        amounts = self.amounts()
+        could_be = [a for a in amounts if a.startswith(typed)]
+        if not could_be:
+            self.amount = ""
+            self.say(f"{typed} is not a bid: {self.bids_listed()}.", error=True)
+            self.bell()
+            return
+        self.amount = typed
+        if typed in amounts:
+            self.choice_cursor, self.row = amounts[typed], "choices"
+        if could_be == [typed]:
+            self.amount_done = time.monotonic()
+            self.bid_typed()
+            return
+        self.refresh_table()
+        self.say(f"Your bid: {typed}… Enter to bid it, or more digits (Esc clears)."
+                 if typed in amounts else f"Your bid: {typed}…")
+
+    def bid_typed(self) -> None:
+        """Make the bid of the digits typed, or say why there is none."""
+        typed, self.amount = self.amount, ""
+        index = self.amounts().get(typed)
+        if index is None:
+            self.refresh_table()
+            self.say(f"{typed} is not a bid: {self.bids_listed()}.", error=True)
+            self.bell()
+            return
+        self.choice_cursor, self.row = index, "choices"
+        action = self.choices[index].action
+        assert action is not None
+        self.refresh_table()
+        self.do(action)  # or says why not (a bid under the high bid, say)
 
     def typed_card(self, suit: str) -> None:
         """The rank typed so far (``self.pending``) and ``suit``: a card by name."""
@@ -737,6 +808,7 @@ class TableApp(App[None]):
         elif self.choices:
             self.choice_cursor = (self.choice_cursor + step) % len(self.choices)
         self.pending = ""
+        self.amount = ""
         self.refresh_table()
 
     def action_row(self, step: int) -> None:
@@ -760,6 +832,12 @@ class TableApp(App[None]):
             return
         phase = s.view()["phase"]
         self.pending = ""
+        if phase == "auction" and self.amount:
+            self.bid_typed()
+            return
+        if time.monotonic() - self.amount_done < self.ENTER_AFTER_DIGITS:
+            self.amount_done = 0.0  # "2 5 Enter": the digits made the bid; Enter is theirs
+            return
         if phase == "draw":
             self.confirm_discard()
         elif self.row == "hand" and self.card_phase(phase) and self.shown:
@@ -780,6 +858,9 @@ class TableApp(App[None]):
         if not self.at_table():
             return
         self.pending = ""
+        if self.amount:
+            self.amount = ""
+            self.refresh_table()
         if self.marked:
             self.marked.clear()
             self.refresh_table()

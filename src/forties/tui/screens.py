@@ -37,6 +37,7 @@ Playing with the keyboard
   ← →       move along your cards (or the choices)    ↑ ↓  switch rows
   Enter     play the card, or make the choice, under the cursor
   1-9, 0    point at the card or choice of that number, then Enter
+  2 5 Enter in the auction, the digits typed are your bid (3060: 30 for 60)
   5 h, t d  type a card, rank then suit (t is ten): it is played
   Space     mark a card to discard; Enter discards the marked cards
   p         pass              h  a hint: the computer's choice and why
