@@ -760,7 +760,7 @@ def test_save_refuses_a_file_that_is_already_there(tmp_path: Path, command: str)
     precious = write(tmp_path, mv_record_json(), "friday.json")
     before = precious.read_bytes()
     args = [command, "--save", str(precious)] + (["--plain"] if command == "play" else [])
-    code, out, err = invoke(args, tmp_path / "data")
+    code, _, err = invoke(args, tmp_path / "data")
     assert code == 2 and err.count("\n") == 1, err
     assert f"{precious} already exists" in err and f"--resume {precious}" in err
     assert precious.read_bytes() == before
@@ -784,7 +784,7 @@ def test_default_save_names_never_collide(tmp_path: Path,
     monkeypatch.setattr(session_module._dt, "datetime", Frozen)
     monkeypatch.setattr(pad_module._dt, "datetime", Frozen)
     for seed in ("1", "2", "3"):
-        code, out, err = invoke(["play", "--plain", "--seed", seed], tmp_path, "")
+        code, _, err = invoke(["play", "--plain", "--seed", seed], tmp_path, "")
         assert code == 0, err
     games = sorted(p.name for p in (tmp_path / "games").iterdir())
     assert games == ["2026-11-28-132634-merrimack-valley-2.json",
