@@ -835,3 +835,21 @@ def test_resume_keeps_the_records_own_notes(tmp_path: Path, notes: Any,
     after = json.loads(saved.read_text())["notes"]
     assert {k: v for k, v in after.items() if k != "forties-play"} == kept
     assert after["forties-play"]["seat"] == 0
+
+
+@pytest.mark.parametrize("args, expected", [
+    (("check",), "forties: check: missing the RECORD argument (see forties check --help)"),
+    (("show",), "forties: show: missing the RECORD argument (see forties show --help)"),
+    (("hint",), "forties: hint: missing the RECORD argument (see forties hint --help)"),
+    (("replay",), "forties: replay: missing the RECORD argument (see forties replay --help)"),
+    (("hall", "cards"), "forties: hall cards: missing the EVENING argument "
+                        "(see forties hall cards --help)"),
+    (("play", "--resume"), "forties: play: Option '--resume' requires an argument. "
+                           "(see forties play --help)"),
+])
+def test_a_file_left_out_is_named(args: tuple[str, ...], expected: str) -> None:
+    """A command whose file argument (or an option's value) is left out says what is
+    missing and which command's help to read, in one line."""
+    res = run_forties(*args)
+    assert res.returncode == 2 and res.stdout == ""
+    assert res.stderr == expected + "\n"

@@ -38,13 +38,22 @@ class OneLineGroup(click.Group):
         try:
             rv = super().main(args, prog_name, complete_var, False, **extra)
         except click.UsageError as e:
-            where = e.ctx.command_path if e.ctx is not None else "forties"
-            if isinstance(e, click.BadParameter) and e.param is not None and \
+            # An option's missing value is found before the command's context is made.
+            where = e.ctx.command_path if e.ctx is not None else \
+                self.command_path_of(sys.argv[1:] if args is None else list(args))
+            message = e.format_message()
+            if isinstance(e, click.MissingParameter) and e.param is not None:
+                if isinstance(e.param, click.Argument):
+                    name = e.param.human_readable_name.split("|")[0]
+                    message = f"missing the {name} argument"
+                else:
+                    message = f"missing the option {max(e.param.opts, key=len)}"
+            elif isinstance(e, click.BadParameter) and e.param is not None and \
                     isinstance(e.param.type, InputFile | OutputFile):
                 opt = max(e.param.opts, key=len) if isinstance(e.param, click.Option) else ""
                 fail(f"{opt + ' ' if opt else ''}{e.message}", e.exit_code)  # names the file
             command = where.partition(" ")[2]
-            click.echo(f"forties: {command + ': ' if command else ''}{e.format_message()} "
+            click.echo(f"forties: {command + ': ' if command else ''}{message} "
                        f"(see {where} --help)", err=True)
             sys.exit(e.exit_code)
         except click.ClickException as e:
@@ -53,6 +62,22 @@ class OneLineGroup(click.Group):
             click.echo("forties: stopped", err=True)
             sys.exit(1)
         sys.exit(rv if isinstance(rv, int) else 0)
+
+
+    def command_path_of(self, args: Sequence[str]) -> str:
+        """The command that ``args`` name ("forties hall cards"): its subcommands' names,
+        options before them skipped."""
+        words = ["forties"]
+        cmd: click.Command = self
+        for a in args:
+            if a.startswith("-"):
+                continue
+            sub = cmd.commands.get(a) if isinstance(cmd, click.Group) else None
+            if sub is None:
+                break
+            words.append(a)
+            cmd = sub
+        return " ".join(words)
 
 
 class InputFile(click.Path):
