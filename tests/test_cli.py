@@ -102,7 +102,11 @@ MALFORMED: dict[str, tuple[Any, tuple[str, ...]]] = {
     "unknown key": (_edit(("scoresheet",), [1, 2]), ("unknown key", "scoresheet")),
     "unknown key in a hand": (_edit(("hands", 0, "comment"), "x"), ("hand 1", "comment")),
     "unknown key in a deal": (_edit(("hands", 0, "deal", "flop"), []), ("hand 1", "flop")),
-    "missing rules": (_without("rules"), ("rules",)),
+    "missing rules": (_without("rules"), ("missing key 'rules'",)),
+    # record.md: only seed, started, times, notes and event may be left out
+    "missing players": (_without("players"), ("missing key 'players'",)),
+    "missing first_dealer": (_without("first_dealer"), ("missing key 'first_dealer'",)),
+    "missing hands": (_without("hands"), ("missing key 'hands'",)),
     "three names for four seats": (_edit(("players",), ["Ann", "Bob", "Cy"]),
                                    ("players", "3")),
     "game and preset disagree": (_edit(("game",), "forty-one"), ("forty-one",)),
@@ -853,3 +857,4 @@ def test_a_file_left_out_is_named(args: tuple[str, ...], expected: str) -> None:
     res = run_forties(*args)
     assert res.returncode == 2 and res.stdout == ""
     assert res.stderr == expected + "\n"
+

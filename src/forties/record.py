@@ -74,8 +74,9 @@ class Record:
         extra = sorted(set(obj) - known)
         if extra:
             raise RecordError(f"unknown key {extra[0]!r}")
-        if "rules" not in obj:
-            raise RecordError("missing key 'rules'")
+        for key in ("rules", "players", "first_dealer", "hands"):  # record.md's keys
+            if key not in obj:
+                raise RecordError(f"missing key {key!r}")
         try:
             rules = rules_from_json(obj["rules"])
         except RulesError as e:
@@ -86,15 +87,15 @@ class Record:
         if game != rules.game:
             raise RecordError(f"game is {game!r} but preset {rules.preset!r} is {rules.game!r}")
         n = rules.players
-        players = obj.get("players", [f"Seat {i}" for i in range(n)])
+        players = obj["players"]
         if not isinstance(players, list) or not all(_is_text(p) for p in players):
             raise RecordError("players must be a list of names")
         if len(players) != n:
             raise RecordError(f"players lists {len(players)} names for {n} seats")
-        first = obj.get("first_dealer", 0)
+        first = obj["first_dealer"]
         if type(first) is not int or not 0 <= first < n:
             raise RecordError(f"first_dealer must be a seat from 0 to {n - 1}, not {first!r}")
-        hands_obj = obj.get("hands", [])
+        hands_obj = obj["hands"]
         if not isinstance(hands_obj, list):
             raise RecordError("hands must be a list")
         hands = []
