@@ -107,6 +107,9 @@ MALFORMED: dict[str, tuple[Any, tuple[str, ...]]] = {
     "missing players": (_without("players"), ("missing key 'players'",)),
     "missing first_dealer": (_without("first_dealer"), ("missing key 'first_dealer'",)),
     "missing hands": (_without("hands"), ("missing key 'hands'",)),
+    "options not an object": (_edit(("rules",), {"preset": "merrimack-valley",
+                                                 "options": ["kitty"]}),
+                              (": rules: options must be an object",)),
     "three names for four seats": (_edit(("players",), ["Ann", "Bob", "Cy"]),
                                    ("players", "3")),
     "game and preset disagree": (_edit(("game",), "forty-one"), ("forty-one",)),
@@ -156,6 +159,7 @@ def test_check_refuses_what_is_not_a_game(malformed_checked: dict[str, Any], cas
     assert str(path) in res.stderr
     for piece in expected:
         assert piece in res.stderr, f"{piece!r} not in {res.stderr!r}"
+    assert res.stderr.count("rules:") <= 1, res.stderr  # said once
     if case == sorted(MALFORMED)[0]:
         same_as_installed(job, done)
 
@@ -858,3 +862,30 @@ def test_a_file_left_out_is_named(args: tuple[str, ...], expected: str) -> None:
     assert res.returncode == 2 and res.stdout == ""
     assert res.stderr == expected + "\n"
 
+
+def test_a_byte_order_mark_is_let_be(tmp_path: Path) -> None:
+    """A record, a saved game, a score pad or a house rules file saved as Windows Notepad
+    saves UTF-8 (a byte-order mark first) reads as the same file without it."""
+    bom = b"\xef\xbb\xbf"
+    record = tmp_path / "bom.json"
+    record.write_bytes(bom + json.dumps(mv_record_json()).encode())
+    plain = write(tmp_path, mv_record_json(), "plain.json")
+    for command in ("check", "show"):
+        got, want = run_forties(command, str(record)), run_forties(command, str(plain))
+        assert got.returncode == want.returncode and got.stderr == "", got.stderr
+        assert got.stdout == want.stdout
+    assert run_forties("check", "-", stdin="\ufeff" + plain.read_text()).returncode == 0
+    saved = tmp_path / "g.json"
+    assert invoke(["play", "--plain", "--seed", "3", "--save", str(saved)], tmp_path)[0] == 0
+    saved.write_bytes(bom + saved.read_bytes())
+    code, out, err = invoke(["play", "--plain", "--resume", str(saved)], tmp_path)
+    assert code == 0 and "Saved. Resume with" in out, err
+    pad = tmp_path / "pad.json"
+    assert invoke(["pad", "--save", str(pad)], tmp_path, "quit\n")[0] == 0
+    pad.write_bytes(bom + pad.read_bytes())
+    code, out, err = invoke(["pad", "--resume", str(pad), "--export", "csv"], tmp_path)
+    assert code == 0 and out.startswith("hand"), err
+    house = tmp_path / "house.toml"
+    house.write_bytes(bom + b'preset = "nova-scotia"\n')
+    code, out, err = invoke(["rules", "show", "--rules", str(house)], tmp_path)
+    assert code == 0 and "Nova Scotia" in out, err

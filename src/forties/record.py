@@ -79,8 +79,9 @@ class Record:
                 raise RecordError(f"missing key {key!r}")
         try:
             rules = rules_from_json(obj["rules"])
-        except RulesError as e:
-            raise RecordError(f"rules: {e}") from None
+        except RulesError as e:  # its message may name "rules:" already
+            why = str(e)
+            raise RecordError(why if why.startswith("rules: ") else f"rules: {why}") from None
         game = obj.get("game", rules.game)
         if game not in (FORTY_FIVES, FORTY_ONE):
             raise RecordError(f"game must be {FORTY_FIVES!r} or {FORTY_ONE!r}, not {game!r}")
@@ -118,6 +119,9 @@ class Record:
 
     @classmethod
     def loads(cls, text: str) -> Record:
+        """A record from its JSON text (which may begin with a UTF-8 byte-order mark, as
+        Windows Notepad saves it)."""
+        text = text.removeprefix("\ufeff")
         try:
             obj = json.loads(text)
         except json.JSONDecodeError as e:

@@ -506,7 +506,7 @@ def load_rules_file(path: str | Path) -> Rules:
     """House rules from a TOML or JSON file: ``preset = "..."`` and an ``[options]`` table."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        text = p.read_text(encoding="utf-8-sig")  # a BOM (Windows Notepad's) is let be
     except OSError as e:
         raise RulesError(f"{p}: cannot read: {e.strerror}") from None
     except UnicodeDecodeError:

@@ -260,7 +260,7 @@ def cards_command(evening: str, lang: str, tables: bool, out: str | None) -> Non
       forties hall cards evening.json --tables --lang fr -o tables.html
     """
     try:
-        text = Path(evening).read_text(encoding="utf-8")
+        text = Path(evening).read_text(encoding="utf-8-sig")  # a BOM is let be
     except OSError as e:
         fail(f"{evening}: cannot read: {e.strerror}")
     except UnicodeDecodeError:

@@ -163,7 +163,7 @@ def _save(pad: Pad, path: Path) -> None:
 
 def _load(path: str) -> Pad:
     try:
-        obj = json.loads(Path(path).read_text(encoding="utf-8"))
+        obj = json.loads(Path(path).read_text(encoding="utf-8-sig"))  # a BOM is let be
     except OSError as e:
         fail(f"{path}: cannot read: {e.strerror}")
     except UnicodeDecodeError:
