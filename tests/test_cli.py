@@ -889,3 +889,18 @@ def test_a_byte_order_mark_is_let_be(tmp_path: Path) -> None:
     house.write_bytes(bom + b'preset = "nova-scotia"\n')
     code, out, err = invoke(["rules", "show", "--rules", str(house)], tmp_path)
     assert code == 0 and "Nova Scotia" in out, err
+
+
+@pytest.mark.parametrize("case", ["a card twice", "four cards in a hand", "a card missing",
+                                  "an unknown verb", "a bid not a number"])
+def test_replay_refuses_what_is_not_a_game_as_check_does(tmp_path: Path, case: str) -> None:
+    """``replay`` gives a record that is not a game (a deal holding a card twice, an
+    action that is no action) the exit status 2 and the one line on standard error that
+    ``check`` gives it; an illegal action is still replayed up to it (exit 1)."""
+    path = write(tmp_path, MALFORMED[case][0])
+    checked = run_forties("check", str(path))
+    replayed = run_forties("replay", "--plain", str(path))
+    assert (replayed.returncode, replayed.stdout) == (2, "")
+    assert replayed.stderr == checked.stderr and checked.returncode == 2
+    illegal = run_forties("replay", "--plain", str(write(tmp_path, _renege_record(), "r.json")))
+    assert illegal.returncode == 1 and "is illegal" in illegal.stdout and illegal.stderr == ""

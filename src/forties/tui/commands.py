@@ -13,8 +13,18 @@ from pathlib import Path
 import click
 
 from ..bots import LEVELS
-from ..command_line import InputFile, OutputFile, fail, given, read_record, rules_from_cli
+from ..command_line import (
+    InputFile,
+    OutputFile,
+    fail,
+    given,
+    read_record,
+    rules_from_cli,
+    shown_path,
+)
+from ..record import RecordError, replay_record
 from ..rules import PRESETS
+from ..state import IllegalActionError
 from .session import Session, SessionError, default_save_path
 
 
@@ -166,6 +176,12 @@ def replay(record: str, plain: bool) -> None:
       forties replay --plain game.json | less
     """
     rec = read_record(record)
+    try:  # a record that is no game at all is refused as check refuses it (exit 2)
+        replay_record(rec)
+    except RecordError as e:
+        fail(f"{shown_path(record)}: {e}")
+    except IllegalActionError:
+        pass  # replayed up to that action, which is shown with its reason (exit 1)
     if plain or record == "-" or not _interactive():
         from .replay import replay_plain
 
