@@ -904,3 +904,18 @@ def test_replay_refuses_what_is_not_a_game_as_check_does(tmp_path: Path, case: s
     assert replayed.stderr == checked.stderr and checked.returncode == 2
     illegal = run_forties("replay", "--plain", str(write(tmp_path, _renege_record(), "r.json")))
     assert illegal.returncode == 1 and "is illegal" in illegal.stdout and illegal.stderr == ""
+
+
+def test_show_lists_the_trick_in_progress(tmp_path: Path) -> None:
+    """A record stopped in a trick shows its cards before "(hand in progress)"; an illegal
+    card shows the trick it was played to (Di's 8D after Ann's 4S lead: she holds 9S)."""
+    rec = mv_record_json(tricks=2)
+    rec["hands"][0]["actions"] += ["1 play QD", "2 play TD"]
+    res = run_forties("show", str(write(tmp_path, rec)))
+    assert res.returncode == 0
+    assert res.stdout.endswith("  Trick 3 so far: Bob QD, Cy TD\n  (hand in progress)\n")
+    res = run_forties("show", str(write(tmp_path, _renege_record(), "renege.json")))
+    assert res.returncode == 1
+    assert res.stdout.endswith("  Trick 1 so far: Ann 4S, Bob 2D, Cy 4D\n"
+                               "  ! action 13 (3 play 8D) is illegal: must play a trump: "
+                               "you hold 9S\n"), res.stdout[-300:]

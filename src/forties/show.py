@@ -58,6 +58,7 @@ def render(record: Record) -> str:
                 out.append(f"  ! action {i + 1} ({text}): {e}")
                 return "\n".join(out) + "\n"
             if why is not None:
+                out.extend(_trick_so_far(st, names))  # the cards that make it illegal
                 out.append(f"  ! action {i + 1} ({text}) is illegal: {why}")
                 return "\n".join(out) + "\n"
             line = _describe(st, a, names)
@@ -81,11 +82,22 @@ def render(record: Record) -> str:
                            + says(names[t.winner or 0], "win", "wins"))
         if auction:
             out.append(f"  {_auction_label(st)} so far: " + ", ".join(auction))
+        if not st.hand_over:
+            out.extend(_trick_so_far(st, names))
         out.extend("  " + x for x in _hand_end(st, record))
     if replay.state is not None and replay.state.over:
         out.append("")
         out.append(_game_end(replay.state, record))
     return "\n".join(out) + "\n"
+
+
+def _trick_so_far(st: GameState, names: list[str]) -> list[str]:
+    """The cards of the trick being played: "  Trick 2 so far: East 7C, South 3C"."""
+    if st.phase is not Phase.PLAY or not st.trick_cards:
+        return []
+    order = [names[(st.trick_leader + k) % st.n] + " " + CARD_NAMES[c]
+             for k, c in enumerate(st.trick_cards)]
+    return [f"  Trick {len(st.tricks) + 1} so far: {', '.join(order)}"]
 
 
 def _auction_label(st: GameState) -> str:
