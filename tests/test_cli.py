@@ -919,3 +919,14 @@ def test_show_lists_the_trick_in_progress(tmp_path: Path) -> None:
     assert res.stdout.endswith("  Trick 1 so far: Ann 4S, Bob 2D, Cy 4D\n"
                                "  ! action 13 (3 play 8D) is illegal: must play a trump: "
                                "you hold 9S\n"), res.stdout[-300:]
+
+
+def test_hint_worlds_applies_to_a_bid_too(tmp_path: Path) -> None:
+    """``hint --worlds N`` searches N imagined deals for a bid as for a card: the advice
+    at the first bid of the fixed hand is averaged over 5 deals with --worlds 5, over 7
+    with --worlds 7."""
+    path = write(tmp_path, _actions())
+    for n in (5, 7):
+        res = run_forties("hint", "--worlds", str(n), str(path))
+        assert res.returncode == 0, res.stderr
+        assert f"averaged over {n} imagined deals" in res.stdout, res.stdout

@@ -13,6 +13,7 @@ import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from .actions import Action, Verb, bid_text
 from .bots.expert import Choice, ExpertBot
@@ -35,22 +36,31 @@ class Hint:
 
 
 def hint(state: GameState, seat: int | None = None, worlds: int = 24,
-         seed: int = 0) -> Hint:
-    """The expert's advice for ``seat`` (default: the seat to act)."""
+         seed: int = 0, deals: int | None = None) -> Hint:
+    """The expert's advice for ``seat`` (default: the seat to act): ``worlds`` imagined
+    deals for a card in Forty-Fives, ``deals`` for every other choice and for Forty One's
+    cards (None: the expert's own counts)."""
     seat = state.turn if seat is None else seat
     if seat is None or seat != state.turn:
         raise ValueError("it is not that seat's turn" if seat is not None else
                          "nobody is to act: the hand is over")
     view, legal = state.view(seat), state.legal_actions()
-    points = ExpertBot(random.Random(seed), worlds=worlds, win_bonus=0.0).decide(view, legal)
+    points = _expert(seed, worlds, deals, win_bonus=0.0).decide(view, legal)
     action = points.action
     for_game = None
     if _game_may_end(state):  # ending the game may weigh more than this hand's points
-        for_game = ExpertBot(random.Random(seed), worlds=worlds).decide(view, legal).action
+        for_game = _expert(seed, worlds, deals).decide(view, legal).action
         action = for_game
     values = {a: v for a, v in points.values.items() if math.isfinite(v)}
     reason = _reason(action, Choice(points.action, values, points.samples), for_game)
     return Hint(action, values, f"{action_words(action)}: {reason}", reason)
+
+
+def _expert(seed: int, worlds: int, deals: int | None, **kw: Any) -> ExpertBot:
+    bot = ExpertBot(random.Random(seed), worlds=worlds, **kw)
+    if deals is not None:  # the bids, trump and discards; Forty One's bids and cards
+        bot.deals = bot.bid_deals41 = bot.worlds41 = deals
+    return bot
 
 
 def _game_may_end(state: GameState) -> bool:

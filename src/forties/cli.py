@@ -193,8 +193,10 @@ def show(record: str) -> None:
 
 @main.command()
 @click.argument("record", metavar="RECORD|-", type=InputFile(allow_dash=True))
-@click.option("--worlds", type=click.IntRange(min=1), default=24, show_default=True,
-              help="Imagined deals the expert searches.")
+@click.option("--worlds", type=click.IntRange(min=1), default=None,
+              help="Imagined deals the expert searches, for a bid as for a card (default: "
+                   "24 for a card, 120 for a bid, trump or discard; Forty One: 64 for a "
+                   "card, 120 for a bid).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 def hint(record: str, worlds: int, as_json: bool) -> None:
     """The expert's advice for the seat to act at the end of RECORD, with the value of
@@ -222,7 +224,7 @@ def hint(record: str, worlds: int, as_json: bool) -> None:
     if st is None:
         fail("the record has no hand yet")
     if st.turn is not None:
-        h = advise(st, worlds=worlds)
+        h = advise(st, worlds=worlds or 24, deals=worlds)
         ranked = sorted(h.values.items(), key=lambda kv: -kv[1])
         if as_json:
             click.echo(json.dumps({"to_act": st.turn, "action": str(h.action),
