@@ -653,7 +653,14 @@ async def test_call_a_partner_by_keyboard_and_confirm_going_alone(tmp_path: Path
             await settle(pilot)
             assert CALL_GRID[screen.cursor] == card
 
-        refused = next((c for c in CALL_GRID if c not in allowed), None)
+        five = f"5{t}"  # the 5 of trumps: never called, even from one's own hand
+        assert five not in allowed
+        await move_to(five)
+        await pilot.press("enter")
+        await settle(pilot)
+        said = str(screen.query_one("#call-message", Static).render())
+        assert said.count("never called") == 1, said
+        refused = next((c for c in CALL_GRID if c not in allowed and c != five), None)
         if refused is not None:  # a trump above all the caller's trumps
             await move_to(refused)
             await pilot.press("enter")
