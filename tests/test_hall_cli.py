@@ -153,3 +153,24 @@ def test_ante_and_home_print_their_results() -> None:
     assert re.search(r"Cut-throat won by \w+, who takes the 18", res.stdout)
     res = run_forties("hall", "home", "--matches", "2", "--seed", "1")
     assert res.returncode == 0 and res.stdout.count("Match ") == 2
+
+
+def test_an_export_from_before_the_cut_names_had_their_prefix_still_loads(
+        tmp_path: Path) -> None:
+    from forties.hall.events import CutDeck, Vote
+    from forties.hall.export import export_json
+
+    from .test_hall_prizes import seed_example
+
+    h = seed_example()
+    h.apply(Vote("prize-1", 1, "cut"))
+    h.apply(Vote("prize-1", 2, "cut"))
+    h.apply(CutDeck("prize-1"))
+    old = export_json(h)
+    assert old["contests"]["prize-1"]["cut"]["draw"] == "cut/prize-1"
+    old["contests"]["prize-1"]["cut"]["draw"] = "prize-1"  # as exports used to name it
+    j = tmp_path / "old.json"
+    j.write_text(json.dumps(old))
+    res = run_forties("hall", "cards", str(j))
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.count('class="punch"') == 7

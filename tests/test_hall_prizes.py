@@ -318,3 +318,63 @@ def test_the_seed_is_committed_before_and_shown_after() -> None:
     import hashlib
 
     assert commitment(1234) == hashlib.sha256(b"1234").hexdigest()
+
+
+def _redo_cut(method: str, seed: int, name: str, couples: list[int]) -> dict[str, list[str]]:
+    """A hall member's check of a cut, by the published method alone: the deck in the
+    order it gives, shuffled with the seed and the draw's name, couples drawing in order
+    of number, a tie on rank drawing again."""
+    assert 'random.Random("{seed}/{name}/{k}").shuffle(deck)' in method
+    assert "2C 3C ... AC 2D ... AS" in method and "ace is low" in method
+    deck = [r + s for s in "CDHS" for r in "23456789TJQKA"]
+    stream: list[str] = []
+    for k in range(4):
+        d = list(deck)
+        random.Random(f"{seed}/{name}/{k}").shuffle(d)
+        stream += d
+    top = iter(stream)
+    drawn: dict[str, list[str]] = {str(c): [] for c in sorted(couples)}
+    low = {r: i for i, r in enumerate("A23456789TJQK")}
+
+    def rank(group: list[int]) -> None:
+        for c in group:
+            drawn[str(c)].append(next(top))
+        by: dict[int, list[int]] = {}
+        for c in group:
+            by.setdefault(low[drawn[str(c)][-1][0]], []).append(c)
+        for tied in by.values():
+            if len(tied) > 1:
+                rank(tied)
+
+    rank(sorted(couples))
+    return drawn
+
+
+def test_a_cut_is_redone_from_the_exported_evening_alone() -> None:
+    import json
+
+    from forties.hall.commands import contest_lines
+    from forties.hall.export import export_json
+
+    h = seed_example()
+    h.apply(Vote("prize-1", 1, "cut"))
+    h.apply(Vote("prize-1", 2, "cut"))
+    h.apply(CutDeck("prize-1"))
+    d = json.loads(json.dumps(export_json(h)))
+    cut = d["contests"]["prize-1"]["cut"]
+    name = cut["draw"]
+    assert name == "cut/prize-1"
+    couples = d["contests"]["prize-1"]["couples"]
+    assert _redo_cut(d["draws"]["method"], d["draws"]["seed"], name, couples) == cut["cards"]
+    # the director's printout names the same draw
+    assert any(f"draw {name}," in line for line in contest_lines(h, h.contests()["prize-1"]))
+
+
+def test_every_cut_carries_the_name_that_redoes_it() -> None:
+    from forties.hall.draw import METHOD
+
+    for name in ("prize-2/forfeit", "booby"):
+        cut = cut_deck(77, name, [5, 2, 9])
+        assert cut.name == f"cut/{name}"
+        assert _redo_cut(METHOD, 77, cut.name, [5, 2, 9]) == \
+            {str(c): list(v) for c, v in cut.draws}

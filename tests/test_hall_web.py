@@ -578,7 +578,7 @@ def test_a_play_off_the_cookie_jar_and_a_cut_anyone_can_redo(client: Any) -> Non
     seed = b["draws"]["seed"]
     assert "random.Random" in b["draws"]["method"]
     deck = list(CARD_NAMES)
-    random.Random(f"{seed}/cut/booby/0").shuffle(deck)
+    random.Random(f"{seed}/{contests['booby']['cut']['draw']}/0").shuffle(deck)
     cards = contests["booby"]["cut"]["cards"]
     drawn = [c for pair in zip(*(cards[k] for k in sorted(cards, key=int)), strict=False)
              for c in pair]

@@ -121,3 +121,14 @@ def test_translations_are_translated() -> None:
     assert sum(bool(arabic.search(ar[i])) for i in en) > 0.9 * len(en)
     assert (en["dir"], fr["dir"], ar["dir"]) == ("ltr", "ltr", "rtl")
     assert (fr["suit.H"], ar["suit.H"]) == ("cœur", "كبة")
+
+
+def test_the_hall_draw_method_is_the_published_one_in_every_language() -> None:
+    from forties.hall.draw import METHOD
+
+    # the projector shows the method in the reader's language; the English is the server's
+    assert catalog("en")["hall.draws.method"] == METHOD
+    for lang in ("fr", "ar"):
+        text = catalog(lang)["hall.draws.method"]
+        assert 'random.Random("{seed}/{name}/{k}").shuffle(deck)' in text
+        assert "cut/prize-1" in text and text != METHOD

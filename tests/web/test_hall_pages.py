@@ -125,6 +125,9 @@ def test_a_director_runs_an_evening_from_the_door_to_the_prizes(
     board.wait_for_selector(".cut .cards span")
     cards = board.locator(".contest[data-contest='prize-2'] .cards li").all_inner_texts()
     assert len(cards) == 2 and cards[0].startswith("Couple 1 drew")
+    # the projector names the draw beside its cards: the name that goes into the method
+    shown = board.locator(".contest[data-contest='prize-2'] .draw-name").inner_text()
+    assert shown.endswith(": cut/prize-2"), shown
     b = get(server, f"/api/hall/{eid}")
     order = b["contests"][0]["order"]
     assert sorted(order) == [1, 4]

@@ -179,7 +179,7 @@ def contest_lines(hall: Hall, ct: Contest) -> list[str]:
             f"couple {c} {'plays' if v else 'forfeits'}" for c, v in ct.answers.items()))
     for cut in (ct.cut, ct.forfeit_cut):
         if cut is not None:
-            out.append("  cut of the deck (low card wins): " + ", ".join(
+            out.append(f"  cut of the deck (draw {cut.name}, low card wins): " + ", ".join(
                 f"couple {c} {' then '.join(cards)}" for c, cards in cut.draws))
     if ct.playoff is not None:
         for a, b, w in ct.playoff.games:

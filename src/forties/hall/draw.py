@@ -21,10 +21,11 @@ CUT_RANK = {r: i + 1 for i, r in enumerate("A23456789TJQK")}
 assert set(CUT_RANK) == set(RANKS)
 
 METHOD = (
-    "Python 3: random.Random(\"{seed}/{name}/{k}\").shuffle(deck), deck being the 52 cards "
-    "in the order 2C 3C ... AC 2D ... AS and k = 0 for the first deck (1 if it runs out, "
-    "...); couples draw from the top in order of couple number; the ace is low; couples "
-    "who draw the same rank draw again, in the same order, until they differ.")
+    "Python 3: random.Random(\"{seed}/{name}/{k}\").shuffle(deck), name being the draw's "
+    "name shown with each cut (such as cut/prize-1), deck the 52 cards in the order 2C 3C "
+    "... AC 2D ... AS and k = 0 for the first deck (1 if it runs out, ...); couples draw "
+    "from the top in order of couple number; the ace is low; couples who draw the same "
+    "rank draw again, in the same order, until they differ.")
 
 
 def commitment(seed: int) -> str:
@@ -52,14 +53,17 @@ def _decks(seed: int, name: str) -> Iterator[str]:
 class Cut:
     """A cut of the deck among couples: the cards each drew, in order, and the result."""
 
-    name: str
+    name: str  # the draw's name, exactly as it goes into METHOD ("cut/prize-1")
     draws: tuple[tuple[int, tuple[str, ...]], ...]  # (couple, cards drawn), couple order
     order: tuple[int, ...]  # best (lowest card) first
 
 
 def cut_deck(seed: int, name: str, couples: Sequence[int]) -> Cut:
-    """Couples cut for low card (see METHOD); ``order`` lists them lowest card first."""
-    cards = _decks(seed, f"cut/{name}")
+    """Couples cut for low card (see METHOD); ``order`` lists them lowest card first. The
+    draw is named ``cut/NAME`` (``name`` being the contest's, such as ``prize-1``): the
+    Cut carries that whole name, the one a hall member puts into METHOD to redo it."""
+    draw = f"cut/{name}"
+    cards = _decks(seed, draw)
     drawn: dict[int, list[str]] = {c: [] for c in sorted(couples)}
 
     def rank(group: list[int]) -> list[int]:
@@ -75,7 +79,7 @@ def cut_deck(seed: int, name: str, couples: Sequence[int]) -> Cut:
         return out
 
     order = rank(sorted(couples)) if len(couples) > 1 else list(couples)
-    return Cut(name, tuple((c, tuple(v)) for c, v in drawn.items()), tuple(order))
+    return Cut(draw, tuple((c, tuple(v)) for c, v in drawn.items()), tuple(order))
 
 
 def cookie_jar_games(seed: int, games: int, count: int) -> tuple[int, ...]:

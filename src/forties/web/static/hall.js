@@ -225,7 +225,7 @@ export function drawPrizes(b, act = null) {
   box.append(el("details", { id: "draws" }, el("summary", {}, t("hall.draws.title", "Check the draws")),
     el("p", {}, t("hall.draws.key", "Draw key (SHA-256), shown from the start: {digest}", { digest: d.seed_sha256 })),
     "seed" in d ? el("p", {}, t("hall.draws.seed", "The evening's seed: {seed}", { seed: d.seed })) : null,
-    el("p", { class: "muted" }, d.method)));
+    el("p", { class: "muted", id: "draw-method" }, t("hall.draws.method", d.method))));
   return box;
 }
 
@@ -249,6 +249,7 @@ function drawContest(b, ct, act) {
     box.append(el("div", { class: "cut" }, el("p", {}, name === "cut"
       ? t("hall.cut.title", "The cut of the deck (low card wins, ace low):")
       : t("hall.cut.forfeit", "The couples who forfeit cut for the places left:")),
+      el("p", { class: "muted draw-name" }, t("hall.cut.draw", "Draw name (to check it): {name}", { name: cut.draw })),
       el("ul", { class: "cards" }, Object.entries(cut.cards).map(([c, cards]) => el("li", {},
         t("hall.cut.drew", "Couple {c} drew", { c }), " ", cards.map((x) => el("span", {}, x)))))));
   }
