@@ -35,6 +35,7 @@ def full_evening() -> Hall:
     h.leave(7, 1)  # withdraws before the start
     play_game(h, lambda t, a, b: a)
     h.register(("Late", "Pair"))
+    h.rename(2, ("Jon", "Mary"))  # misspelt at the door
     h.begin()
     h.apply(Swap(2, (1, 2)))
     seat = h.seatings[-1]
@@ -51,7 +52,7 @@ def full_evening() -> Hall:
 def test_every_event_type_round_trips() -> None:
     h = full_evening()
     kinds = {e.type for e in h.events}
-    assert kinds >= {"register", "leave", "begin", "result", "swap", "close"}
+    assert kinds >= {"register", "leave", "rename", "begin", "result", "swap", "close"}
     again = Hall.from_json(json.loads(json.dumps(h.to_json())))
     assert again.to_json() == h.to_json()
     assert again.seatings == h.seatings and again.standings() == h.standings()
@@ -71,8 +72,8 @@ def test_tie_events_round_trip() -> None:
     assert Hall.from_json(cut.to_json()).awards() == cut.awards()
     assert {e["type"] for e in h.to_json()["events"]} | {"cut"} >= {
         "vote", "answer", "play-off", "cut"}
-    assert set(EVENT_TYPES) == {"register", "leave", "begin", "result", "swap", "close",
-                                "vote", "answer", "cut", "play-off"}
+    assert set(EVENT_TYPES) == {"register", "leave", "rename", "begin", "result", "swap",
+                                "close", "vote", "answer", "cut", "play-off"}
 
 
 def test_settings_round_trip_with_house_rules() -> None:
@@ -184,11 +185,68 @@ def test_reports_before_the_start_and_after_the_end() -> None:
     play_game(h, lambda t, a, b: a)
     with pytest.raises(HallError, match="every game has begun"):
         h.begin()
-    with pytest.raises(HallError, match="plays from game 2 to 1"):
+    with pytest.raises(HallError, match="^the last game has begun: no couple can join now$"):
         h.register(("Too", "Late"))
     lone = hall_of(1, games=1)
     with pytest.raises(HallError, match="at least two couples"):
         lone.begin()
+
+
+def test_a_couples_names_are_corrected_at_any_time_and_change_no_result() -> None:
+    from forties.hall.printing import punch_cards_html
+
+    h = hall_of(4, games=2, seed=5)
+    h.register(("Jonh", "Mary"))
+    h.rename(5, ("John", "Mary"))  # before the start
+    play_game(h, lambda t, a, b: a)
+    play_game(h, lambda t, a, b: b)
+    before = [(s.couple, s.score, s.won, s.place) for s in h.standings()]
+    awards = h.awards()
+    h.rename(1, (" Ann ", "Bobby"))  # after the end, while the prizes are decided
+    assert h.couples[1].names == ("Ann", "Bobby")
+    assert [(s.couple, s.score, s.won, s.place) for s in h.standings()] == before
+    assert h.awards() == awards
+    names = {s.couple: s.names for s in h.standings()}
+    assert names[1] == ("Ann", "Bobby") and names[5] == ("John", "Mary")
+    assert "Bobby" in punch_cards_html(h, "fr") and "Jonh" not in punch_cards_html(h, "en")
+    assert "John,Mary" in standings_csv(h)
+    assert Hall.from_json(h.to_json()).couples == h.couples  # the correction is an event
+    assert [e.type for e in h.events].count("rename") == 2
+    for bad, words in [((9, ("A", "B")), "no couple 9"),
+                       ((1, ("", "B")), "two names of 1 to 60"),
+                       ((1, ("A" * 61, "B")), "two names of 1 to 60"),
+                       ((1, ("A",)), "a couple is two names")]:
+        with pytest.raises(HallError, match=words):
+            h.rename(*bad)  # type: ignore[arg-type]
+    assert h.couples[1].names == ("Ann", "Bobby")
+
+
+def test_nobody_joins_once_the_last_game_has_begun() -> None:
+    h = hall_of(4, games=2)
+    play_game(h, lambda t, a, b: a)
+    assert h.register(("On", "Time")) == 5  # between games: plays from game 2
+    h.begin()
+    with pytest.raises(HallError, match="^the last game has begun: no couple can join now$"):
+        h.register(("Too", "Late"))
+    assert len(h.couples) == 5
+
+
+def test_nobody_leaves_once_the_prizes_are_being_decided() -> None:
+    h = hall_of(4, games=1, seed=3)
+    h.leave(4, 2)  # during the last game, a couple going home early: not present to win
+    play_game(h, lambda t, a, b: a)  # couples 1 and 3 won: a tie for the first prize
+    assert h.over and h.status()["phase"] == "prizes"
+    before = h.awards()
+    for phase in ("prizes", "finished"):
+        with pytest.raises(HallError, match="no couple can leave now"):
+            h.leave(1)
+        assert h.couples[1].left_game is None and h.awards() == before
+        if phase == "prizes":
+            h.apply(Vote("prize-1", 1, "cut"))
+            h.apply(Vote("prize-1", 3, "cut"))
+            h.apply(CutDeck("prize-1"))
+            assert h.status()["phase"] == "finished"
+            before = h.awards()
 
 
 def test_leaving_cannot_leave_fewer_than_two_couples() -> None:

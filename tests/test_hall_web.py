@@ -82,7 +82,8 @@ def test_create_refuses_bad_settings_in_one_line(client: Any) -> None:
 def test_the_director_key_is_needed_to_change_anything(client: Any) -> None:
     eid, key, tables = new_evening(client, 2)
     for path, body in (("register", {"names": ["X", "Y"]}), ("begin", {}),
-                       ("leave", {"couple": 1}), ("close", {})):
+                       ("leave", {"couple": 1}), ("close", {}),
+                       ("rename", {"couple": 1, "names": ["X", "Y"]})):
         for wrong in (None, "", "guess", tables, key[:-1] + ("A" if key[-1] != "A" else "B")):
             msg = one_line(client.post(f"/api/hall/{eid}/{path}", json={"key": wrong, **body}),
                            403)
@@ -430,6 +431,81 @@ def test_leave_swap_and_close(client: Any) -> None:
     assert client.post(f"/api/hall/{eid}/close", json={"key": key}).status_code == 200
     b = board(client, eid)
     assert b["games"] == 1 and b["status"]["phase"] in ("prizes", "finished")
+    # once the evening is over, nobody joins and nobody leaves: the prizes stand
+    assert one_line(client.post(f"/api/hall/{eid}/register", json={
+        "key": key, "names": ["Too", "Late"]}), 409) == \
+        "the last game has begun: no couple can join now"
+    assert "no couple can leave now" in one_line(client.post(f"/api/hall/{eid}/leave", json={
+        "key": key, "couple": 1}), 409)
+    after = board(client, eid)
+    assert after["couples"] == b["couples"] and after["awards"] == b["awards"]
+
+
+def test_the_director_corrects_a_couples_names(client: Any) -> None:
+    eid, key, tables = new_evening(client, 3, games=1)
+    r = client.post(f"/api/hall/{eid}/register", json={"key": key, "names": ["Jonh", "Mary"]})
+    assert r.json()["couple"] == 4
+
+    def rename(couple: Any, names: Any, k: Any = key) -> Any:
+        return client.post(f"/api/hall/{eid}/rename",
+                           json={"key": k, "couple": couple, "names": names})
+
+    assert "director" in one_line(rename(4, ["John", "Mary"], tables), 403)
+    assert "no couple 9" in one_line(rename(9, ["John", "Mary"]), 409)
+    assert "two names of 1 to 60" in one_line(rename(4, ["", "Mary"]), 409)
+    assert "two names of 1 to 60" in one_line(rename(4, ["  ", "Mary"]), 409)
+    assert "two names" in one_line(rename(4, ["John"]), 400)
+    assert "couple" in one_line(rename("four", ["John", "Mary"]), 400)
+    assert board(client, eid)["couples"][3]["names"] == ["Jonh", "Mary"]
+    # the evening plays out, then the names are put right: no result moves
+    client.post(f"/api/hall/{eid}/begin", json={"key": key})
+    for t in board(client, eid)["current"]["tables"]:
+        client.post(f"/api/hall/{eid}/report", json={"key": key, "game": 1,
+                                                     "table": t["table"], "winner": 4
+                                                     if 4 in (t["deals_first"], t["other"])
+                                                     else t["other"]})
+    b = board(client, eid)
+    assert rename(4, [" John ", "Mary"]).status_code == 200
+    after = board(client, eid)
+    assert [c["names"] for c in after["couples"] if c["couple"] == 4] == [["John", "Mary"]]
+    assert [s["names"] for s in after["standings"] if s["couple"] == 4] == [["John", "Mary"]]
+    assert [(s["couple"], s["score"], s["place"]) for s in after["standings"]] == \
+        [(s["couple"], s["score"], s["place"]) for s in b["standings"]]
+    assert after["awards"] == b["awards"] and after["status"] == b["status"]
+    for path in ("/api/hall/{}/export/standings", "/api/hall/{}/export/json",
+                 "/hall/{}/print/cards?lang=en", "/hall/{}/print/cards?lang=fr"):
+        text = client.get(path.format(eid)).text
+        assert "John" in text and "Jonh" not in text.replace('"Jonh"', ""), path
+    events = client.get(f"/api/hall/{eid}/export/json").json()["events"]
+    assert {"type": "rename", "couple": 4, "names": ["John", "Mary"]} in events
+
+
+def test_an_online_players_page_says_the_corrected_name(client: Any) -> None:
+    r = client.post("/api/hall", json={"games": 2, "online": True})
+    eid, key = r.json()["evening"], r.json()["key"]
+    links = client.post(f"/api/hall/{eid}/register", json={
+        "key": key, "names": ["Jonh", "Mary"], "players": "people"}).json()["players"]
+    assert client.post(f"/api/hall/{eid}/rename", json={
+        "key": key, "couple": 1, "names": ["John", "Mary"]}).status_code == 200
+    mine = links[0].split("#key=")[1]
+    assert client.post(f"/api/hall/{eid}/seat", json={"key": mine}).json()["name"] == "John"
+    players = client.post(f"/api/hall/{eid}/director", json={"key": key}).json()["players"]
+    assert [p["name"] for p in players] == ["John", "Mary"]
+
+
+def test_nobody_registers_during_the_last_game(client: Any) -> None:
+    eid, key, tables = new_evening(client, 4, games=2)
+    client.post(f"/api/hall/{eid}/begin", json={"key": key})
+    for t in board(client, eid)["current"]["tables"]:
+        client.post(f"/api/hall/{eid}/report", json={"key": tables, "game": 1,
+                                                     "table": t["table"],
+                                                     "winner": t["other"]})
+    client.post(f"/api/hall/{eid}/begin", json={"key": key})
+    assert board(client, eid)["status"]["phase"] == "playing"
+    assert one_line(client.post(f"/api/hall/{eid}/register", json={
+        "key": key, "names": ["Jo", "Al"]}), 409) == \
+        "the last game has begun: no couple can join now"
+    assert len(board(client, eid)["couples"]) == 4
 
 
 def test_online_tables_made_again_after_a_failure(client: Any, service: FakeService) -> None:

@@ -28,6 +28,7 @@ from .events import (
     Leave,
     PlayoffWin,
     Register,
+    Rename,
     Result,
     Swap,
     Vote,
@@ -353,6 +354,13 @@ class Hall:
         self.apply(Register(number, (names[0], names[1]), game or self.begun + 1))
         return number
 
+    def rename(self, couple: int, names: Sequence[str]) -> None:
+        """Correct couple ``couple``'s names (at any time: no result changes)."""
+        names = tuple(str(n).strip() for n in names)
+        if len(names) != 2:
+            raise HallError("a couple is two names")
+        self.apply(Rename(couple, (names[0], names[1])))
+
     def leave(self, couple: int, game: int | None = None) -> None:
         """``couple`` plays no game from ``game`` (default: the next game not begun)."""
         self.apply(Leave(couple, game or self.begun + 1))
@@ -385,15 +393,18 @@ class Hall:
         expected = max(self.couples, default=0) + 1
         if e.couple != expected:
             raise HallError(f"the next couple's number is {expected}, not {e.couple}")
-        names = tuple(n.strip() for n in e.names)
-        if not all(names) or any(len(n) > MAX_NAME or not n.isprintable() for n in names):
-            raise HallError(f"a couple is two names of 1 to {MAX_NAME} printable characters")
+        _check_names(e.names)
+        if self.started and self.begun >= self.games:
+            raise HallError("the last game has begun: no couple can join now")
         if not self.begun < e.game <= self.games:
             raise HallError(f"a couple registering now plays from game {self.begun + 1} "
                             f"to {self.games}, not from game {e.game}")
-        if names != e.names:
-            raise HallError("names must not start or end with spaces")
         self.couples[e.couple] = Couple(e.couple, e.names, e.game)
+
+    def _apply_rename(self, e: Rename) -> None:
+        c = self._couple(e.couple)
+        _check_names(e.names)
+        self.couples[e.couple] = replace(c, names=e.names)
 
     def _couple(self, number: int) -> Couple:
         c = self.couples.get(number)
@@ -405,6 +416,9 @@ class Hall:
         c = self._couple(e.couple)
         if c.left_game is not None:
             raise HallError(f"couple {e.couple} has already left")
+        if self.over:
+            raise HallError("the last game is over and the prizes go by the standings as "
+                            "they are: no couple can leave now")
         if e.game <= self.begun:
             raise HallError(f"game {e.game} has begun: couple {e.couple} can leave from game "
                             f"{self.begun + 1} (its table's game {self.begun} is a result or "
@@ -563,6 +577,15 @@ class Hall:
         except json.JSONDecodeError as e:
             raise HallError(f"not JSON: {e.msg} at line {e.lineno}") from None
         return cls.from_json(obj)
+
+
+def _check_names(names: tuple[str, str]) -> None:
+    """A couple's two names: 1 to MAX_NAME printable characters each, trimmed."""
+    trimmed = tuple(n.strip() for n in names)
+    if not all(trimmed) or any(len(n) > MAX_NAME or not n.isprintable() for n in trimmed):
+        raise HallError(f"a couple is two names of 1 to {MAX_NAME} printable characters")
+    if trimmed != names:
+        raise HallError("names must not start or end with spaces")
 
 
 def _points(points: dict[int, int] | None) -> tuple[tuple[int, int], ...] | None:

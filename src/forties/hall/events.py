@@ -38,6 +38,16 @@ class Leave:
 
 
 @dataclass(frozen=True)
+class Rename:
+    """The director corrects a couple's names (a name misspelt at the door): every card,
+    standing and prize shows the new ones; no result changes."""
+
+    couple: int
+    names: tuple[str, str]
+    type: ClassVar[str] = "rename"
+
+
+@dataclass(frozen=True)
 class Begin:
     """Game ``game`` begins: its seating is fixed (game 1: the evening starts)."""
 
@@ -113,11 +123,12 @@ class PlayoffWin:
     type: ClassVar[str] = "play-off"
 
 
-Event = Register | Leave | Begin | Result | Swap | Close | Vote | Answer | CutDeck | PlayoffWin
+Event = (Register | Leave | Rename | Begin | Result | Swap | Close | Vote | Answer | CutDeck
+         | PlayoffWin)
 
 EVENT_TYPES: dict[str, type[Any]] = {
-    k.type: k for k in (Register, Leave, Begin, Result, Swap, Close, Vote, Answer, CutDeck,
-                        PlayoffWin)}
+    k.type: k for k in (Register, Leave, Rename, Begin, Result, Swap, Close, Vote, Answer,
+                        CutDeck, PlayoffWin)}
 
 
 def event_to_json(e: Event) -> dict[str, Any]:
@@ -158,11 +169,13 @@ def event_from_json(obj: Any) -> Event:
     extra = sorted(set(obj) - allowed)
     if extra:
         raise HallError(f"{kind} event: unknown key {extra[0]!r}")
-    if kind == "register":
+    if kind in ("register", "rename"):
         names = obj.get("names")
         if not isinstance(names, list) or len(names) != 2 or \
                 not all(isinstance(n, str) for n in names):
-            raise HallError("register event: names must be two names")
+            raise HallError(f"{kind} event: names must be two names")
+        if kind == "rename":
+            return Rename(_whole(obj, "couple"), (names[0], names[1]))
         return Register(_whole(obj, "couple"), (names[0], names[1]), _whole(obj, "game"))
     if kind == "leave":
         return Leave(_whole(obj, "couple"), _whole(obj, "game"))

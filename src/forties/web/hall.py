@@ -512,6 +512,19 @@ def routes(service: Any) -> list[BaseRoute]:
     def leave(eid: str, obj: dict[str, Any], body: dict[str, Any], hall: Hall) -> None:
         hall.leave(_int(obj, "couple"))
 
+    def rename(eid: str, obj: dict[str, Any], body: dict[str, Any], hall: Hall) -> None:
+        number = _int(obj, "couple")
+        names = obj.get("names")
+        if not isinstance(names, list) or len(names) != 2 or \
+                not all(isinstance(n, str) for n in names):
+            raise Refused("a couple is two names")
+        hall.rename(number, names)
+        online = body.get("online")
+        if online is not None:  # the players' own pages and links say the new names
+            for who in online.get("people", {}).values():
+                if who["couple"] == number:
+                    who["name"] = hall.couples[number].names[who["member"]]
+
     def begin(eid: str, obj: dict[str, Any], body: dict[str, Any], hall: Hall) -> dict[str, Any]:
         seat = hall.begin()
         return {"game": seat.game}
@@ -627,6 +640,7 @@ def routes(service: Any) -> list[BaseRoute]:
         Route("/api/hall/{eid}/director", director, methods=["POST"]),
         Route("/api/hall/{eid}/register", action(register), methods=["POST"]),
         Route("/api/hall/{eid}/leave", action(leave), methods=["POST"]),
+        Route("/api/hall/{eid}/rename", action(rename), methods=["POST"]),
         Route("/api/hall/{eid}/begin", action(begin), methods=["POST"]),
         Route("/api/hall/{eid}/report", action(report, tables=True), methods=["POST"]),
         Route("/api/hall/{eid}/correct", action(correct), methods=["POST"]),

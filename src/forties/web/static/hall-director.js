@@ -7,6 +7,8 @@ const $ = (id) => document.getElementById(id);
 let links = null;
 let board = null;
 let fixing = null; // the table being corrected: "game/table"
+let renaming = null; // the couple whose names are being corrected
+let shownPhase = null;
 
 function fail(e) { $("error").textContent = e.message || String(e); }
 
@@ -80,24 +82,30 @@ let pending = null; // a board that came while the director was typing in a tabl
 
 function draw(b, error) {
   if (!b) { fail(new Error(error)); return; }
-  const typing = document.activeElement && document.activeElement.closest && document.activeElement.closest("#game input");
+  const typing = document.activeElement && document.activeElement.closest && document.activeElement.closest("#game input, #couples input");
   if (typing && board) {
     pending = b;
     return;
   }
   board = b;
+  const director = Boolean(links && links.role === "director");
   document.title = b.title || t("hall.evening", "45-Card-Games");
   $("title").textContent = b.title || t("hall.evening", "45-Card-Games");
   $("phase").textContent = phaseText(b);
   $("online-kind").hidden = b.online === null;
   drawLinks(b);
-  $("couples").replaceChildren(...b.couples.map((c) => el("li", {},
+  $("couples").replaceChildren(...b.couples.map((c) => renaming === c.couple ? renameForm(c) : el("li", { "data-couple": c.couple },
     `${c.couple}. ${c.names[0]} & ${c.names[1]}`,
     c.left_game !== null ? ` (${t("hall.door.left", "leaves before game {g}", { g: c.left_game })})` : "",
-    c.left_game === null && b.status.phase !== "prizes" && b.status.phase !== "finished"
+    director ? el("button", { class: "rename", onclick: () => { renaming = c.couple; draw(board); $("rename-a").focus(); } }, t("hall.door.rename", "Correct the names")) : null,
+    director && c.left_game === null && b.status.phase !== "prizes" && b.status.phase !== "finished"
       ? el("button", { class: "warn", onclick: () => act("leave", { couple: c.couple }) }, t("hall.door.leave", "Leaves")) : null)));
-  $("couples-box").open = b.status.phase === "registration";
-  $("door").hidden = !links || links.role !== "director" || ["prizes", "finished"].includes(b.status.phase);
+  if (b.status.phase !== shownPhase) $("couples-box").open = b.status.phase === "registration";
+  shownPhase = b.status.phase;
+  $("couples-section").hidden = !director;
+  // once the last game has begun, no couple can join: the form goes
+  const lastBegun = b.status.phase !== "registration" && b.status.game >= b.games;
+  $("door").hidden = !links || links.role !== "director" || lastBegun;
   const game = $("game");
   game.replaceChildren();
   if (b.current) {
@@ -129,9 +137,33 @@ function draw(b, error) {
 }
 
 // Any earlier result: game, table and the winner (a couple number, or empty for no game).
-$("game").addEventListener("focusout", () => setTimeout(() => {
-  if (pending && !document.activeElement.closest("#game input")) { const b = pending; pending = null; draw(b); }
-}, 0));
+for (const id of ["game", "couples"]) {
+  $(id).addEventListener("focusout", () => setTimeout(() => {
+    if (pending && !document.activeElement.closest("#game input, #couples input")) { const b = pending; pending = null; draw(b); }
+  }, 0));
+}
+
+// A name misspelt at the door, put right at any time: no result changes.
+function renameForm(c) {
+  const form = el("form", { id: "rename", class: "rename" },
+    el("label", {}, el("span", {}, t("hall.door.name1", "First name")), el("br"),
+      el("input", { id: "rename-a", maxlength: "60", required: "", autocomplete: "off", value: c.names[0] })),
+    el("label", {}, el("span", {}, t("hall.door.name2", "Partner")), el("br"),
+      el("input", { id: "rename-b", maxlength: "60", required: "", autocomplete: "off", value: c.names[1] })),
+    el("button", { class: "main", type: "submit" }, t("hall.door.rename.save", "Save the names")),
+    el("button", { type: "button", onclick: () => { renaming = null; draw(pending || board); pending = null; } }, t("hall.door.rename.cancel", "Cancel")));
+  onSubmit(form, async () => {
+    const r = await act("rename", { couple: c.couple, names: [$("rename-a").value, $("rename-b").value] });
+    if (r) {
+      renaming = null;
+      if (document.activeElement) document.activeElement.blur();
+      const b = pending || board;
+      pending = null;
+      draw(b);
+    }
+  });
+  return el("li", { "data-couple": c.couple }, `${c.couple}. `, form);
+}
 
 onSubmit($("fix-any"), async () => {
   const f = new FormData($("fix-any"));
