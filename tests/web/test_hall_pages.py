@@ -111,7 +111,10 @@ def test_a_director_runs_an_evening_from_the_door_to_the_prizes(
 
     # game 2, from the phone: couple 3 wins at table 1, couple 4 at table 2
     phone.wait_for_selector("#tables button[data-table='1']:not([disabled])")
+    assert director.locator("#door").is_visible()
     report_on_phone(phone, 1, 3)
+    # the last game has begun: nobody can join now, and the door's form goes
+    director.wait_for_selector("#door", state="hidden")
     report_on_phone(phone, 2, 4)
     assert scores(server, eid) == {1: 1, 2: 0, 3: 2, 4: 1}
 
@@ -225,3 +228,50 @@ def test_a_form_sent_before_the_page_has_started_waits_for_it(server: str, brows
     page.wait_for_function("document.getElementById('added').textContent.startsWith('Couple 1')")
     assert [c["names"] for c in get(server, f"/api/hall/{eid}")["couples"]] == [["Ann", "Bob"]]
     ctx.close()
+
+
+def post_json(base: str, path: str, body: dict[str, Any]) -> Any:
+    req = urllib.request.Request(base + path, data=json.dumps(body).encode(),
+                                 headers={"Content-Type": "application/json"}, method="POST")
+    with urllib.request.urlopen(req, timeout=10) as r:
+        return json.load(r)
+
+
+def fits(page: Any) -> bool:
+    """No sideways scrolling: the page is no wider than the phone's screen."""
+    return bool(page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"))
+
+
+def test_a_misspelt_couple_is_corrected_from_the_directors_phone(
+        server: str, browser: Any, shots: Path) -> None:
+    made = post_json(server, "/api/hall", {"games": 1, "title": "Parish night"})
+    eid, key = made["evening"], made["key"]
+    for names in (["Ann", "Bob"], ["Cy", "Di"], ["Jonh", "Mary"]):
+        post_json(server, f"/api/hall/{eid}/register", {"key": key, "names": names})
+    director = open_page(browser, server, made["url"], PHONE)
+    director.wait_for_selector("#couples li[data-couple='3'] button.rename")
+    assert fits(director), "the director's page scrolls sideways on a 360 px phone"
+    director.locator("#couples li[data-couple='3'] button.rename").tap()
+    assert director.locator("#rename-a").input_value() == "Jonh"
+    director.locator("#rename-a").fill("John")
+    director.locator("#rename-b").press("Enter")
+    director.wait_for_function("document.querySelector(\"#couples li[data-couple='3']\")"
+                               ".textContent.includes('John & Mary')")
+    assert [c["names"] for c in get(server, f"/api/hall/{eid}")["couples"]][2] == \
+        ["John", "Mary"]
+    # after the start too: the names follow on the standings
+    post_json(server, f"/api/hall/{eid}/begin", {"key": key})
+    director.wait_for_selector("#tables")
+    director.locator("#couples-box summary").tap()
+    director.locator("#couples li[data-couple='1'] button.rename").tap()
+    director.locator("#rename-b").fill("Bobby")
+    director.locator("#rename button[type=submit]").tap()
+    director.wait_for_function("document.querySelector(\"#standings tr[data-couple='1']\")"
+                               ".textContent.includes('Ann & Bobby')")
+    assert fits(director)
+    director.screenshot(path=str(shots / "hall-director-phone.png"), full_page=True)
+    board = open_page(browser, server, f"/hall/{eid}", PHONE)
+    board.wait_for_selector("#standings tr[data-couple='3']")
+    assert "John & Mary" in board.locator("#standings").inner_text()
+    assert fits(board), "the standings page scrolls sideways on a 360 px phone"
+    assert director.errors == [] and board.errors == []  # type: ignore[attr-defined]

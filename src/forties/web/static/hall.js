@@ -180,7 +180,7 @@ export function drawMoves(b) {
 
 export function drawStandings(b, { names = true } = {}) {
   const dup = b.settings.duplicate;
-  return el("table", { id: "standings" },
+  return el("div", { class: "scroll" }, el("table", { id: "standings" },
     el("thead", {}, el("tr", {},
       el("th", { class: "num" }, t("hall.place", "Place")),
       el("th", { class: "num" }, t("hall.couple", "Couple")),
@@ -190,7 +190,7 @@ export function drawStandings(b, { names = true } = {}) {
       el("td", { class: "num" }, s.place),
       el("td", { class: "num" }, s.couple),
       names ? el("td", {}, `${s.names[0]} & ${s.names[1]}`) : null,
-      el("td", { class: "num" }, s.score)))));
+      el("td", { class: "num" }, s.score))))));
 }
 
 function howText(how) {
