@@ -78,3 +78,22 @@ def test_an_online_evening_plays_itself_out(server: str, browser: Any, shots: Pa
         p.wait_for_function("document.getElementById('status').textContent"
                             ".includes('over')")
         assert p.errors == []  # type: ignore[attr-defined]
+
+
+def test_a_players_page_fits_a_phone(server: str, browser: Any) -> None:
+    from .test_hall_pages import PHONE, fits
+
+    made = post(server, "/api/hall", {"games": 1, "online": True})
+    eid, key = made["evening"], made["key"]
+    links: list[str] = []
+    for names in (["Ann", "Bob"], ["Cy", "Di"]):
+        links += post(server, f"/api/hall/{eid}/register",
+                      {"key": key, "names": names, "players": "people"})["players"]
+    post(server, f"/api/hall/{eid}/begin", {"key": key})
+    page = open_page(browser, server, links[0], PHONE)
+    table_frame(page)
+    assert fits(page), "the player's page scrolls sideways on a 360 px phone"
+    # the table has the phone's whole width, not a frame inside the page's margins
+    width = page.evaluate("document.getElementById('table').getBoundingClientRect().width")
+    assert width >= page.evaluate("window.innerWidth") - 1
+    assert page.errors == []  # type: ignore[attr-defined]
