@@ -185,7 +185,7 @@ def test_reports_before_the_start_and_after_the_end() -> None:
     play_game(h, lambda t, a, b: a)
     with pytest.raises(HallError, match="every game has begun"):
         h.begin()
-    with pytest.raises(HallError, match="^the last game has begun: no couple can join now$"):
+    with pytest.raises(HallError, match=r"^the last game has begun: no couple can join now$"):
         h.register(("Too", "Late"))
     lone = hall_of(1, games=1)
     with pytest.raises(HallError, match="at least two couples"):
@@ -226,7 +226,7 @@ def test_nobody_joins_once_the_last_game_has_begun() -> None:
     play_game(h, lambda t, a, b: a)
     assert h.register(("On", "Time")) == 5  # between games: plays from game 2
     h.begin()
-    with pytest.raises(HallError, match="^the last game has begun: no couple can join now$"):
+    with pytest.raises(HallError, match=r"^the last game has begun: no couple can join now$"):
         h.register(("Too", "Late"))
     assert len(h.couples) == 5
 
