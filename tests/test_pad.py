@@ -232,7 +232,24 @@ def test_bad_json_entries(obj: object, message: str) -> None:
 
 
 def test_names_left_out_are_filled_in() -> None:
-    assert new_pad("merrimack-valley", names=["Cy", "", "Ann"]).names == ["Cy", "Bob", "Ann", "Di"]
+    assert new_pad("merrimack-valley", names=["Cy", "", "Ann", ""]).names == \
+        ["Cy", "Bob", "Ann", "Di"]
+    assert new_pad("merrimack-valley").names == ["Ann", "Bob", "Cy", "Di"]
+
+
+@pytest.mark.parametrize(("preset", "names", "message"), [
+    ("auction-45", ["Eve", "Fay", "Di"], "the names give 3 players; auction-45 has 4"),
+    ("auction-45", ["Eve"], "the names give 1 player; auction-45 has 4"),
+    ("auction-45", ["A", "B", "C", "D", "E"], "the names give 5 players; auction-45 has 4"),
+    ("call-your-partner", ["A", "B", "C", "D"], "the names give 4 players; call-your-partner "
+     "has 5"),
+])
+def test_a_name_left_off_the_list_is_refused_not_filled_in(
+        preset: str, names: list[str], message: str) -> None:
+    # a stranger at the table would move everyone's partner and seat: say so instead
+    with pytest.raises(PadError, match=f"^{message}$") as got:
+        new_pad(preset, names=names)
+    assert got.value.code == "names-count"
 
 
 def test_bad_pads() -> None:

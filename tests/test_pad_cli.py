@@ -105,6 +105,8 @@ def test_bad_lines_get_one_line_and_the_pad_goes_on(tmp_path: Path) -> None:
     (["pad", "--export", "csv"], "--export needs --resume FILE"),
     (["pad", "--names", "A,B,C,D,E"], "--names gives 5 players; merrimack-valley has 4"),
     (["pad", "--names", "Ann,Ann"], "two players have the same name"),
+    (["pad", "-p", "auction-45", "--names", "Eve,Fay,Di"],
+     "pad: the names give 3 players; auction-45 has 4"),
     (["pad", "--dealer", "Zed"], "who is 'Zed'?"),
     (["pad", "-p", "whist"], "unknown preset 'whist'"),
     (["pad", "-o", "target=0"], "option target: 0 is not an integer"),

@@ -10,6 +10,7 @@ import pytest
 from babel.messages.pofile import read_po
 
 from forties.cards import RANKS, SUITS
+from forties.pad import CODES as PAD_CODES
 from forties.rules import OPTIONS, PRESETS
 
 WEB = Path(__file__).resolve().parents[1] / "src" / "forties" / "web"
@@ -53,6 +54,7 @@ def families() -> dict[tuple[str, str], list[str]]:
         ("phrase.", ""): phrases,
         ("status.you.", ""): phases, ("status.other.", ""): phases,
         ("pad.note.", ""): ["made", "set", "thrown in"],
+        ("pad.err.", ""): list(PAD_CODES),
     }
 
 
@@ -132,3 +134,14 @@ def test_the_hall_draw_method_is_the_published_one_in_every_language() -> None:
         text = catalog(lang)["hall.draws.method"]
         assert 'random.Random("{seed}/{name}/{k}").shuffle(deck)' in text
         assert "cut/prize-1" in text and text != METHOD
+
+
+def test_every_coded_pad_refusal_is_listed() -> None:
+    """Each code a pad's refusal carries is in forties.pad.CODES (so in every catalog)."""
+    import ast
+
+    tree = ast.parse((WEB.parent / "pad.py").read_text(encoding="utf-8"))
+    raised = {node.args[1].value for node in ast.walk(tree)
+              if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "PadError"
+              and len(node.args) > 1 and isinstance(node.args[1], ast.Constant)}
+    assert raised == set(PAD_CODES), sorted(raised ^ set(PAD_CODES))

@@ -38,7 +38,20 @@ MAX_HANDS = 1000
 
 
 class PadError(ValueError):
-    """A pad entry or file that cannot be taken: one line saying why."""
+    """A pad entry or file that cannot be taken: one line saying why. The commonest carry
+    a ``code`` and its ``words`` (numbers, seat or side indexes), so that a page can say
+    the same in its reader's language; the English line stays for the command line."""
+
+    def __init__(self, message: str, code: str | None = None, **words: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.words = words
+
+
+# The refusals a page can put in its own words (PadError.code), each with its words:
+CODES = ("over", "same-name", "names-count", "bid", "bid-at-100", "points-fives",
+         "points-sum", "points-sum-target", "points-max", "points-one-side", "points-sooner",
+         "bid-41", "tricks-sum")
 
 
 @dataclass(frozen=True)
@@ -185,13 +198,19 @@ class Pad:
 
     def __post_init__(self) -> None:
         n = self.rules.players
+        given = len(self.names)
         names = [str(x).strip()[:40] for x in self.names][:n]
         spare = iter([d for d in DEFAULT_NAMES if d not in names]
                      + [f"Player {i}" for i in range(1, 7)])
         self.names = [nm or next(spare) for nm in names]
         self.names += [next(spare) for _ in range(len(names), n)]
         if len(set(self.names)) != n:
-            raise PadError(f"two players have the same name: {', '.join(self.names)}")
+            raise PadError(f"two players have the same name: {', '.join(self.names)}",
+                           "same-name", names=", ".join(self.names))
+        if given and given != n:  # a name left out would seat a stranger, and move the others
+            raise PadError(f"the names give {given} player{'s' if given != 1 else ''}; "
+                           f"{self.rules.preset} has {n}", "names-count",
+                           given=given, preset=self.rules.preset, n=n)
         if type(self.first_dealer) is not int or not 0 <= self.first_dealer < n:
             raise PadError(f"the first dealer must be a seat from 0 to {n - 1}")
         entries, self.entries = list(self.entries), []
@@ -292,7 +311,7 @@ class Pad:
         """Enter the next hand; raises PadError (one line) when it cannot be right."""
         scores, _, over, game = self._state()
         if over:
-            raise PadError(f"the game is over: {self.result_text()}")
+            raise PadError(f"the game is over: {self.result_text()}", "over")
         if len(self.rows) >= MAX_HANDS:
             raise PadError(f"a pad holds at most {MAX_HANDS} hands: start another")
         entry = self.check(entry, scores)
@@ -376,7 +395,8 @@ class Pad:
             raise PadError(f"give the 4 bids, one for each seat (got {len(e.bids)})")
         for s, b in enumerate(e.bids):
             if not 1 <= b <= 13:
-                raise PadError(f"{self.names[s]} bid {b}: a bid is 1 to 13 tricks")
+                raise PadError(f"{self.names[s]} bid {b}: a bid is 1 to 13 tricks", "bid-41",
+                               seat=s, bid=b)
         if sum(e.bids) < r.min_total:
             return Entry(bids=e.bids)  # thrown in: the tricks do not count
         if len(e.tricks) != 4:
@@ -385,7 +405,8 @@ class Pad:
         if any(t < 0 for t in e.tricks):
             raise PadError("tricks cannot be below 0")
         if sum(e.tricks) != 13:
-            raise PadError(f"the tricks add up to {sum(e.tricks)}, not 13")
+            raise PadError(f"the tricks add up to {sum(e.tricks)}, not 13", "tricks-sum",
+                           total=sum(e.tricks))
         return Entry(bids=e.bids, tricks=e.tricks)
 
     def _check_forty_fives(self, r: FortyFivesRules, e: Entry, before: Sequence[int]) -> Entry:
@@ -409,12 +430,15 @@ class Pad:
             ladder = bid_ladder(r)
             if e.bid not in ladder:
                 raise PadError(f"{bid_text(e.bid) if e.bid else 'no bid'} is not a bid here "
-                               f"(bids: {', '.join(bid_text(b) for b in ladder)})")
+                               f"(bids: {', '.join(bid_text(b) for b in ladder)})", "bid",
+                               bid=bid_text(e.bid) if e.bid else "",
+                               bids=", ".join(bid_text(b) for b in ladder))
             side = self._side_of()[bidder]
             if r.min_bid_at_100 is not None and before[side] >= 100 and \
                     e.bid < r.min_bid_at_100:
                 raise PadError(f"{self.side_name(side)} are on 100 or more: their bid is at "
-                               f"least {r.min_bid_at_100}")
+                               f"least {r.min_bid_at_100}", "bid-at-100", side=side,
+                               least=r.min_bid_at_100)
             bid = e.bid
             partner = e.partner
             if partner is not None:
@@ -431,13 +455,14 @@ class Pad:
         for x, p in enumerate(pts):
             if p < 0 or p % 5:
                 raise PadError(f"{self.side_name(x)}: {p} points? points go by fives "
-                               "(5 a trick, 5 more for the best trump)")
+                               "(5 a trick, 5 more for the best trump)", "points-fives",
+                               side=x, points=p)
         total = sum(pts)
         if r.auction == "none":
             self._check_turned_up(r, pts, before)
         elif total not in (25, 30):
             raise PadError(f"the points add up to {total}: a hand has 30 (25 when no trump "
-                           "was played)")
+                           "was played)", "points-sum", total=total)
         return Entry(points=pts, bidder=bidder, bid=bid, partner=partner, trump=trump)
 
     def _check_turned_up(self, r: FortyFivesRules, pts: Sequence[int],
@@ -447,18 +472,22 @@ class Pad:
         reached = [x for x, s in enumerate(after) if s >= r.target]
         if len(reached) > 1:
             raise PadError(f"only one side can reach {r.target}: the game ends at the trick "
-                           f"that takes the first there; enter the points up to that trick")
+                           f"that takes the first there; enter the points up to that trick",
+                           "points-one-side", target=r.target)
         if reached:
             x = reached[0]
             if after[x] - 10 >= r.target:  # the last trick took 10 at most
                 raise PadError(f"{self.side_name(x)} would have reached {r.target} a trick "
-                               "sooner: enter the points up to the trick that took them there")
+                               "sooner: enter the points up to the trick that took them there",
+                               "points-sooner", side=x, target=r.target)
             if total > 30:
-                raise PadError(f"the points add up to {total}: a hand has 30")
+                raise PadError(f"the points add up to {total}: a hand has 30", "points-max",
+                               total=total)
             return
         if total not in (25, 30):
             raise PadError(f"the points add up to {total}: a hand has 30 (25 when no trump "
-                           f"was played), or less only when a side reached {r.target}")
+                           f"was played), or less only when a side reached {r.target}",
+                           "points-sum-target", total=total, target=r.target)
 
     # ----- words -------------------------------------------------------------------------
 
@@ -658,4 +687,4 @@ def new_pad(preset: str, options: dict[str, Any] | None = None, names: Sequence[
     return Pad(rules, list(names), first_dealer, [], title)
 
 
-__all__ = ["Entry", "Pad", "PadError", "Row", "new_pad"]
+__all__ = ["CODES", "Entry", "Pad", "PadError", "Row", "new_pad"]

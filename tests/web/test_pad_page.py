@@ -145,3 +145,67 @@ def test_the_new_pad_form_shows_once_it_can_be_sent(browser: Any, server: str) -
     page.wait_for_selector("#entry:not([hidden])")
     assert "?" not in page.url
     page.context.close()
+
+
+def test_a_french_pad_names_the_sides_and_refuses_in_french(browser: Any, server: str) -> None:
+    page = phone(browser, "fr")
+    page.goto(f"{server}/pad?lang=fr")
+    page.select_option("#preset", "auction-45")
+    page.click("#new button[type=submit]")
+    page.wait_for_selector("#entry:not([hidden])")
+    heads = page.locator("#sheet thead th").all_inner_texts()
+    assert heads[1:3] == ["Ann et Cy", "Bob et Di"], heads
+    labels = page.locator("#fields .pad-row label span").all_inner_texts()
+    assert labels[-2:] == ["Ann et Cy", "Bob et Di"], labels
+    enter(page, "Bob", "20", (20, 15))
+    page.wait_for_function("document.getElementById('error').textContent !== ''")
+    assert page.inner_text("#error") == \
+        "les points font 35 : une donne en vaut 30 (25 quand aucun atout n'a été joué)"
+    # points that are not fives: the server's word for it, and the old message gone
+    page.fill("#points0", "12")
+    page.fill("#points1", "18")
+    page.click("#enter")
+    page.wait_for_function("document.getElementById('error').textContent.includes('cinq')")
+    assert page.inner_text("#error").startswith("Ann et Cy : 12 points ? les points vont par")
+    # the watchers' page, in a fresh browser: French headings too
+    watch = phone(browser, "fr")
+    pid = page.url.split("/pad/")[1].split("?")[0].split("#")[0]
+    watch.goto(f"{server}/pad/{pid}?lang=fr")
+    watch.wait_for_selector("#sheet thead th:nth-child(2)")
+    assert watch.locator("#sheet thead th").all_inner_texts()[1:3] == ["Ann et Cy", "Bob et Di"]
+    watch.context.close()
+    page.context.close()
+
+
+def test_a_stale_refusal_goes_at_the_next_tap(browser: Any, server: str) -> None:
+    page = phone(browser)
+    page.goto(f"{server}/pad")
+    page.select_option("#preset", "auction-45")
+    page.click("#new button[type=submit]")
+    page.wait_for_selector("#entry:not([hidden])")
+    enter(page, "Bob", "20", (20, 15))
+    page.wait_for_function("document.getElementById('error').textContent.includes('35')")
+    page.fill("#points0", "12")
+    page.fill("#points1", "18")
+    page.click("#enter")
+    page.wait_for_function("!document.getElementById('error').textContent.includes('35')")
+    page.wait_for_function("document.getElementById('error').textContent !== ''")
+    assert page.inner_text("#error") == \
+        "Ann and Cy: 12 points? points go by fives (5 a trick, 5 more for the best trump)"
+    assert page.locator("#sheet tbody tr").count() == 0
+    page.context.close()
+
+
+def test_the_new_pad_form_follows_a_language_switch(browser: Any, server: str) -> None:
+    page = phone(browser)
+    page.goto(f"{server}/pad?lang=en")
+    page.wait_for_selector("#new:not([hidden])")
+    assert page.locator("#names label span").first.inner_text() == "Seat 1"
+    english = page.inner_text("#preset-summary")
+    page.select_option("#lang", "fr")
+    page.wait_for_function("document.querySelector('#names label span').textContent"
+                           " !== 'Seat 1'")
+    assert page.locator("#names label span").first.inner_text() == "Place 1"
+    assert page.inner_text("#preset-summary") != english
+    assert page.locator("#first-dealer option").first.inner_text() == "Place 1"
+    page.context.close()

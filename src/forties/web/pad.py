@@ -24,11 +24,13 @@ address (``/pad/ID``) shows it read-only, updated by polling, to anyone at the t
 PAD is ``Pad.summary_json()`` with ``"version"`` and ``"id"``; HAND is ``Entry``'s JSON:
 ``{"bidder": 0, "bid": "20", "partner": 2, "trump": "H", "points": [20, 10]}``,
 ``{"thrown_in": true}``, or ``{"bids": [3, 3, 3, 2], "tricks": [4, 3, 3, 3]}``.
-Every refusal is a 4xx with ``{"error": "one line"}``.
+Every refusal is a 4xx with ``{"error": "one line"}``; the commonest mistakes in a hand
+add ``"code"`` and ``"words"`` (``forties.pad.CODES``), which the page says in its language.
 """
 
 from __future__ import annotations
 
+import functools
 import hmac
 import json
 import re
@@ -45,7 +47,7 @@ from starlette.routing import BaseRoute, Route
 from ..fortyfives import bid_ladder
 from ..pad import Entry, Pad, PadError, new_pad
 from ..rules import PRESETS, FortyFivesRules, RulesError, build_rules
-from .http import Refused, conflicts, digest, json_body, one_line
+from .http import Handler, Refused, conflicts, digest, json_body, one_line
 
 KIND = "pad"
 STATIC = Path(__file__).parent / "static"
@@ -59,7 +61,21 @@ async def _body(request: Request) -> dict[str, Any]:
     return await json_body(request, MAX_BODY, empty_is_nothing=True)
 
 
-_answer = one_line(PadError)  # a pad's own refusals (PadError) are 400s too
+def _answer(fn: Handler) -> Handler:
+    """A route's refusals as one line of JSON; a pad's own (PadError) are 400s too, with
+    their ``code`` and ``words`` when they have them, for the page to say in its language."""
+    lined = one_line()(fn)
+
+    @functools.wraps(fn)
+    async def run(request: Request) -> Response:
+        try:
+            return await lined(request)
+        except PadError as e:
+            body: dict[str, Any] = {"error": str(e)}
+            if e.code:
+                body.update(code=e.code, words=e.words)
+            return JSONResponse(body, status_code=400)
+    return run
 
 
 def presets_json() -> list[dict[str, Any]]:

@@ -47,7 +47,8 @@ async function api(method, url, body) {
   try { data = await r.json(); } catch (e) { data = null; }
   if (!r.ok) {
     if (r.status >= 500 && !(data && data.error)) throw new Offline(String(r.status));
-    throw new Error((data && data.error) || t('pad.ui.refused', null, 'The server refused that.'));
+    throw new Error((data && data.error && refusalText(data))
+      || t('pad.ui.refused', null, 'The server refused that.'));
   }
   return data;
 }
@@ -86,6 +87,23 @@ function joinNames(list) {
 const seatName = (s) => pad.names[s];
 const sideName = (x) => joinNames(pad.sides[x].map(seatName));
 function suitWord(s) { return SUITS.includes(s) ? t(SUIT_IDS[s], null, SUIT_EN[s]) : s; }
+
+// A refusal the server gives a code for, in the reader's language (its English line else).
+function refusalText(data) {
+  const w = data.words || {};
+  if (!data.code) return data.error;
+  const vars = { ...w };
+  if (pad && w.side !== undefined) vars.side = sideName(w.side);
+  if (pad && w.seat !== undefined) vars.name = seatName(w.seat);
+  if (data.code === 'over') {
+    if (!pad || !pad.rows.length || !pad.rows[pad.rows.length - 1].won) return data.error;
+    vars.result = wonText(pad.rows[pad.rows.length - 1]);
+  }
+  if (data.code === 'bid' && !w.bid) vars.bid = '—';
+  if (data.code === 'names-count' && w.preset) vars.preset = t(`preset.${w.preset}.title`, null, w.preset);
+  const text = t(`pad.err.${data.code}`, vars, '');
+  return text && !/\{\w+\}/.test(text) ? text : data.error;
+}
 
 function reasonText(code) {
   const n = pad.target;
@@ -172,7 +190,7 @@ function render() {
   $('next').textContent = pad.over ? '' : t('pad.ui.next_deal', { name: seatName(pad.dealer), n: pad.rows.length + 1 },
     'Hand {n}: {name} deals');
   const sheet = $('sheet');
-  const cols = pad.game === '41' ? pad.names : pad.side_names;
+  const cols = pad.game === '41' ? pad.names : pad.sides.map((_, x) => sideName(x));
   const head = el('tr', {}, el('th', { scope: 'col', text: '#' }),
     ...cols.map((n) => el('th', { scope: 'col', text: n })),
     el('th', { scope: 'col', text: t('pad.ui.what', null, 'What happened') }));
@@ -259,7 +277,7 @@ function buildForm(row) {
       }
     }
     f.append(el('h3', { text: t('pad.ui.points', null, 'Points') }),
-      numbers('points', pad.side_names, row && row.points, 5));
+      numbers('points', pad.sides.map((_, x) => sideName(x)), row && row.points, 5));
   }
   for (const input of f.querySelectorAll('input')) input.addEventListener('input', showSum);
   showSum();
@@ -316,7 +334,7 @@ function stopCorrecting() {
 
 async function submitHand(ev) {
   ev.preventDefault();
-  showError('');
+  showError('');  // each tap starts afresh: no refusal of a hand as it was
   const hand = handFromForm();
   const job = editing ? { method: 'PUT', url: '/api/pads/' + padId + '/hands/' + editing, hand }
     : { method: 'POST', url: '/api/pads/' + padId + '/hands', hand };
@@ -409,7 +427,11 @@ async function poll() {
 
 async function main() {
   await loadLanguage(preferredLanguage());
-  await languagePicker($('lang'), () => { applyTranslations(document); if (pad) { delete $('fields').dataset.built; render(); } });
+  await languagePicker($('lang'), () => {
+    applyTranslations(document);
+    if (pad) { delete $('fields').dataset.built; render(); }
+    if (!padId && presets.length) drawNewForm();  // the new-pad form in the new language
+  });
   if (!padId) { startNew(); return; }
   const fromLink = new URLSearchParams(location.hash.slice(1)).get('key');
   if (fromLink) {
@@ -417,6 +439,10 @@ async function main() {
     history.replaceState(null, '', location.pathname + location.search);
   }
   key = localStorage.getItem('forties.pad.key.' + padId);
+  // the server says what is wrong with a hand (points not by fives, a bad sum), in words;
+  // the browser's own checks would block the tap without a word and leave an old message
+  $('entry').noValidate = true;
+  $('enter').addEventListener('click', () => showError(''));
   $('entry').addEventListener('submit', submitHand);
   $('cancel').addEventListener('click', stopCorrecting);
   $('undo').addEventListener('click', async () => {
