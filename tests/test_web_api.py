@@ -39,11 +39,13 @@ async def http(server: ServerProcess) -> AsyncIterator[httpx.AsyncClient]:
         yield client
 
 
-def one_line(r: httpx.Response, status: int) -> str:
-    """A refusal: the status, a JSON object with one line of "error", no traceback."""
+def one_line(r: httpx.Response, status: int, code: str | None = None) -> str:
+    """A refusal: the status, a JSON object with one line of "error" (and the ``code``
+    the browser translates, where there is one), no traceback."""
     assert r.status_code == status, (r.status_code, r.text)
     body = r.json()
-    assert set(body) == {"error"}, body
+    assert set(body) <= {"error", "code"}, body
+    assert code is None or body.get("code") == code, body
     message = body["error"]
     assert isinstance(message, str) and message and "\n" not in message
     assert "Traceback" not in r.text and "File \"" not in r.text
@@ -75,6 +77,14 @@ async def test_pages_and_health(http: httpx.AsyncClient) -> None:
     assert r.status_code == 200 and "<html" in r.text.lower()
     r = await http.get("/t/no-such-table", headers={"accept": "text/html"})
     assert r.status_code == 404 and "no table" in r.text.lower() and "Traceback" not in r.text
+    # in the language the page asks for (?lang=), else the browser's (Accept-Language)
+    r = await http.get("/t/no-such-table?lang=fr", headers={"accept-language": "ar"})
+    assert r.status_code == 404 and '<html lang="fr"' in r.text and "Pas de table" in r.text
+    r = await http.get("/t/no-such-table", headers={"accept-language": "en;q=0.4, ar-SY"})
+    assert r.status_code == 404 and '<html lang="ar" dir="rtl"' in r.text
+    assert "No such table" not in r.text
+    r = await http.get("/t/no-such-table", headers={"accept-language": "de, fr-CA;q=0.8"})
+    assert '<html lang="fr"' in r.text
     r = await http.get("/static/no-such-file.js")
     assert r.status_code == 404
 
@@ -129,7 +139,7 @@ async def test_every_bad_request_is_one_line(http: httpx.AsyncClient) -> None:
     one_line(await http.get("/api/nothing-here"), 404)
     one_line(await http.delete("/api/presets"), 405)
     one_line(await http.get("/i18n/xx.json"), 404)
-    one_line(await http.post("/api/tables/no-such/join", json={"invite": "x"}), 404)
+    one_line(await http.post("/api/tables/no-such/join", json={"invite": "x"}), 404, "table")
 
 
 async def test_languages_and_catalogs(http: httpx.AsyncClient) -> None:
@@ -159,15 +169,17 @@ async def test_a_private_table_from_invites_to_start(http: httpx.AsyncClient,
                                                                 "name": "Bob"})).json()
     assert guest["seat"] == 1 and guest["url"] == f"/t/{table}#token={guest['token']}"
     assert "taken" in one_line(await http.post(f"/api/tables/{table}/join",
-                                               json={"invite": code, "name": "Eve"}), 409)
-    one_line(await http.post(f"/api/tables/{table}/join", json={"invite": "guess"}), 404)
+                                               json={"invite": code, "name": "Eve"}), 409,
+                               "taken")
+    one_line(await http.post(f"/api/tables/{table}/join", json={"invite": "guess"}), 404,
+             "invite")
     # only the host seats computers and starts
     one_line(await http.post(f"/api/tables/{table}/start", json={"token": guest["token"]}),
-             403)
+             403, "token")
     one_line(await http.post(f"/api/tables/{table}/seat",
-                             json={"token": host, "seat": 1, "level": "basic"}), 409)
+                             json={"token": host, "seat": 1, "level": "basic"}), 409, "taken")
     one_line(await http.post(f"/api/tables/{table}/seat",
-                             json={"token": host, "seat": 9, "level": "basic"}), 400)
+                             json={"token": host, "seat": 9, "level": "basic"}), 400, "bad")
     summary = (await http.post(f"/api/tables/{table}/seat",
                                json={"token": host, "seat": 2, "level": "expert"})).json()
     assert summary["seats"][2]["kind"] == "computer" and summary["seats"][2]["level"] == "expert"
@@ -176,7 +188,8 @@ async def test_a_private_table_from_invites_to_start(http: httpx.AsyncClient,
     assert [s["kind"] for s in summary["seats"]] == ["person", "person", "computer", "computer"]
     assert "token" not in json.dumps(summary)
     assert not any(t["table"] == table for t in (await http.get("/api/lobby")).json())
-    one_line(await http.post(f"/api/tables/{table}/start", json={"token": host}), 409)
+    one_line(await http.post(f"/api/tables/{table}/start", json={"token": host}), 409,
+             "started")
 
 
 async def test_tokens_are_unguessable_and_open_only_their_seat(
@@ -222,6 +235,33 @@ async def test_bad_messages_get_an_error_and_change_nothing(
     assert snap["version"] == 1
 
 
+async def test_a_large_message_gets_the_size_error_and_the_connection_stays(
+        http: httpx.AsyncClient, server: ServerProcess) -> None:
+    play = (await http.post("/api/play", json={"preset": "mv", "level": "random"})).json()
+    url = f"{server.ws}/ws/{play['table']}?token={play['token']}"
+    big = ["x" * 5000, "x" * 100_000, "x" * 1_000_000, b"x" * 100_000]
+    frames = await ws_frames(url, [*big, {"type": "hello", "seq": 0}], len(big) + 1)
+    assert [(f["type"], f.get("code")) for f in frames[:-1]] == [("error", "size")] * len(big)
+    assert frames[-1]["type"] == "snapshot"
+    # over the transport's own limit (1 MiB, docs/web-protocol.md) the connection is closed
+    async with websockets.connect(url, compression=None, max_size=2**22) as ws:
+        await ws.send("x" * (1024 * 1024 + 1))
+        with pytest.raises(websockets.ConnectionClosed) as closed:
+            await asyncio.wait_for(ws.recv(), 30)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
+
+
+async def test_the_table_names_its_house_rules_for_the_page_to_translate(
+        http: httpx.AsyncClient) -> None:
+    made = (await http.post("/api/tables", json={"preset": "merrimack-valley",
+                                                 "options": {"kitty": 4, "target": 100}})).json()
+    summary = (await http.get(f"/api/tables/{made['table']}")).json()
+    assert summary["house_rules"] == [["kitty", 4], ["target", 100]]
+    assert summary["rules_text"].endswith("; house rules: kitty 4, target 100")
+    play = (await http.post("/api/play", json={"preset": "mv"})).json()
+    assert (await http.get(f"/api/tables/{play['table']}")).json()["house_rules"] == []
+
+
 # ----- record and replay ----------------------------------------------------------------------
 
 
@@ -257,8 +297,9 @@ async def test_table_creation_and_messages_are_rate_limited(strict: ServerProces
     async with httpx.AsyncClient(base_url=strict.http, timeout=30) as http:
         made = [await http.post("/api/play", json={"preset": "mv"}) for _ in range(3)]
         assert all(r.status_code == 200 for r in made)
-        assert "too many" in one_line(await http.post("/api/play", json={"preset": "mv"}), 429)
-        one_line(await http.post("/api/tables", json={"preset": "mv"}), 429)
+        assert "too many" in one_line(await http.post("/api/play", json={"preset": "mv"}), 429,
+                                      "rate")
+        one_line(await http.post("/api/tables", json={"preset": "mv"}), 429, "rate")
     play = made[0].json()
     url = f"{strict.ws}/ws/{play['table']}?token={play['token']}"
     frames = await ws_frames(url, [{"type": "hello", "seq": 0}] + [{"type": "ping"}] * 6, 7)

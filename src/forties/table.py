@@ -441,6 +441,7 @@ class Table:
             "settings": self.settings.public_json(),
             "deadline": self.deadline,
             "rules_text": rules_line(self.rules),
+            "house_rules": [[k, v] for k, v in self.rules.overrides],
         }
 
     def view(self, seat: int | None, state: GameState | None = None) -> dict[str, Any]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import importlib
 import json
 import logging
@@ -62,15 +63,41 @@ class ServerSettings:
     start_par: bool = False  # start the pars' process with the server (``forties serve``)
 
 
-def page(title: str, text: str, status: int = 200) -> HTMLResponse:
+def page(title: str, text: str, status: int = 200, lang: str = "en",
+         home: str = "Home", home_href: str = "/") -> HTMLResponse:
     """A short page of our own (used when the client's pages are not there, and for a
-    table that does not exist)."""
+    table that does not exist), in ``lang`` (its texts already in that language)."""
+    meta = next((x for x in LANGUAGES if x["code"] == lang), LANGUAGES[0])
     return HTMLResponse(
-        f"<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
+        f"<!doctype html><html lang=\"{meta['code']}\" dir=\"{meta['dir']}\"><head>"
+        f"<meta charset=\"utf-8\">"
         f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
         f"<title>{escape(title)}</title></head><body style=\"font: 1.3rem sans-serif; "
         f"margin: 2rem\"><h1>{escape(title)}</h1><p>{escape(text)}</p>"
-        f"<p><a href=\"/\">Home</a></p></body></html>", status_code=status)
+        f"<p><a href=\"{escape(home_href)}\">{escape(home)}</a></p></body></html>",
+        status_code=status)
+
+
+def request_language(request: Request) -> str:
+    """The language a page asks for: ``?lang=`` as the pages read it, else the first of
+    the browser's Accept-Language that we have, else English."""
+    codes = [x["code"] for x in LANGUAGES]
+    asked = request.query_params.get("lang", "")
+    if asked in codes:
+        return asked
+    ranked: list[tuple[float, int, str]] = []
+    for i, part in enumerate(request.headers.get("accept-language", "").split(",")[:20]):
+        tag, _, params = part.strip().partition(";")
+        q = 1.0
+        if params.strip().startswith("q="):
+            try:
+                q = float(params.strip()[2:])
+            except ValueError:
+                continue
+        code = tag.strip()[:2].lower()
+        if code in codes and q > 0:
+            ranked.append((-q, i, code))
+    return min(ranked)[2] if ranked else "en"
 
 
 def client_of(request: Request) -> str:
@@ -137,6 +164,12 @@ def replay_steps(obj: Any) -> list[dict[str, Any]]:
     return steps
 
 
+@functools.lru_cache(maxsize=8)
+def messages_of(lang: str) -> dict[str, str]:
+    """The messages of ``lang`` for the server's own pages (read once)."""
+    return dict(catalog(lang)["messages"])
+
+
 def catalog(lang: str) -> dict[str, Any]:
     """{"dir", "messages"} read from locale/LANG.po (an empty catalog where none is)."""
     meta = next(x for x in LANGUAGES if x["code"] == lang)
@@ -173,9 +206,14 @@ def create_app(settings: ServerSettings) -> Starlette:
     async def table_page(request: Request) -> Response:
         table_id = request.path_params["id"]
         if await service.live(table_id) is None:
-            return page("No such table", "There is no table at this address: it may have "
-                        "expired before anyone sat down. Start a new one from the home page.",
-                        404)
+            lang = request_language(request)
+            words = messages_of(lang)
+            return page(words.get("missing.title", "No such table"),
+                        words.get("missing.text", "There is no table at this address: it may "
+                                  "have expired before anyone sat down. Start a new one from "
+                                  "the home page."),
+                        404, lang, words.get("table.home_text", "Home"),
+                        f"/?lang={lang}" if "lang" in request.query_params else "/")
         return await static_page("table.html", "forties: a table")
 
     async def replay_page(request: Request) -> Response:
@@ -213,7 +251,7 @@ def create_app(settings: ServerSettings) -> Starlette:
 
     def limit(request: Request) -> None:
         if not service.allow_create(client_of(request)):
-            raise Refused("too many new tables from this address: wait a minute", 429)
+            raise Refused("too many new tables from this address: wait a minute", 429, "rate")
 
     async def play_now(request: Request) -> Response:
         body = await json_body(request, BODY_MAX)
@@ -385,11 +423,11 @@ def create_app(settings: ServerSettings) -> Starlette:
 
     async def on_refused(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, Refused)
-        return error(exc.status, exc.message)
+        return error(exc.status, exc.message, exc.code)
 
     async def on_table_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, TableError)
-        return error(STATUS.get(exc.code, 400), exc.reason)
+        return error(STATUS.get(exc.code, 400), exc.reason, exc.code)
 
     async def on_http(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, HTTPException)

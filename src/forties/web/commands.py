@@ -37,13 +37,19 @@ def default_db_url() -> str:
     return f"sqlite:///{path}"
 
 
+# The largest websocket frame the transport reads: the app itself answers a message over
+# its own limit (Limits.message_bytes, 4 KiB) with a "size" error frame and keeps the
+# connection; only a frame over this one is closed by the transport (code 1009).
+WS_MAX_SIZE = 1024 * 1024
+
+
 def uvicorn_config(app: Any) -> Any:
     """How uvicorn serves the app (every server process alike)."""
     import uvicorn
 
     return uvicorn.Config(app, log_level="warning", lifespan="on", ws_ping_interval=10,
                           ws_ping_timeout=10, ws_per_message_deflate=False,
-                          ws_max_size=64 * 1024, access_log=False)
+                          ws_max_size=WS_MAX_SIZE, access_log=False)
 
 
 @click.command()

@@ -24,17 +24,21 @@ Handler = Callable[[Request], Awaitable[Response]]
 
 
 class Refused(Exception):
-    """A request that cannot be done: ``status`` and one line for the person."""
+    """A request that cannot be done: ``status`` and one line for the person (and a
+    ``code`` the browser client translates, where it has one)."""
 
-    def __init__(self, message: str, status: int = 400) -> None:
+    def __init__(self, message: str, status: int = 400, code: str | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.status = status
+        self.code = code
 
 
-def error(status: int, message: str) -> JSONResponse:
-    """The answer to a refused request: ``{"error": message}`` with ``status``."""
-    return JSONResponse({"error": message}, status_code=status)
+def error(status: int, message: str, code: str | None = None) -> JSONResponse:
+    """The answer to a refused request: ``{"error": message}`` with ``status`` (and
+    ``"code"``, a word the client may translate instead of showing the English line)."""
+    body = {"error": message} if code is None else {"error": message, "code": code}
+    return JSONResponse(body, status_code=status)
 
 
 def one_line(*also: type[Exception]) -> Callable[[Handler], Handler]:
@@ -46,7 +50,7 @@ def one_line(*also: type[Exception]) -> Callable[[Handler], Handler]:
             try:
                 return await fn(request)
             except Refused as e:
-                return error(e.status, e.message)
+                return error(e.status, e.message, e.code)
             except also as e:
                 return error(400, str(e))
         return run
