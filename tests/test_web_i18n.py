@@ -46,6 +46,7 @@ def families() -> dict[tuple[str, str], list[str]]:
     phases = ["bid", "raise", "trump", "draw", "pack", "rob", "call", "play"]
     phrases = js_list("PHRASES", "table.js")
     levels = js_list("LEVELS", "util.js")
+    codes = js_list("CODES", "util.js")
     return {
         ("preset.", ".title"): list(PRESETS), ("preset.", ".summary"): list(PRESETS),
         ("option.", ".label"): options, ("option.", ".help"): options,
@@ -55,6 +56,7 @@ def families() -> dict[tuple[str, str], list[str]]:
         ("status.you.", ""): phases, ("status.other.", ""): phases,
         ("pad.note.", ""): ["made", "set", "thrown in"],
         ("pad.err.", ""): list(PAD_CODES),
+        ("error.code.", ""): codes,
     }
 
 
@@ -145,3 +147,16 @@ def test_every_coded_pad_refusal_is_listed() -> None:
               if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "PadError"
               and len(node.args) > 1 and isinstance(node.args[1], ast.Constant)}
     assert raised == set(PAD_CODES), sorted(raised ^ set(PAD_CODES))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_players_help_names_what_the_form_offers(lang: str) -> None:
+    """The players option's help says the range the form lists and the server accepts
+    (the option's own values: 2 to 10, as far as the deck deals), not a narrower one."""
+    values = next(o.values for o in OPTIONS if o.name == "players")
+    assert values is not None
+    counts = [v for v in values if isinstance(v, int)]
+    lo, hi = min(counts), max(counts)
+    text = catalog(lang)["option.players.help"].translate(str.maketrans("٠١٢٣٤٥٦٧٨٩",
+                                                                      "0123456789"))
+    assert [int(n) for n in re.findall(r"\d+", text)] == [lo, hi], text

@@ -1,6 +1,7 @@
 // The home page: play now, a private table built from the rules' own option list, the lobby.
-import { t, has, loadLanguage, preferredLanguage, languagePicker } from './i18n.js';
-import { api, saveSeat, saveInvites, savedName, saveName, absolute, h, copyText, LEVELS } from './util.js';
+import { t, loadLanguage, preferredLanguage, languagePicker } from './i18n.js';
+import { api, saveSeat, saveInvites, savedName, saveName, absolute, h, copyText, LEVELS, errorText, valueText }
+  from './util.js';
 
 const $ = (id) => document.getElementById(id);
 let presets = [];
@@ -26,13 +27,6 @@ function fillLevels(select) {
 function showSummary() {
   const p = presets.find((x) => x.name === $('play-preset').value);
   $('play-summary').textContent = p ? t(`preset.${p.name}.summary`, null, p.summary || '') : '';
-}
-
-function valueText(v) {
-  if (v === null) return t('value.null');
-  if (typeof v === 'boolean') return t(v ? 'value.true' : 'value.false');
-  const id = `value.${v}`;
-  return has(id) ? t(id) : String(v);
 }
 
 function optionControl(o) {
@@ -119,7 +113,7 @@ async function playNow() {
     saveSeat(r.table, r.token);
     location.href = r.url;
   } catch (e) {
-    $('play-error').textContent = e.message;
+    $('play-error').textContent = errorText(e);
   } finally {
     $('play').removeAttribute('aria-busy');
   }
@@ -141,7 +135,7 @@ async function createTable() {
     saveInvites(r.table, r.invites || []);
     showInvites(r);
   } catch (e) {
-    $('create-error').textContent = e.message;
+    $('create-error').textContent = errorText(e);
   }
 }
 

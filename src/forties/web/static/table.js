@@ -4,8 +4,8 @@ import { t, has, loadLanguage, preferredLanguage, languagePicker } from './i18n.
 import { Connection } from './net.js';
 import { actionWords as words, bidText, suitWords } from './words.js';
 import { cardFace, cardFigure, cardName, suitIcon } from './cards.js';
-import { api, saveSeat, savedSeat, savedInvites, savedName, saveName, absolute, h, copyText, LEVELS }
-  from './util.js';
+import { api, saveSeat, savedSeat, savedInvites, savedName, saveName, absolute, h, copyText, LEVELS,
+  errorText, valueText } from './util.js';
 
 const $ = (id) => document.getElementById(id);
 const PHRASES = ['hearts-on-hearts', 'well-played', 'sorry-partner', 'good-game', 'hurry', 'thanks'];
@@ -51,6 +51,32 @@ function seatName(seat) {
 
 function sideName(side) {
   return side.map(seatName).join(' & ');
+}
+
+/** The table's rules in one line, in the reader's words: the preset's summary and the
+ *  house rules the host changed. */
+function rulesText(table) {
+  if (!table || !table.preset) return '';
+  const line = t(`preset.${table.preset}.summary`, null, table.rules_text || '');
+  const changed = (table.house_rules || []).map(([name, value]) =>
+    `${t(`option.${name}.label`, null, name)}: ${valueText(value)}`);
+  return changed.length ? t('table.house_rules', { line, rules: changed.join(', ') }) : line;
+}
+
+/** The address to hand to those who want to watch: the table without a seat. */
+function watchUrl() {
+  return absolute(`/t/${encodeURIComponent(S.tableId)}#watch`);
+}
+
+/** A watch link with its copy button (for the host). */
+function watchItem(id) {
+  const link = watchUrl();
+  const field = h('input', { type: 'text', readonly: true, value: link, id: `${id}-url`,
+    'aria-label': t('table.watch_link') });
+  const button = h('button', { type: 'button', class: 'copy', text: t('common.copy'),
+    onclick: async () => { button.textContent = (await copyText(link, field)) ? t('common.copied') : t('common.copy'); } });
+  return h('div', { class: 'watch', id }, h('p', { text: t('table.watch_help') }),
+    h('div', { class: 'row' }, field, button));
 }
 
 function announce(text) {
@@ -530,7 +556,8 @@ function renderReview() {
   if (line && line.note) {
     const note = has(`pad.note.${line.note}`) ? t(`pad.note.${line.note}`) : line.note;
     parts.splice(1, 0, h('p', { class: 'scoreline', text: line.bidder === null || line.bidder === undefined
-      ? note : t('review.bid_result', { name: seatName(line.bidder), bid: bidText(line.bid), note }) }));
+      ? note : line.bidder === S.you ? t('review.bid_result_you', { bid: bidText(line.bid), note })
+        : t('review.bid_result', { name: seatName(line.bidder), bid: bidText(line.bid), note }) }));
   }
   if (view.deal && view.deal.hands) {
     const grid = h('div', { class: 'review-hands' });
@@ -687,6 +714,7 @@ async function renderWaiting() {
     list.appendChild(li);
   }
   items.push(list);
+  if (table.host) items.push(watchItem('watch-waiting'));
   if (table.host) {
     items.push(h('button', { type: 'button', class: 'primary', id: 'start', text: t('waiting.start'),
       onclick: hostStart }));
@@ -697,16 +725,27 @@ async function renderWaiting() {
   box.replaceChildren(...items);
 }
 
+/** In More, during the game: the host's watch link (the waiting panel has it before). */
+function renderWatch() {
+  const box = $('watch-more');
+  const want = Boolean(S.table && S.table.host && S.table.status !== 'waiting');
+  if (!want) { box.replaceChildren(); return; }
+  const field = box.querySelector('input');
+  if (field && field.value === watchUrl() && box.dataset.lang === document.documentElement.lang) return;
+  box.dataset.lang = document.documentElement.lang;
+  box.replaceChildren(watchItem('watch-link'));
+}
+
 async function hostSeat(seat, level) {
   try {
     await api(`/api/tables/${encodeURIComponent(S.tableId)}/seat`, { token: S.token, seat, level });
-  } catch (e) { $('waiting-error').textContent = e.message; }
+  } catch (e) { $('waiting-error').textContent = errorText(e); }
 }
 
 async function hostStart() {
   try {
     await api(`/api/tables/${encodeURIComponent(S.tableId)}/start`, { token: S.token });
-  } catch (e) { $('waiting-error').textContent = e.message; }
+  } catch (e) { $('waiting-error').textContent = errorText(e); }
 }
 
 function render() {
@@ -724,8 +763,8 @@ function render() {
   const preset = S.table ? S.table.preset : '';
   $('title').textContent = t(`preset.${preset}.title`, null, preset);
   document.title = `${$('title').textContent}: ${t('table.title')}`;
-  $('rules-text').textContent = S.table ? S.table.rules_text || '' : '';
-  $('b-hint').hidden = true;
+  $('rules-text').textContent = rulesText(S.table);
+  renderWatch();
   $('b-record').href = recordUrl();
   $('b-away').hidden = S.you === null;
   renderStatus();
@@ -850,7 +889,7 @@ function onError(m) {
   if (m.code === 'stale') return; // the position moved on: the new one is on its way
   if (m.code === 'token' || m.code === 'table') { // no such seat or table: stop knocking
     S.conn.close();
-    $('conn').textContent = m.message || t('conn.refused');
+    $('conn').textContent = m.code === 'table' ? t('error.code.table') : t('conn.refused');
     return;
   }
   showRefusal(m.message || m.code);
@@ -968,7 +1007,7 @@ async function join(how) {
       $('join').hidden = true;
       connect();
     } catch (e) {
-      $('join-error').textContent = e.message;
+      $('join-error').textContent = errorText(e);
     }
   };
   $('join-go').addEventListener('click', go);
@@ -982,9 +1021,10 @@ async function main() {
   const token = frag.get('token');
   const invite = frag.get('invite');
   const openSeat = frag.get('seat');
+  const watch = frag.has('watch'); // a watch link: a spectator, whatever seat this browser has
   if (token) saveSeat(S.tableId, token);
-  if (location.hash) history.replaceState(null, '', location.pathname + location.search);
-  S.token = token || savedSeat(S.tableId);
+  if (location.hash && !watch) history.replaceState(null, '', location.pathname + location.search);
+  S.token = token || (watch ? null : savedSeat(S.tableId));
   const more = $('more');
   const langSelect = h('select', { id: 'lang', 'aria-label': t('common.language') });
   more.insertBefore(h('label', { class: 'row' }, h('span', { text: t('common.language') }), langSelect),

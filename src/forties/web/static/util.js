@@ -1,5 +1,5 @@
 // Small helpers shared by the pages: JSON requests with one-line errors, saved seats.
-import { t } from './i18n.js';
+import { t, has } from './i18n.js';
 
 /** POST or GET JSON; resolves to the body, or throws an Error whose message is the
  *  server's one line (or a plain one when the network is down). */
@@ -17,9 +17,27 @@ export async function api(path, body) {
   if (!r.ok) {
     const err = new Error((data && data.error) || t('error.server', { status: r.status }));
     err.status = r.status;
+    err.code = data && typeof data.code === 'string' ? data.code : null;
     throw err;
   }
   return data;
+}
+
+// The refusals the pages say in the reader's language (by the server's code); any other
+// is the server's own line (the engine's words about rules, a request the page never makes).
+const CODES = ['taken', 'invite', 'started', 'table', 'token', 'rate'];
+
+/** What to show for an error thrown by api(). */
+export function errorText(e) {
+  return e && CODES.includes(e.code) ? t(`error.code.${e.code}`) : String((e && e.message) || e);
+}
+
+/** A house rule's value in words (the option lists' own words where the catalog has them). */
+export function valueText(v) {
+  if (v === null) return t('value.null');
+  if (typeof v === 'boolean') return t(v ? 'value.true' : 'value.false');
+  const id = `value.${v}`;
+  return has(id) ? t(id) : String(v);
 }
 
 export function saveSeat(tableId, token) {

@@ -1,0 +1,201 @@
+"""What the table and home pages show, in Chromium: nothing wider than a 360-pixel phone in
+French, no English left on a French table page (the rules line, a taken seat, the page of a
+table that is not there), the More panel (no dead button, a readable rules line, the
+``hidden`` attribute obeyed), the host's link for those who watch, and the French review
+line of the player's own bid."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from babel.messages.pofile import read_po
+
+from .pages import PHONE, body, mine, new_page, over, play_until, post, wait_ready
+
+LOCALE = Path(__file__).resolve().parents[2] / "src" / "forties" / "web" / "locale"
+DESKTOP_1280 = {"width": 1280, "height": 800}
+
+# The page's width against the window's, and every visible element that sticks out of it
+WIDER = """() => {
+  const vw = window.innerWidth;
+  const out = [];
+  if (document.documentElement.scrollWidth > vw) {
+    out.push(`page ${document.documentElement.scrollWidth} > ${vw}`);
+  }
+  for (const e of document.querySelectorAll('body *')) {
+    const r = e.getBoundingClientRect();
+    if (r.width && (r.right > vw + 0.5 || r.left < -0.5)) {
+      out.push(`${e.tagName}#${e.id} [${Math.round(r.left)}, ${Math.round(r.right)}]`);
+    }
+  }
+  return out.slice(0, 8);
+}"""
+
+
+def french(mid: str) -> str:
+    with open(LOCALE / "fr.po", "rb") as f:
+        return {str(m.id): str(m.string) for m in read_po(f) if m.id}[mid]
+
+
+def fits(page: Any) -> None:
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), \
+        page.evaluate(WIDER)
+
+
+def test_a_french_phone_game_fits_the_screen_and_says_your_bid_in_french(
+        server: str, browser: Any) -> None:
+    page = new_page(browser, PHONE, "fr")
+    page.goto(server + "/?lang=fr")
+    wait_ready(page)
+    fits(page)  # the home page, its "Jeu" drop-downs holding the longest French titles
+    page.click("#house summary")
+    page.wait_for_selector("#opt-players")
+    fits(page)
+    page.select_option("#play-preset", "merrimack-valley")
+    page.fill("#play-name", "Zoé")
+    page.click("#play")
+    page.wait_for_url("**/t/**")
+    wait_ready(page)
+    fits(page)
+
+    # hands until the player has taken the bid (the highest bid each time it is offered)
+    for _ in range(4):
+        play_until([page], lambda: over(page), bidder=True)
+        page.wait_for_selector("#review", state="visible")
+        page.click("#b-pad")
+        page.wait_for_selector("#pad table.pad")
+        fits(page)  # the review and the score pad, with "Ordinateur 2 & Ordinateur 4"
+        line = page.text_content("#review p.scoreline") or ""
+        if line.startswith("Vous"):
+            break
+        page.click("#b-pad")
+        hand = body(page, "hand")
+        page.click("#ready")
+        page.wait_for_function("h => document.body.dataset.hand !== h", arg=hand)
+    else:
+        raise AssertionError("the player never took the bid in four hands")
+    assert line.startswith("Vous avez pris à 30 : "), line
+
+    # the score pad in its panel beside the table, on a desktop
+    page.set_viewport_size(DESKTOP_1280)
+    page.wait_for_timeout(100)
+    fits(page)
+    inside = page.evaluate("""() => {
+      const pad = document.querySelector('#pad table.pad').getBoundingClientRect();
+      const box = document.getElementById('pad').getBoundingClientRect();
+      return pad.left >= box.left - 0.5 && pad.right <= box.right + 0.5;
+    }""")
+    assert inside
+    assert not page.errors
+    page.context.close()
+
+
+def test_a_french_table_page_has_no_english(server: str, browser: Any) -> None:
+    made = post(server, "/api/tables", {"preset": "merrimack-valley", "name": "Ann",
+                                        "options": {"kitty": 4}})
+    host = new_page(browser, PHONE, "fr")
+    host.goto(server + made["url"])
+    wait_ready(host)
+    host.click("#b-more")
+    rules = host.text_content("#rules-text")
+    assert rules == french("table.house_rules").format(
+        line=french("preset.merrimack-valley.summary"),
+        rules=f"{french('option.kitty.label')}: 4")
+    assert "house rules" not in rules and "pairs" not in rules
+
+    # an invite used already: the page says so in French
+    code = made["invites"][0]["url"].split("#invite=")[1]
+    post(server, f"/api/tables/{made['table']}/join", {"invite": code, "name": "Bob"})
+    late = new_page(browser, PHONE, "fr")
+    late.goto(server + made["invites"][0]["url"])
+    late.wait_for_selector("#join-name", state="visible")
+    late.fill("#join-name", "Eve")
+    late.click("#join-go")
+    late.wait_for_function("document.getElementById('join-error').textContent !== ''")
+    assert late.text_content("#join-error") == french("error.code.taken")
+
+    # a table that is not there: the server's own page, in the browser's language
+    late.goto(server + "/t/NoSuchTable")
+    assert late.evaluate("document.documentElement.lang") == "fr"
+    assert late.text_content("h1") == french("missing.title")
+    assert late.text_content("p") == french("missing.text")
+    assert not host.errors and not late.errors
+    host.context.close()
+    late.context.close()
+
+
+def test_the_more_panel_has_no_dead_button_and_a_readable_rules_line(
+        server: str, browser: Any) -> None:
+    play = post(server, "/api/play", {"preset": "merrimack-valley", "level": "random"})
+    page = new_page(browser, PHONE)
+    page.goto(server + play["url"])
+    wait_ready(page)
+    page.click("#b-more")
+    page.wait_for_selector("#more", state="visible")
+    shown = page.eval_on_selector_all(
+        "#more button, #more a.button",
+        "bs => bs.filter(b => b.getClientRects().length).map(b => b.textContent.trim())")
+    assert "Hint" not in shown and shown, shown
+    # the rules line: dark on the white panel, 4.5 : 1 at least
+    ratio = page.evaluate("""() => {
+      const lum = (c) => {
+        const [r, g, b] = c.match(/\\d+/g).slice(0, 3).map(Number).map((v) => {
+          v /= 255;
+          return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+        });
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+      };
+      const text = lum(getComputedStyle(document.getElementById('rules-text')).color);
+      const back = lum(getComputedStyle(document.getElementById('more')).backgroundColor);
+      return (Math.max(text, back) + 0.05) / (Math.min(text, back) + 0.05);
+    }""")
+    assert ratio >= 4.5, ratio
+    assert page.text_content("#rules-text")
+    page.context.close()
+
+    # a spectator has no seat to leave: the hidden "I'm away" is not drawn (buttons are
+    # inline-flex, which must not beat the hidden attribute)
+    watcher = new_page(browser, PHONE)
+    watcher.goto(server + f"/t/{play['table']}")
+    wait_ready(watcher)
+    watcher.click("#b-more")
+    assert watcher.get_attribute("#b-away", "hidden") is not None
+    assert watcher.evaluate("getComputedStyle(document.getElementById('b-away')).display") \
+        == "none"
+    assert not watcher.errors
+    watcher.context.close()
+
+
+def test_the_host_hands_out_a_watch_link(server: str, browser: Any) -> None:
+    made = post(server, "/api/tables", {"preset": "merrimack-valley", "name": "Ann"})
+    host = new_page(browser, PHONE)
+    host.goto(server + made["url"])
+    wait_ready(host)
+    host.wait_for_selector("#watch-waiting-url")
+    link = host.input_value("#watch-waiting-url")
+    assert link == f"{server}/t/{made['table']}#watch"
+    host.wait_for_selector("#start")
+    host.click("#start")  # the empty seats get computer players
+    host.wait_for_function("document.body.dataset.phase === 'auction'")
+    host.click("#b-more")
+    assert host.input_value("#watch-link-url") == link
+
+    # someone else opens it: the table, no seat, no cards
+    watcher = new_page(browser, PHONE)
+    watcher.goto(link)
+    wait_ready(watcher)
+    assert body(watcher, "you") == ""
+    assert watcher.locator("#felt .badge").count() == 4
+    assert watcher.locator("#hand button, #hand .card").count() == 0
+    assert not mine(watcher)
+    # the host's own browser (which keeps the host's seat) watches by it too
+    second = host.context.new_page()
+    second.goto(link)
+    wait_ready(second)
+    assert body(second, "you") == "" and second.locator("#hand .card").count() == 0
+    # and a guest sees no watch link to hand out
+    assert watcher.locator("#watch-link-url, #watch-waiting-url").count() == 0
+    assert not host.errors and not watcher.errors
+    host.context.close()
+    watcher.context.close()
