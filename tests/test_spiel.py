@@ -5,6 +5,7 @@ real one, and the information-set MCTS player in the arena."""
 from __future__ import annotations
 
 import json
+import pickle
 import random
 
 import numpy as np
@@ -25,9 +26,28 @@ PRESETS = ("merrimack-valley", "nova-scotia", "auction-45", "call-your-partner",
 def test_openspiel_random_simulation_test_passes(preset: str) -> None:
     hands = 2 if preset == "nova-scotia" else 1
     game = pyspiel.load_game(spiel.short_name(preset), {"hands": hands})
-    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
     assert game.num_distinct_actions() == Encoder(build_rules(preset)).actions
     assert game.max_chance_outcomes() == 52
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_games_and_states_pickle_and_serialize(preset: str) -> None:
+    """A game and a state mid-hand survive pickle and OpenSpiel's own serialization (to
+    save them, or to hand them to another process)."""
+    game = pyspiel.load_game(spiel.short_name(preset), {"hands": 2})
+    state = play_randomly(game, 4)[7]
+    again = pickle.loads(pickle.dumps(game))
+    assert again.get_type().short_name == spiel.short_name(preset)
+    assert again.get_parameters() == {"hands": 2}
+    copy = pickle.loads(pickle.dumps(state))
+    assert copy.history() == state.history() and str(copy) == str(state)
+    g2, s2 = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
+    assert g2.get_parameters() == {"hands": 2}
+    p = state.current_player()
+    assert s2.history() == state.history()
+    assert s2.information_state_string(p) == state.information_state_string(p)
+    assert s2.legal_actions() == state.legal_actions()
 
 
 def play_randomly(game: object, seed: int) -> list[object]:

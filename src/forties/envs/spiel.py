@@ -3,7 +3,7 @@
     >>> import pyspiel
     >>> import forties.envs.spiel  # registers the games
     >>> game = pyspiel.load_game("python_forties_merrimack_valley", {"hands": 1})
-    >>> pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+    >>> pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
 
 One game per preset: ``python_forties_merrimack_valley``, ``..._nova_scotia``,
 ``..._auction_45``, ``..._call_your_partner`` and ``python_forties_forty_one``. A game
@@ -494,7 +494,10 @@ def _register() -> None:
         if name not in registered:
             # a class, as OpenSpiel's own Python games register (a bare function given
             # here makes the interpreter abort as it exits)
-            cls = type(f"Forties_{name}", (FortiesGame,), {"PRESET": preset})
+            cls = type(f"Forties_{name}", (FortiesGame,), {"PRESET": preset,
+                                                            "__module__": __name__})
+            # bound in the module, so that pickle finds the class by its name
+            globals()[cls.__name__] = cls
             pyspiel.register_game(_game_type(preset), cls)
 
 
