@@ -15,7 +15,7 @@ import pytest
 from forties import build_rules
 from forties.arena import run_match
 from forties.envs import spiel
-from forties.envs.encoding import Encoder
+from forties.envs.encoding import ActionIdError, Encoder, EpisodeError
 
 from .helpers_engine import run_forties
 
@@ -131,3 +131,41 @@ def test_arena_command_runs_ismcts(monkeypatch: pytest.MonkeyPatch) -> None:
                          "--games", "0", "--jobs", "1")
     assert result.returncode == 0, result.stderr
     assert "ismcts vs random" in result.stdout
+
+
+def test_an_impossible_or_repeated_chance_outcome_is_refused_at_once() -> None:
+    game = pyspiel.load_game(spiel.short_name("forty-one"))
+    state = game.new_initial_state()
+    with pytest.raises(ActionIdError, match=r"^chance outcome 99 is not a card: .*0\.\.51"):
+        state.apply_action(99)
+    with pytest.raises(ActionIdError, match=r"^chance outcome -2 is not a card"):
+        state.apply_action(-2)
+    state.apply_action(5)
+    with pytest.raises(ActionIdError, match=r"^chance outcome 5 \(7C\) is dealt already"):
+        state.apply_action(5)
+    assert state.history() == [5] and len(state.chance_outcomes()) == 51  # nothing lost
+    for c in range(52):
+        if c != 5:
+            state.apply_action(c)
+    assert not state.is_chance_node()
+
+
+def test_the_end_of_the_game_is_said_in_one_line() -> None:
+    game = pyspiel.load_game(spiel.short_name("forty-one"))
+    state = game.new_initial_state()
+    rng = random.Random(1)
+    while state.is_chance_node():
+        state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+    with pytest.raises(ValueError, match=r"^not a chance node: player \d is to act"):
+        state.chance_outcomes()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    returns = state.returns()
+    with pytest.raises(EpisodeError, match="^the game is over: no action comes after it"):
+        state.apply_action(0)
+    with pytest.raises(EpisodeError, match="^the game is over: it has no chance outcomes"):
+        state.chance_outcomes()
+    assert state.legal_actions() == [] and state.returns() == returns

@@ -79,6 +79,12 @@ class ActionIdError(ValueError):
     """An action id that is not legal now (or not an id at all)."""
 
 
+class EpisodeError(RuntimeError, ValueError):
+    """A call the episode is not ready for: before ``reset()``, or after its end. (A
+    RuntimeError, as ``env.game`` raised before ``reset()``, and a ValueError, as the
+    environments' other refusals.)"""
+
+
 def action_count(rules: Rules) -> int:
     """The size of the action space of ``rules``' game."""
     return FF_ACTIONS if isinstance(rules, FortyFivesRules) else FO_ACTIONS
@@ -410,6 +416,7 @@ __all__ = [
     "FO_ACTIONS",
     "LADDER",
     "ActionIdError",
+    "EpisodeError",
     "Encoder",
     "Layout",
     "action_count",

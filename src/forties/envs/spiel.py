@@ -31,13 +31,13 @@ import numpy as np
 import pyspiel
 
 from ..actions import Action, Verb
-from ..cards import BITS
+from ..cards import BITS, CARD_NAMES
 from ..cards import cards_of as _cards
 from ..games import game_class
 from ..rules import PRESETS, FortyFivesRules, Rules, build_rules
 from ..state import Deal, GameState, IllegalActionError, Phase
 from .aec import hand_rewards
-from .encoding import PASS, PICK0, ROB_PACK, Encoder
+from .encoding import PASS, PICK0, ROB_PACK, ActionIdError, Encoder, EpisodeError
 
 MAX_STEPS_PER_HAND = 400  # 52 deals, and far more decisions than any hand takes
 
@@ -151,18 +151,33 @@ class FortiesState(pyspiel.State):  # type: ignore[misc]
         return self.enc.mask(st.phase, legal, st.hands[seat], pile, self.picks)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
+        if self.done:
+            raise EpisodeError("the game is over: it has no chance outcomes")
+        if len(self.deck) >= 52:
+            raise ValueError(f"not a chance node: player {self.current_player()} is to act, "
+                             "see legal_actions()")
         left = sorted(set(range(52)) - set(self.deck))
         p = 1.0 / len(left)
         return [(c, p) for c in left]
 
     def _apply_action(self, action: int) -> None:
+        if self.done:
+            raise EpisodeError(f"the game is over: no action comes after it, not {action}")
         if len(self.deck) < 52:
-            self.deck.append(int(action))
+            c = int(action)
+            if not 0 <= c < 52:
+                raise ActionIdError(f"chance outcome {c} is not a card: a chance outcome "
+                                    "is a card 0..51 not dealt yet")
+            if c in self.deck:
+                raise ActionIdError(f"chance outcome {c} ({CARD_NAMES[c]}) is dealt already "
+                                    "this hand")
+            self.deck.append(c)
             if len(self.deck) == 52:
                 self._deal()
             return
         st = self.st
-        assert st is not None and st.turn is not None
+        if st is None or st.turn is None:  # not reached: a dealt hand has a seat to act
+            raise EpisodeError("no seat is to act")
         seat = st.turn
         if st.phase is Phase.PACK and action != PASS:
             if action != ROB_PACK:
@@ -196,8 +211,6 @@ class FortiesState(pyspiel.State):  # type: ignore[misc]
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
-            from ..cards import CARD_NAMES
-
             return f"deal {CARD_NAMES[action]}"
         st = self.st
         if st is None or st.turn != player:
