@@ -29,6 +29,7 @@ from forties.envs.encoding import (
     ROB_PACK,
     ActionIdError,
     Encoder,
+    EpisodeError,
     action_id,
     slot_cards,
     slot_mask,
@@ -124,6 +125,35 @@ def test_an_illegal_id_is_refused_in_one_line() -> None:
     bad = int(np.flatnonzero(mask == 0)[0])
     with pytest.raises(ActionIdError, match="not legal"):
         env.step(bad)
+
+
+def test_aec_misuse_is_said_in_one_line() -> None:
+    """Stepping before reset() or after the end, and naming an agent that is not there,
+    each get a one-line refusal that says what to do."""
+    env = aec_env("forty-one", episode="hand")
+    with pytest.raises(EpisodeError, match=r"^call reset\(\) first$"):
+        env.step(0)
+    with pytest.raises(EpisodeError, match=r"^call reset\(\) first$"):
+        env.last()
+    env.reset(seed=3)
+    for call in (env.observe, env.observation_space, env.action_space):
+        with pytest.raises(ValueError, match=r"^no agent 'player_9': player_0\.\.player_3$"):
+            call("player_9")
+    legal = int(np.flatnonzero(env.last()[0]["action_mask"])[0])
+    for bad in (float(legal), legal + 0.5, str(legal), True, None):
+        with pytest.raises(ActionIdError, match=r"is not an action id: a whole number, 0\.\.64$"):
+            env.step(bad)  # type: ignore[arg-type]
+    rng = np.random.default_rng(0)
+    for _ in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        env.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert env.agents == []
+    with pytest.raises(EpisodeError, match=r"^the episode is over: call reset\(\)$"):
+        env.step(0)
+    with pytest.raises(EpisodeError, match=r"^the episode is over: call reset\(\)$"):
+        env.last()
+    env.reset()
+    assert env.agents and env.last()[2] is False  # and it plays on after a reset
 
 
 @pytest.mark.parametrize(("kwargs", "message"), [

@@ -33,7 +33,7 @@ from ..actions import Action, Verb
 from ..games import new_game
 from ..rules import Rules, build_rules
 from ..state import GameState, Phase
-from .encoding import PASS, PICK0, ROB_PACK, ActionIdError, Encoder
+from .encoding import PASS, PICK0, ROB_PACK, ActionIdError, Encoder, EpisodeError
 
 REWARDS = ("hand", "game")
 EPISODES = ("game", "hand")
@@ -46,6 +46,14 @@ def make_rules(rules: Rules | str, options: Mapping[str, Any] | None = None) -> 
             raise ValueError("give options with a preset name, not with built rules")
         return rules
     return build_rules(rules, options)
+
+
+def is_id(x: object) -> bool:
+    """Whether ``x`` is a whole number as an action id must be (a Python or numpy integer,
+    or a 0-d integer array; not a bool, a float or a string)."""
+    if isinstance(x, np.ndarray):
+        return x.ndim == 0 and x.dtype.kind in "iu"
+    return isinstance(x, int | np.integer) and not isinstance(x, bool | np.bool_)
 
 
 def check_choice(name: str, value: str, allowed: tuple[str, ...]) -> None:
@@ -110,16 +118,26 @@ class FortiesAEC(AECEnv):  # type: ignore[misc]
         self._mask = np.zeros(self.encoder.actions, dtype=np.int8)
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
-        return self.observation_spaces[agent]
+        try:
+            return self.observation_spaces[agent]
+        except (KeyError, TypeError):
+            raise self._no_agent(agent) from None
 
     def action_space(self, agent: str) -> spaces.Space[Any]:
-        return self.action_spaces[agent]
+        try:
+            return self.action_spaces[agent]
+        except (KeyError, TypeError):
+            raise self._no_agent(agent) from None
+
+    def _no_agent(self, agent: object) -> ValueError:
+        return ValueError(f"no agent {agent!r}: {self.possible_agents[0]}.."
+                          f"{self.possible_agents[-1]}")
 
     @property
     def game(self) -> GameState:
         """The game in progress (``reset`` first)."""
         if self.state_ is None:
-            raise RuntimeError("call reset() first")
+            raise EpisodeError("call reset() first")
         return self.state_
 
     # ----- the cycle ------------------------------------------------------------------
@@ -148,7 +166,21 @@ class FortiesAEC(AECEnv):  # type: ignore[misc]
             self.agent_selection = self.possible_agents[turn]
 
     def seat_of(self, agent: str) -> int:
-        return self.possible_agents.index(agent)
+        try:
+            return self.possible_agents.index(agent)
+        except ValueError:
+            raise self._no_agent(agent) from None
+
+    def _check_live(self) -> None:
+        """Refuse a step or a look at the last move before reset() or after the end."""
+        if self.state_ is None:
+            raise EpisodeError("call reset() first")
+        if not self.agents:
+            raise EpisodeError("the episode is over: call reset()")
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        self._check_live()
+        return super().last(observe)  # type: ignore[no-any-return]
 
     def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
         seat = self.seat_of(agent)
@@ -174,6 +206,7 @@ class FortiesAEC(AECEnv):  # type: ignore[misc]
         return self._mask.copy()
 
     def step(self, action: int | None) -> None:
+        self._check_live()
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -181,9 +214,12 @@ class FortiesAEC(AECEnv):  # type: ignore[misc]
         st = self.game
         seat = self.seat_of(agent)
         mask = self.legal_mask(seat)
-        if action is None or not 0 <= int(action) < len(mask) or not mask[int(action)]:
+        if not is_id(action):
+            raise ActionIdError(f"action {action!r} is not an action id: a whole number, "
+                                f"0..{len(mask) - 1}")
+        i = int(action)  # type: ignore[arg-type]
+        if not 0 <= i < len(mask) or not mask[i]:
             raise ActionIdError(f"action {action!r} is not legal for {agent} now")
-        i = int(action)
         self._version += 1
         self._cumulative_rewards[agent] = 0.0
         self.rewards = {a: 0.0 for a in self.agents}
