@@ -434,3 +434,30 @@ def test_vector_env_runs_with_gymnasium_batches() -> None:
     obs, rew, term, trunc, info = env.step(ids)
     assert rew.shape == term.shape == trunc.shape == (8,)
     assert info["_final_obs"].shape == (8,)
+
+
+def test_vector_env_hands_out_fresh_arrays() -> None:
+    """What reset() and step() return (and info["final_obs"]) stays as it was when the
+    next step comes, as a replay buffer needs; copy=False hands out the env's own
+    buffers, which the next step overwrites."""
+    env = FortiesVectorEnv("forty-one", tables=8, seed=1, episode="hand")
+    obs, _ = env.reset(seed=1)
+    kept: list[tuple[dict[str, np.ndarray], dict[str, np.ndarray]]] = []
+    finals = []
+    for _ in range(70):  # past the end of a hand of Forty One, so final_obs is filled
+        saved = {k: v.copy() for k, v in obs.items()}
+        kept.append((obs, saved))
+        obs, _, _, _, info = env.step(obs["action_mask"].argmax(axis=1))
+        finals.append((info["final_obs"], info["final_obs"].copy()))
+    for given, saved in kept:
+        for k in saved:
+            np.testing.assert_array_equal(given[k], saved[k])
+    for given, saved in finals:
+        np.testing.assert_array_equal(given, saved)
+    assert any(f[1].any() for f in finals)
+    fast = FortiesVectorEnv("forty-one", tables=8, seed=1, episode="hand", copy=False)
+    first, _ = fast.reset(seed=1)
+    before = first["observation"].copy()
+    second, *_ = fast.step(first["action_mask"].argmax(axis=1))
+    assert second["observation"] is first["observation"]
+    assert not np.array_equal(first["observation"], before)

@@ -26,6 +26,12 @@ Episodes, rewards and ids are those of the AEC environment (``forties.envs.aec``
 ``"game"`` (+1 won, -1 lost). A table whose episode ends starts the next one at once
 (Gymnasium's same-step autoreset): the observation returned is the new episode's, and
 ``info["final_obs"]`` holds the last one where ``info["_final_obs"]`` is set.
+
+The arrays ``reset`` and ``step`` return, ``info["final_obs"]`` included, are fresh
+copies (as Gymnasium's ``SyncVectorEnv(copy=True)``): keep them, the next step leaves
+them alone. ``copy=False`` hands out the environment's own buffers instead, which the
+next ``step`` overwrites in place: faster (the copies cost about a tenth of a step), for
+a loop that copies what it keeps itself.
 """
 
 from __future__ import annotations
@@ -59,7 +65,7 @@ class FortiesVectorEnv(VectorEnv):
                  options: Mapping[str, Any] | None = None, *, tables: int = 1024,
                  seat: int = 0, opponents: str | Policy | Sequence[str | Policy | None] = "random",
                  reward: str = "hand", episode: str = "game", max_hands: int = 200,
-                 seed: int = 0) -> None:
+                 seed: int = 0, copy: bool = True) -> None:
         check_choice("reward", reward, REWARDS)
         check_choice("episode", episode, EPISODES)
         if type(tables) is not int or tables < 1:
@@ -76,6 +82,7 @@ class FortiesVectorEnv(VectorEnv):
         self.game_reward = reward == "game"
         self.one_hand = episode == "hand"
         self.max_hands = max_hands
+        self.copy = bool(copy)
         self.codes = np.zeros(n, dtype=np.int64)
         # the game score as basic reads it from its view's rules
         self.basic_target = int(self.rules.to_json().get("options", {}).get("target", 120))
@@ -154,7 +161,8 @@ class FortiesVectorEnv(VectorEnv):
         trunc = np.zeros(self.num_envs, dtype=np.bool_)
         self._advance(rew, done, trunc)
         ended = done | trunc
-        info = {"final_obs": self.final_obs, "_final_obs": ended}
+        info = {"final_obs": self.final_obs.copy() if self.copy else self.final_obs,
+                "_final_obs": ended}
         return self._observation(), rew, done, trunc, info
 
     def _apply(self, tables: npt.NDArray[np.int64], ids: npt.NDArray[np.int64],
@@ -196,6 +204,8 @@ class FortiesVectorEnv(VectorEnv):
     def _observation(self) -> dict[str, Any]:
         kk.observe_all(self.game.S, self.game.R, self.M, self._all, self.seat, self.starts,
                        self.obs, self.masks)
+        if self.copy:
+            return {"observation": self.obs.copy(), "action_mask": self.masks.copy()}
         return {"observation": self.obs, "action_mask": self.masks}
 
     # ----- looking at one table -------------------------------------------------------
