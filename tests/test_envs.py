@@ -461,3 +461,55 @@ def test_vector_env_hands_out_fresh_arrays() -> None:
     second, *_ = fast.step(first["action_mask"].argmax(axis=1))
     assert second["observation"] is first["observation"]
     assert not np.array_equal(first["observation"], before)
+
+
+def deals(env: FortiesVectorEnv, seed: Any = None) -> np.ndarray:
+    env.reset(seed=seed)
+    return env.game.D.copy()
+
+
+def test_vector_env_seeds_as_gymnasium_does() -> None:
+    """reset() without a seed plays on to new deals; an int seed is reproducible (the
+    constructor's is the first reset's); seed=None draws fresh deals for each env."""
+    env = FortiesVectorEnv("forty-one", tables=4, seed=3)
+    first, second = deals(env), deals(env)
+    assert not np.array_equal(first, second)
+    again = FortiesVectorEnv("forty-one", tables=4, seed=3)
+    np.testing.assert_array_equal(deals(again), first)
+    np.testing.assert_array_equal(deals(again), second)
+    np.testing.assert_array_equal(deals(again, 3), first)
+    np.testing.assert_array_equal(deals(again), second)
+    a, b = FortiesVectorEnv("forty-one", tables=4), FortiesVectorEnv("forty-one", tables=4)
+    assert not np.array_equal(deals(a), deals(b))
+
+
+def test_vector_env_takes_a_seed_for_each_table() -> None:
+    """With a list of seeds, table t is dealt and played as a one-table env seeded with
+    the t-th seed would be, whatever the other tables' seeds."""
+    env = FortiesVectorEnv("merrimack-valley", tables=3)
+    obs, _ = env.reset(seed=[5, 6, 7])
+    d = env.game.D.copy()
+    for t, s in enumerate((5, 6, 7)):
+        one = FortiesVectorEnv("merrimack-valley", tables=1)
+        alone, _ = one.reset(seed=s)
+        np.testing.assert_array_equal(one.game.D[0], d[t])
+        np.testing.assert_array_equal(alone["observation"][0], obs["observation"][t])
+    env.reset(seed=[9, 6, 8])
+    np.testing.assert_array_equal(env.game.D[1], d[1])
+    assert not np.array_equal(env.game.D[0], d[0])
+
+
+@pytest.mark.parametrize(("seed", "message"), [
+    (-1, r"^seed must be a whole number from 0, a list of one for each table, or None, "
+         r"not -1$"),
+    (1.5, "not 1.5$"),
+    ("7", "not '7'$"),
+    ([1, 2], r"^seed: a list of seeds has one for each of the 4 tables, not 2$"),
+    ([1, -2, 3, 4], r"^seed: each table's seed must be a whole number from 0, not -2$"),
+])
+def test_vector_env_refuses_seeds_it_does_not_take(seed: Any, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        FortiesVectorEnv("forty-one", tables=4, seed=seed)
+    env = FortiesVectorEnv("forty-one", tables=4, seed=1)
+    with pytest.raises(ValueError, match=message):
+        env.reset(seed=seed)

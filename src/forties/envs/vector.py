@@ -27,6 +27,13 @@ Episodes, rewards and ids are those of the AEC environment (``forties.envs.aec``
 (Gymnasium's same-step autoreset): the observation returned is the new episode's, and
 ``info["final_obs"]`` holds the last one where ``info["_final_obs"]`` is set.
 
+Seeds follow Gymnasium's conventions: ``reset(seed=s)`` with an int deals the same
+games for the same ``s``, a list of one int per table seeds each table on its own (table
+``t`` plays as the one table of an env seeded ``s[t]`` would), and ``reset()`` without
+a seed plays on from the generator, to new deals. The constructor's ``seed`` is the
+first ``reset()``'s; ``None`` (the default) draws fresh entropy, so that two envs made
+without a seed (training and evaluation, one per worker) do not play the same deals.
+
 The arrays ``reset`` and ``step`` return, ``info["final_obs"]`` included, are fresh
 copies (as Gymnasium's ``SyncVectorEnv(copy=True)``): keep them, the next step leaves
 them alone. ``copy=False`` hands out the environment's own buffers instead, which the
@@ -54,6 +61,12 @@ from .aec import EPISODES, REWARDS, check_choice, make_rules
 from .encoding import ActionIdError, Encoder
 
 Policy = Callable[[npt.NDArray[np.float32], npt.NDArray[np.int8]], Any]
+Seed = int | Sequence[int] | None
+
+
+def _whole(x: object) -> bool:
+    return isinstance(x, int | np.integer) and not isinstance(x, bool | np.bool_) \
+        and int(x) >= 0  # type: ignore[call-overload]
 
 
 class FortiesVectorEnv(VectorEnv):
@@ -65,7 +78,7 @@ class FortiesVectorEnv(VectorEnv):
                  options: Mapping[str, Any] | None = None, *, tables: int = 1024,
                  seat: int = 0, opponents: str | Policy | Sequence[str | Policy | None] = "random",
                  reward: str = "hand", episode: str = "game", max_hands: int = 200,
-                 seed: int = 0, copy: bool = True) -> None:
+                 seed: Seed = None, copy: bool = True) -> None:
         check_choice("reward", reward, REWARDS)
         check_choice("episode", episode, EPISODES)
         if type(tables) is not int or tables < 1:
@@ -105,8 +118,12 @@ class FortiesVectorEnv(VectorEnv):
         self._scratch = np.zeros(self.encoder.actions, dtype=np.int8)
         # The tables a callable player is being asked about, in the order of its rows.
         self.asking = np.zeros(0, dtype=np.int64)
-        self._seed = seed
-        self._start(seed)
+        first = self._check_seed(seed)
+        if first is None:  # fresh entropy: an env nobody seeded plays deals of its own
+            first = int(np.random.SeedSequence().entropy)  # type: ignore[arg-type]
+        self._seeds = np.random.default_rng(first)
+        self._pending: int | list[int] | None = first  # what the first reset() plays
+        self._start(first)
 
     def _set_opponents(self, opponents: str | Policy | Sequence[str | Policy | None]) -> None:
         n = self.rules.players
@@ -131,18 +148,57 @@ class FortiesVectorEnv(VectorEnv):
                 raise ValueError(f"opponents: {p!r} is not a player: random, basic, or a "
                                  "callable policy(observations, masks) -> action ids")
 
-    def _start(self, seed: int) -> None:
-        self.game = VectorGame(self.rules, self.num_envs, seed=seed,
-                               first_dealer=seed % self.rules.players)
+    def _check_seed(self, seed: object) -> int | list[int] | None:
+        """``seed`` as ``_start`` takes it; a ValueError for a seed it does not take."""
+        if seed is None or _whole(seed):
+            return None if seed is None else int(seed)  # type: ignore[call-overload]
+        if isinstance(seed, Sequence | np.ndarray) and not isinstance(seed, str | bytes):
+            seeds = list(seed)
+            if len(seeds) != self.num_envs:
+                raise ValueError(f"seed: a list of seeds has one for each of the "
+                                 f"{self.num_envs} tables, not {len(seeds)}")
+            bad = [x for x in seeds if not _whole(x)]
+            if bad:
+                raise ValueError(f"seed: each table's seed must be a whole number from 0, "
+                                 f"not {bad[0]!r}")
+            return [int(x) for x in seeds]
+        raise ValueError(f"seed must be a whole number from 0, a list of one for each table, "
+                         f"or None, not {seed!r}")
+
+    def _start(self, seed: int | list[int]) -> None:
+        """New games on every table: all dealt from one seed, or each from its own."""
+        n = self.rules.players
+        if isinstance(seed, int):
+            self.game = VectorGame(self.rules, self.num_envs, seed=seed, first_dealer=seed % n)
+        else:
+            # table t as the one table of VectorGame(rules, 1, seed=seed[t]) would be
+            self.game = VectorGame(self.rules, self.num_envs, seed=seed[0],
+                                   first_dealer=seed[0] % n)
+            S, D = self.game.S, self.game.D
+            for t, s in enumerate(seed):
+                S[t] = 0
+                S[t, vk.F_RNG] = np.random.default_rng(s).integers(1, 1 << 62, size=1)[0]
+                vk.new_games(S[t:t + 1], D[t:t + 1], self.game.R, s % n, True)
         self.M = np.zeros((self.num_envs, kk.MF), dtype=np.int64)
         self.hands = np.zeros(self.num_envs, dtype=np.int64)
         self.hands_played = 0
 
     # ----- the cycle ------------------------------------------------------------------
 
-    def reset(self, *, seed: int | None = None,
+    def reset(self, *, seed: Seed = None,
               options: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
-        self._start(self._seed if seed is None else seed)
+        """New games on every table. ``seed=None`` plays on from the generator (new deals
+        at each reset: the constructor's seed at the first); an int seeds every table
+        reproducibly, as a list of one int per table seeds each table on its own."""
+        given = self._check_seed(seed)
+        if given is not None:
+            self._seeds = np.random.default_rng(given)
+        elif self._pending is not None:
+            given = self._pending
+        else:
+            given = int(self._seeds.integers(1 << 62))
+        self._pending = None
+        self._start(given)
         rew = np.zeros(self.num_envs)
         done = np.zeros(self.num_envs, dtype=np.bool_)
         trunc = np.zeros(self.num_envs, dtype=np.bool_)
