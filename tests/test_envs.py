@@ -513,3 +513,37 @@ def test_vector_env_refuses_seeds_it_does_not_take(seed: Any, message: str) -> N
     env = FortiesVectorEnv("forty-one", tables=4, seed=1)
     with pytest.raises(ValueError, match=message):
         env.reset(seed=seed)
+
+
+def test_vector_env_misuse_is_said_in_one_line() -> None:
+    """A step before reset() (which would play the learner's ids for another seat), ids
+    that are not whole numbers (floats are not truncated), ids out of range, None, and a
+    table out of range in action_of are each refused in one line, where the mistake is."""
+    env = FortiesVectorEnv("merrimack-valley", tables=4, seed=1)
+    with pytest.raises(EpisodeError, match=r"^call reset\(\) first$"):
+        env.step(np.zeros(4, dtype=np.int64))
+    obs, _ = env.reset(seed=1)
+    legal = obs["action_mask"].argmax(axis=1)
+    whole = r": action ids are whole numbers, 0\.\.633, one a table$"
+    for bad, what in ((legal + 0.9, "float64 values"), (legal > 0, "bool values"),
+                      (None, "None"), ([10**30, *legal[1:]], "values that are not all "
+                                                           "action ids")):
+        with pytest.raises(ActionIdError, match="^the learner gave " + what + whole):
+            env.step(bad)
+    with pytest.raises(ActionIdError, match=r"^table 0: action id -1 from the learner is not "
+                                            r"an action id, 0\.\.633$"):
+        env.step([-1, *legal[1:]])
+    for t in (-1, 4, 1.0):
+        with pytest.raises(ValueError, match=rf"^no table {t}: tables 0\.\.3$"):
+            env.action_of(t, 0)  # type: ignore[arg-type]
+    with pytest.raises(ActionIdError, match="^action 0.5 is not an action id"):
+        env.action_of(0, 0.5)  # type: ignore[arg-type]
+    obs, *_ = env.step(legal)  # nothing was lost: the tables play on
+    assert obs["action_mask"].any(axis=1).all()
+
+    def floats(observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        return masks.argmax(axis=1).astype(float)
+
+    other = FortiesVectorEnv("merrimack-valley", tables=4, seed=1, opponents=floats)
+    with pytest.raises(ActionIdError, match="^the policy of seat [123] gave float64 values"):
+        other.reset(seed=1)

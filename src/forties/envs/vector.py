@@ -34,6 +34,9 @@ a seed plays on from the generator, to new deals. The constructor's ``seed`` is 
 first ``reset()``'s; ``None`` (the default) draws fresh entropy, so that two envs made
 without a seed (training and evaluation, one per worker) do not play the same deals.
 
+``step`` before ``reset`` raises ``EpisodeError``; ids that are not whole numbers of
+the action space, or not legal on their table, ``ActionIdError`` (both ValueErrors).
+
 The arrays ``reset`` and ``step`` return, ``info["final_obs"]`` included, are fresh
 copies (as Gymnasium's ``SyncVectorEnv(copy=True)``): keep them, the next step leaves
 them alone. ``copy=False`` hands out the environment's own buffers instead, which the
@@ -57,8 +60,8 @@ from ..rules import Rules
 from ..vector import VERBS, VectorGame
 from ..vector import kernel as vk
 from . import kernels as kk
-from .aec import EPISODES, REWARDS, check_choice, make_rules
-from .encoding import ActionIdError, Encoder
+from .aec import EPISODES, REWARDS, check_choice, is_id, make_rules
+from .encoding import ActionIdError, Encoder, EpisodeError
 
 Policy = Callable[[npt.NDArray[np.float32], npt.NDArray[np.int8]], Any]
 Seed = int | Sequence[int] | None
@@ -123,6 +126,7 @@ class FortiesVectorEnv(VectorEnv):
             first = int(np.random.SeedSequence().entropy)  # type: ignore[arg-type]
         self._seeds = np.random.default_rng(first)
         self._pending: int | list[int] | None = first  # what the first reset() plays
+        self._ready = False  # reset() has brought the learner to act on every table
         self._start(first)
 
     def _set_opponents(self, opponents: str | Policy | Sequence[str | Policy | None]) -> None:
@@ -198,19 +202,21 @@ class FortiesVectorEnv(VectorEnv):
         else:
             given = int(self._seeds.integers(1 << 62))
         self._pending = None
+        self._ready = False
         self._start(given)
         rew = np.zeros(self.num_envs)
         done = np.zeros(self.num_envs, dtype=np.bool_)
         trunc = np.zeros(self.num_envs, dtype=np.bool_)
         self._advance(rew, done, trunc)
+        self._ready = True
         return self._observation(), {}
 
     def step(self, actions: Any) -> tuple[dict[str, Any], npt.NDArray[np.float64],
                                           npt.NDArray[np.bool_], npt.NDArray[np.bool_],
                                           dict[str, Any]]:
-        ids = np.ascontiguousarray(actions, dtype=np.int64)
-        if ids.shape != (self.num_envs,):
-            raise ValueError(f"step needs {self.num_envs} action ids, not {ids.shape}")
+        if not self._ready:
+            raise EpisodeError("call reset() first")
+        ids = self._ids(actions, self._all, "the learner")
         self._apply(self._all, ids, "the learner")
         rew = np.zeros(self.num_envs)
         done = np.zeros(self.num_envs, dtype=np.bool_)
@@ -220,6 +226,29 @@ class FortiesVectorEnv(VectorEnv):
         info = {"final_obs": self.final_obs.copy() if self.copy else self.final_obs,
                 "_final_obs": ended}
         return self._observation(), rew, done, trunc, info
+
+    def _ids(self, actions: Any, tables: npt.NDArray[np.int64],
+             who: str) -> npt.NDArray[np.int64]:
+        """``actions`` as one id a table of ``tables``; refused in one line if they are
+        not whole numbers of the action space, or not one a table."""
+        top = self.encoder.actions - 1
+        got = np.asarray(actions)
+        if got.dtype.kind not in "iu":
+            what = "None" if actions is None else \
+                "values that are not all action ids" if got.dtype.kind == "O" else \
+                f"{got.dtype} values"
+            raise ActionIdError(f"{who} gave {what}: action ids are whole numbers, "
+                                f"0..{top}, one a table")
+        if got.shape != tables.shape:
+            if who == "the learner":
+                raise ValueError(f"step needs {len(tables)} action ids, not {got.shape}")
+            raise ValueError(f"{who} gave {got.shape} ids for {len(tables)} tables")
+        out = (got < 0) | (got > top)
+        if out.any():
+            j = int(np.flatnonzero(out)[0])
+            raise ActionIdError(f"table {tables[j]}: action id {got[j]} from {who} is not "
+                                f"an action id, 0..{top}")
+        return np.ascontiguousarray(got, dtype=np.int64)
 
     def _apply(self, tables: npt.NDArray[np.int64], ids: npt.NDArray[np.int64],
                who: str) -> None:
@@ -249,11 +278,8 @@ class FortiesVectorEnv(VectorEnv):
                 masks = np.zeros((len(tables), self.masks.shape[1]), dtype=np.int8)
                 kk.observe_all(g.S, g.R, self.M, tables, s, self.starts, obs, masks)
                 self.asking = tables
-                ids = np.ascontiguousarray(policy(obs, masks), dtype=np.int64)
-                if ids.shape != tables.shape:
-                    raise ValueError(f"the policy of seat {s} gave {ids.shape} ids for "
-                                     f"{len(tables)} tables")
-                self._apply(tables, ids, f"the policy of seat {s}")
+                who = f"the policy of seat {s}"
+                self._apply(tables, self._ids(policy(obs, masks), tables, who), who)
         done |= done_i.astype(np.bool_)
         trunc |= trunc_i.astype(np.bool_)
 
@@ -269,6 +295,11 @@ class FortiesVectorEnv(VectorEnv):
     def action_of(self, t: int, i: int) -> Action | None:
         """What id ``i`` does on table ``t`` now: its Action (None for a pick of robbing
         the pack, which acts only with the picks that follow it)."""
+        if not _whole(t) or t >= self.num_envs:
+            raise ValueError(f"no table {t!r}: tables 0..{self.num_envs - 1}")
+        if not is_id(i):
+            raise ActionIdError(f"action {i!r} is not an action id: a whole number, "
+                                f"0..{self.encoder.actions - 1}")
         g = self.game
         S, R = g.S, g.R
         s = int(S[t, vk.F_TURN])
