@@ -97,3 +97,27 @@ def test_commands_run(line: str) -> None:
 def test_research_page_python_runs(index: int) -> None:
     code = blocks(RESEARCH.read_text(encoding="utf-8"), "python")[index]
     exec(compile(code, "docs/research.md", "exec"), {})
+
+
+def test_the_pages_say_what_the_openspiel_games_take() -> None:
+    """The OpenSpiel games take the presets as they stand and one parameter, hands: the
+    research page and the README say so, and promise house rules only to the others."""
+    import pyspiel
+
+    from forties.envs import spiel
+
+    for name in spiel.games():
+        game = pyspiel.load_game(name)
+        assert set(game.get_type().parameter_specification) == {"hands"}
+        with pytest.raises(pyspiel.SpielError, match="Unknown parameter 'kitty'"):
+            pyspiel.load_game(name, {"kitty": 0})
+    page = RESEARCH.read_text(encoding="utf-8")
+    intro = page[:page.index("\n## ")]
+    assert "the OpenSpiel games\nare the five presets as they stand, their only parameter " \
+           "`hands`" in intro
+    assert "any house rules" not in intro.split("; the OpenSpiel games")[1]
+    openspiel = section(page, "## OpenSpiel")
+    assert "house rules are not parameters" in openspiel
+    readme = " ".join(readme_section().split())
+    assert "PettingZoo and Gymnasium interfaces for every preset and house rule, and Forty " \
+           "One, and the five presets as OpenSpiel games" in readme

@@ -6,14 +6,16 @@
     >>> pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
 
 One game per preset: ``python_forties_merrimack_valley``, ``..._nova_scotia``,
-``..._auction_45``, ``..._call_your_partner`` and ``python_forties_forty_one``. A game
-is the first ``hands`` hands of a game of forties (1 unless given), fewer if it is won
-sooner; its returns are each seat's side's score changes over those hands. Chance is
-an explicit player: each hand begins with 52 chance nodes that deal the deck card by
-card (each outcome a card, the remaining cards equally likely), in the engine's deal
-order. The players' actions are the ids of ``forties.envs.encoding``. Information
-states and observations, as strings and tensors, are made from the seat's view alone:
-the string is the view as canonical JSON, the tensor the environments' observation.
+``..._auction_45``, ``..._call_your_partner`` and ``python_forties_forty_one``, each
+the preset as it stands: ``hands`` is the one parameter (house rules are the
+PettingZoo and Gymnasium environments'). A game is the first ``hands`` hands of a
+game of forties (1 unless given), fewer if it is won sooner; its returns are each
+seat's side's score changes over those hands. Chance is an explicit player: each
+hand begins with 52 chance nodes that deal the deck card by card (each outcome a
+card, the remaining cards equally likely), in the engine's deal order. The players'
+actions are the ids of ``forties.envs.encoding``. Information states and
+observations, as strings and tensors, are made from the seat's view alone: the
+string is the view as canonical JSON, the tensor the environments' observation.
 
 ``resample_from_infostate`` imagines the hidden cards afresh, consistent with
 everything the seat has seen, so that OpenSpiel's information-set MCTS can search;
