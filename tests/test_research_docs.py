@@ -121,3 +121,23 @@ def test_the_pages_say_what_the_openspiel_games_take() -> None:
     readme = " ".join(readme_section().split())
     assert "PettingZoo and Gymnasium interfaces for every preset and house rule, and Forty " \
            "One, and the five presets as OpenSpiel games" in readme
+
+
+def test_the_training_verdict_follows_the_interval() -> None:
+    """train_policy.py says "beats", "loses to" or "is level with" as the 95% interval of
+    the margin lies above 0, below it, or across it."""
+    import importlib.util
+
+    from forties.arena import Interval
+
+    spec = importlib.util.spec_from_file_location(
+        "train_policy", ROOT / "docs" / "examples" / "train_policy.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.verdict(Interval(30.52, 28.75, 32.29)) == \
+        "beats random by +30.52 points a hand (95%: +28.75 .. +32.29)"
+    assert module.verdict(Interval(-24.25, -26.46, -22.04)) == \
+        "loses to random by 24.25 points a hand (95%: -26.46 .. -22.04)"
+    assert module.verdict(Interval(-0.5, -1.2, 0.2)) == \
+        "is level with random (no clear difference): -0.50 points a hand (95%: -1.20 .. +0.20)"

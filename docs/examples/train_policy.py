@@ -173,6 +173,17 @@ def duplicate(preset: str, bot: PolicyBot, deals: int, seed: int) -> Any:
     return mean_interval(margins)
 
 
+def verdict(result: Any) -> str:
+    """What the margin says, as its 95% interval allows: beats, loses to, or level."""
+    interval = f"(95%: {result.low:+.2f} .. {result.high:+.2f})"
+    if result.low > 0:
+        return f"beats random by {result.mean:+.2f} points a hand {interval}"
+    if result.high < 0:
+        return f"loses to random by {-result.mean:.2f} points a hand {interval}"
+    return (f"is level with random (no clear difference): {result.mean:+.2f} points a "
+            f"hand {interval}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--preset", default="merrimack-valley")
@@ -187,9 +198,7 @@ def main() -> None:
     policy = train(args.preset, args.minutes, args.tables, args.seed, args.hidden)
     bot = PolicyBot(policy, Encoder(build_rules(args.preset)))
     result = duplicate(args.preset, bot, args.deals, args.seed + 1000)
-    verdict = "beats" if result.low > 0 else "does not clearly beat"
-    print(f"duplicate match, {args.deals} deals: the policy {verdict} random by "
-          f"{result.mean:+.2f} points a hand (95%: {result.low:+.2f} .. {result.high:+.2f})")
+    print(f"duplicate match, {args.deals} deals: the policy {verdict(result)}")
 
 
 if __name__ == "__main__":
