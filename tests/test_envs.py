@@ -536,7 +536,7 @@ def test_vector_env_misuse_is_said_in_one_line() -> None:
     for t in (-1, 4, 1.0):
         with pytest.raises(ValueError, match=rf"^no table {t}: tables 0\.\.3$"):
             env.action_of(t, 0)  # type: ignore[arg-type]
-    with pytest.raises(ActionIdError, match="^action 0.5 is not an action id"):
+    with pytest.raises(ActionIdError, match=r"^action 0\.5 is not an action id"):
         env.action_of(0, 0.5)  # type: ignore[arg-type]
     obs, *_ = env.step(legal)  # nothing was lost: the tables play on
     assert obs["action_mask"].any(axis=1).all()
@@ -545,5 +545,5 @@ def test_vector_env_misuse_is_said_in_one_line() -> None:
         return masks.argmax(axis=1).astype(float)
 
     other = FortiesVectorEnv("merrimack-valley", tables=4, seed=1, opponents=floats)
-    with pytest.raises(ActionIdError, match="^the policy of seat [123] gave float64 values"):
+    with pytest.raises(ActionIdError, match=r"^the policy of seat [123] gave float64 values"):
         other.reset(seed=1)

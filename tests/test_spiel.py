@@ -164,8 +164,8 @@ def test_the_end_of_the_game_is_said_in_one_line() -> None:
         else:
             state.apply_action(rng.choice(state.legal_actions()))
     returns = state.returns()
-    with pytest.raises(EpisodeError, match="^the game is over: no action comes after it"):
+    with pytest.raises(EpisodeError, match=r"^the game is over: no action comes after it"):
         state.apply_action(0)
-    with pytest.raises(EpisodeError, match="^the game is over: it has no chance outcomes"):
+    with pytest.raises(EpisodeError, match=r"^the game is over: it has no chance outcomes"):
         state.chance_outcomes()
     assert state.legal_actions() == [] and state.returns() == returns

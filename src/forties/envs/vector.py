@@ -69,7 +69,7 @@ Seed = int | Sequence[int] | None
 
 def _whole(x: object) -> bool:
     return isinstance(x, int | np.integer) and not isinstance(x, bool | np.bool_) \
-        and int(x) >= 0  # type: ignore[call-overload]
+        and int(x) >= 0
 
 
 class FortiesVectorEnv(VectorEnv):
