@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 import subprocess
@@ -174,3 +175,80 @@ def test_ctrl_c_in_a_terminal_stops_serve_and_its_processes_without_a_traceback(
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 0, err
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_a_server_told_to_stop_ends_even_when_what_it_waits_on_never_answers(
+        tmp_path: Path) -> None:
+    """Three people saw a server that, after some minutes of play, did not stop on SIGTERM
+    or Ctrl-C. Whatever it waits on, a server told to stop ends by itself within its
+    limit ``stop_seconds``: here its pars' process is frozen (SIGSTOP), so ending it on
+    the way out waits for ever; the server says so in one line, ends its own processes
+    and stops, status 0."""
+    proc = launch_serve(tmp_path, {**TEST_LIMITS, "par": True, "par_nice": 0,
+                                   "stop_seconds": 3}, ["--port", "0"], new_session=True)
+    serving_port(proc)
+    deadline = time.monotonic() + 30
+    while len(children(proc.pid)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    kids = [pid for pid in children(proc.pid)  # the pars' process (not the helper that
+            if "spawn_main" in Path(f"/proc/{pid}/cmdline").read_text()]  # tracks files)
+    assert kids
+    for pid in kids:
+        os.kill(pid, signal.SIGSTOP)
+    began = time.monotonic()
+    proc.send_signal(signal.SIGTERM)
+    try:
+        _, err = proc.communicate(timeout=40)
+    finally:
+        for pid in kids:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    took = time.monotonic() - began
+    assert proc.returncode == 0, err
+    assert "still stopping after 3 s: stopped at once" in err, err
+    assert "Traceback" not in err, err
+    assert took < 30
+    time.sleep(0.5)
+    assert not [pid for pid in kids if alive(pid)]  # ended on the way out, frozen as it was
+
+
+def test_the_stop_watchdog_ends_a_process_whose_main_thread_is_stuck(tmp_path: Path) -> None:
+    """``end_at_once_after`` in a process whose main thread waits on a lock for ever, with
+    a worker process of its own: the process still ends, and its worker with it."""
+    script = tmp_path / "stuck.py"
+    script.write_text(
+        "import multiprocessing, threading, time\n"
+        "from forties.web.commands import end_at_once_after\n"
+        "if __name__ == '__main__':\n"
+        "    child = multiprocessing.get_context('spawn').Process(target=time.sleep,"
+        " args=(120,))\n"
+        "    child.start()\n"
+        "    print(child.pid, flush=True)\n"
+        "    end_at_once_after(1)\n"
+        "    lock = threading.Lock()\n"
+        "    lock.acquire()\n"
+        "    lock.acquire()  # never\n", encoding="utf-8")
+    proc = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, err
+    assert err.strip() == "forties: still stopping after 1 s: stopped at once (every " \
+                          "move was already saved)"
+    child = int(out.split()[0])
+    time.sleep(0.5)
+    assert not alive(child)

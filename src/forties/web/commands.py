@@ -43,13 +43,66 @@ def default_db_url() -> str:
 WS_MAX_SIZE = 1024 * 1024
 
 
+# Stopping: the seconds a stopping server gives its connections and requests to end (then
+# they are cancelled). Past the limit ``stop_seconds`` after the signal it ends at once,
+# whatever it is still waiting for (every move was committed as it was made, so nothing
+# is lost: the tables carry on when the server starts again).
+GRACEFUL_SECONDS = 5
+
+
 def uvicorn_config(app: Any) -> Any:
     """How uvicorn serves the app (every server process alike)."""
     import uvicorn
 
     return uvicorn.Config(app, log_level="warning", lifespan="on", ws_ping_interval=10,
                           ws_ping_timeout=10, ws_per_message_deflate=False,
-                          ws_max_size=WS_MAX_SIZE, access_log=False)
+                          ws_max_size=WS_MAX_SIZE, access_log=False,
+                          timeout_graceful_shutdown=GRACEFUL_SECONDS)
+
+
+_watchdog_lock = threading.Lock()
+_watchdog: threading.Thread | None = None
+
+
+def end_at_once_after(seconds: float) -> None:
+    """Once told to stop, a server process ends within ``seconds`` whatever it waits on
+    (a connection that never closes, a worker process that never answers, a lock): a
+    daemon thread, which runs even while the main thread is blocked, ends the process's
+    own worker processes and then the process itself. Armed once; a process that stops
+    in time never sees it fire."""
+    global _watchdog
+    with _watchdog_lock:
+        if _watchdog is not None:
+            return
+
+        def fire() -> None:
+            import multiprocessing
+            import time
+
+            time.sleep(seconds)
+            with contextlib.suppress(Exception):
+                sys.stderr.write(f"forties: still stopping after {seconds:g} s: stopped at "
+                                 "once (every move was already saved)\n")
+                sys.stderr.flush()
+            with contextlib.suppress(Exception):
+                for child in multiprocessing.active_children():
+                    child.kill()
+            os._exit(0)
+
+        _watchdog = threading.Thread(target=fire, name="forties-stop", daemon=True)
+        _watchdog.start()
+
+
+def stopping_server_class(stop_seconds: float) -> Any:
+    """uvicorn's Server, which on the signal to stop also arms ``end_at_once_after``."""
+    import uvicorn
+
+    class StoppingServer(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            super().handle_exit(sig, frame)
+            end_at_once_after(stop_seconds)
+
+    return StoppingServer
 
 
 @click.command()
@@ -82,8 +135,6 @@ def serve(host: str, port: int, db_url: str | None, redis_url: str | None, worke
       forties serve --db postgresql://forties@db/forties --redis redis://db:6379/0 --workers 4
     """
     import logging
-
-    import uvicorn
 
     from .app import ServerSettings, create_app
     from .service import Limits
@@ -132,7 +183,7 @@ def serve(host: str, port: int, db_url: str | None, redis_url: str | None, worke
         click.echo("forties: stopped serving")
         sys.exit(status)
 
-    class Server(uvicorn.Server):
+    class Server(stopping_server_class(limits.stop_seconds)):  # type: ignore[misc]
         async def startup(self, sockets: Any = None) -> None:
             await super().startup(sockets)
             # What was made to start (modules, catalogs, the tables brought back) stays:

@@ -88,6 +88,9 @@ class Limits:
     par_budget: int | None = None  # Forty One: positions searched before the estimate
     par_nice: int = 10  # the pars' process's niceness (above 0: it yields to the play)
     workers: int = 1
+    # a server told to stop ends at once after this many seconds, whatever it still waits
+    # on (``commands.end_at_once_after``)
+    stop_seconds: float = 20.0
 
     @classmethod
     def from_env(cls) -> Limits:
@@ -232,6 +235,7 @@ class ParPool:
     def __init__(self, nice: int = 10) -> None:
         self._pool: Any = None
         self.nice = nice
+        self.closed = False  # closed for good: a par asked after it is refused
 
     def run(self, fn: Callable[..., Any], *args: Any) -> asyncio.Future[Any]:
         """``fn(*args)`` in the pool's process, as an awaitable."""
@@ -260,12 +264,15 @@ class ParPool:
         self._open().apply_async(_load_solvers)
 
     def _open(self) -> Any:
+        if self.closed:  # (a process started now would outlive its server's stop)
+            raise RuntimeError("the server is stopping: no more pars")
         if self._pool is None:
             self._pool = spawn_context().Pool(
                 1, initializer=_child_of_the_server, initargs=(self.nice,))
         return self._pool
 
     def close(self) -> None:
+        self.closed = True
         if self._pool is not None:
             self._pool.terminate()
             self._pool = None
@@ -388,6 +395,8 @@ class Service:
 
     @property
     def pool(self) -> Executor:
+        if self.closing:  # (a process started now would outlive its server's stop)
+            raise RuntimeError("the server is stopping: no more computer players' work")
         if self._pool is None:
             self._pool = ProcessPoolExecutor(
                 max_workers=max(1, int(self.limits.workers)),
@@ -764,6 +773,8 @@ class Service:
             view, legal, key = t.state.view(seat), t.state.legal_actions(), t.computer_key()
         if level in QUICK_LEVELS:
             action = str(computer_choice(level, key, view, legal))
+        elif self.closing:
+            return
         else:
             action = await asyncio.get_running_loop().run_in_executor(
                 self.pool, _pool_choice, level, key, view, [str(a) for a in legal])
@@ -832,10 +843,13 @@ class Service:
         self._spawn(self._par(live, hand, t.state.clone()))
 
     async def _par(self, live: Live, hand: int, state: GameState) -> None:
+        if self.closing:
+            return
         try:
             value = await self.par_pool.run(_pool_par, state, self.limits.par_budget)
         except Exception:
-            log.exception("the par of table %s hand %d failed", live.table.id, hand)
+            if not self.closing:
+                log.exception("the par of table %s hand %d failed", live.table.id, hand)
             return
         if value is None:
             return
@@ -1074,6 +1088,8 @@ class Service:
         if seat is None or t.status != PLAYING or t.state.turn != seat or \
                 t.controller(seat) != PERSON:
             raise TableError("turn", "a hint is for your own turn")
+        if self.closing:
+            raise TableError("turn", "the server is stopping: ask again when it is back")
         state = t.state.clone()
         version = t.version
         got = await asyncio.get_running_loop().run_in_executor(self.pool, _pool_hint, state,

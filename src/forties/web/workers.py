@@ -154,14 +154,12 @@ def serve_worker(sock: socket.socket, ready: Callable[[], None], settings: Any) 
     """One server process of ``--workers``: its own app over the shared socket."""
     import logging
 
-    import uvicorn
-
     from .app import create_app
-    from .commands import uvicorn_config
+    from .commands import stopping_server_class, uvicorn_config
 
     logging.basicConfig(level=logging.WARNING, format="forties: %(message)s")
 
-    class Server(uvicorn.Server):
+    class Server(stopping_server_class(settings.limits.stop_seconds)):  # type: ignore[misc]
         async def startup(self, sockets: Any = None) -> None:
             await super().startup(sockets)
             ready()
