@@ -45,8 +45,8 @@ def test_out_of_time_the_computer_takes_the_seat_and_the_tap_back_plays_nothing(
     page.click("#start")
     page.wait_for_function("document.body.dataset.mine === 'true'")
     # the countdown, from the seconds the server says are left
-    page.wait_for_selector("#status .timer")
-    assert re.fullmatch(r"0:0[0-5]", page.text_content("#status .timer") or "")
+    page.wait_for_selector("#turn-timer:not([hidden])")
+    assert re.fullmatch(r"0:0[0-5]", page.text_content("#turn-timer") or "")
     version, cards = body(page, "version"), hand_cards(page)
 
     # out of time: a computer player has the seat, and the page says so
@@ -59,8 +59,8 @@ def test_out_of_time_the_computer_takes_the_seat_and_the_tap_back_plays_nothing(
     assert mine(page)
     assert (body(page, "version"), hand_cards(page)) == (version, cards)
     assert page.locator("#felt .badge.away").count() == 0
-    page.wait_for_selector("#status .timer")  # a full turn again
-    assert re.fullmatch(r"0:0[3-5]", page.text_content("#status .timer") or "")
+    page.wait_for_selector("#turn-timer:not([hidden])")  # a full turn again
+    assert re.fullmatch(r"0:0[3-5]", page.text_content("#turn-timer") or "")
     # and the computer's move, due when the seat was taken back, is never played
     time.sleep(BOT_DELAY + 0.5)
     assert (body(page, "version"), hand_cards(page), mine(page)) == (version, cards, True)

@@ -306,12 +306,20 @@ function statusText() {
 }
 
 function renderStatus() {
+  // the live region is written only when its words change (a screen reader reads each
+  // change); the countdown beside it is a timer, outside it
   const st = $('status');
-  st.textContent = statusText();
+  const text = statusText();
+  if (st.textContent !== text) st.textContent = text;
   const mine = S.view.to_act === S.you && S.you !== null;
-  st.classList.toggle('mine', mine);
+  $('status-line').classList.toggle('mine', mine);
+  const timer = $('turn-timer');
   if (S.deadline && S.view.to_act !== null && S.view.to_act !== undefined) {
-    st.appendChild(h('span', { class: 'timer', dataset: { deadline: S.deadline } }));
+    timer.dataset.deadline = String(S.deadline);
+    timer.hidden = false;
+  } else {
+    delete timer.dataset.deadline;
+    timer.hidden = true;
   }
   tick();
   // the score line
@@ -336,11 +344,21 @@ function renderStatus() {
   }
 }
 
+const WARN_SECONDS = 10;
+
 function tick() {
   for (const node of document.querySelectorAll('.timer[data-deadline]')) {
     const left = Math.max(0, Math.round(Number(node.dataset.deadline) - Date.now() / 1000));
     node.textContent = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}`;
     node.setAttribute('aria-label', t('table.seconds_left', { count: left }));
+  }
+  // the player's own turn: said once when it is nearly out, not every second
+  if (S.view && S.deadline && S.you !== null && S.view.to_act === S.you) {
+    const left = Math.round(S.deadline - Date.now() / 1000);
+    if (left <= WARN_SECONDS && left > 0 && S.warned !== S.deadline) {
+      S.warned = S.deadline;
+      announce(t('table.seconds_left', { count: left }));
+    }
   }
 }
 
@@ -544,7 +562,7 @@ function renderReview() {
   }
   box.hidden = false;
   const buttons = h('div', { class: 'row' });
-  const parts = [h('h2', { text: view.over ? t('review.game_over') : t('review.heading',
+  const parts = [h('h2', { tabindex: '-1', text: view.over ? t('review.game_over') : t('review.heading',
     { hand: view.hand_index + 1 }) })];
   if (view.points && view.sides && view.points.length === view.sides.length) {
     parts.push(h('p', { text: view.sides.map((s, i) => t('review.points',
@@ -659,8 +677,13 @@ function renderChat() {
 
 function chatLine(m) {
   const text = m.phrase ? t(`phrase.${m.phrase}`) : m.text;
-  const who = m.name || (m.seat === null || m.seat === undefined ? t('chat.spectator') : seatName(m.seat));
-  return h('li', {}, h('b', { text: `${who}: ` }), h('span', { text: text || '' }));
+  return h('li', {}, h('b', { text: `${chatWho(m)}: ` }), h('span', { text: text || '' }));
+}
+
+/** Who sent a chat message: the reader's own are "You" in the page's language. */
+function chatWho(m) {
+  if (S.you !== null && m.seat === S.you) return t('table.you');
+  return m.name || (m.seat === null || m.seat === undefined ? t('chat.spectator') : seatName(m.seat));
 }
 
 function renderLastTrick() {
@@ -752,6 +775,9 @@ function render() {
   if (!S.view) return;
   const active = document.activeElement;
   const wasInPlay = active && (active.closest('#hand') || active.closest('#actions'));
+  // the review is drawn again (the par comes later): focus in it stays where it was
+  const inReview = active && active !== document.body && active.closest('#review');
+  const reviewFocus = inReview && (active.id ? `#${active.id}` : active.tagName.toLowerCase());
   const view = S.view;
   const legal = parseLegal(view);
   const key = `${view.version}:${view.phase}`;
@@ -788,6 +814,31 @@ function render() {
     const next = document.querySelector('#actions button, #hand button.legal, #hand button, #review button');
     if (next) next.focus();
   }
+  if (reviewFocus && !$('review').contains(document.activeElement)) {
+    $('review').querySelector(reviewFocus)?.focus();
+  }
+  if (handOver(view)) S.reviewSay = reviewSummary();
+}
+
+/** The hand's result in words, as the review shows it: the bid made or set, each side's
+ *  points, the scores. */
+function reviewSummary() {
+  const view = S.view;
+  const out = []; // ("The hand is over" is the status line's, read from there)
+  const line = (S.pad || []).find((r) => r.hand === view.hand_index);
+  if (line && line.note) {
+    const note = has(`pad.note.${line.note}`) ? t(`pad.note.${line.note}`) : line.note;
+    if (line.bidder === null || line.bidder === undefined) out.push(note);
+    else if (line.bidder === S.you) out.push(t('review.bid_result_you', { bid: bidText(line.bid), note }));
+    else out.push(t('review.bid_result', { name: seatName(line.bidder), bid: bidText(line.bid), note }));
+  }
+  if (view.points && view.sides && view.points.length === view.sides.length) {
+    out.push(view.sides.map((side, i) => t('review.points',
+      { names: sideName(side), points: view.points[i] })).join(' · '));
+  }
+  const scores = $('scoreline').getAttribute('aria-label');
+  if (scores) out.push(scores);
+  return out.filter(Boolean).join('. ');
 }
 
 // ---------------------------------------------------------------- frames
@@ -838,14 +889,15 @@ function onEvent(m) {
       const now = (S.view.tricks || []).length;
       if (before && now > (before.tricks || []).length) {
         const tr = S.view.tricks[now - 1];
-        announce(t('say.trick', { name: seatName(tr.winner) }));
+        announce(tr.winner === S.you ? t('say.you.trick') : t('say.trick', { name: seatName(tr.winner) }));
       }
       break;
     }
     case 'deal':
       S.ready = new Set();
       S.hint = null;
-      announce(t('say.deal', { hand: (ev.hand ?? S.view.hand_index) + 1, name: seatName(S.view.dealer) }));
+      announce(S.view.dealer === S.you ? t('say.you.deal', { hand: (ev.hand ?? S.view.hand_index) + 1 })
+        : t('say.deal', { hand: (ev.hand ?? S.view.hand_index) + 1, name: seatName(S.view.dealer) }));
       break;
     case 'par':
       S.par[ev.hand] = ev.value;
@@ -853,15 +905,32 @@ function onEvent(m) {
     case 'ready':
       S.ready.add(ev.seat);
       break;
-    case 'away': announce(t('say.away', { name: seatName(ev.seat) })); break;
-    case 'back': announce(t('say.back', { name: seatName(ev.seat) })); break;
-    case 'sit': announce(t('say.sit', { name: seatName(ev.seat) })); break;
+    case 'away': announce(sayWho(ev.seat, 'say.you.away', 'say.away')); break;
+    case 'back': announce(sayWho(ev.seat, 'say.you.back', 'say.back')); break;
+    case 'sit': announce(sayWho(ev.seat, 'say.you.sit', 'say.sit')); break;
     case 'start': announce(t('say.start')); break;
-    case 'over': announce(statusText()); break;
-    default: break;
+    default: break; // the end of the game: the status line says who won
   }
+  // (whose turn it is: the status line says it, once)
+  const active = document.activeElement;
+  const lost = !active || active === document.body || active.closest('#hand, #actions');
   render();
-  if (S.view.to_act === S.you && S.you !== null && ev.kind === 'act') announce(statusText());
+  if (before && !handOver(before) && handOver(S.view)) {
+    // the hand is over: its result is read out, and a keyboard player whose card went
+    // away lands on the review
+    if (S.reviewSay) announce(S.reviewSay);
+    const heading = $('review').querySelector('h2');
+    if (lost && heading) heading.focus();
+  }
+}
+
+function handOver(view) {
+  return view.phase === 'hand-over' || view.phase === 'game-over' || Boolean(view.over);
+}
+
+/** "{name} is away" and the like, or its own words for the reader's own seat. */
+function sayWho(seat, you, other) {
+  return seat === S.you ? t(you) : t(other, { name: seatName(seat) });
 }
 
 function onChat(m) {
@@ -870,7 +939,8 @@ function onChat(m) {
   $('chatlog').appendChild(chatLine(m));
   $('chatlog').scrollTop = $('chatlog').scrollHeight;
   if ($('chat').hidden) $('b-chat').classList.add('primary');
-  announce(`${m.name || ''}: ${m.phrase ? t(`phrase.${m.phrase}`) : m.text}`);
+  // read once, from here (the chat log itself is not a live region)
+  announce(`${chatWho(m)}: ${m.phrase ? t(`phrase.${m.phrase}`) : m.text}`);
 }
 
 function onHint(m) {

@@ -1,0 +1,143 @@
+"""The browser client with a screen reader, a keyboard, a phone and large text, measured as
+an accessibility review measures it: every change of a live region (what a screen reader
+reads out), where the keyboard focus is, the contrast of the focus ring, the size of each
+control, and whether a page scrolls sideways."""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Any
+
+from .pages import PHONE, act, body, measure_targets, mine, new_page, over, post, wait_ready
+
+# Every change of a live region's text (role=status/alert/log or aria-live other than off),
+# as [region id, its text]: what a screen reader is given to read.
+LIVE_LOG = """(() => {
+  window.__live = [];
+  const live = '[aria-live]:not([aria-live="off"]), [role="status"], [role="alert"], [role="log"]';
+  const watch = () => new MutationObserver((changes) => {
+    const seen = new Set();
+    for (const c of changes) {
+      const node = c.target.nodeType === 1 ? c.target : c.target.parentElement;
+      const region = node && node.closest(live);
+      if (!region || seen.has(region)) continue;
+      seen.add(region);
+      const text = region.id === 'announce' && region.lastElementChild
+        ? region.lastElementChild.textContent : region.textContent;
+      if (text) window.__live.push([region.id || region.className, text]);
+    }
+  }).observe(document.body, { childList: true, subtree: true, characterData: true });
+  if (document.body) watch(); else document.addEventListener('DOMContentLoaded', watch);
+})()"""
+
+
+def live(page: Any) -> list[tuple[str, str]]:
+    return [(a, b) for a, b in page.evaluate("window.__live")]
+
+
+def focused(page: Any) -> str:
+    return str(page.evaluate("(() => { const e = document.activeElement;"
+                             " return e ? e.tagName + '#' + (e.id || '') : ''; })()"))
+
+
+def test_the_turn_timer_is_not_read_out_every_second(server: str, browser: Any) -> None:
+    made = post(server, "/api/tables", {"preset": "merrimack-valley", "name": "Ann",
+                                        "public": False, "hints": True, "turn_seconds": 30,
+                                        "level": "random"})
+    page = new_page(browser, PHONE)
+    page.add_init_script(LIVE_LOG)
+    page.goto(server + made["url"])
+    wait_ready(page)
+    page.click("#start")
+    page.wait_for_function("document.body.dataset.mine === 'true'")
+    timer = ".statusrow .timer:not([hidden])"
+    page.wait_for_selector(timer)
+    page.wait_for_timeout(300)
+    heard = len(live(page))
+    first = page.text_content(timer)
+    page.wait_for_timeout(3300)
+    # the countdown runs, but nothing is read out while the player thinks
+    assert page.text_content(timer) != first
+    assert live(page)[heard:] == []
+    # the countdown says what it means to a screen reader that goes to it
+    assert re.fullmatch(r"\d+ seconds left", page.get_attribute(timer, "aria-label") or "")
+    assert page.get_attribute(timer, "role") == "timer"
+    # and the status was said once
+    assert [text for region, text in live(page) if region == "status"].count("Your turn to bid") == 1
+    assert page.text_content("#status") == "Your turn to bid"
+    assert not page.errors
+    page.context.close()
+
+
+def play_hand(page: Any, limit: float = 60.0) -> None:
+    deadline = time.monotonic() + limit
+    while not over(page):
+        assert time.monotonic() < deadline, "the hand did not finish"
+        if mine(page):
+            act(page)
+        else:
+            time.sleep(0.05)
+
+
+def test_a_french_screen_reader_hears_each_thing_once_and_you_in_the_second_person(
+        server: str, browser: Any) -> None:
+    made = post(server, "/api/play", {"preset": "merrimack-valley", "level": "random"})
+    page = new_page(browser, PHONE, "fr")
+    page.add_init_script(LIVE_LOG)
+    page.goto(server + made["url"])
+    wait_ready(page)
+
+    # away and back, said to the player as "vous"
+    page.click("#b-more")
+    page.click("#b-away")
+    page.wait_for_selector("#back")
+    page.click("#back")
+    page.wait_for_selector("#back", state="detached")
+    page.wait_for_function("document.getElementById('announce').textContent.includes('de retour')")
+    page.click("#b-more")
+
+    # a chat message is read once, with the player's name in French
+    page.click("#b-chat")
+    page.click("#phrases button[data-phrase='hearts-on-hearts']")
+    page.wait_for_selector("#chatlog li")
+    page.wait_for_timeout(300)
+    said = [text for _, text in live(page) if "Cœur sur cœur" in text]
+    assert said == ["Vous : Cœur sur cœur !"] or said == ["Vous: Cœur sur cœur !"]
+    page.click("#b-chat")
+
+    # a whole hand through the page; at its end the result is read out and the focus,
+    # which was on the card just played, is on the review's heading
+    play_hand(page)
+    page.wait_for_function("document.activeElement.tagName === 'H2'")
+    assert page.evaluate("document.activeElement.closest('#review') !== null")
+    page.wait_for_function("!document.getElementById('par').textContent.includes('…')",
+                           timeout=30000)
+    page.wait_for_timeout(200)
+    assert focused(page) == "H2#"  # still there once the review is drawn again (the par)
+    result = [text for region, text in live(page) if region == "announce" and "Scores :" in text]
+    assert len(result) == 1 and re.search(r"\d", result[0]), live(page)[-6:]
+    assert ("La donne est finie" in page.text_content("#status")
+            and "La donne est finie" not in result[0])
+
+    # next hands until the player has taken a trick and dealt
+    for _ in range(6):
+        texts = [text for _, text in live(page)]
+        if "Vous prenez le pli" in texts and any(re.search(r"vous donnez$", x) for x in texts):
+            break
+        page.click("#ready")
+        page.wait_for_function("document.body.dataset.phase !== 'hand-over'")
+        play_hand(page)
+    texts = [text for _, text in live(page)]
+    assert "Vous prenez le pli" in texts
+    assert any(re.fullmatch(r"Donne \d+ : vous donnez", x) for x in texts)
+    assert "Vous vous absentez ; l'ordinateur joue pour vous pour l'instant" in texts
+    assert "Vous êtes de retour" in texts
+    assert not [x for x in texts if re.search(r"Vous (prend|donne|s'absente|est)\b|\bYou\b", x)]
+    # whose turn it is: said by the status line, not again by the announcements
+    status = {text for region, text in live(page) if region == "status"}
+    announced = {text for region, text in live(page) if region == "announce"}
+    assert "À vous : jouez une carte" in status, status
+    assert not status & announced, status & announced
+    assert not page.errors
+    page.context.close()
