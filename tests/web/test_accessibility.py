@@ -141,3 +141,73 @@ def test_a_french_screen_reader_hears_each_thing_once_and_you_in_the_second_pers
     assert not status & announced, status & announced
     assert not page.errors
     page.context.close()
+
+
+def test_a_hand_entered_on_the_pad_is_read_out_and_the_focus_goes_to_the_next(
+        server: str, browser: Any) -> None:
+    page = new_page(browser, PHONE)
+    page.add_init_script(LIVE_LOG)
+    page.goto(f"{server}/pad")
+    page.wait_for_selector("#new:not([hidden])")
+    page.select_option("#preset", "merrimack-valley")
+    page.fill("#name0", "Ann")
+    page.fill("#name1", "Bob")
+    page.click("#new button[type=submit]")
+    page.wait_for_selector("#entry:not([hidden])")
+    # the watch link's field has a name
+    assert page.get_by_role("textbox", name="Link for the others at the table (to watch):") \
+        .count() == 1
+    page.select_option("#bidder", label="Bob")
+    page.select_option("#bid", "20")
+    page.fill("#points0", "10")
+    page.fill("#points1", "20")
+    page.press("#points1", "Enter")  # the keyboard's way to send the form
+    page.wait_for_selector("#sheet tbody tr:nth-child(1)")
+    page.wait_for_timeout(300)
+    assert page.evaluate("document.activeElement.closest('#fields') !== null"), focused(page)
+    said = [text for region, text in live(page) if region == "announce"]
+    assert len(said) == 1, live(page)
+    assert "Bob bid 20: made" in said[0] and "Hand 2: Bob deals" in said[0]
+    assert re.search(r"\b10\b", said[0]) and re.search(r"\b20\b", said[0])
+    assert not measure_targets(page), measure_targets(page)
+    page.context.close()
+
+
+def test_watch_it_again_in_french_names_the_players_in_french(server: str, browser: Any) -> None:
+    made = post(server, "/api/play", {"preset": "merrimack-valley", "level": "random"})
+    page = new_page(browser, PHONE)
+    page.goto(server + made["url"])
+    wait_ready(page)
+    play_hand(page)
+    replay = new_page(browser, PHONE, "fr")
+    replay.goto(f"{server}/replay?table={made['table']}&lang=fr")
+    replay.wait_for_selector("#player:not([hidden])")
+    texts = []
+    whos = set()
+    for _ in range(80):
+        texts.append(replay.text_content("#step-text"))
+        whos.update(replay.eval_on_selector_all("#hands .who", "ws => ws.map(w => w.textContent)"))
+        if replay.is_disabled("#next"):
+            break
+        replay.click("#next")
+    joined = " | ".join(texts)
+    assert "You" not in joined and "Computer" not in joined, joined
+    assert re.search(r"Vous (annoncez|passez)", joined), joined
+    assert re.search(r"Ordinateur \(Débutant\) [234]", " ".join(whos)), whos
+    assert not [w for w in whos if "You" in w or "Computer" in w], whos
+    # whose turn: said in words, the arrow is not read
+    replay.click("#first")
+    turn = replay.locator("#hands .who", has=replay.locator("[aria-hidden=true]"))
+    assert turn.count() == 1
+    assert turn.locator(".sr-only").text_content() == " (à son tour)"
+
+    # the keyboard: Enter on "Last step" disables it, and the focus stays in the player
+    replay.focus("#last")
+    replay.keyboard.press("Enter")
+    assert focused(replay) == "BUTTON#prev"
+    replay.focus("#first")
+    replay.keyboard.press("Enter")
+    assert focused(replay) == "BUTTON#next"
+    assert not replay.errors and not page.errors
+    page.context.close()
+    replay.context.close()

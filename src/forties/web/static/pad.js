@@ -346,6 +346,7 @@ async function submitHand(ev) {
   try {
     pad = await api(job.method, job.url, { key, hand });
     stopCorrecting();
+    entered();
   } catch (e) {
     if (e instanceof Offline) {
       saveQueue([...queue(), job]);
@@ -354,6 +355,22 @@ async function submitHand(ev) {
     }
     showError(e.message);
   }
+}
+
+/** After a hand is written down: its line, the totals and who deals next are read out,
+ *  and the focus goes to the next hand's first field (or to the result of the game). */
+function entered() {
+  const last = pad.rows[pad.rows.length - 1];
+  if (!last) return;
+  if (pad.over) { // the result, a status line, says who won
+    $('result').setAttribute('tabindex', '-1');
+    $('result').focus();
+    return;
+  }
+  const cols = pad.game === '41' ? pad.names : pad.sides.map((_, x) => sideName(x));
+  const totals = cols.map((n, i) => `${n} ${last.scores[i]}`).join(', ');
+  $('announce').textContent = `${rowText(last)}. ${totals}. ${$('next').textContent}`;
+  $('fields').querySelector('input, select')?.focus();
 }
 
 // ----- starting a pad ---------------------------------------------------------------------

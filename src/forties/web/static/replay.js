@@ -10,17 +10,29 @@ let steps = [];
 let at = 0;
 let names = [];
 
+/** A name the server wrote in the record, in the page's words: the Play-now player's "You",
+ *  a computer player's "Computer (level)"; a person's own name as it is. */
+function nameWords(name) {
+  if (name === 'You') return t('table.you');
+  const computer = /^Computer \((\w+)\)$/.exec(name);
+  if (computer) return t('replay.computer', { level: t(`level.${computer[1]}`, null, computer[1]) });
+  return name;
+}
+
 function seatName(seat) {
   const name = names[seat];
   if (!name) return t('table.seat_n', { seat: seat + 1 });
   // two computer players of one level share a name: the seat tells them apart
-  return names.filter((x) => x === name).length > 1 ? `${name} ${seat + 1}` : name;
+  const words = nameWords(name);
+  return names.filter((x) => x === name).length > 1 ? `${words} ${seat + 1}` : words;
 }
 
 function stepWords(text) {
   const deal = /^hand (\d+): the deal$/.exec(text || '');
   if (deal) return t('replay.deal', { hand: deal[1] });
-  return /^\d+ [a-z]+/.test(text || '') ? actionWords(text, seatName) : (text || '');
+  // the Play-now player is "you": "You bid 30", not "You bids 30"
+  const you = names.indexOf('You');
+  return /^\d+ [a-z]+/.test(text || '') ? actionWords(text, seatName, you < 0 ? null : you) : (text || '');
 }
 
 /** The trick on the table at this step: the one being played, or the one just finished. */
@@ -62,15 +74,25 @@ function show() {
         played = cardFigure(trick.cards[i], trick.done && trick.winner === seat ? 'win' : '');
       }
     }
+    // whose turn: an arrow pointing at the name (mirrored in Arabic), said in words
+    const turn = view.to_act === seat ? [' ', h('span', { 'aria-hidden': 'true',
+      text: document.documentElement.dir === 'rtl' ? '▶' : '◀' }),
+    h('span', { class: 'sr-only', text: ` ${t('replay.to_act')}` })] : [];
     return h('div', { dataset: { seat } },
-      h('div', { class: 'who', text: `${seatName(seat)}${view.to_act === seat ? ' ◀' : ''}` }),
+      h('div', { class: 'who' }, seatName(seat), ...turn),
       h('div', { class: 'cards mini' }, played ? h('span', { class: 'played-now' }, played) : null,
         ...cards.map((c) => cardFigure(c))));
   }));
+  const active = document.activeElement;
   $('prev').disabled = at === 0;
   $('first').disabled = at === 0;
   $('next').disabled = at === steps.length - 1;
   $('last').disabled = at === steps.length - 1;
+  // the button just pressed is now disabled: the focus goes to the way back (or on)
+  if (active && active.disabled) {
+    const other = at === 0 ? $('next') : $('prev');
+    if (!other.disabled) other.focus();
+  }
   document.body.dataset.step = String(at);
 }
 
