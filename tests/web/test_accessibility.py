@@ -64,7 +64,8 @@ def test_the_turn_timer_is_not_read_out_every_second(server: str, browser: Any) 
     assert re.fullmatch(r"\d+ seconds left", page.get_attribute(timer, "aria-label") or "")
     assert page.get_attribute(timer, "role") == "timer"
     # and the status was said once
-    assert [text for region, text in live(page) if region == "status"].count("Your turn to bid") == 1
+    said = [text for region, text in live(page) if region == "status"]
+    assert said.count("Your turn to bid") == 1
     assert page.text_content("#status") == "Your turn to bid"
     assert not page.errors
     page.context.close()
@@ -211,3 +212,202 @@ def test_watch_it_again_in_french_names_the_players_in_french(server: str, brows
     assert not replay.errors and not page.errors
     page.context.close()
     replay.context.close()
+
+
+def test_the_bidders_eight_cards_fit_a_french_phone_with_a_timer_and_hints(
+        server: str, browser: Any) -> None:
+    made = post(server, "/api/tables", {"preset": "merrimack-valley", "name": "Zoé",
+                                        "public": False, "hints": True, "turn_seconds": 30,
+                                        "level": "random"})
+    page = new_page(browser, PHONE, "fr")
+    page.goto(server + made["url"])
+    wait_ready(page)
+    page.click("#start")
+    deadline = time.monotonic() + 120
+    # hands until the player takes the bid (the highest bid each time) and has the kitty
+    while not (body(page, "phase") == "draw" and mine(page)
+               and page.locator("#hand button.card").count() == 8):
+        assert time.monotonic() < deadline, "the player never took the bid"
+        if body(page, "phase") == "hand-over":
+            hand = body(page, "hand")
+            page.click("#ready")
+            page.wait_for_function("h => document.body.dataset.hand !== h", arg=hand)
+        elif mine(page):
+            act(page, bidder=True)
+        else:
+            time.sleep(0.05)
+    page.wait_for_selector("#hint")
+    page.wait_for_selector(".statusrow .timer:not([hidden])")
+    page.wait_for_timeout(200)
+    got = page.evaluate("""() => ({
+      scrollY: window.scrollY, height: window.innerHeight,
+      bottom: Math.max(...[...document.querySelectorAll('#hand button.card')]
+        .map((b) => b.getBoundingClientRect().bottom)),
+      discard: document.getElementById('discard').getBoundingClientRect().bottom })""")
+    assert got["scrollY"] == 0
+    assert got["bottom"] <= got["height"], got
+    assert got["discard"] <= got["height"], got
+    # the seats' names are not broken in the middle of a word ("Ordinateu / r 3")
+    broken = page.evaluate("""() => {
+      const out = [];
+      for (const name of document.querySelectorAll('#felt .badge .name')) {
+        const node = name.firstChild;
+        let at = 0;
+        for (const word of node.textContent.split(' ')) {
+          const r = document.createRange();
+          r.setStart(node, at);
+          r.setEnd(node, at + word.length);
+          const tops = new Set([...r.getClientRects()].map((x) => Math.round(x.top)));
+          if (tops.size > 1) out.push(word);
+          at += word.length + 1;
+        }
+      }
+      return out;
+    }""")
+    assert broken == []
+    assert not page.errors
+    page.context.close()
+
+
+# The keyboard focus: its rings (the outline, and a box-shadow halo round it) and the
+# colour it is drawn on (the first background among the element's parents).
+FOCUS_RING = """() => {
+  const e = document.activeElement;
+  if (!e || e === document.body) return null;
+  const cs = getComputedStyle(e);
+  let p = e.parentElement;
+  let bg = 'rgb(255, 255, 255)';
+  while (p) {
+    const c = getComputedStyle(p).backgroundColor;
+    if (c && c !== 'transparent' && !/rgba\\(.*, 0\\)$/.test(c)) { bg = c; break; }
+    p = p.parentElement;
+  }
+  return { what: e.tagName + '#' + (e.id || e.textContent.trim().slice(0, 16)),
+           outline: cs.outlineStyle === 'none' ? null
+             : [cs.outlineColor, parseFloat(cs.outlineWidth)],
+           offset: parseFloat(cs.outlineOffset), shadow: cs.boxShadow, bg };
+}"""
+
+
+def rgb(text: str) -> tuple[float, ...]:
+    return tuple(float(x) for x in re.findall(r"[\d.]+", text)[:3])
+
+
+def contrast(a: tuple[float, ...], b: tuple[float, ...]) -> float:
+    def lum(c: tuple[float, ...]) -> float:
+        f = [v / 255 for v in c]
+        g = [v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4 for v in f]
+        return 0.2126 * g[0] + 0.7152 * g[1] + 0.0722 * g[2]
+    hi, lo = sorted((lum(a), lum(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def focus_contrast(page: Any, stops: int = 10) -> list[tuple[str, float]]:
+    """Tab through ``stops`` focus stops: each one's best ring (at least 2 px wide)
+    against the colour round it."""
+    out = []
+    for _ in range(stops):
+        page.keyboard.press("Tab")
+        ring = page.evaluate(FOCUS_RING)
+        if ring is None:
+            continue
+        bg = rgb(ring["bg"])
+        rings: list[tuple[tuple[float, ...], float]] = []
+        inner = 0.0
+        if ring["outline"]:
+            rings.append((rgb(ring["outline"][0]), ring["outline"][1]))
+            inner = ring["offset"] + ring["outline"][1]
+        for shadow in re.findall(r"(rgba?\([^)]*\))\s+0px 0px 0px ([\d.]+)px", ring["shadow"]):
+            rings.append((rgb(shadow[0]), float(shadow[1]) - inner))
+        best = max((contrast(c, bg) for c, width in rings if width >= 2), default=0.0)
+        out.append((ring["what"], round(best, 2)))
+    return out
+
+
+def test_the_focus_ring_stands_out_on_white_panels_and_on_the_felt(
+        server: str, browser: Any) -> None:
+    made = post(server, "/api/play", {"preset": "merrimack-valley", "level": "random"})
+    page = new_page(browser, PHONE)
+    page.goto(server + made["url"])
+    wait_ready(page)
+    page.focus("#b-more")
+    page.keyboard.press("Enter")  # the More panel (white), its controls
+    rings = focus_contrast(page, 6)
+    page.goto(f"{server}/pad")  # the new pad's form, on a white card
+    page.wait_for_selector("#new:not([hidden])")
+    rings += focus_contrast(page, 8)
+    page.goto(f"{server}/hall")  # the hall's paper-coloured page
+    page.wait_for_selector("input[name=title]")
+    rings += focus_contrast(page, 8)
+    page.goto(f"{server}/")  # and the felt, as before
+    wait_ready(page)
+    rings += focus_contrast(page, 6)
+    assert len(rings) >= 20
+    assert [r for r in rings if r[1] < 3] == [], rings
+    page.context.close()
+
+
+# Tall text: the root's size doubled (and the body's where a page sets it in pixels).
+DOUBLE_TEXT = """() => {
+  const root = parseFloat(getComputedStyle(document.documentElement).fontSize);
+  const before = parseFloat(getComputedStyle(document.body).fontSize);
+  document.documentElement.style.fontSize = (2 * root) + 'px';
+  if (parseFloat(getComputedStyle(document.body).fontSize) < 1.9 * before) {
+    document.body.style.fontSize = (2 * before) + 'px';
+  }
+}"""
+
+SPILT = """() => {
+  const vw = document.documentElement.clientWidth;
+  const out = [];
+  const width = document.documentElement.scrollWidth;
+  if (width > vw) out.push(`page ${width}`);
+  for (const e of document.querySelectorAll('body *')) {
+    if (e.offsetParent === null || e.closest('.sr-only')) continue;
+    const r = e.getBoundingClientRect();
+    if (r.width && (r.right > vw + 1 || r.left < -1)) {
+      out.push(`${e.tagName}#${e.id} [${Math.round(r.left)}, ${Math.round(r.right)}]`);
+    }
+  }
+  return out.slice(0, 6);
+}"""
+
+
+def test_no_page_scrolls_sideways_on_a_phone_nor_at_twice_the_text_size(
+        server: str, browser: Any) -> None:
+    for lang in ("en", "fr", "ar"):
+        made = post(server, "/api/play", {"preset": "merrimack-valley", "level": "random"})
+        page = new_page(browser, PHONE, lang)
+        page.goto(f"{server}/hall?lang={lang}")  # the new evening's form, at its own size
+        page.wait_for_selector("input[name=title]")
+        page.wait_for_timeout(300)
+        assert page.evaluate(SPILT) == [], (lang, "/hall")
+        for path in ("/", "/pad", "/hall", "/replay", made["url"].replace("#", f"?lang={lang}#")):
+            page.goto(server + (path if path.startswith("/t/") else f"{path}?lang={lang}"))
+            if path.startswith("/t/") or path in ("/", "/replay"):
+                wait_ready(page)
+            page.wait_for_timeout(500)
+            page.evaluate(DOUBLE_TEXT)
+            page.wait_for_timeout(200)
+            assert page.evaluate(SPILT) == [], (lang, path)
+        page.context.close()
+
+
+def test_the_hall_pages_controls_are_44_pixels(server: str, browser: Any) -> None:
+    page = new_page(browser, PHONE)
+    page.goto(f"{server}/hall")
+    page.wait_for_selector("input[name=title]")
+    page.wait_for_timeout(300)
+    assert measure_targets(page) == []
+    page.fill("input[name=title]", "Parish hall")
+    page.click("button[type=submit]")
+    page.wait_for_url("**/director")
+    page.fill("#name-a", "Ann")
+    page.fill("#name-b", "Bob")
+    page.click("#add")
+    page.wait_for_function("document.getElementById('added').textContent !== ''")
+    page.wait_for_selector("#links a")
+    # (links inside a sentence, such as the tables' long link, are exempt)
+    small = [x for x in measure_targets(page) if not x.startswith("A report-link")]
+    assert small == []
+    page.context.close()

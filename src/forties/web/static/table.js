@@ -281,6 +281,7 @@ function renderFelt() {
     const c = S.you === null ? trickCardOf(view, me) : trickCardOf(view, S.you);
     mid.appendChild(h('div', { class: 'played' }, c));
   }
+  felt.dataset.players = String(n);
   felt.replaceChildren(...cells, mid);
 }
 
