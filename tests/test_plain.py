@@ -212,7 +212,8 @@ def test_illegal_card_explained_and_hint_in_plain() -> None:
     out = run_lines(session, ["2c", "hint", "4h", "quit"])
     assert "Choices: 4H." in out
     assert "You can't play 2C: must play a trump: you hold 4H." in out
-    assert "Hint: play 4H —" in out or "Hint (basic player): play 4H —" in out
+    assert "Hint: play 4H; " in out or "Hint (basic player): play 4H; " in out
+    assert "—" not in out  # (a dash that a screen reader reads out)
     assert "You play 4H." in out
 
 
@@ -339,6 +340,9 @@ def test_plain_says_why_the_first_search_may_take_a_while(
     out = io.StringIO()
     Plain(s, io.StringIO("quit\n"), out, color=False).run()
     assert out.getvalue().count("compiles, up to a minute") == 1
+    # no punctuation a screen reader reads out (backticks round the command)
+    assert "the command forties warm-up does it beforehand" in out.getvalue()
+    assert "`" not in out.getvalue()
 
 
 def test_naming_trump_at_the_raise_keeps_the_bid() -> None:

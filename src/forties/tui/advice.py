@@ -75,7 +75,9 @@ def hint(state: GameState, seat: int) -> Advice:
 def hint_line(v: dict[str, Any], adv: Advice, fancy: bool = True) -> str:
     """"Hint: play 4♥ — it takes the trick so far." (the basic player's when no expert)."""
     who = "Hint" if adv.source == "expert" else "Hint (basic player)"
-    return f"{who}: {doing(v, adv.action, fancy)} — {pretty(adv.explanation, fancy)}."
+    # (plain text for a screen reader: a semicolon, not a dash it would read out)
+    dash = " — " if fancy else "; "
+    return f"{who}: {doing(v, adv.action, fancy)}{dash}{pretty(adv.explanation, fancy)}."
 
 
 def basic_reason(view: dict[str, Any], a: Action) -> str:

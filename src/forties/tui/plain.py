@@ -160,8 +160,8 @@ class Plain:
         if not self.warned and not is_warm():
             self.warned = True
             self.say("(Loading the computer players' search: the first time after an "
-                     "install it compiles, up to a minute; `forties warm-up` does it "
-                     "beforehand.)", "dim")
+                     "install it compiles, up to a minute; the command forties warm-up "
+                     "does it beforehand.)", "dim")
 
     def position(self) -> tuple[int, int]:
         rec = self.s.record
