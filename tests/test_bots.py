@@ -18,7 +18,7 @@ from forties.bots import LEVELS, make_bot
 from forties.bots.basic import BasicBot, strength
 from forties.bots.expert import ExpertBot
 from forties.bots.judge import PlayoutJudge, utility
-from forties.cards import AH_BIT, SPADES, parse_card
+from forties.cards import AH_BIT, HEARTS, SPADES, SUIT_MASKS, parse_card
 from forties.fortyfives import TRUMPS
 from forties.odds import HOLDINGS, holding_hand, make_chances
 from forties.rules import FortyFivesRules
@@ -150,6 +150,59 @@ def test_basic_does_not_trump_its_partners_winner() -> None:
             g.apply(a)
     # the check met the case it is about: AH held beside a card that may be thrown
     assert positions >= 100 and with_ah >= 5, (positions, with_ah)
+
+
+def test_basic_takes_a_trick_its_partner_has_no_use_for_in_forty_one() -> None:
+    """Forty One scores each seat's own bid: a seat that still needs tricks takes the
+    trick its partner is winning when the partner has made his bid (or cannot make it).
+    Last to play it takes it with its cheapest winner; earlier only with the top card
+    still out of its suit: a heart then always holds, a card of the suit led nearly
+    always (a seat after it may ruff)."""
+    from forties.fortyone import KEY as KEY41
+
+    last = earlier = beaten = 0
+    for seed in range(1000):
+        g = new_game("forty-one", seed=seed)
+        bots = [BasicBot() for _ in range(4)]
+        while not g.hand_over:
+            seat = g.turn
+            assert seat is not None
+            legal = g.legal_actions()
+            a = bots[seat].choose(g.view(seat), legal)
+            before = list(g.trick_cards) if g.phase is Phase.PLAY else []
+            partner = (seat + 2) % 4
+            p_need, need = ((g.bids[s] or 0) - g.taken[s] for s in (partner, seat))
+            left, leader = 13 - g.trick_no, g.trick_leader
+            seen = g.hands[seat] | sum(1 << c for t in g.tricks for c in t.cards)
+            g.apply(a)
+            if not before:
+                continue
+            key = KEY41[before[0] // 13]
+            best = max(range(len(before)), key=lambda i: key[before[i]])
+            if (leader + best) % 4 != partner or need <= 0 or 0 < p_need <= left:
+                continue
+            cards = [x.arg.bit_length() - 1 for x in legal]
+            winners = [c for c in cards if key[c] > key[before[best]]]
+            mine = a.arg.bit_length() - 1
+            if not winners or len(winners) == len(cards):
+                continue  # no choice: every card wins, or none does
+            if len(before) == 3:
+                last += 1
+                assert mine == min(winners, key=lambda c: key[c]), \
+                    f"seed {seed}: {a} leaves the partner's useless trick"
+            elif mine in winners:
+                earlier += 1
+                seen |= sum(1 << c for c in before)
+                above = SUIT_MASKS[mine // 13] & ~((2 << mine) - 1)
+                assert not above & ~seen, f"seed {seed}: {a} is not the top card still out"
+                while g.trick_cards:  # the others play on
+                    s = g.turn
+                    assert s is not None
+                    g.apply(bots[s].choose(g.view(s), g.legal_actions()))
+                lost = g.tricks[-1].winner != seat
+                assert not (lost and mine // 13 == HEARTS), f"seed {seed}: {a} was beaten"
+                beaten += lost
+    assert last >= 20 and earlier >= 20 and beaten <= earlier // 5, (last, earlier, beaten)
 
 
 def test_expert_values_every_legal_card() -> None:

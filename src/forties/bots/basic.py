@@ -5,7 +5,8 @@ strength (the 5 alone is worth 15, 5-J-AH about 25), keep trumps and AH in the
 draw, lead top trumps to draw them when it can, second hand low, third hand
 high, never trump a partner's winner, throw the cheapest card when it cannot
 win. Forty One: bid the tricks its high cards and hearts promise, win cheaply
-while the bid needs tricks, then keep out of the way.
+while the bid needs tricks (a partner's trick too, when he has no use for it: each
+seat scores its own bid), then keep out of the way.
 """
 
 from __future__ import annotations
@@ -215,6 +216,43 @@ class BasicBot:
 
     # ----- Forty One ----------------------------------------------------------------
 
+    @staticmethod
+    def _overtake_41(view: dict[str, Any], cards: Sequence[int],
+                     winners: Sequence[int]) -> int | None:
+        """The card to take the trick the partner is winning with, or None to play low.
+
+        Only when the trick is useless to the partner: he has made his bid, or he needs
+        more tricks than are left. Playing last, the cheapest winner takes it for sure.
+        Before that, the cheapest winner that is the top card of its suit still out (every
+        higher one played or in our hand): a heart then cannot be beaten, and a card of the
+        suit led nearly never is (only by a seat still to play trumping it), so it is not
+        played when one of those seats has already shown out of the suit."""
+        seat = view["seat"]
+        partner = (seat + 2) % 4
+        p_need = (view["bids"][partner] or 0) - view["taken"][partner]
+        left = 13 - len(view["tricks"])
+        if not winners or 0 < p_need <= left:
+            return None
+        if len(cards) == 3:
+            return winners[0]
+        seen = _mask(view["hand"])
+        void = [False] * 4
+        led = cards[0] // 13
+        for t in [*view["tricks"], view["trick"]]:
+            t_cards = [parse_card(c) for c in t["cards"]]
+            seen |= sum(1 << c for c in t_cards)
+            for i, c in enumerate(t_cards[1:], 1):
+                if c // 13 != t_cards[0] // 13 and t_cards[0] // 13 == led:
+                    void[(t["leader"] + i) % 4] = True
+        later = [(seat + i) % 4 for i in range(1, 4 - len(cards))]
+        for c in winners:
+            suit_above = SUIT_MASKS[c // 13] & ~((2 << c) - 1)
+            if suit_above & ~seen:
+                continue  # a higher card of its suit is still out
+            if c // 13 == HEARTS or not any(void[s] for s in later):
+                return c
+        return None
+
     def _forty_one(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:
         hand = _mask(view["hand"])
         if view["phase"] == "auction":
@@ -234,9 +272,16 @@ class BasicBot:
         key = KEY41[cards[0] // 13]
         best_i = max(range(len(cards)), key=lambda i: key[cards[i]])
         best_seat = (trick["leader"] + best_i) % 4
-        if best_seat % 2 == seat % 2 or need <= 0:
-            return self._act(legal, low)
         winners = sorted((c for c in options if key[c] > key[cards[best_i]]), key=lambda c: key[c])
+        if need <= 0:
+            return self._act(legal, low)
+        if best_seat % 2 == seat % 2:
+            # Partner winning. Each seat scores its own bid, so his trick is ours to take
+            # when we still need tricks and it is worth nothing to him: he has made his
+            # bid, or he could not make it with every trick left. Take it last to play
+            # with the cheapest winner; earlier only with a card nobody can beat.
+            sure = self._overtake_41(view, cards, winners)
+            return self._act(legal, sure if sure is not None else low)
         if winners:
             return self._act(legal, winners[0] if len(cards) == 3 else winners[-1])
         return self._act(legal, low)
