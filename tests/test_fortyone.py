@@ -12,7 +12,9 @@ Seats: 0 North, 1 East, 2 South, 3 West; North and South play East and West.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import importlib.util
+import io
 import json
 import random
 import re
@@ -521,7 +523,8 @@ def test_show_reads_well() -> None:
     assert "Scores: North 1, East 24, South -1, West -1" in text
     assert "North has 41 but partner South is not above 0" in text
     assert "Both teams qualify, level by lower-partner: play goes on" in text
-    assert text.rstrip().endswith("Game over: North & South win (North 48, South 5)")
+    assert text.rstrip().endswith("Game over: North & South win (North 48, South 5): 41 with a "
+                                  "partner above 0")
     thrown = render(Record.from_json(golden_record("thrown_in_at_ten")))
     assert "Bids: East 3, South 2, West 3, North 2 (total 10, under 11)\n  Thrown in" in thrown
 
@@ -652,3 +655,122 @@ def test_json_state_round_trips(seed: int, stop: int) -> None:
         back.apply(a)
     assert back.scores == g.scores and back.phase is g.phase
     assert back.to_json() == g.to_json()
+
+
+# ----- the review of 2026-11-28: what the terminal says ----------------------------------
+
+
+def _finished_game(target: int, seed: int) -> Record:
+    """A whole game of four ``basic`` players to ``target``, as its record."""
+    from forties.bots import make_bot, play_out
+
+    rec = Recorder(new_game(build_rules("forty-one", {"target": target}), seed=seed),
+                   players=["North", "East", "South", "West"])
+    play_out(rec, [make_bot("basic", random.Random(seed)) for _ in range(4)])
+    assert rec.state.over
+    return rec.record
+
+
+def test_show_prints_the_hands_as_dealt_by_suit() -> None:
+    """``forties show`` (and ``demo``) print each hand as dealt sorted by suit, hearts first,
+    as the terminal game and ``replay --plain`` hold them, not in the order dealt."""
+    from forties.tui.words import sort_hand
+
+    record = _finished_game(6, 3)
+    text = render(record).splitlines()
+    lines = [text[i + 1].split() for i, ln in enumerate(text) if ln.startswith("Hand ")]
+    assert len(lines) == len(record.hands)
+    for words, hand in zip(lines, record.hands, strict=True):
+        dealt = [CARD_NAMES[c] for c in hand.deal.hands[0]]
+        assert words[1:] == sort_hand(dealt, None, "forty-one"), words
+
+
+def test_replay_plain_says_who_won() -> None:
+    """``forties replay --plain`` ends a finished game with ``show``'s closing line, and
+    that line gives the rule that ended it."""
+    from forties.tui.replay import replay_plain
+
+    record = _finished_game(6, 3)
+    out = io.StringIO()
+    assert replay_plain(record, out) == 0
+    last = out.getvalue().splitlines()[-1]
+    assert last == render(record).splitlines()[-1], last
+    assert re.fullmatch(r"Game over: \w+ & \w+ win \(\w+ -?\d+, \w+ -?\d+\): .+", last), last
+    assert last.endswith(": 6 with a partner above 0") or "both teams past 6" in last, last
+
+
+def test_the_terminal_says_why_a_player_on_the_target_plays_on() -> None:
+    """A player on the target whose partner is not above 0 has not won: the hand's result
+    says so, and the game-over line gives the rule that ended the game."""
+    from forties.bots import make_bot
+    from forties.tui.words import game_result, hand_result
+
+    names = ["You", "West", "North", "East"]
+    blocked = ended = 0
+    for seed in range(40):
+        g = new_game(build_rules("forty-one", {"target": 4}), seed=seed)
+        bots = [make_bot("basic", random.Random(seed)) for _ in range(4)]
+        while True:
+            while not g.hand_over:
+                seat = g.turn
+                assert seat is not None
+                g.apply(bots[seat].choose(g.view(seat), g.legal_actions()))
+            v = g.view(None)
+            sc = v["scores"]
+            waits = [p for p in range(4) if sc[p] >= 4 and sc[(p + 2) % 4] <= 0]
+            lines = hand_result(v, names) if v["tricks"] else []
+            if not g.over and waits and lines:
+                blocked += 1
+                p = waits[0]
+                assert (f"{names[p]} {'have' if p == 0 else 'has'} {sc[p]} but "
+                        f"{'your' if p == 0 else 'his'} partner {names[(p + 2) % 4]} is not "
+                        "above 0: play on.") in lines, lines
+            if g.over:
+                ended += 1
+                assert re.fullmatch(r"Game over: \w+ & \w+ win: (4 with a partner above 0|"
+                                    r"both teams past 4: the higher lower partner)\.",
+                                    game_result(v, names)), game_result(v, names)
+                break
+            g.next_hand()
+    assert blocked >= 3 and ended == 40, (blocked, ended)
+
+
+def test_hint_names_the_seats_as_show_does(tmp_path: Path, monkeypatch: Any) -> None:
+    """``forties hint`` names the seats by the record's names, both in a finished hand's par
+    and for the seat to act (it said "seats 2 and 4" beside "Seat 2 (North)")."""
+    from click.testing import CliRunner
+
+    import forties.analysis
+    from forties.analysis import Par, TeamPar
+    from forties.cli import main as cli_main
+
+    record = _finished_game(6, 3)
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record.to_json()))
+    teams = (TeamPar((1, 3), 8, (3, 3)), TeamPar((0, 2), 5, (5, 1)))
+    monkeypatch.setattr(forties.analysis, "par", lambda st, budget=None: Par(
+        (1, 3), 8, "numbered", teams, True))
+    res = CliRunner().invoke(cli_main, ["hint", str(path)])
+    assert res.exit_code == 0, res.output
+    assert res.output.strip() == (
+        "With every card seen and best play, East and West would take 8 tricks (they bid 3 and "
+        "3), North and South would take 5 tricks (they bid 5 and 1).")
+    first = Record(record.rules, record.players, record.first_dealer,
+                   [dataclasses.replace(record.hands[0], actions=record.hands[0].actions[:5])])
+    path.write_text(json.dumps(first.to_json()))
+    res = CliRunner().invoke(cli_main, ["hint", "--worlds", "2", str(path)])
+    assert res.exit_code == 0, res.output
+    head = res.output.splitlines()[0]
+    assert re.match(r"(North|East|South|West) to act: ", head), head
+
+
+def test_the_plain_help_gives_a_legal_forty_one_bid(tmp_path: Path) -> None:
+    """The terminal's help shows a bid a Forty One player may make (1 to 13), not 20."""
+    from click.testing import CliRunner
+
+    from forties.cli import main as cli_main
+
+    res = CliRunner().invoke(cli_main, ["play", "-p", "forty-one", "--plain", "--delay", "0",
+                                        "--seed", "5"], input="help\nquit\n",
+                             env={"FORTIES_DATA": str(tmp_path)})
+    assert "Bids are numbers: 4." in res.output, res.output

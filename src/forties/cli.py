@@ -231,7 +231,7 @@ def hint(record: str, worlds: int, as_json: bool) -> None:
                                    "values": {str(a): round(v, 2) for a, v in ranked},
                                    "explanation": h.explanation}))
             return
-        click.echo(f"Seat {st.turn} ({rec.players[st.turn]}) to act: {h.explanation}")
+        click.echo(f"{rec.players[st.turn]} to act: {h.explanation}")
         if len(ranked) > 1:
             click.echo("Points of this hand for the side to act over the others, on average:")
             for a, v in ranked:
@@ -241,10 +241,11 @@ def hint(record: str, worlds: int, as_json: bool) -> None:
     p = par(st)
     if p is None:
         fail("no par: the hand was thrown in, or the solver is not installed", 1)
+    text = p.words(rec.players)  # seats by the record's names, as show and replay say them
     if as_json:
-        click.echo(json.dumps({"par": p.points, "seats": list(p.side), "text": p.text}))
+        click.echo(json.dumps({"par": p.points, "seats": list(p.side), "text": text}))
     else:
-        click.echo(p.text)
+        click.echo(text)
 
 
 @main.command()

@@ -266,6 +266,19 @@ def score_forty_one(rules: FortyOneRules, hand: FortyOneHand,
     return Outcome(tuple(scores), tuple(deltas), None, tuple(notes), winner, reason)
 
 
+def forty_one_reason(rules: FortyOneRules, scores: Sequence[int]) -> str | None:
+    """Why a team has won on ``scores`` (``pad.REASONS``' code), None while play goes on."""
+    return _winning_team(rules, scores)[1]
+
+
+def forty_one_blocked(rules: FortyOneRules, scores: Sequence[int]) -> list[tuple[int, int]]:
+    """Each seat on the target that has not won for a partner not above 0: (seat, partner)."""
+    if not rules.partner_positive or _winning_team(rules, scores)[0] is not None:
+        return []
+    return [(p, q) for a, b in rules.teams for p, q in ((a, b), (b, a))
+            if scores[p] >= rules.target and scores[q] <= 0]
+
+
 def _winning_team(rules: FortyOneRules,
                   scores: Sequence[int]) -> tuple[tuple[int, ...] | None, str | None]:
     teams = [t for t in rules.teams if team_qualifies(rules, scores, t)]

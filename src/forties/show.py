@@ -5,8 +5,15 @@ from __future__ import annotations
 from .actions import Action, Verb, bid_text
 from .cards import CARD_NAMES, SUIT_NAMES, format_mask
 from .record import Record, Replay
-from .rules import PRESETS
+from .rules import PRESETS, FortyOneRules
+from .scoring import forty_one_reason
 from .state import GameState, Phase
+
+
+def _sort_hand(names: list[str], trump: str | None, game: str) -> list[str]:
+    from .tui.words import sort_hand
+
+    return sort_hand(names, trump, game)
 
 
 def side_name(record: Record, side: tuple[int, ...]) -> str:
@@ -42,8 +49,10 @@ def render(record: Record) -> str:
         hand = record.hands[h]
         out.append("")
         out.append(f"Hand {h + 1}, dealer {names[st.dealer]}")
-        for seat, cards in enumerate(hand.deal.hands):
-            out.append(f"  {names[seat]:<12} {_cards(cards)}")
+        trump = st.view(None).get("trump")
+        for seat, cards in enumerate(hand.deal.hands):  # as a player holds them: by suit
+            held = _sort_hand([CARD_NAMES[c] for c in cards], trump, rules.game)
+            out.append(f"  {names[seat]:<12} {' '.join(held)}")
         if hand.deal.kitty:
             out.append(f"  {'kitty':<12} {_cards(hand.deal.kitty)}")
         up = getattr(st, "up_card", -1)
@@ -87,7 +96,7 @@ def render(record: Record) -> str:
         out.extend("  " + x for x in _hand_end(st, record))
     if replay.state is not None and replay.state.over:
         out.append("")
-        out.append(_game_end(replay.state, record))
+        out.append(game_end(replay.state, record))
     return "\n".join(out) + "\n"
 
 
@@ -197,12 +206,20 @@ def _forty_one_waits(st: GameState, record: Record) -> list[str]:
     return out
 
 
-def _game_end(st: GameState, record: Record) -> str:
+def game_end(st: GameState, record: Record) -> str:
+    """The closing line: "Game over: North & South win (North 42, South 4): 41 with a partner
+    above 0"."""
     w = st.winner
     if isinstance(w, tuple):
         scores = ", ".join(f"{record.players[s]} {st.scores[s]}" for s in w) \
             if st.game == "forty-one" else ""
+        why = ""
+        if isinstance(st.rules, FortyOneRules):  # the rule that ended it, as the pad says it
+            from .pad import REASONS
+
+            code = forty_one_reason(st.rules, st.scores)
+            why = f": {REASONS[code].format(target=st.rules.target)}" if code else ""
         return ("Game over: " + says(" & ".join(record.players[s] for s in w), "win", "wins")
-                + (f" ({scores})" if scores else ""))
+                + (f" ({scores})" if scores else "") + why)
     assert w is not None
     return "Game over: " + says(side_name(record, st.sides[w]), "win", "wins")

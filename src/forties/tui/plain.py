@@ -14,7 +14,7 @@ from typing import Any, TextIO
 
 from ..actions import Action, ActionSyntaxError, Verb, parse_bid
 from ..cards import SUIT_NAMES, SUITS, CardError, card_name, mask_of_names, parse_suit
-from ..rules import PRESETS
+from ..rules import FORTY_ONE, PRESETS
 from .advice import hint_line, par_within
 from .session import Session
 from .words import (
@@ -246,7 +246,8 @@ class Plain:
             self.say("  hand: your cards; table: the bid, trump, trick and scores; "
                      "last: the last trick")
             self.say("  rules: the rules being played; quit: stop (the game is saved)")
-            self.say("Cards are rank then suit: 10H, QS, AD, 5C. Bids are numbers: 20. "
+            bid = "4" if v["game"] == FORTY_ONE else "20"  # Forty One bids 1 to 13 tricks
+            self.say(f"Cards are rank then suit: 10H, QS, AD, 5C. Bids are numbers: {bid}. "
                      "Suits by name: hearts.")
         elif word == "hint":
             self.search_note()

@@ -181,5 +181,9 @@ def replay_plain(record: Record, out: TextIO) -> int:
     if stopped:
         out.write(f"The record stops here: {pretty(stopped, False)}\n")
         return 1
+    if frames and frames[-1].state.over:
+        from ..show import game_end
+
+        out.write(game_end(frames[-1].state, record) + "\n")
     return 0
 

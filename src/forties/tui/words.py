@@ -14,7 +14,9 @@ from typing import Any
 from ..actions import Action, Verb, bid_text, parse_bid
 from ..cards import CARD_NAMES, SUIT_NAMES, SUIT_SYMBOLS, SUITS, parse_card
 from ..fortyfives import OFF_ORDER, TRUMP_ORDER, bid_need
+from ..pad import REASONS
 from ..rules import FORTY_ONE, PRESETS, FortyFivesRules, FortyOneRules, Rules, rules_from_json
+from ..scoring import forty_one_blocked, forty_one_reason
 
 RED_SUITS = "DH"
 COMPASS = ("North", "East", "South", "West")
@@ -305,6 +307,13 @@ def hand_result(view: dict[str, Any], names: Sequence[str], fancy: bool = True) 
                            f"{'made it' if made else set_} (took {took}).")
     out.append("Scores: " + ", ".join(f"{sides[i]} {s}" for i, s in enumerate(view["scores"]))
                + ".")
+    if view["game"] == FORTY_ONE and not view["over"]:
+        rules = rules_of(view)
+        assert isinstance(rules, FortyOneRules)
+        for p, q in forty_one_blocked(rules, view["scores"]):
+            out.append(f"{names[p]} {'have' if names[p] == 'You' else 'has'} "
+                       f"{view['scores'][p]} but {'your' if names[p] == 'You' else 'his'} "
+                       f"partner {names[q]} is not above 0: play on.")
     return out
 
 
@@ -314,7 +323,13 @@ def game_result(view: dict[str, Any], names: Sequence[str]) -> str:
         who = " & ".join(names[s] for s in w)
     else:
         who = side_names(view, names)[w]
-    return f"Game over: {who} win{'s' if ' & ' not in who and who != 'You' else ''}."
+    verb = f"win{'s' if ' & ' not in who and who != 'You' else ''}"
+    rules = rules_of(view)
+    if isinstance(rules, FortyOneRules):  # the rule that ended it, as the score pad says it
+        why = forty_one_reason(rules, view["scores"])
+        if why:
+            return f"Game over: {who} {verb}: {REASONS[why].format(target=rules.target)}."
+    return f"Game over: {who} {verb}."
 
 
 def hand_start(view: dict[str, Any], names: Sequence[str], human: int | None,
