@@ -160,3 +160,28 @@ def test_the_players_help_names_what_the_form_offers(lang: str) -> None:
     text = catalog(lang)["option.players.help"].translate(str.maketrans("٠١٢٣٤٥٦٧٨٩",
                                                                       "0123456789"))
     assert [int(n) for n in re.findall(r"\d+", text)] == [lo, hi], text
+
+
+def test_forty_one_says_trick_and_bid_one_way_in_each_language() -> None:
+    """The table and the score pad call a Forty One trick and bid by the same word: in
+    French "pli" and "annonce" (the pad said "levée" and "demande"), in Arabic "لمّة" (the
+    pad said "أكلة"); Forty One's Arabic summary writes its numbers as the table does."""
+    fr, ar = catalog("fr"), catalog("ar")
+    assert not [k for k, v in fr.items() if "levée" in v.lower()]
+    assert not [k for k, v in ar.items() if "أكل" in v]
+    for key in ("review.par_team", "review.par_team_about", "pad.err.bid-41", "pad.ui.bids",
+                "pad.ui.thrown41", "pad.ui.sum41", "review.result41"):
+        assert "annonc" in fr[key].lower() and "demand" not in fr[key].lower(), (key, fr[key])
+    assert not re.search(r"[\u0660-\u0669]", ar["preset.forty-one.summary"])
+    assert "13" in ar["preset.forty-one.summary"] and "41" in ar["preset.forty-one.summary"]
+
+
+def test_the_arabic_forty_one_par_reads_as_a_sentence() -> None:
+    """The Arabic par of a partnership: the names, then the count of tricks set apart (it
+    read "لأخذ أنت & الحاسوب 3 2 لمّة": the seat's number ran into the count, and a count of
+    2 took the singular)."""
+    ar = catalog("ar")
+    for key in ("review.par_team", "review.par_team_about"):
+        text = ar[key]
+        assert text.startswith("{names}: ") and "لأخذ" not in text, text
+        assert "{tricks} لمّة" not in text, text  # no number before a noun it must agree with

@@ -244,7 +244,7 @@ def test_four_friends_play_forty_one_in_three_languages(server: str, browser: An
     host.wait_for_function("!document.getElementById('par').textContent.includes('…')",
                            timeout=120000)
     par = host.text_content("#par")
-    team = r".+ feraient {}\d+ plis \(ils ont demandé \d+ \+ \d+\)"
+    team = r".+ et .+ feraient {}\d+ plis \(ils ont annoncé \d+ \+ \d+\)"
     exact = ("À cartes ouvertes et au meilleur jeu, " + team.format("") + " ; "
              + team.format("") + r"\.")
     about = (r"À cartes ouvertes et au meilleur jeu \(estimation de l'ordinateur\), "
@@ -393,3 +393,115 @@ def test_play_now_in_the_other_presets(server: str, browser: Any) -> None:
         assert hands == [5] * players, preset
     assert {"auction", "trump", "draw", "call", "play"} <= seen, seen
     assert not page.errors
+
+
+PAD_CELLS_JS = """() => {
+  const box = document.getElementById('pad-body');
+  const table = box.querySelector('table');
+  const bad = [];
+  for (const c of table.querySelectorAll('th, td')) {
+    const st = getComputedStyle(c);
+    if (st.overflowWrap === 'anywhere' || st.overflowWrap === 'break-word'
+        || st.wordBreak === 'break-all' || st.wordBreak === 'break-word' || st.hyphens === 'auto'
+        || c.scrollWidth > c.clientWidth + 1) bad.push(c.textContent);
+  }
+  return {bad, table: table.scrollWidth, box: box.clientWidth,
+          head: [...table.querySelectorAll('thead th')].map((c) => c.textContent),
+          thrown: [...table.querySelectorAll('tr.thrown')].map((r) => r.textContent),
+          who: [...table.querySelectorAll('td.who')].map((c) => c.textContent),
+          nums: [...table.querySelectorAll('.total bdi')].map((b) =>
+            [b.textContent, b.getAttribute('dir'), getComputedStyle(b).unicodeBidi])};
+}"""
+
+
+def test_forty_one_pad_and_review_read_at_a_glance(server: str, browser: Any, shots: Path) -> None:
+    """Forty One at a table of four: a thrown-in hand, then a played one (to 3, a house
+    rule, so that someone reaches it). The score pad on a 360 px phone in English and in
+    Arabic, and in the French desktop's side panel: a column a player (no Bid column), no
+    word broken inside (no cell may break a word, none overflows, nor does the table), each
+    total a number kept left to right, and the thrown-in hand one line saying so with no
+    "took 0". The review of the thrown-in hand waits for no par; the played hand's review
+    gives each seat's result and the hands as dealt sorted by suit; the end of the hand says
+    who plays on, or the game's end the rule that ended it."""
+    made = post(server, "/api/tables", {"preset": "forty-one", "name": "Ann", "public": False,
+                                        "hints": False, "turn_seconds": None, "level": "basic",
+                                        "options": {"target": 3}})
+    host = new_page(browser, PHONE, "en")
+    host.goto(server + made["url"])
+    wait_ready(host)
+    links = [server + inv["url"] for inv in made["invites"]]
+    arabic, french, other = join_by_invites(browser, links, [PHONE, DESKTOP, PHONE],
+                                            ["ar", "fr", "en"])
+    pages = [host, arabic, french, other]
+    host.wait_for_selector("#start")
+    host.wait_for_function(
+        "document.querySelectorAll('#waiting li[data-seat] button').length === 0")
+    host.click("#start")
+
+    # hand 1: everyone bids 1, the bids total 4: thrown in, no par to wait for
+    play_until(pages, lambda: over(host), bid="1")
+    for p in pages:
+        p.wait_for_selector("#review", state="visible")
+    assert host.text_content("#par") == "No cards were played this hand."
+    assert french.text_content("#par") == "Aucune carte n'a été jouée à cette donne."
+    assert not host.locator("#result41").count()
+    for p in pages:
+        p.click("#ready")
+
+    # hand 2: everyone bids 3 (12 in all): played to its end
+    host.wait_for_function("document.body.dataset.phase === 'auction'")
+    play_until(pages, lambda: over(host), bid="3")
+    host.wait_for_selector("#result41")
+    seats = host.eval_on_selector_all("#result41 > span", "ss => ss.map(s => s.textContent)")
+    assert len(seats) == 4
+    for s in seats:
+        m = re.fullmatch(r"(You|Friend \d) bid 3, took (\d+): ([+-]3)", s)
+        assert m, seats
+        assert (int(m[2]) >= 3) == (m[3] == "+3"), s
+    dealt = host.eval_on_selector_all(  # the hands as dealt, as the table holds them
+        "#review .review-hands > div[data-seat]",
+        "ds => ds.map(d => [...d.querySelectorAll('.card')].map(c => c.dataset.card))")
+    assert len(dealt) == 4 and all(len(cards) == 13 and cards == sorted(cards, key=lambda c: (
+        "CDHS".index(c[-1]), "23456789TJQKA".index(c[0]))) for cards in dealt), dealt
+    ar_points = arabic.eval_on_selector_all(
+        "#result41 bdi", "bs => bs.map(b => [b.textContent, b.getAttribute('dir')])")
+    assert sorted(d for _, d in ar_points) == ["ltr"] * 4 and all(
+        x in ("+3", "-3") for x, _ in ar_points), ar_points
+    status = host.text_content("#status") or ""
+    blocked = host.eval_on_selector_all("#review p[data-blocked]",
+                                        "ps => ps.map(p => p.textContent)")
+    if over(host) and body(host, "phase") == "game-over":
+        assert re.fullmatch(r".+ and .+ win the game: 3 with a partner above 0", status), status
+    else:  # someone reached 3 (13 tricks for 12 bid), so his partner went down
+        assert blocked and all(re.fullmatch(
+            r"(You have 3 but your partner|Friend \d has 3 but the partner) is not above 0: "
+            r"play on\.", b) for b in blocked), (status, blocked)
+
+    heads = {"en": ["Hand", "Player", "This hand", "Total"],
+             "fr": ["Donne", "Joueur", "Cette donne", "Total"],
+             "ar": ["الجولة", "اللاعب", "هذه الجولة", "المجموع"]}
+    for p, lang in ((host, "en"), (arabic, "ar"), (french, "fr")):
+        if not p.locator("#pad").is_visible():  # (the desktop's side panel may show it)
+            p.click("#b-pad")
+        p.wait_for_selector("#pad-body table.pad41")
+        got = p.evaluate(PAD_CELLS_JS)
+        assert not got["bad"], (lang, got["bad"])
+        assert got["table"] <= got["box"], (lang, got)
+        assert got["head"] == heads[lang], got["head"]  # no Bid column, no empty Note
+        assert got["thrown"] == [{"en": "1bids total 4, under 11: thrown in",
+                                  "fr": "1les annonces font 4, moins de 11 : donne annulée",
+                                  "ar": "1مجموع الطلبات 4، أقل من 11: يُلغى الدور"}[lang]], got
+        assert got["who"] == ["You", "Friend 1", "Friend 2", "Friend 3"] or lang != "en", got
+        assert len(got["nums"]) == 4 and all(
+            d == "ltr" and b == "isolate" and re.fullmatch(r"[+-]?\d+", x)
+            for x, d, b in got["nums"]), got["nums"]
+        assert not p.errors
+        # the longest names a table gives its players still fit, each word whole
+        longest = {"en": "Computer 4", "fr": "Ordinateur 4", "ar": "الحاسوب 4"}[lang]
+        p.eval_on_selector_all("#pad-body td.who",
+                               "(cs, n) => cs.forEach(c => { c.textContent = n; })", longest)
+        again = p.evaluate(PAD_CELLS_JS)
+        assert not again["bad"] and again["table"] <= again["box"], (lang, again)
+    screenshot(host, shots, "forty-one-pad-phone", full=True)
+    screenshot(arabic, shots, "forty-one-pad-arabic-phone", full=True)
+    screenshot(french, shots, "forty-one-pad-french-desktop")

@@ -53,6 +53,63 @@ function sideName(side) {
   return side.map(seatName).join(' & ');
 }
 
+// ----- Forty One's words: its rules, partners named in the reader's language, numbers kept
+// left to right (a negative score reads "-3" in an Arabic line too)
+
+/** A Forty One rule of this table: the house rule if the host set one, else the preset's. */
+function rule41(view, name) {
+  const opts = (view.rules && view.rules.options) || {};
+  const dflt = { target: 41, min_total: 11, double_from: 7, partner_positive: true, tie: 'lower-partner' };
+  return name in opts ? opts[name] : dflt[name];
+}
+
+/** "You and Computer 3" in the page's words (for a partnership), each name isolated so that
+ *  a Latin name keeps its order in an Arabic line. */
+function partnersName(seats) {
+  const [a, b] = seats.map((s) => `\u2068${seatName(s)}\u2069`);
+  return seats.length === 2 ? t('pad.ui.and', { a, b }) : seats.map(seatName).join(', ');
+}
+
+/** A number isolated left to right, its sign first whatever the line's direction. */
+function num(n, signed = false) {
+  return h('bdi', { dir: 'ltr', class: 'num', text: signed && n > 0 ? `+${n}` : String(n) });
+}
+
+/** Message `id` as nodes: the fields named in `nums` as isolated numbers, the rest text. */
+function tNodes(id, params, nums) {
+  return t(id).split(/\{(\w+)\}/).map((part, i) => {
+    if (i % 2 === 0) return part;
+    if (nums.includes(part)) return num(params[part], true);
+    return part in params ? String(params[part]) : `{${part}}`;
+  });
+}
+
+/** Why a Forty One game ended on these scores (the score pad's words), or ''. */
+function reason41(view) {
+  const sc = view.scores;
+  const target = rule41(view, 'target');
+  const positive = rule41(view, 'partner_positive');
+  const teams = [[0, 2], [1, 3]].filter(([a, b]) => [[a, b], [b, a]].some(([p, q]) =>
+    sc[p] >= target && (!positive || sc[q] > 0)));
+  if (!teams.length) return '';
+  if (teams.length === 1) return positive ? t('pad.ui.why.positive', { n: target }) : t('pad.ui.why.first', { n: target });
+  return rule41(view, 'tie') === 'lower-partner' ? t('pad.ui.why.tie_lower', { n: target })
+    : t('pad.ui.why.tie_total', { n: target });
+}
+
+/** Each seat on the target that has not won because its partner is not above 0. */
+function blocked41(view) {
+  if (!rule41(view, 'partner_positive') || view.over) return [];
+  const target = rule41(view, 'target');
+  return [0, 1, 2, 3].filter((p) => view.scores[p] >= target && view.scores[(p + 2) % 4] <= 0);
+}
+
+/** Cards as the table holds them: by suit (clubs, diamonds, hearts, spades), low to high. */
+function sortedCards(cards) {
+  const at = (c) => 'CDHS'.indexOf(c[c.length - 1]) * 13 + '23456789TJQKA'.indexOf(c[0]);
+  return [...cards].sort((a, b) => at(a) - at(b));
+}
+
 /** The table's rules in one line, in the reader's words: the preset's summary and the
  *  house rules the host changed. */
 function rulesText(table) {
@@ -293,6 +350,8 @@ function statusText() {
     const w = view.winner;
     if (w === null || w === undefined) return t('status.game_over');
     const seats = Array.isArray(w) ? w : (view.sides[w] || [w]);
+    const why = fortyOne(view) ? reason41(view) : '';
+    if (why) return t('status.winner_why', { names: partnersName(seats), why });
     return t('status.winner', { names: sideName(seats) });
   }
   if (view.phase === 'hand-over') return t('status.hand_over');
@@ -570,7 +629,9 @@ function renderReview() {
       { names: sideName(s), points: view.points[i] })).join(' · ') }));
   }
   const known = view.hand_index in S.par || String(view.hand_index) in S.par;
-  parts.push(h('p', { id: 'par', text: known ? parText(S.par[view.hand_index]) : t('review.par_wait') }));
+  const played = view.tricks && view.tricks.length; // a thrown-in hand has no par to wait for
+  parts.push(h('p', { id: 'par', text: known ? parText(S.par[view.hand_index])
+    : played ? t('review.par_wait') : t('review.par_none') }));
   const line = (S.pad || []).find((r) => r.hand === view.hand_index);
   if (line && line.note) {
     const note = has(`pad.note.${line.note}`) ? t(`pad.note.${line.note}`) : line.note;
@@ -578,11 +639,12 @@ function renderReview() {
       ? note : line.bidder === S.you ? t('review.bid_result_you', { bid: bidText(line.bid), note })
         : t('review.bid_result', { name: seatName(line.bidder), bid: bidText(line.bid), note }) }));
   }
+  if (fortyOne(view) && played && Array.isArray(view.bids)) parts.splice(1, 0, ...result41(view));
   if (view.deal && view.deal.hands) {
     const grid = h('div', { class: 'review-hands' });
     view.deal.hands.forEach((cards, seat) => {
       grid.appendChild(h('div', { dataset: { seat } }, h('div', { class: 'who', text: seatName(seat) }),
-        h('div', { class: 'cards mini' }, ...cards.map((c) => cardFigure(c)))));
+        h('div', { class: 'cards mini' }, ...sortedCards(cards).map((c) => cardFigure(c)))));
     });
     if (view.deal.kitty && view.deal.kitty.length) {
       grid.appendChild(h('div', {}, h('div', { class: 'who', text: t('review.kitty') }),
@@ -619,12 +681,34 @@ function renderReview() {
   box.replaceChildren(...parts);
 }
 
+/** Forty One's hand in the review: each seat's bid, tricks and points (doubled from 7), and
+ *  each seat on the target whose partner is not above 0. */
+function result41(view) {
+  const double = rule41(view, 'double_from');
+  const seats = [0, 1, 2, 3].map((s) => {
+    const bid = view.bids[s];
+    const took = view.taken[s];
+    const points = (bid >= double ? 2 * bid : bid) * (took >= bid ? 1 : -1);
+    const nodes = tNodes(s === S.you ? 'review.result41_you' : 'review.result41',
+      { name: seatName(s), bid, took, points }, ['points']);
+    if (bid >= double) nodes.push(t('review.doubled41'));
+    return h('span', { dataset: { seat: s } }, ...nodes);
+  });
+  const out = [h('p', { class: 'scoreline', id: 'result41' }, ...seats.flatMap((x, i) => (i ? [' · ', x] : [x])))];
+  for (const p of blocked41(view)) {
+    out.push(h('p', { class: 'scoreline', dataset: { blocked: p } }, ...tNodes(
+      p === S.you ? 'review.partner41_you' : 'review.partner41',
+      { name: seatName(p), score: view.scores[p] }, [])));
+  }
+  return out;
+}
+
 /** The double-dummy par (the server's {side, points}) in the page's words. */
 function parText(par) {
   if (!par || typeof par !== 'object' || !Array.isArray(par.side)) return t('review.par_none');
   if (Array.isArray(par.teams) && par.teams.length) { // Forty One: each partnership and its bids
     const teams = par.teams.map((tm) => t(par.exact ? 'review.par_team' : 'review.par_team_about', {
-      names: sideName(tm.seats), tricks: tm.tricks, bids: tm.bids.join(' + ') })).join(t('review.par_and'));
+      names: partnersName(tm.seats), tricks: tm.tricks, bids: tm.bids.join(' + ') })).join(t('review.par_and'));
     return t(par.exact ? 'review.par_41' : 'review.par_41_estimate', { teams });
   }
   const key = S.view && fortyOne(S.view) ? 'review.par_tricks' : 'review.par_points';
@@ -640,6 +724,10 @@ function renderPad() {
   const view = S.view;
   if (!S.pad || !S.pad.length) {
     body.replaceChildren(h('p', { text: t('pad.empty') }));
+    return;
+  }
+  if (view && fortyOne(view)) {
+    body.replaceChildren(pad41(view));
     return;
   }
   const sides = view ? view.sides : [];
@@ -661,13 +749,37 @@ function renderPad() {
       } else {
         made = Array.isArray(r.points) ? r.points[i] : '';
       }
-      return h('td', { text: made === undefined || made === '' ? String(score) : `${made} → ${score}` });
+      const arrow = document.documentElement.dir === 'rtl' ? '←' : '→';
+      return h('td', { text: made === undefined || made === '' ? String(score) : `${made} ${arrow} ${score}` });
     });
     const note = r.note ? (has(`pad.note.${r.note}`) ? t(`pad.note.${r.note}`) : r.note) : '';
     return h('tr', {}, h('td', { text: String((r.hand ?? 0) + 1) }),
       h('td', {}, bid, ' ', trump), ...cells, h('td', { text: note }));
   });
   body.replaceChildren(h('table', { class: 'pad' }, h('thead', {}, head), h('tbody', {}, ...rows)));
+}
+
+/** Forty One's pad: each hand a row a player (his bid and tricks, then his total), the
+ *  hand's number beside them; a thrown-in hand one line across (nothing was played, nobody's
+ *  total moved). Narrow enough for a phone with the players' names in full. */
+function pad41(view) {
+  const head = h('tr', {}, ...['pad.hand', 'pad.player41', 'pad.hand41', 'pad.total41'].map(
+    (id) => h('th', { scope: 'col', text: t(id) })));
+  const rows = S.pad.flatMap((r) => {
+    const number = String((r.hand ?? 0) + 1);
+    const bids = Array.isArray(r.bids) ? r.bids : [];
+    if (r.note === 'thrown in') {
+      const total = bids.reduce((a, b) => a + (b || 0), 0);
+      return [h('tr', { class: 'thrown' }, h('th', { scope: 'row', text: number }), h('td', { colspan: 3,
+        text: t('pad.ui.thrown41', { n: total, min: rule41(view, 'min_total') }) }))];
+    }
+    return [0, 1, 2, 3].map((s) => h('tr', { class: s === 0 ? 'first' : '' },
+      s === 0 ? h('th', { scope: 'rowgroup', rowspan: 4, text: number }) : null,
+      h('td', { class: 'who', text: seatName(s) }),
+      h('td', { text: t('pad.bid_took', { bid: bids[s] ?? '—', took: Array.isArray(r.tricks) ? r.tricks[s] : '' }) }),
+      h('td', { class: 'total' }, num(Array.isArray(r.scores) ? r.scores[s] : ''))));
+  });
+  return h('table', { class: 'pad pad41' }, h('thead', {}, head), h('tbody', {}, ...rows));
 }
 
 function renderChat() {
