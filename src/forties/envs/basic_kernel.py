@@ -302,7 +302,48 @@ def fo_low(options: int) -> int:
 
 
 @_jit
-def fo_choice(S: Any, R: Any, t: int, s: int) -> tuple[int, int]:
+def fo_overtake(S: Any, t: int, s: int, options: int, ls: int, best_key: int, tn: int,
+                played: int, voids: int) -> int:
+    """``BasicBot._overtake_41``: the card that takes the trick the partner is winning
+    (when it is worth nothing to him), or -1 to play low."""
+    partner = (s + 2) % 4
+    p_need = S[t, k.F_BIDS + partner] - S[t, k.F_TAKEN + partner]
+    left = 13 - S[t, k.F_TRICK_NO]
+    if 0 < p_need <= left:
+        return -1
+    # the winners, cheapest first
+    seen = played | S[t, k.F_HANDS + s]
+    best = -1
+    best_win_key = 1 << 40
+    last = tn == 3
+    m = options
+    while m:
+        lowbit = m & -m
+        c = k.low_index(lowbit)
+        m ^= lowbit
+        key = k.T_KEY41[ls, c]
+        if key <= best_key or key >= best_win_key:
+            continue
+        if not last:
+            suit = c // 13
+            above = ((1 << (13 * suit + 13)) - 1) & ~((2 << c) - 1)
+            if above & ~seen:
+                continue  # a higher card of its suit is still out
+            if suit != HEARTS:
+                later_void = False
+                for i in range(1, 4 - tn):
+                    if voids >> (4 * ((s + i) % 4) + ls) & 1:
+                        later_void = True
+                if later_void:
+                    continue
+        best_win_key = key
+        best = c
+    return best
+
+
+@_jit
+def fo_choice(S: Any, R: Any, t: int, s: int, played: int = 0,
+              voids: int = 0) -> tuple[int, int]:
     hand = S[t, k.F_HANDS + s]
     if S[t, k.F_PHASE] == k.AUCTION:
         want = int(fo_tricks(hand) + 0.5)
@@ -335,8 +376,11 @@ def fo_choice(S: Any, R: Any, t: int, s: int) -> tuple[int, int]:
             best_key = key
             best_i = i
     best_seat = (S[t, k.F_LEADER] + best_i) % 4
-    if best_seat % 2 == s % 2 or need <= 0:
+    if need <= 0:
         return k.V_PLAY, 1 << low
+    if best_seat % 2 == s % 2:  # the partner's trick, ours when it is worth nothing to him
+        sure = fo_overtake(S, t, s, options, ls, best_key, tn, played, voids)
+        return k.V_PLAY, 1 << (sure if sure >= 0 else low)
     lo_win = -1
     hi_win = -1
     lo_key = 1 << 40
@@ -360,15 +404,17 @@ def fo_choice(S: Any, R: Any, t: int, s: int) -> tuple[int, int]:
 
 
 @_jit
-def choice(S: Any, R: Any, t: int, target: int, played: int) -> tuple[int, int]:
+def choice(S: Any, R: Any, t: int, target: int, played: int,
+           voids: int = 0) -> tuple[int, int]:
     """``BasicBot``'s action on table ``t`` for the seat to act: (verb, argument).
     ``target`` is the game score as ``BasicBot`` reads it from the view's rules (an
-    overridden target, else 120); ``played`` the cards played so far this hand."""
+    overridden target, else 120); ``played`` the cards played so far this hand; ``voids``
+    (Forty One) 4 bits a seat, the suits led that it did not follow this hand."""
     if k.count(S, R, t) == 1:
         return k.nth(S, R, t, 0)
     s = S[t, k.F_TURN]
     if R[k.R_GAME] == k.G_FORTY_ONE:
-        return fo_choice(S, R, t, s)
+        return fo_choice(S, R, t, s, played, voids)
     ph = S[t, k.F_PHASE]
     hand = S[t, k.F_HANDS + s]
     if ph == k.AUCTION:

@@ -33,7 +33,8 @@ M_PLAYED = 0  # MAXP slots: cards each seat played this hand
 M_TOP = M_PLAYED + MAXP  # MAXP slots: each seat's highest bid this hand
 M_HELD = M_TOP + MAXP  # seats that held
 M_PICKS = M_HELD + 1  # the cards picked so far by a dealer robbing the pack
-MF = M_PICKS + 1
+M_VOID = M_PICKS + 1  # MAXP slots: the suits led that each seat did not follow this hand
+MF = M_VOID + MAXP
 
 # Fixed players' codes.
 P_LEARNER, P_RANDOM, P_EXTERNAL, P_BASIC = 0, 1, 2, 3
@@ -326,6 +327,10 @@ def record(S: Any, M: Any, t: int, verb: int, arg: int) -> None:
     s = S[t, k.F_TURN]
     if verb == k.V_PLAY:
         M[t, M_PLAYED + s] |= arg
+        if S[t, k.F_TRICK_N] > 0:  # (not the lead)
+            led = S[t, k.F_TRICK] // 13
+            if k.low_index(arg) // 13 != led:
+                M[t, M_VOID + s] |= 1 << led
     elif verb == k.V_BID and S[t, k.F_PHASE] == k.AUCTION:
         if arg > M[t, M_TOP + s]:
             M[t, M_TOP + s] = arg
@@ -429,9 +434,12 @@ def advance(S: Any, D: Any, R: Any, M: Any, P: Any, learner: int, game_reward: b
 def basic_choice(S: Any, R: Any, M: Any, t: int, target: int) -> tuple[int, int]:
     """``basic``'s action for the seat to act on table ``t`` (``basic_kernel.choice``)."""
     played = 0
+    voids = 0  # 4 bits a seat: the suits led it did not follow
     for s in range(R[k.R_N]):
         played |= M[t, M_PLAYED + s]
-    return bk.choice(S, R, t, target, played)
+        if s < 4:
+            voids |= M[t, M_VOID + s] << (4 * s)
+    return bk.choice(S, R, t, target, played, voids)
 
 
 @_jit
