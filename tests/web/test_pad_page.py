@@ -208,4 +208,26 @@ def test_the_new_pad_form_follows_a_language_switch(browser: Any, server: str) -
     assert page.locator("#names label span").first.inner_text() == "Place 1"
     assert page.inner_text("#preset-summary") != english
     assert page.locator("#first-dealer option").first.inner_text() == "Place 1"
+    assert page.title() == "Feuille de marque"  # the tab's title too
+    page.context.close()
+
+
+def test_a_house_rule_of_six_players_gives_the_form_six_seats(browser: Any,
+                                                              server: str) -> None:
+    """The new-pad form seats the players the house rules say (players=6 on Auction 45),
+    not the preset's four: the server refuses a names list one short or one long."""
+    page = phone(browser)
+    page.goto(f"{server}/pad")
+    page.select_option("#preset", "auction-45")
+    page.wait_for_selector("#name3")
+    assert page.locator("#names input").count() == 4
+    page.fill("#options", "players=6, teams=three-pairs")
+    page.wait_for_selector("#name5")
+    assert page.locator("#names input").count() == 6
+    assert page.locator("#first-dealer option").count() == 6
+    page.fill("#name4", "Eve")
+    page.click("#new button[type=submit]")
+    page.wait_for_selector("#entry:not([hidden])")
+    assert page.inner_text("#error") == ""
+    assert page.locator("#bidder option", has_text="Eve").count() == 1
     page.context.close()

@@ -387,14 +387,23 @@ function parseOptions(text) {
   return out;
 }
 
+// The players the form seats: the preset's, or a house rule players=N's (2 to 10).
+function seatCount(p) {
+  let opts = {};
+  try { opts = parseOptions($('options').value); } catch (e) { opts = {}; }
+  const n = Number(opts.players);
+  return Number.isInteger(n) && n >= 2 && n <= 10 ? n : p.players;
+}
+
 function drawNewForm() {
   const p = presets.find((x) => x.name === $('preset').value) || presets[0];
   $('preset-summary').textContent = t(['preset', p.name, 'summary'].join('.'), null, p.summary);
   const old = [...$('names').querySelectorAll('input')].map((i) => i.value);
-  $('names').replaceChildren(...Array.from({ length: p.players }, (_, i) => el('label', {},
+  const n = seatCount(p);
+  $('names').replaceChildren(...Array.from({ length: n }, (_, i) => el('label', {},
     el('span', { text: t('pad.ui.seat', { n: i + 1 }, 'Seat {n}') }),
-    el('input', { id: 'name' + i, maxlength: '40', value: old[i] || DEFAULT_NAMES[i] }))));
-  $('first-dealer').replaceChildren(...Array.from({ length: p.players }, (_, i) => el('option',
+    el('input', { id: 'name' + i, maxlength: '40', value: old[i] || DEFAULT_NAMES[i] || '' }))));
+  $('first-dealer').replaceChildren(...Array.from({ length: n }, (_, i) => el('option',
     { value: String(i), text: t('pad.ui.seat', { n: i + 1 }, 'Seat {n}') })));
 }
 
@@ -407,6 +416,10 @@ async function startNew() {
   $('preset').replaceChildren(...presets.map((p) => el('option', { value: p.name,
     text: t(['preset', p.name, 'title'].join('.'), null, p.name) })));
   $('preset').addEventListener('change', drawNewForm);
+  $('options').addEventListener('input', () => {  // a house rule players=N: N seats
+    const p = presets.find((x) => x.name === $('preset').value) || presets[0];
+    if ($('names').querySelectorAll('input').length !== seatCount(p)) drawNewForm();
+  });
   drawNewForm();
   $('new').addEventListener('submit', async (ev) => {
     ev.preventDefault();
