@@ -17,6 +17,7 @@ from forties.hall.events import (
     Answer,
     Close,
     CutDeck,
+    Leave,
     PlayoffWin,
     Swap,
     Vote,
@@ -279,3 +280,17 @@ def test_export_json_and_csv() -> None:
     unfinished = hall_of(4, games=3, seed=5)
     play_game(unfinished, lambda t, a, b: a)
     assert "seed" not in export_json(unfinished)["draws"]  # shown only at the end
+
+
+def test_an_evening_saved_with_a_leave_after_the_last_game_still_loads() -> None:
+    """Before 2026-11-28 a couple could leave after the last game; an evening saved then
+    loads as it was (what was accepted stands), while a new such leave is refused."""
+    h = hall_of(4, games=1, seed=3)
+    play_game(h, lambda t, a, b: a)
+    assert h.over
+    saved = h.to_json()
+    saved["events"].append(event_to_json(Leave(2, 2)))  # written by the earlier rules
+    again = Hall.from_json(json.loads(json.dumps(saved)))
+    assert again.couples[2].left_game == 2 and not again.replaying
+    with pytest.raises(HallError, match="no couple can leave now"):
+        again.leave(1)

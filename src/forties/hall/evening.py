@@ -118,6 +118,9 @@ class Hall:
         self.sat_out: dict[int, int] = {}
         self.notes: list[str] = []
         self.contest_events: dict[str, list[Event]] = {}
+        # replaying a saved evening: what was accepted then stands, even where a rule
+        # added since would refuse it now (leaving after the last game, before 2026-11-28)
+        self.replaying = False
 
     # ----- reading the evening ---------------------------------------------------------
 
@@ -416,7 +419,7 @@ class Hall:
         c = self._couple(e.couple)
         if c.left_game is not None:
             raise HallError(f"couple {e.couple} has already left")
-        if self.over:
+        if self.over and not self.replaying:
             raise HallError("the last game is over and the prizes go by the standings as "
                             "they are: no couple can leave now")
         if e.game <= self.begun:
@@ -563,11 +566,13 @@ class Hall:
         events = obj.get("events", [])
         if not isinstance(events, list):
             raise HallError("evening: events must be a list")
+        hall.replaying = True
         for i, raw in enumerate(events):
             try:
                 hall.apply(event_from_json(raw))
             except HallError as e:
                 raise HallError(f"event {i + 1}: {e}") from None
+        hall.replaying = False
         return hall
 
     @classmethod
