@@ -43,6 +43,9 @@ def test_limits_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     ('{"speed": 1}', "FORTIES_LIMITS must be an object with keys among"),
     ('[1]', "FORTIES_LIMITS must be an object with keys among"),
     ('{', "FORTIES_LIMITS is not JSON"),
+    ('{"stop_seconds": -1}', "stop_seconds must be above 0, not -1"),
+    ('{"stop_seconds": 0}', "stop_seconds must be above 0, not 0"),
+    ('{"stop_seconds": "soon"}', "stop_seconds must be a number, not \"soon\""),
 ])
 def test_a_wrong_limit_is_one_line(monkeypatch: pytest.MonkeyPatch, raw: str,
                                    words: str) -> None:

@@ -113,6 +113,9 @@ class Limits:
                 raise ValueError(f"FORTIES_LIMITS: {k} must be {_KIND_WORDS[kind]}"
                                  f"{' or null' if none else ''}, not {json.dumps(v)}")
             setattr(out, k, v)
+        if not out.stop_seconds > 0:
+            raise ValueError(f"FORTIES_LIMITS: stop_seconds must be above 0, not "
+                             f"{json.dumps(out.stop_seconds)}")
         return out
 
 
