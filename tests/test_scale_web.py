@@ -406,6 +406,9 @@ async def test_several_processes_need_postgresql_and_redis(tmp_path: Path, pg: P
     assert "cannot open the database" in serve_fails(
         "--db", "postgresql://forties@127.0.0.1:1/forties", "--redis", rd.url)
     assert "--workers" in serve_fails("--workers", "0")
+    # a URL SQLAlchemy cannot read (the port no number): one line, not a traceback
+    assert "cannot open the database" in serve_fails(
+        "--db", "postgresql://forties@127.0.0.1:notaport/forties")
 
 
 def server_processes(pid: int) -> list[int]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import os
+import signal
 import socket
 import sys
 import threading
@@ -58,6 +59,14 @@ def uvicorn_config(app: Any) -> Any:
                           ws_ping_timeout=10, ws_per_message_deflate=False,
                           ws_max_size=WS_MAX_SIZE, access_log=False,
                           timeout_graceful_shutdown=GRACEFUL_SECONDS)
+
+
+class StoppedBySignal(Exception):
+    """SIGTERM, raised again by uvicorn once the server has stopped."""
+
+
+def _stopped_by_sigterm(_signum: int, _frame: Any) -> None:
+    raise StoppedBySignal
 
 
 _watchdog_lock = threading.Lock()
@@ -196,7 +205,11 @@ def serve(host: str, port: int, db_url: str | None, redis_url: str | None, worke
                 threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
 
     server = Server(uvicorn_config(app))
-    with contextlib.suppress(KeyboardInterrupt):
+    # uvicorn raises the signal that stopped it again once it has stopped: Ctrl-C's as a
+    # KeyboardInterrupt, SIGTERM's (systemctl stop, kill) through this handler, so that
+    # both end as a stop, not as a process killed
+    signal.signal(signal.SIGTERM, _stopped_by_sigterm)
+    with contextlib.suppress(KeyboardInterrupt, StoppedBySignal):
         server.run(sockets=[sock])
     click.echo("forties: stopped serving")
     sys.exit(0)

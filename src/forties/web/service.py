@@ -276,9 +276,19 @@ class ParPool:
 
     def close(self) -> None:
         self.closed = True
-        if self._pool is not None:
-            self._pool.terminate()
-            self._pool = None
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        # A worker that died waiting for work (a SIGTERM to the whole process group, as
+        # systemctl stop or timeout send, kills it too) died holding the task queue's lock,
+        # and Pool.terminate waits for that lock for ever. So the workers are killed here,
+        # and the lock, which nobody else may read the queue with now, is a fresh one.
+        for worker in list(getattr(pool, "_pool", [])):
+            with contextlib.suppress(Exception):
+                worker.kill()
+        with contextlib.suppress(Exception):
+            pool._inqueue._rlock = spawn_context().Lock()
+        pool.terminate()
 
 
 def _child_of_the_server(nice: int = 0) -> None:

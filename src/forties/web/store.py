@@ -157,7 +157,8 @@ class Store:
                 self.engine = sa.create_engine(engine_url(url), pool_size=8,
                                                pool_pre_ping=True)
             migrate(self.engine)
-        except (sa.exc.SQLAlchemyError, OSError, ImportError) as e:
+        except (sa.exc.SQLAlchemyError, OSError, ImportError, ValueError) as e:
+            # (ValueError: a URL SQLAlchemy cannot read, such as a port that is no number)
             first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
             raise StoreError(f"cannot open the database {_safe(url)}: {first}") from None
         self.pool = ThreadPoolExecutor(1 if self.sqlite else 8, thread_name_prefix="store")

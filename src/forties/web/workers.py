@@ -112,7 +112,9 @@ class Workers:
             if p.is_alive() and p.pid is not None:
                 with contextlib.suppress(ProcessLookupError):
                     os.kill(p.pid, signal.SIGTERM)
-        end = time.monotonic() + 20
+        # each process ends itself within its stop_seconds; then it is killed
+        end = time.monotonic() + float(getattr(getattr(self.arg, "limits", None),
+                                               "stop_seconds", 20.0)) + 5
         for p in self.procs:
             p.join(max(0.1, end - time.monotonic()))
             if p.is_alive():
