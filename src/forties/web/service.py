@@ -279,15 +279,9 @@ class ParPool:
         pool, self._pool = self._pool, None
         if pool is None:
             return
-        # A worker that died waiting for work (a SIGTERM to the whole process group, as
-        # systemctl stop or timeout send, kills it too) died holding the task queue's lock,
-        # and Pool.terminate waits for that lock for ever. So the workers are killed here,
-        # and the lock, which nobody else may read the queue with now, is a fresh one.
-        for worker in list(getattr(pool, "_pool", [])):
-            with contextlib.suppress(Exception):
-                worker.kill()
-        with contextlib.suppress(Exception):
-            pool._inqueue._rlock = spawn_context().Lock()
+        # (A worker that died waiting for work, as a SIGTERM to the whole process group
+        # kills it, died holding the task queue's lock, and terminate then waits for it
+        # for ever: the stop thread, commands.end_at_once_after, ends the server then.)
         pool.terminate()
 
 
