@@ -200,6 +200,17 @@ def serve_with_pars(tmp_path: Path, **limits: Any) -> subprocess.Popen[str]:
     return proc
 
 
+def stopped(proc: subprocess.Popen[str]) -> str:
+    """What ``proc`` wrote on standard error once it stopped (killed, its group with it,
+    if it has not within 40 s)."""
+    try:
+        _, err = proc.communicate(timeout=40)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    return err
+
+
 def stops_cleanly(proc: subprocess.Popen[str], began: float) -> None:
     """``proc`` stops within 10 s of ``began``: "stopped serving", status 0, no traceback
     and no need of the stop thread."""
@@ -230,11 +241,7 @@ def test_a_server_told_to_stop_ends_even_when_what_it_waits_on_never_answers(
         os.kill(pid, signal.SIGSTOP)
     began = time.monotonic()
     proc.send_signal(signal.SIGTERM)
-    try:
-        _, err = proc.communicate(timeout=40)
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
+    err = stopped(proc)
     assert proc.returncode == 0, err
     assert "still stopping after 3 s: stopped at once" in err, err
     assert "Traceback" not in err, err
@@ -291,11 +298,7 @@ def test_sigterm_stops_serve_at_once_and_says_so(tmp_path: Path, group: bool) ->
     # To the group: the pars' process dies too, waiting for work, holding its queue's
     # lock, on which the pool's terminate waits for ever; the stop thread ends it.
     os.killpg(proc.pid, signal.SIGTERM)
-    try:
-        _, err = proc.communicate(timeout=40)
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
+    err = stopped(proc)
     assert proc.returncode == 0, err
     assert "Traceback" not in err, err
     assert time.monotonic() - began < 10
