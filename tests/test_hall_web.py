@@ -5,6 +5,7 @@ printed cards, the ties on screen, and an online evening whose tables are web ta
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import random
 from typing import Any
@@ -596,6 +597,42 @@ def test_the_server_mounts_the_hall_on_its_database(tmp_path: Any) -> None:
                 "winner": t["other"]}).status_code == 200
         assert board(client, eid)["status"]["phase"] in ("prizes", "finished")
         assert "no evening" in one_line(client.get("/api/hall/nothing-here"), 404)
+
+
+def test_an_online_evenings_computer_couples_sit_under_their_own_names(tmp_path: Any) -> None:
+    """On the real server, a couple the director registered as computer players sits at
+    its web table under the names it was registered with, as computer players of its
+    level; a table made with a computer seat and no name still calls it "Computer
+    (basic)", and a name given is cleaned as a person's is."""
+    from forties.web.app import ServerSettings, create_app
+
+    app = create_app(ServerSettings(db_url=f"sqlite:///{tmp_path / 'hall.db'}"))
+    with TestClient(app) as client:
+        r = client.post("/api/hall", json={"games": 1, "online": True})
+        eid, key = r.json()["evening"], r.json()["key"]
+        for names, players in ((["Ann", "Bob"], "people"), (["Bot", "Cee"], "computer")):
+            assert client.post(f"/api/hall/{eid}/register", json={
+                "key": key, "names": names, "players": players,
+                "level": "basic"}).status_code == 200
+        client.post(f"/api/hall/{eid}/begin", json={"key": key})
+        [table] = board(client, eid)["online"]["tables"]
+        seats = client.get(f"/api/tables/{table['url'].split('/t/')[1]}").json()["seats"]
+        sat = {(a["name"], b["name"]): (a["kind"], b["kind"], a.get("level"), b.get("level"))
+               for a, b in ((seats[0], seats[2]), (seats[1], seats[3]))}
+        assert sat == {("Ann", "Bob"): ("person", "person", None, None),
+                       ("Bot", "Cee"): ("computer", "computer", "basic", "basic")}, seats
+
+        service = app.state.service
+        made = client.portal.call(functools.partial(
+            service.create_table, "merrimack-valley",
+            seats=[{"kind": "computer", "level": "basic"},
+                   {"kind": "computer", "level": "expert", "name": " Dee\u0007\n"},
+                   {"kind": "computer", "level": "basic", "name": ""}]))
+        seats = client.get(f"/api/tables/{made['table']}").json()["seats"]
+        assert [(s["name"], s["kind"], s["level"]) for s in seats] == [
+            ("Computer (basic)", "computer", "basic"), ("Dee", "computer", "expert"),
+            ("Computer (basic)", "computer", "basic"),
+            ("Computer (basic)", "computer", "basic")]
 
 
 def stale_write_error(client: Any, store: Any, eid: str, body: dict[str, Any],

@@ -44,6 +44,21 @@ def test_the_web_table_names_seats_as_its_pages_do() -> None:
     assert [t.seat_label(i) for i in range(4)] == ["Ann", "Computer 2", "Cy", "Seat 4"]
 
 
+def test_a_computer_player_a_hall_named_is_named_so() -> None:
+    """A hall's computer couple sits under its registered names: refusals name them as
+    the pages do; a computer player nobody named stays "Computer N"."""
+    t = Table("t", build_rules("merrimack-valley"), 11, Settings(), 3)
+    for i, (kind, name) in enumerate([(PERSON, "Ann"), (COMPUTER, "Bot"),
+                                      (PERSON, "Cy"), (COMPUTER, "Computer (basic)")]):
+        t.apply({"kind": "sit", "seat": i, "as": kind, "name": name, "level": "basic"})
+    t.apply({"kind": "start"})
+    t.apply({"kind": "act", "seat": 0, "action": "0 pass"})
+    with pytest.raises(TableError) as e:
+        t.check_act(2, "2 pass", t.version)
+    assert e.value.reason == "it is Bot's turn, not yours"
+    assert [t.seat_label(i) for i in range(4)] == ["Ann", "Bot", "Cy", "Computer 4"]
+
+
 def test_the_terminal_names_seats_by_its_own_names() -> None:
     s = Session.start(build_rules("merrimack-valley"), seed=3, human=0)
     assert s.state.turn == 0

@@ -51,6 +51,11 @@ class TableError(ValueError):
         self.reason = reason
 
 
+def computer_name(level: str) -> str:
+    """The name of a computer player nobody named: "Computer (basic)"."""
+    return f"Computer ({level})"
+
+
 @dataclass
 class Seat:
     """A place at the table: a person, a computer player, or nobody yet. ``away``: a
@@ -62,6 +67,14 @@ class Seat:
     level: str | None = None
     away: bool = False
     connected: bool = False
+
+    @property
+    def own_name(self) -> str | None:
+        """The name the pages show for this seat: a person's, or a computer player's own
+        (one a hall registered), not the "Computer (level)" every other one carries."""
+        if self.kind == COMPUTER and self.name == computer_name(self.level or ""):
+            return None
+        return self.name if self.kind in (PERSON, COMPUTER) else None
 
     def to_json(self, seat: int) -> dict[str, Any]:
         out: dict[str, Any] = {"seat": seat, "name": self.name, "kind": self.kind,
@@ -341,12 +354,13 @@ class Table:
         return action
 
     def seat_label(self, seat: int) -> str:
-        """A seat as the pages name it: the person's name, else "Computer 3" or "Seat 3"
-        (counted from 1)."""
+        """A seat as the pages name it: the person's name (or a computer player's own),
+        else "Computer 3" or "Seat 3" (counted from 1)."""
         s = self.seats[seat]
-        if s.kind == PERSON and s.name:
-            same = sum(1 for x in self.seats if x.kind == PERSON and x.name == s.name)
-            return s.name if same == 1 else f"{s.name} {seat + 1}"
+        name = s.own_name
+        if name:
+            same = sum(1 for x in self.seats if x.own_name == name)
+            return name if same == 1 else f"{name} {seat + 1}"
         return f"{'Computer' if s.kind == COMPUTER else 'Seat'} {seat + 1}"
 
     def words(self, reason: str, you: int | None) -> str:

@@ -97,3 +97,34 @@ def test_a_players_page_fits_a_phone(server: str, browser: Any) -> None:
     width = page.evaluate("document.getElementById('table').getBoundingClientRect().width")
     assert width >= page.evaluate("window.innerWidth") - 1
     assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_a_computer_couple_plays_under_its_registered_names(server: str, browser: Any) -> None:
+    """A couple the director registered as computer players ("Bot & Cee") sits at the web
+    table under those names, and each of its badges still says it is a computer player of
+    its level: nobody takes "Bot" for a person, and anyone tells the couples apart."""
+    made = post(server, "/api/hall", {"games": 1, "online": True})
+    eid, key = made["evening"], made["key"]
+    links = post(server, f"/api/hall/{eid}/register",
+                 {"key": key, "names": ["Ann", "Bob"], "players": "people"})["players"]
+    post(server, f"/api/hall/{eid}/register",
+         {"key": key, "names": ["Bot", "Cee"], "players": "computer", "level": "basic"})
+    post(server, f"/api/hall/{eid}/begin", {"key": key})
+    for lang, computer in (("en-US", "(computer)"), ("fr-CA", "(ordinateur)")):
+        page = open_page(browser, server, links[0], DESKTOP, locale=lang)
+        frame = table_frame(page)
+        frame.wait_for_selector(".badge .name")
+        badges = frame.eval_on_selector_all(
+            ".badge", "bs => bs.map(b => [b.querySelector('.name').textContent, b.textContent,"
+                      " b.getAttribute('title')])")
+        names = sorted(n for n, _, _ in badges)
+        assert names == sorted(["Bob", "Bot", "Cee", "You" if lang == "en-US" else "Vous"]), \
+            badges
+        for name, text, title in badges:
+            if name in ("Bot", "Cee"):
+                assert computer in text and title == computer, badges
+                assert ("Club player" if lang == "en-US" else "Joueur de club") in text
+            else:
+                assert computer not in text and title is None, badges
+        assert page.errors == []  # type: ignore[attr-defined]
+        page.context.close()

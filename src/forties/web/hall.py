@@ -264,7 +264,8 @@ class Evenings:
                 if info.get("players") == "people":
                     seats.append({"name": names[couple][member], "kind": "person"})
                 else:
-                    seats.append({"kind": "computer", "level": info.get("level", "basic")})
+                    seats.append({"name": names[couple][member], "kind": "computer",
+                                  "level": info.get("level", "basic")})
             rules = hall.settings.rules.to_json()
             extra: dict[str, Any] = {}
             if online.get("turn_seconds") is not None:

@@ -50,6 +50,7 @@ from ..table import (
     TableError,
     check_level,
     computer_choice,
+    computer_name,
 )
 from .spawn import deaf_to_ctrl_c, spawn_context
 from .store import Conflict, Store
@@ -495,8 +496,10 @@ class Service:
                            settings: dict[str, Any] | None = None,
                            rematch_of: str | None = None) -> dict[str, Any]:
         """A new table. ``seats``: one entry a seat ({"name", "kind": "person"} or
-        {"kind": "computer", "level"} or {"kind": "empty"}; missing ones are empty; a
-        person's may carry the "token_hash" of the key it keeps from another table).
+        {"kind": "computer", "level", "name"?} or {"kind": "empty"}; missing ones are
+        empty; a person's may carry the "token_hash" of the key it keeps from another
+        table; a computer's name, cleaned as a person's is, is "Computer (level)" when it
+        has none).
         Returns {"table", "tokens": {seat: token} (people given a new key), "invites":
         {seat: code} (empty seats)}. Raises TableError("bad", ...) with the engine's
         message. ``rematch_of``: the table this one is the rematch of; if another
@@ -539,7 +542,8 @@ class Service:
             elif kind == COMPUTER:
                 level = check_level(s.get("level", conf.level))
                 events.append({"kind": "sit", "seat": i, "as": COMPUTER,
-                               "name": computer_name(level), "level": level})
+                               "name": clean_name(s.get("name"), computer_name(level)),
+                               "level": level})
             elif kind == EMPTY:
                 invites[i] = secrets.token_urlsafe(12)
                 keys.append({"seat": i, "token_hash": None,
@@ -1268,10 +1272,6 @@ def still_wanted(t: Table, hand: int, events: list[dict[str, Any]]) -> bool:
             return bool(e["hand"] not in t.par)
         return False
     return all(wanted(e) for e in events)
-
-
-def computer_name(level: str) -> str:
-    return f"Computer ({level})"
 
 
 __all__ = ["Conn", "Limits", "Live", "Seat", "Service", "token_hash"]

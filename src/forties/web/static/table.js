@@ -37,13 +37,20 @@ function fortyOne(view) {
   return view.game === 'forty-one' || view.game === '41';
 }
 
+/** A seat's own name: a person's, or a computer player's that a hall registered; not the
+ *  "Computer (level)" every other computer player carries (as the server's seat_label). */
+function ownName(s) {
+  if (!s || !s.name || (s.kind !== 'person' && s.kind !== 'computer')) return null;
+  return s.kind === 'computer' && s.name === `Computer (${s.level})` ? null : s.name;
+}
+
 function seatName(seat) {
   const s = S.table && S.table.seats ? S.table.seats.find((x) => x.seat === seat) : null;
   if (seat === S.you) return t('table.you');
-  if (s && s.kind === 'computer') return t('table.computer_n', { seat: seat + 1 });
-  if (s && s.name) {
-    const same = S.table.seats.filter((x) => x.name === s.name).length > 1;
-    return same ? `${s.name} ${seat + 1}` : s.name;
+  const name = ownName(s);
+  if (name) {
+    const same = S.table.seats.filter((x) => ownName(x) === name).length > 1;
+    return same ? `${name} ${seat + 1}` : name;
   }
   if (s && s.kind === 'computer') return t('table.computer_n', { seat: seat + 1 });
   return t('table.seat_n', { seat: seat + 1 });
@@ -261,6 +268,8 @@ function badge(seat, view) {
     'aria-label': t('table.dealer'), text: t('table.dealer_chip') }));
   if (info && info.kind === 'computer') {
     line.push(h('span', { text: info.level ? t(`level.${info.level}`, null, info.level) : t('table.computer') }));
+    // a computer player with a name of its own ("Bot") still says it is one
+    if (info.level && ownName(info)) line.push(h('span', { class: 'kind', text: ` ${t('table.computer')}` }));
   }
   if (view.scores && view.sides && view.scores.length !== view.sides.length) {
     line.push(h('span', { text: ` ${t('table.score', { score: view.scores[seat] })}` }));
