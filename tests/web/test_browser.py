@@ -505,3 +505,82 @@ def test_forty_one_pad_and_review_read_at_a_glance(server: str, browser: Any, sh
     screenshot(host, shots, "forty-one-pad-phone", full=True)
     screenshot(arabic, shots, "forty-one-pad-arabic-phone", full=True)
     screenshot(french, shots, "forty-one-pad-french-desktop")
+
+
+LAPTOP = {"width": 1280, "height": 800}
+PAD_WORDS_JS = """() => {
+  // every word of the pad's cells on one line: a word whose letters sit on two lines was
+  // broken inside (measured, not guessed from the style); a name may break after its
+  // hyphen ("Jean-" / "Baptiste"), as on paper
+  const box = document.getElementById('pad-body');
+  const table = box.querySelector('table');
+  const broken = [], overflow = [];
+  const walker = document.createTreeWalker(table, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const text = n.textContent;
+    for (const m of text.matchAll(/[^\\s-]+-?/g)) {
+      const r = document.createRange();
+      r.setStart(n, m.index);
+      r.setEnd(n, m.index + m[0].length);
+      const tops = new Set([...r.getClientRects()].filter((q) => q.width > 0)
+        .map((q) => Math.round(q.top)));
+      if (tops.size > 1) broken.push(m[0]);
+    }
+  }
+  for (const c of table.querySelectorAll('th, td')) {
+    if (c.scrollWidth > c.clientWidth + 1) overflow.push(c.textContent);
+  }
+  const st = getComputedStyle(box);
+  return {broken, overflow, rows: table.querySelectorAll('tbody tr').length,
+          head: [...table.querySelectorAll('thead th')].map((c) => c.textContent),
+          page: document.documentElement.scrollWidth, view: window.innerWidth,
+          table: table.getBoundingClientRect().width, box: box.clientWidth,
+          scrolls: st.overflowX === 'auto' || st.overflowX === 'scroll'};
+}"""
+
+
+def test_the_45s_pad_never_breaks_a_word(server: str, browser: Any, shots: Path) -> None:
+    """The Forty-Fives score pad at a table of four (Merrimack Valley) and of six (Auction
+    45, two teams of three), after a hand played out: on a 360 px phone and on the desktop,
+    in English, French and Arabic, with the longest names a table gives ("Computer 2 &
+    Computer 4 & Computer 6", "Ordinateur 2", long French words), no word of a heading or
+    a cell is split across two lines (each word's letters measured where they stand); a
+    pad wider than its panel scrolls inside the panel, never the page."""
+    long_fr = "Jean-Baptiste Arsenault-Thériault & Marie-Madeleine Chiasson-Doucet"
+    for preset, options in (("merrimack-valley", {}),
+                            ("auction-45", {"players": 6, "teams": "two-threes"})):
+        made = post(server, "/api/play", {"preset": preset, "options": options,
+                                          "level": "random"})
+        player = new_page(browser, PHONE)
+        player.goto(server + made["url"])
+        wait_ready(player)
+        play_until([player], lambda p=player: over(p), bidder=False)
+        table = made["table"]
+        for viewport, lang in ((PHONE, "en"), (PHONE, "fr"), (PHONE, "ar"),
+                               (LAPTOP, "en"), (LAPTOP, "fr"), (LAPTOP, "ar"), (DESKTOP, "ar")):
+            p = new_page(browser, viewport, lang)
+            p.goto(f"{server}/t/{table}#watch")
+            wait_ready(p)
+            if not p.locator("#pad").is_visible():  # (the desktop's side panel may show it)
+                p.click("#b-pad")
+            p.wait_for_selector("#pad-body table.pad tbody tr")
+            where = (preset, viewport["width"], lang)
+            got = p.evaluate(PAD_WORDS_JS)
+            assert got["rows"] >= 1 and not got["broken"] and not got["overflow"], (where, got)
+            assert got["page"] <= got["view"], (where, got)
+            assert got["table"] <= got["box"] + 1 or got["scrolls"], (where, got)
+            # the longest names and words a table may give its sides still read whole
+            longest = {"en": "Computer 2 & Computer 4 & Computer 6",
+                       "fr": long_fr, "ar": "الحاسوب 2 و الحاسوب 4 و الحاسوب 6"}[lang]
+            p.eval_on_selector_all(
+                "#pad-body thead th", "(cs, n) => cs.forEach((c, i) => {"
+                " if (i > 1 && i < cs.length - 1) c.textContent = n; })", longest)
+            again = p.evaluate(PAD_WORDS_JS)
+            assert not again["broken"] and not again["overflow"], (where, again)
+            assert again["page"] <= again["view"], (where, again)
+            assert again["table"] <= again["box"] + 1 or again["scrolls"], (where, again)
+            assert not p.errors
+            if viewport is PHONE and lang != "en":
+                screenshot(p, shots, f"45s-pad-{preset}-{lang}-phone", full=True)
+            p.context.close()
+        player.context.close()
