@@ -41,7 +41,7 @@ from .scoring import (
     on_green,
     score_forty_fives,
 )
-from .state import Deal, DealError, GameState, Phase, card_actions, new_trick
+from .state import Deal, DealError, GameState, Phase, Refusal, card_actions, new_trick, not_held
 
 # ----- rank tables ------------------------------------------------------------------------
 
@@ -484,7 +484,7 @@ class FortyFivesState(GameState):
             return "it is the draw: discard (or 'discard' alone to keep every card)"
         h = self.hands[a.seat]
         if a.arg & ~h:
-            return f"you do not hold {format_mask(a.arg & ~h)}"
+            return not_held(a.arg & ~h)
         sizes = self._discard_sizes(a.seat)
         k = a.arg.bit_count()
         if k < sizes.start:
@@ -670,7 +670,7 @@ class FortyFivesState(GameState):
         if a.arg.bit_count() != 1:
             return "give up exactly one card to rob"
         if not a.arg & self.hands[a.seat]:
-            return f"you do not hold {format_mask(a.arg)}"
+            return not_held(a.arg)
         return None
 
     def _rob_apply(self, a: Action) -> None:
@@ -771,34 +771,40 @@ class FortyFivesState(GameState):
 
     def _play_reason(self, a: Action) -> str | None:
         if a.verb is not Verb.PLAY:
-            return "it is your turn to play a card"
+            return Refusal("it is your turn to play a card", "play-card")
         if not 0 < a.arg < 1 << 52 or a.arg.bit_count() != 1:
-            return "play one card"
+            return Refusal("play one card", "play-one")
         s = a.seat
         if not a.arg & self.hands[s]:
-            return f"you do not hold {format_mask(a.arg)}"
+            return not_held(a.arg)
         if a.arg & self.legal_play_mask(s):
             return None
         return self._follow_explanation(s)
 
-    def _follow_explanation(self, s: int) -> str:
+    def _follow_explanation(self, s: int) -> Refusal:
         hand, tc, t = self.hands[s], self.trick_cards, self.trump
         tm = TRUMPS[t]
         c = self.called
         if c > 0 and self.trick_no == 1 and self.legal_play_mask(s) == c:
-            return f"{format_mask(c)} was called: it must be played in the second trick"
+            return Refusal(f"{format_mask(c)} was called: it must be played in the second trick",
+                           "called", {"card": format_mask(c)})
         led = tc[0]
         if (1 << led) & tm:
             if led == 38 and self.rules.hearts_on_hearts:
                 if hand & tm:
-                    return f"hearts on hearts: AH was led, play a trump: you hold " \
-                           f"{format_mask(hand & tm)}"
-                return f"hearts on hearts: AH was led, play a heart: you hold " \
-                       f"{format_mask(hand & SUIT_MASKS[HEARTS])}"
-            return f"must play a trump: you hold {format_mask(hand & tm)}"
-        suit = SUIT_NAMES[led // 13]
-        return f"must follow {suit} or trump: you hold " \
-               f"{format_mask(hand & SUIT_MASKS[led // 13] & ~tm)}"
+                    return Refusal(f"hearts on hearts: AH was led, play a trump: you hold "
+                                   f"{format_mask(hand & tm)}", "hearts-trump",
+                                   {"cards": mask_names(hand & tm)})
+                hearts = hand & SUIT_MASKS[HEARTS]
+                return Refusal(f"hearts on hearts: AH was led, play a heart: you hold "
+                               f"{format_mask(hearts)}", "hearts-heart",
+                               {"cards": mask_names(hearts)})
+            return Refusal(f"must play a trump: you hold {format_mask(hand & tm)}", "trump",
+                           {"cards": mask_names(hand & tm)})
+        held = hand & SUIT_MASKS[led // 13] & ~tm
+        return Refusal(f"must follow {SUIT_NAMES[led // 13]} or trump: you hold "
+                       f"{format_mask(held)}", "follow-or-trump",
+                       {"suit": SUITS[led // 13], "cards": mask_names(held)})
 
     def _play_apply(self, a: Action) -> None:
         s, _, arg = a

@@ -12,10 +12,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from .actions import Action, Verb, bid_text
-from .cards import CARD_NAMES, HEARTS, SUIT_MASKS, SUIT_NAMES, format_mask
+from .cards import CARD_NAMES, HEARTS, SUIT_MASKS, SUIT_NAMES, SUITS, format_mask, mask_names
 from .rules import FortyOneRules
 from .scoring import FortyOneHand, bid_value, score_forty_one, team_qualifies
-from .state import Deal, GameState, Phase, card_actions, new_trick
+from .state import Deal, GameState, Phase, Refusal, card_actions, new_trick, not_held
 
 
 def _keys(led: int) -> tuple[int, ...]:
@@ -92,16 +92,18 @@ class FortyOneState(GameState):
                 return f"a bid is 1 to 13 tricks, not {bid_text(a.arg)}"
             return None
         if a.verb is not Verb.PLAY:
-            return "it is your turn to play a card"
+            return Refusal("it is your turn to play a card", "play-card")
         if not 0 < a.arg < 1 << 52 or a.arg.bit_count() != 1:
-            return "play one card"
+            return Refusal("play one card", "play-one")
         hand = self.hands[a.seat]
         if not a.arg & hand:
-            return f"you do not hold {format_mask(a.arg)}"
+            return not_held(a.arg)
         if a.arg & self.legal_play_mask(a.seat):
             return None
         suit = self.trick_cards[0] // 13
-        return f"must follow {SUIT_NAMES[suit]}: you hold {format_mask(hand & SUIT_MASKS[suit])}"
+        held = hand & SUIT_MASKS[suit]
+        return Refusal(f"must follow {SUIT_NAMES[suit]}: you hold {format_mask(held)}",
+                       "follow", {"suit": SUITS[suit], "cards": mask_names(held)})
 
     def apply(self, action: Action | str) -> None:
         # The play phase is the hot path: check it without building the legal list.

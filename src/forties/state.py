@@ -16,7 +16,7 @@ from enum import Enum
 from typing import Any, ClassVar
 
 from .actions import Action, ActionSyntaxError, Verb
-from .cards import BITS, CARD_NAMES, FULL_DECK, CardError, parse_card
+from .cards import BITS, CARD_NAMES, FULL_DECK, CardError, mask_names, parse_card
 from .cards import cards_of as _cards
 from .lazy import SubsetActions
 from .rules import Rules, RulesError, rules_from_json
@@ -51,6 +51,41 @@ class IllegalActionError(ValueError):
         super().__init__(f"{action}: {reason}")
         self.action = action
         self.reason = reason
+
+
+# The codes a Refusal may carry (the web page has a sentence for each, in every language).
+REFUSAL_CODES = ("turn", "not-held", "play-card", "play-one", "follow", "follow-or-trump",
+                 "trump", "hearts-trump", "hearts-heart", "called")
+
+
+class Refusal(str):
+    """A reason an action is refused: the English sentence itself (a ``str``, so whoever
+    reads it as text reads what it always said) and, for programs that say it in other
+    words, ``code`` and ``params``. ``params`` holds only what the refused seat may know:
+    its own cards (by name, "7H"), suits by letter ("H"), seats by number from 0, and
+    public facts. A reason with no code is a plain ``str``.
+
+    Codes: ``turn`` (seat), ``not-held`` (cards), ``play-card``, ``play-one``, ``follow``
+    (suit, cards: Forty One), ``follow-or-trump`` (suit, cards), ``trump`` (cards),
+    ``hearts-trump`` and ``hearts-heart`` (cards: AH led under hearts on hearts),
+    ``called`` (card: the called card, due in the second trick).
+    """
+
+    code: str
+    params: dict[str, Any]
+
+    def __new__(cls, text: str, code: str = "", params: dict[str, Any] | None = None
+                ) -> Refusal:
+        self = super().__new__(cls, text)
+        self.code = code
+        self.params = {} if params is None else params
+        return self
+
+
+def not_held(mask: int) -> Refusal:
+    """The refusal "you do not hold 7H", for the cards of ``mask`` (the seat's own request)."""
+    return Refusal(f"you do not hold {' '.join(mask_names(mask))}", "not-held",
+                   {"cards": mask_names(mask)})
 
 
 class DealError(ValueError):
@@ -307,7 +342,8 @@ class GameState:
         if not 0 <= action.seat < self.n:
             return f"there is no seat {action.seat} (seats are 0..{self.n - 1})"
         if action.seat != self.turn:
-            return f"it is seat {self.turn}'s turn, not seat {action.seat}'s"
+            return Refusal(f"it is seat {self.turn}'s turn, not seat {action.seat}'s", "turn",
+                           {"seat": self.turn})
         if action.verb in _CARD_VERBS and not 0 <= action.arg <= FULL_DECK:
             return "that names no card"
         return self._reason(action)
@@ -510,12 +546,14 @@ def _numbers(v: Any, what: str, count: int) -> list[int]:
 
 
 __all__ = [
+    "REFUSAL_CODES",
     "Action",
     "Deal",
     "DealError",
     "GameState",
     "IllegalActionError",
     "Phase",
+    "Refusal",
     "StateError",
     "Trick",
     "Verb",
