@@ -27,7 +27,7 @@ from .bots import LEVELS, make_bot
 from .games import new_game
 from .record import Record, Recorder
 from .rules import PRESETS, Rules, format_value
-from .state import GameState, Phase
+from .state import GameState, Phase, Refusal
 
 PERSON, COMPUTER, EMPTY = "person", "computer", "empty"
 KINDS = (PERSON, COMPUTER, EMPTY)
@@ -43,12 +43,24 @@ CHAT_KEPT = 50
 
 class TableError(ValueError):
     """A request the table refuses: ``code`` for programs ("illegal", "stale", "turn",
-    "bad", "seat", "over"...), ``reason`` in a player's words."""
+    "bad", "seat", "over"...), ``reason`` in a player's words. Where the engine's reason
+    has a code of its own (``forties.state.Refusal``), ``refusal`` and ``params`` carry it,
+    for a page that says it in the reader's language."""
 
-    def __init__(self, code: str, reason: str) -> None:
+    def __init__(self, code: str, reason: str, refusal: str | None = None,
+                 params: dict[str, Any] | None = None) -> None:
         super().__init__(reason)
         self.code = code
         self.reason = reason
+        self.refusal = refusal
+        self.params = params
+
+    @classmethod
+    def engine(cls, code: str, reason: str, words: str) -> TableError:
+        """The engine's ``reason`` refused as ``code``, in ``words`` (its seats named)."""
+        if isinstance(reason, Refusal) and reason.code:
+            return cls(code, words, reason.code, dict(reason.params))
+        return cls(code, words)
 
 
 def computer_name(level: str) -> str:
@@ -344,13 +356,13 @@ class Table:
             raise TableError("turn", self.words(f"that action is seat {action.seat}'s, "
                                                 f"not yours", seat))
         if self.state.turn != seat:
-            raise TableError("turn", self.words(self.state.reason(action)
-                                                or "it is not your turn", seat))
+            why = self.state.reason(action) or "it is not your turn"
+            raise TableError.engine("turn", why, self.words(why, seat))
         if self.controller(seat) != PERSON:
             raise TableError("turn", "a computer player has your seat: take it back first")
         reason = self.state.reason(action)
         if reason is not None:
-            raise TableError("illegal", self.words(reason, seat))
+            raise TableError.engine("illegal", reason, self.words(reason, seat))
         return action
 
     def seat_label(self, seat: int) -> str:

@@ -190,8 +190,15 @@ class Conn:
     def send_json(self, obj: dict[str, Any]) -> None:
         self.send(encode(obj))
 
-    def error(self, code: str, message: str) -> None:
-        self.send_json({"type": "error", "code": code, "message": message})
+    def error(self, code: str, message: str, refusal: str | None = None,
+              params: dict[str, Any] | None = None) -> None:
+        """A refusal, to this connection only: ``message`` in English; ``refusal`` and
+        ``params``, where the engine's reason has a code, for the page's own words."""
+        out: dict[str, Any] = {"type": "error", "code": code, "message": message}
+        if refusal:
+            out["refusal"] = refusal
+            out["params"] = params or {}
+        self.send_json(out)
 
     def close(self) -> None:
         if not self.closed:
@@ -997,7 +1004,7 @@ class Service:
         try:
             await self.handle(conn, live, msg)
         except TableError as e:
-            conn.error(e.code, e.reason)
+            conn.error(e.code, e.reason, e.refusal, e.params)
 
     async def handle(self, conn: Conn, live: Live, msg: dict[str, Any]) -> None:
         kind = msg["type"]
