@@ -12,6 +12,7 @@ from babel.messages.pofile import read_po
 from forties.cards import RANKS, SUITS
 from forties.pad import CODES as PAD_CODES
 from forties.rules import OPTIONS, PRESETS
+from forties.state import REFUSAL_CODES
 
 WEB = Path(__file__).resolve().parents[1] / "src" / "forties" / "web"
 STATIC = WEB / "static"
@@ -57,6 +58,7 @@ def families() -> dict[tuple[str, str], list[str]]:
         ("pad.note.", ""): ["made", "set", "thrown in"],
         ("pad.err.", ""): list(PAD_CODES),
         ("error.code.", ""): codes,
+        ("refusal.", ""): list(REFUSAL_CODES),
     }
 
 

@@ -6,7 +6,15 @@ import contextlib
 import json
 import time
 import urllib.request
+from functools import cache
+from pathlib import Path
 from typing import Any
+
+from babel.messages.pofile import read_po
+
+from forties.cards import mask_names, mask_of, parse_card
+
+LOCALE = Path(__file__).resolve().parents[2] / "src" / "forties" / "web" / "locale"
 
 PHONE = {"width": 360, "height": 640}
 TABLET = {"width": 768, "height": 1024}
@@ -166,3 +174,47 @@ def measure_targets(page: Any) -> list[str]:
 
 def screenshot(page: Any, folder: Any, name: str, full: bool = False) -> None:
     page.screenshot(path=str(folder / f"web-{name}.png"), full_page=full)
+
+
+# ----- refusals as the pages say them -------------------------------------------------------
+
+
+@cache
+def catalog(lang: str) -> dict[str, str]:
+    with open(LOCALE / f"{lang}.po", "rb") as f:
+        return {str(m.id): str(m.string) for m in read_po(f) if m.id}
+
+
+def card_words(lang: str, card: str) -> str:
+    """A card as the pages name it ("Three of Spades", "trois de pique", "ثلاثة بستوني")."""
+    words = catalog(lang)
+    return words["card.name"].format(rank=words[f"rank.{card[0]}"],
+                                     suit=words[f"suit.{card[1]}"])
+
+
+# The sentences of the refusals these tests meet, written out in each language ({suit}: the
+# suit's word as the pages write it, {cards}: the cards named as above, in the engine's order)
+FOLLOW = {"en": "You must follow {suit}: you hold {cards}.",
+          "fr": "Il faut fournir à {suit} : vous avez {cards}.",
+          "ar": "يجب أن تلعب {suit}: معك {cards}."}
+FOLLOW_OR_TRUMP = {"en": "You must follow {suit} or trump: you hold {cards}.",
+                   "fr": "Il faut fournir à {suit} ou couper : vous avez {cards}.",
+                   "ar": "يجب أن تلعب {suit} أو تقطع بطرنيب: معك {cards}."}
+TRUMP = {"en": "You must play a trump: you hold {cards}.",
+         "fr": "Il faut fournir atout : vous avez {cards}.",
+         "ar": "يجب أن تلعب طرنيبًا: معك {cards}."}
+SEP = {"en": ", ", "fr": ", ", "ar": "، "}
+
+
+def refusal_words(lang: str, sentence: dict[str, str], cards: list[str],
+                  suit: str = "") -> str:
+    """One of the sentences above in ``lang``, with ``cards`` (put in the engine's order)."""
+    ordered = mask_names(mask_of(parse_card(c) for c in cards))
+    return sentence[lang].format(
+        suit=catalog(lang)[f"suit.{suit}"] if suit else "",
+        cards=SEP[lang].join(card_words(lang, c) for c in ordered))
+
+
+def refusal(page: Any) -> str:
+    """The refusal the page shows, without the marks that isolate a name in a line."""
+    return str(page.text_content("#refusal")).replace("\u2068", "").replace("\u2069", "")

@@ -1,9 +1,9 @@
 """The browser client against the real server, in Chromium: friends at one table by their
 invitation links, a whole hand of Merrimack Valley and of Forty One played by tapping the
 page at phone, tablet and desktop sizes; a reload in the middle of a trick; the engine's
-reason for a refused card; French and Arabic pages; the bidder's eight cards on a 360 px
-phone; touch targets; play now against the computer to the end of a hand, its record
-downloaded and stepped through in the replay page."""
+reason for a refused card, in each page's language; French and Arabic pages; the
+bidder's eight cards on a 360 px phone; touch targets; play now against the computer to
+the end of a hand, its record downloaded and stepped through in the replay page."""
 
 from __future__ import annotations
 
@@ -13,11 +13,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from forties.cards import SUIT_NAMES, SUITS, format_mask, mask_of, parse_card
 from forties.rules import RulesError, build_rules
 
 from .pages import (
     DESKTOP,
+    FOLLOW,
     PHONE,
     TABLET,
     act,
@@ -30,6 +30,8 @@ from .pages import (
     over,
     play_until,
     post,
+    refusal,
+    refusal_words,
     screenshot,
     wait_ready,
 )
@@ -149,7 +151,8 @@ def test_four_friends_play_merrimack_valley(server: str, browser: Any, shots: Pa
     dropped.wait_for_function("document.body.dataset.conn === 'open'")
     assert body(dropped, "trick") == body(seen, "trick")
 
-    # a card tapped out of turn: refused with the engine's own reason, nothing played
+    # a card tapped out of turn: refused with the engine's reason in the page's words,
+    # nothing played
     waiting = next(p for p in pages if not mine(p))
     version, to_act = body(waiting, "version"), body(waiting, "toAct")
     # (it is marked aria-disabled, so Playwright must be told to tap it anyway)
@@ -158,7 +161,7 @@ def test_four_friends_play_merrimack_valley(server: str, browser: Any, shots: Pa
     # (seats named as the page names them, not by the engine's numbers from 0)
     names = {int(body(p, "you")): name for p, name in zip(
         pages, ["Ann", "Friend 1", "Friend 2", "Friend 3"], strict=True)}
-    assert waiting.text_content("#refusal") == f"it is {names[int(to_act)]}'s turn, not yours"
+    assert refusal(waiting) == f"It is {names[int(to_act)]}'s turn, not yours."
     assert body(waiting, "version") == version
 
     play_until(pages, lambda: over(host))
@@ -204,7 +207,8 @@ def test_four_friends_play_forty_one_in_three_languages(server: str, browser: An
     screenshot(arabic, shots, "forty-one-arabic-phone")
     screenshot(host, shots, "forty-one-french-desktop")
 
-    # a card that does not follow suit: the engine's reason, and nothing played
+    # a card that does not follow suit: the engine's reason in each page's language (the
+    # cards named as the page names them), and nothing played
     refused = False
 
     def finished() -> bool:
@@ -223,9 +227,8 @@ def test_four_friends_play_forty_one_in_three_languages(server: str, browser: An
                 version = body(p, "version")
                 wrong.first.click(force=True)
                 p.wait_for_function("document.getElementById('refusal').textContent !== ''")
-                assert p.text_content("#refusal") == (
-                    f"must follow {SUIT_NAMES[SUITS.index(suit)]}: you hold "
-                    f"{format_mask(mask_of(parse_card(c) for c in held))}"), card
+                lang = p.evaluate("document.documentElement.lang")
+                assert refusal(p) == refusal_words(lang, FOLLOW, held, suit), card
                 assert body(p, "version") == version and card in hand_cards(p)
                 refused = True
         return False

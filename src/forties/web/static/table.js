@@ -514,7 +514,7 @@ function clickCard(card, legal) {
     return;
   }
   // a card that may not be played still goes to the server, which answers with the
-  // engine's reason (and changes nothing)
+  // engine's reason and its code (and changes nothing): the page says it in its own words
   send(legal.play.get(card) || `${S.you} play ${card}`);
 }
 
@@ -1076,6 +1076,22 @@ function onHint(m) {
   render();
 }
 
+/** A refusal in the page's words: the engine's code and its params (this seat's own cards,
+ *  the suit led, the seat to act) in the reader's language; without a code, or one this
+ *  page does not know, the server's English line as it comes. */
+function refusalText(m) {
+  const id = `refusal.${m.refusal}`;
+  if (typeof m.refusal !== 'string' || !has(id)) return m.message || m.code;
+  const p = m.params || {};
+  const cards = Array.isArray(p.cards) ? p.cards.map(cardName).join(t('refusal.sep')) : '';
+  return t(id, {
+    cards,
+    card: typeof p.card === 'string' ? cardName(p.card) : '',
+    suit: typeof p.suit === 'string' ? suitWords(p.suit) : '',
+    name: typeof p.seat === 'number' ? `\u2068${seatName(p.seat)}\u2069` : '',
+  });
+}
+
 function onError(m) {
   S.pending = null;
   if (m.code === 'stale') return; // the position moved on: the new one is on its way
@@ -1084,7 +1100,7 @@ function onError(m) {
     $('conn').textContent = m.code === 'table' ? t('error.code.table') : t('conn.refused');
     return;
   }
-  showRefusal(m.message || m.code);
+  showRefusal(refusalText(m));
 }
 
 function onStatus(state, detail) {

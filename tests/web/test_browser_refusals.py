@@ -1,0 +1,126 @@
+"""A card that may not be played, tapped at a French or an Arabic table: the page says why
+in its own language, the cards named as it names them everywhere else, with no English;
+the server's frame carries the engine's code and the seat's own cards beside its English
+line (docs/web-protocol.md)."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from typing import Any
+
+from .pages import (
+    FOLLOW,
+    FOLLOW_OR_TRUMP,
+    PHONE,
+    TRUMP,
+    act,
+    body,
+    hand_cards,
+    mine,
+    new_page,
+    over,
+    post,
+    refusal,
+    refusal_words,
+    wait_ready,
+)
+
+ARABIC = re.compile(r"[\u0600-\u06FF]")
+LATIN = re.compile(r"[A-Za-z]")
+
+
+def play_now(server: str, browser: Any, preset: str, lang: str) -> tuple[Any, list[Any]]:
+    """A phone at a play-now table in ``lang`` (seat 0; computers in the others): the page,
+    and the frames its websocket receives."""
+    page = new_page(browser, PHONE, lang)
+    frames: list[Any] = []
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda f: frames.append(f)))
+    made = post(server, "/api/play", {"preset": preset, "level": "random"})
+    page.goto(f"{server}{made['url'].replace('#', f'?lang={lang}#')}")
+    wait_ready(page)
+    return page, frames
+
+
+def errors(frames: list[Any]) -> list[dict[str, Any]]:
+    out = []
+    for f in frames:
+        msg = json.loads(f if isinstance(f, str) else f.decode())
+        if msg.get("type") == "error":
+            out.append(msg)
+    return out
+
+
+def tap_a_card_that_may_not_be_played(page: Any, frames: list[Any], bid: str | None
+                                      ) -> tuple[str, list[str], str, dict[str, Any]]:
+    """Play through the page (hand after hand) until this seat, to play to a trick, holds
+    a card it may not play; tap it. The card, the hand then, the trick, and the error
+    frame."""
+    deadline = time.monotonic() + 150
+    while time.monotonic() < deadline:
+        if over(page) and page.locator("#ready:enabled").count():
+            page.click("#ready")
+            page.wait_for_function("!['hand-over', 'game-over'].includes("
+                                   "document.body.dataset.phase)")
+            continue
+        if not mine(page):
+            time.sleep(0.05)
+            continue
+        wrong = page.locator("#hand button.card.unplayable")
+        if body(page, "phase") == "play" and body(page, "trick") and wrong.count():
+            card, hand, version = (wrong.first.get_attribute("data-card"), hand_cards(page),
+                                   body(page, "version"))
+            assert not errors(frames)
+            # (it is marked aria-disabled, so Playwright must be told to tap it anyway)
+            wrong.first.click(force=True)
+            page.wait_for_function("document.getElementById('refusal').textContent !== ''")
+            for _ in range(100):
+                if errors(frames):
+                    break
+                page.wait_for_timeout(20)
+            (frame,) = errors(frames)
+            assert body(page, "version") == version and card in hand_cards(page)
+            return str(card), hand, body(page, "trick"), frame
+        act(page, bid=bid)
+    raise AssertionError("no card that may not be played came to this seat")
+
+
+def test_a_french_table_says_why_a_card_may_not_be_played(server: str, browser: Any) -> None:
+    page, frames = play_now(server, browser, "forty-one", "fr")
+    assert page.evaluate("document.documentElement.lang") == "fr"
+    # (bidding 13 keeps the hand from being thrown in: the bids come to 11 or more)
+    card, hand, trick, frame = tap_a_card_that_may_not_be_played(page, frames, "13")
+    suit = trick.split()[0][1]
+    held = [c for c in hand if c[1] == suit]
+    assert card[1] != suit and held
+    # the frame: the engine's code, the seat's own cards, the English line kept
+    assert frame["code"] == "illegal" and frame["refusal"] == "follow"
+    assert frame["params"] == {"suit": suit, "cards": frame["params"]["cards"]}
+    assert sorted(frame["params"]["cards"]) == sorted(held)
+    assert frame["message"].startswith("must follow ")
+    # the page: French, the cards named as the page names them ("trois de pique")
+    shown = refusal(page)
+    assert shown == refusal_words("fr", FOLLOW, held, suit)
+    assert shown.startswith("Il faut fournir à ") and " de " in shown
+    assert "must" not in shown and "hold" not in shown
+    assert not re.search(r"\b[2-9TJQKA][CDHS]\b", shown)  # no "3S": the page's own names
+    assert not page.errors
+
+
+def test_an_arabic_table_says_why_a_card_may_not_be_played(server: str, browser: Any) -> None:
+    page, frames = play_now(server, browser, "nova-scotia", "ar")
+    assert page.evaluate("[document.documentElement.lang, document.documentElement.dir]") == [
+        "ar", "rtl"]
+    card, hand, trick, frame = tap_a_card_that_may_not_be_played(page, frames, None)
+    assert frame["code"] == "illegal"
+    code, params = frame["refusal"], frame["params"]
+    assert code in ("follow-or-trump", "trump"), frame
+    assert params["cards"] and set(params["cards"]) <= set(hand) and card not in params["cards"]
+    sentence = {"follow-or-trump": FOLLOW_OR_TRUMP, "trump": TRUMP}[code]
+    if code == "follow-or-trump":
+        assert params["suit"] == trick.split()[0][1]
+    shown = refusal(page)
+    assert shown == refusal_words("ar", sentence, params["cards"], params.get("suit", ""))
+    assert ARABIC.search(shown) and not LATIN.search(shown)  # no English, no "7H"
+    assert not page.errors
