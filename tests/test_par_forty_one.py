@@ -173,17 +173,21 @@ async def test_the_web_review_frame_carries_the_forty_one_par(tmp_path: Path) ->
 @pytest.mark.asyncio
 async def test_a_long_par_does_not_hold_up_the_server_stopping() -> None:
     """The par's process is ended when the server stops, not waited for (a par may search
-    for a minute), and what was waiting on it hears nothing more."""
+    for a minute), and what was waiting on it hears that the par will not come."""
+    import asyncio
     import os
     import time
 
-    from forties.web.service import ParPool
+    from forties.web.service import ParPool, ParsEnded
 
     pars = ParPool()
     pid = await pars.run(os.getpid)
     assert pid != os.getpid()
     long = pars.run(time.sleep, 120)
+    began = time.monotonic()
     pars.close()  # (it would hold the process two minutes)
+    assert time.monotonic() - began < 2
     with pytest.raises(ProcessLookupError):
         os.kill(pid, 0)
-    assert not long.done()
+    with pytest.raises(ParsEnded, match="the server is stopping"):
+        await asyncio.wait_for(long, 5)

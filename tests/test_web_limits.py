@@ -200,15 +200,27 @@ def serve_with_pars(tmp_path: Path, **limits: Any) -> subprocess.Popen[str]:
     return proc
 
 
-def stopped(proc: subprocess.Popen[str]) -> str:
-    """What ``proc`` wrote on standard error once it stopped (killed, its group with it,
-    if it has not within 40 s)."""
-    try:
-        _, err = proc.communicate(timeout=40)
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-    return err
+def pars_process(proc: subprocess.Popen[str]) -> int:
+    """The pid of the pars' process of ``proc`` (``serve_with_pars``), not the helper that
+    tracks files."""
+    kids = [pid for pid in children(proc.pid)
+            if "spawn_main" in Path(f"/proc/{pid}/cmdline").read_text()]
+    assert len(kids) == 1, kids
+    return kids[0]
+
+
+def waiting_for_work(pid: int, within: float = 240.0) -> None:
+    """Returns once the process ``pid`` sleeps and has used no processor time for two
+    seconds: the pars' process, its solvers loaded (numba may compile them first)."""
+    deadline = time.monotonic() + within
+    seen: list[int] = []
+    while time.monotonic() < deadline:
+        stat = Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()
+        seen = [*seen[-2:], int(stat[11]) + int(stat[12]) if stat[0] == "S" else -1]
+        if len(seen) == 3 and seen[0] >= 0 and seen.count(seen[0]) == 3:
+            return
+        time.sleep(1.0)
+    raise AssertionError(f"process {pid} still busy after {within:g} s")
 
 
 def stops_cleanly(proc: subprocess.Popen[str], began: float) -> None:
@@ -227,27 +239,20 @@ def stops_cleanly(proc: subprocess.Popen[str], began: float) -> None:
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
-def test_a_server_told_to_stop_ends_even_when_what_it_waits_on_never_answers(
-        tmp_path: Path) -> None:
+def test_a_frozen_pars_process_does_not_hold_up_a_stop(tmp_path: Path) -> None:
     """Three people saw a server that, after some minutes of play, did not stop on SIGTERM
-    or Ctrl-C. Here its pars' process is frozen (SIGSTOP), so ending it on the way out
-    waits for ever; the server still ends by itself within its limit ``stop_seconds``,
-    says so in one line, ends its own processes, status 0."""
-    proc = serve_with_pars(tmp_path, stop_seconds=3)
-    kids = [pid for pid in children(proc.pid)  # the pars' process (not the helper that
-            if "spawn_main" in Path(f"/proc/{pid}/cmdline").read_text()]  # tracks files)
-    assert kids
-    for pid in kids:
-        os.kill(pid, signal.SIGSTOP)
+    or Ctrl-C. Here its pars' process is frozen (SIGSTOP): the server kills it on the way
+    out without waiting on it, and stops in seconds (under the default ``stop_seconds``,
+    20, without the stop thread), its pars' process ended, frozen as it was. (Ending a
+    ``multiprocessing`` pool so frozen waited for ever: the stop thread ended it.)"""
+    proc = serve_with_pars(tmp_path)
+    kid = pars_process(proc)
+    os.kill(kid, signal.SIGSTOP)
     began = time.monotonic()
     proc.send_signal(signal.SIGTERM)
-    err = stopped(proc)
-    assert proc.returncode == 0, err
-    assert "still stopping after 3 s: stopped at once" in err, err
-    assert "Traceback" not in err, err
-    assert time.monotonic() - began < 30
+    stops_cleanly(proc, began)
     time.sleep(0.5)
-    assert not [pid for pid in kids if alive(pid)]  # ended on the way out, frozen as it was
+    assert not alive(kid)
 
 
 def test_the_stop_watchdog_ends_a_process_whose_main_thread_is_stuck(tmp_path: Path) -> None:
@@ -285,20 +290,16 @@ def test_the_stop_watchdog_ends_a_process_whose_main_thread_is_stuck(tmp_path: P
 @pytest.mark.parametrize("group", [True, False])
 def test_sigterm_stops_serve_at_once_and_says_so(tmp_path: Path, group: bool) -> None:
     """SIGTERM, to the server alone (kill) or to its whole process group (systemctl stop,
-    timeout), stops it in seconds with "stopped serving", status 0. To the group it kills
-    the pars' process too, which then dies holding its task queue's lock: the pool's own
-    terminate waited for that lock for ever (the stop thread ended it after 20 s)."""
-    proc = serve_with_pars(tmp_path, stop_seconds=3)
-    time.sleep(1.0)  # the pars' process waiting for work
+    timeout), stops it in seconds with "stopped serving", status 0, under the default
+    ``stop_seconds`` (20) and without the stop thread. To the group it kills the pars'
+    process too, waiting for work: a ``multiprocessing`` pool's worker died so holding
+    its task queue's lock, and the pool's terminate waited for that lock until the stop
+    thread ended the server, 20 s later."""
+    proc = serve_with_pars(tmp_path)
+    waiting_for_work(pars_process(proc))
     began = time.monotonic()
-    if not group:
+    if group:
+        os.killpg(proc.pid, signal.SIGTERM)
+    else:
         proc.send_signal(signal.SIGTERM)
-        stops_cleanly(proc, began)
-        return
-    # To the group: the pars' process dies too, waiting for work, holding its queue's
-    # lock, on which the pool's terminate waits for ever; the stop thread ends it.
-    os.killpg(proc.pid, signal.SIGTERM)
-    err = stopped(proc)
-    assert proc.returncode == 0, err
-    assert "Traceback" not in err, err
-    assert time.monotonic() - began < 10
+    stops_cleanly(proc, began)

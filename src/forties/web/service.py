@@ -10,7 +10,7 @@ Computer players take their turns here: random and basic players inline, expert 
 oracle in a process pool so the event loop never waits on a search. Turn timers and a
 grace period for dropped connections hand a seat to a computer player until its person
 is back; the review of a finished hand closes when every person is ready or after a
-while; the double-dummy par of each hand is worked out in the pool.
+while; the double-dummy par of each hand is worked out in a process of its own.
 """
 
 from __future__ import annotations
@@ -21,14 +21,19 @@ import hashlib
 import json
 import logging
 import os
+import pickle
+import queue
 import secrets
+import signal
 import sys
+import threading
 import time
 import unicodedata
 from collections import deque
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field, fields
+from multiprocessing.connection import wait as wait_for
 from typing import TYPE_CHECKING, Any
 
 from ..actions import Action
@@ -237,60 +242,217 @@ def _pool_choice(level: str, key: str, view: dict[str, Any], legal: list[str]) -
     return str(computer_choice(level, key, view, [Action.parse(a) for a in legal]))
 
 
+class ParsEnded(RuntimeError):
+    """A par that will not come back: the pars' process ended before it answered (killed
+    or crashed; the next par starts a fresh one), or the server is stopping."""
+
+
 class ParPool:
     """One process for the pars, at a lower priority (``nice``: its niceness, 10 unless
     told), so that a long search never holds up a computer's move; ended, not waited for,
-    when the server stops (a par may search for a minute). A ``multiprocessing`` pool,
-    whose ``terminate`` is made for that."""
+    when the server stops (a par may search for a minute). The server runs the process
+    itself, over two pipes, so that its death at any moment (a SIGTERM to the whole
+    process group, a crash) fails only the pars it owed, and the next par starts a fresh
+    one; nothing the server waits on can be held by a dead process."""
 
     def __init__(self, nice: int = 10) -> None:
-        self._pool: Any = None
+        self._child: _ParsChild | None = None
         self.nice = nice
         self.closed = False  # closed for good: a par asked after it is refused
 
     def run(self, fn: Callable[..., Any], *args: Any) -> asyncio.Future[Any]:
-        """``fn(*args)`` in the pool's process, as an awaitable."""
+        """``fn(*args)`` in the pars' process, as an awaitable: its value, or the exception
+        it raised, or ``ParsEnded`` when the process ends before it answers."""
         loop = asyncio.get_running_loop()
         fut: asyncio.Future[Any] = loop.create_future()
-
-        def settle(value: Any, error: BaseException | None) -> None:
-            if fut.done():
-                return
-            if error is not None:
-                fut.set_exception(error)
-            else:
-                fut.set_result(value)
-
-        def tell(value: Any = None, error: BaseException | None = None) -> None:
-            with contextlib.suppress(RuntimeError):  # the loop has closed: nobody waits
-                loop.call_soon_threadsafe(settle, value, error)
-
-        self._open().apply_async(fn, args, callback=tell,
-                                 error_callback=lambda e: tell(None, e))
+        call = pickle.dumps((fn, args), pickle.HIGHEST_PROTOCOL)
+        if not self._open().send(call, loop, fut):  # (it died that instant)
+            fut.set_exception(ParsEnded("the pars' process ended: the par was not worked "
+                                        "out"))
         return fut
 
     def start(self) -> None:
         """Start the process now, and have it load the solvers first (``forties serve``
         does this as it starts: the first par then waits on neither)."""
-        self._open().apply_async(_load_solvers)
+        self._open().send(pickle.dumps((_load_solvers, ())), None, None)
 
-    def _open(self) -> Any:
+    def _open(self) -> _ParsChild:
         if self.closed:  # (a process started now would outlive its server's stop)
             raise RuntimeError("the server is stopping: no more pars")
-        if self._pool is None:
-            self._pool = spawn_context().Pool(
-                1, initializer=_child_of_the_server, initargs=(self.nice,))
-        return self._pool
+        if self._child is None or self._child.dead:
+            self._child = _ParsChild(self.nice)
+        return self._child
 
     def close(self) -> None:
+        """Refuse pars from now on and end the process at once (SIGKILL: a par is only
+        worked out again), whether it waits, searches, is frozen or is already dead; the
+        pars it owed fail with ``ParsEnded``."""
         self.closed = True
-        pool, self._pool = self._pool, None
-        if pool is None:
+        child, self._child = self._child, None
+        if child is not None:
+            child.end()
+
+
+Owed = tuple[asyncio.AbstractEventLoop, asyncio.Future[Any]]
+
+
+class _ParsChild:
+    """The pars' process, started at once, and the parent's side of it: a thread that
+    sends it the work (a write to a busy process may wait: never the event loop) and one
+    that reads its answers and settles each par's future on its loop. When the process
+    dies the reader fails every par it owed and the child is ``dead``."""
+
+    def __init__(self, nice: int) -> None:
+        ctx = spawn_context()
+        work_in, self._work = ctx.Pipe(duplex=False)
+        self._answers, answers_out = ctx.Pipe(duplex=False)
+        self.process = ctx.Process(target=_serve_pars, args=(work_in, answers_out, nice),
+                                   name="forties-pars", daemon=True)
+        try:
+            self.process.start()
+        except BaseException:
+            for conn in (work_in, self._work, self._answers, answers_out):
+                conn.close()
+            raise
+        work_in.close()  # (the child's ends: its death then closes the pipes)
+        answers_out.close()
+        self.dead = False
+        self._ended = False  # by end(), not a death of its own
+        self._lock = threading.Lock()
+        self._owed: dict[int, Owed | None] = {}
+        self._next = 0
+        self._outbox: queue.SimpleQueue[tuple[int, bytes] | None] = queue.SimpleQueue()
+        self._sender = threading.Thread(target=self._sending, name="forties-pars-send",
+                                        daemon=True)
+        self._reader = threading.Thread(target=self._reading, name="forties-pars-read",
+                                        daemon=True)
+        self._sender.start()
+        self._reader.start()
+
+    def send(self, call: bytes, loop: asyncio.AbstractEventLoop | None,
+             fut: asyncio.Future[Any] | None) -> bool:
+        """Queue ``call`` (a pickled function and its arguments) for the process; its
+        answer settles ``fut`` (none: the answer is dropped). False if the process has
+        died (nothing queued)."""
+        with self._lock:
+            if self.dead:
+                return False
+            self._next += 1
+            job = self._next
+            self._owed[job] = (loop, fut) if loop is not None and fut is not None else None
+        self._outbox.put((job, call))
+        return True
+
+    def _sending(self) -> None:
+        while True:
+            item = self._outbox.get()
+            if item is None:
+                return
+            try:
+                self._work.send_bytes(pickle.dumps(item, pickle.HIGHEST_PROTOCOL))
+            except OSError:  # the process is gone: the reader fails what it owed
+                return
+
+    def _reading(self) -> None:
+        ready: list[Any] = [self._answers, self.process.sentinel]
+        why = "the pars' process ended"
+        try:
+            while self._answers in wait_for(ready):  # (else only its end: nothing to read)
+                job, ok, payload = pickle.loads(self._answers.recv_bytes())
+                try:
+                    value = pickle.loads(payload)
+                except Exception as e:  # (sent, but not to be read here)
+                    ok, value = False, ParsEnded(f"a par's answer could not be read: {e!r}")
+                with self._lock:
+                    owed = self._owed.pop(job, None)
+                if owed is not None:
+                    _settle(*owed, value if ok else None, None if ok else value)
+        except (EOFError, OSError):
+            pass
+        except Exception as e:  # (a broken answer: the pipe can no longer be trusted)
+            why = f"the pars' process sent a broken answer ({e!r})"
+            with contextlib.suppress(Exception):
+                self.process.kill()
+        with self._lock:
+            self.dead = True
+            owed_all, self._owed = list(self._owed.values()), {}
+            ended = self._ended
+        self._outbox.put(None)
+        if ended:
+            return  # (end() fails them)
+        self.process.join(1)
+        code = self.process.exitcode
+        if code is not None and code < 0:
+            with contextlib.suppress(ValueError):
+                why += f" (killed by {signal.Signals(-code).name})"
+        elif code is not None:
+            why += f" (status {code})"
+        error = ParsEnded(why + ": the par was not worked out")
+        for owed in owed_all:
+            if owed is not None:
+                _settle(*owed, None, error)
+
+    def end(self) -> None:
+        """Kill the process and stop the threads, waiting a second at most for each: it
+        never waits on anything the process could hold."""
+        with self._lock:
+            self.dead = self._ended = True
+            owed_all, self._owed = list(self._owed.values()), {}
+        with contextlib.suppress(Exception):
+            self.process.kill()  # (a frozen process too)
+        with contextlib.suppress(Exception):
+            self.process.join(1)
+        self._outbox.put(None)
+        self._sender.join(1)  # (a write it was in failed when the process died)
+        self._reader.join(1)
+        for conn, thread in ((self._work, self._sender), (self._answers, self._reader)):
+            if not thread.is_alive():  # (never close a pipe under a thread still in it)
+                conn.close()
+        error = ParsEnded("the server is stopping: the par was not worked out")
+        for owed in owed_all:
+            if owed is not None:
+                _settle(*owed, None, error)
+
+
+def _settle(loop: asyncio.AbstractEventLoop, fut: asyncio.Future[Any], value: Any,
+            error: BaseException | None) -> None:
+    """Give ``fut`` its value or its exception, on its loop (from any thread)."""
+
+    def settle() -> None:
+        if fut.done():
+            return  # (cancelled meanwhile: nobody waits)
+        if error is not None:
+            fut.set_exception(error)
+        else:
+            fut.set_result(value)
+
+    with contextlib.suppress(RuntimeError):  # the loop has closed: nobody waits
+        loop.call_soon_threadsafe(settle)
+
+
+def _serve_pars(work: Any, answers: Any, nice: int) -> None:
+    """The pars' process: each call it is sent, one at a time, answered with its value or
+    the exception it raised; it ends when its server closes the pipe (or dies)."""
+    _child_of_the_server(nice)
+    while True:
+        try:
+            job, call = pickle.loads(work.recv_bytes())
+        except (EOFError, OSError):
             return
-        # (A worker that died waiting for work, as a SIGTERM to the whole process group
-        # kills it, died holding the task queue's lock, and terminate then waits for it
-        # for ever: the stop thread, commands.end_at_once_after, ends the server then.)
-        pool.terminate()
+        try:
+            fn, args = pickle.loads(call)
+            value, ok = fn(*args), True
+        except Exception as e:
+            value, ok = e, False
+        try:
+            payload = pickle.dumps(value, pickle.HIGHEST_PROTOCOL)
+        except Exception as e:
+            payload = pickle.dumps(ParsEnded(f"a par's answer could not be sent: {e!r}"))
+            ok = False
+        try:
+            answers.send_bytes(pickle.dumps((job, ok, payload), pickle.HIGHEST_PROTOCOL))
+        except OSError:
+            return
 
 
 def _child_of_the_server(nice: int = 0) -> None:
@@ -299,8 +461,6 @@ def _child_of_the_server(nice: int = 0) -> None:
     (the pars' yield the cores to the play: a par may search for a minute), and on Linux
     ended with its server even when the server is killed outright (else it would go on
     with what it was given)."""
-    import signal
-
     # Ctrl-C in a terminal reaches the whole process group: the server ends its workers
     # itself (no KeyboardInterrupt traceback from each of them, even while they start)
     deaf_to_ctrl_c()
@@ -865,6 +1025,11 @@ class Service:
             return
         try:
             value = await self.par_pool.run(_pool_par, state, self.limits.par_budget)
+        except ParsEnded as e:  # (asked again when someone comes to the table)
+            live.par_asked.discard(hand)
+            if not self.closing:
+                log.warning("the par of table %s hand %d: %s", live.table.id, hand, e)
+            return
         except Exception:
             if not self.closing:
                 log.exception("the par of table %s hand %d failed", live.table.id, hand)

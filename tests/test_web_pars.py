@@ -1,0 +1,161 @@
+"""The pars' process (``ParPool``): its answers, its death at any moment, its end."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import operator
+import os
+import signal
+import time
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from forties.web.service import Limits, ParPool, ParsEnded, Service
+from forties.web.store import Store
+
+# A spawned process imports the server's modules before its first answer: seconds on a
+# busy machine. Every wait here is bounded.
+START = 60.0
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+async def answer(fut: asyncio.Future[Any], within: float = START) -> Any:
+    return await asyncio.wait_for(fut, within)
+
+
+async def busy(pars: ParPool) -> tuple[int, asyncio.Future[Any]]:
+    """The pars' process's pid, and a par it is in the middle of (a minute long)."""
+    pid = await answer(pars.run(os.getpid))
+    long = pars.run(time.sleep, 60)
+    await asyncio.sleep(0.3)  # (it has it)
+    return pid, long
+
+
+@pytest.mark.asyncio
+async def test_a_par_comes_back() -> None:
+    pars = ParPool(0)
+    try:
+        assert await answer(pars.run(operator.add, 2, 3)) == 5
+        assert await answer(pars.run(operator.mul, "ab", 2)) == "abab"
+        assert await answer(pars.run(os.getpid)) != os.getpid()
+    finally:
+        pars.close()
+
+
+@pytest.mark.asyncio
+async def test_an_exception_in_the_par_comes_back_as_it_was() -> None:
+    pars = ParPool(0)
+    try:
+        with pytest.raises(ValueError, match="invalid literal for int"):
+            await answer(pars.run(int, "x"))
+        assert await answer(pars.run(int, "7")) == 7  # (the same process goes on)
+    finally:
+        pars.close()
+
+
+@pytest.mark.asyncio
+async def test_the_sends_never_wait_on_a_busy_process() -> None:
+    """Twenty pars of a megabyte each, asked while the process is busy (far more than a
+    pipe holds): each ``run`` returns at once, and all come back in order."""
+    pars = ParPool(0)
+    try:
+        await answer(pars.run(os.getpid))
+        first = pars.run(time.sleep, 2)
+        began = time.monotonic()
+        futs = [pars.run(len, bytes(1 << 20) + bytes(i)) for i in range(20)]
+        assert time.monotonic() - began < 1.0
+        await answer(first)
+        assert [await answer(f) for f in futs] == [(1 << 20) + i for i in range(20)]
+    finally:
+        pars.close()
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads /proc")
+@pytest.mark.asyncio
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM], ids=["SIGKILL", "SIGTERM"])
+async def test_a_killed_process_fails_its_pars_and_the_next_starts_afresh(
+        sig: signal.Signals) -> None:
+    pars = ParPool(0)
+    try:
+        pid, long = await busy(pars)
+        os.kill(pid, sig)
+        began = time.monotonic()
+        with pytest.raises(ParsEnded, match=rf"ended \(killed by {sig.name}\): the par was not"):
+            await answer(long, 5.0)
+        assert time.monotonic() - began < 2.0
+        assert not pars.closed
+        fresh = await answer(pars.run(os.getpid))
+        assert fresh != pid and not alive(pid)
+        assert await answer(pars.run(operator.add, 1, 1)) == 2
+    finally:
+        pars.close()
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads /proc")
+@pytest.mark.asyncio
+@pytest.mark.parametrize("state", ["idle", "busy", "frozen", "dead", "never started"])
+async def test_close_returns_at_once_whatever_the_process_is_doing(state: str) -> None:
+    """Busy in a minute's search, frozen (SIGSTOP), already dead (killed that instant,
+    before the server heard), waiting, or never started: ``close`` returns within a
+    couple of seconds, the process gone, its pars failed; later pars are refused."""
+    pars = ParPool(0)
+    pid, long = None, None
+    if state == "idle":
+        pid = await answer(pars.run(os.getpid))
+    elif state != "never started":
+        pid, long = await busy(pars)
+        if state == "frozen":
+            os.kill(pid, signal.SIGSTOP)
+        elif state == "dead":
+            os.kill(pid, signal.SIGKILL)
+    began = time.monotonic()
+    pars.close()
+    assert time.monotonic() - began < 2.0
+    assert pars.closed
+    if pid is not None:
+        assert not alive(pid)
+    if long is not None:
+        with pytest.raises(ParsEnded):
+            await answer(long, 2.0)
+    with pytest.raises(RuntimeError, match="the server is stopping: no more pars"):
+        pars.run(operator.add, 1, 1)
+    with pytest.raises(RuntimeError, match="the server is stopping: no more pars"):
+        pars.start()
+    pars.close()  # (twice: nothing more)
+
+
+@pytest.mark.asyncio
+async def test_a_par_lost_with_its_process_is_one_line_and_asked_again(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """The server's side: a par whose process was killed is told in one line, not a
+    traceback, and the hand may be asked again (when someone comes to the table)."""
+    service = Service(Store(f"sqlite:///{tmp_path / 't.db'}"), Limits(par_nice=0))
+    pid = await answer(service.par_pool.run(os.getpid))
+    real = service.par_pool.run
+    service.par_pool.run = lambda fn, *args: real(time.sleep, 60)  # type: ignore[method-assign]
+    live: Any = SimpleNamespace(table=SimpleNamespace(id="t1"), par_asked={3},
+                                lock=asyncio.Lock())
+    try:
+        task = asyncio.ensure_future(service._par(live, 3, None))  # type: ignore[arg-type]
+        await asyncio.sleep(0.3)
+        with caplog.at_level(logging.WARNING, logger="forties.web"):
+            os.kill(pid, signal.SIGKILL)
+            await asyncio.wait_for(task, 5.0)
+        assert [(r.levelname, r.getMessage(), r.exc_info) for r in caplog.records] == [
+            ("WARNING", "the par of table t1 hand 3: the pars' process ended (killed by "
+                        "SIGKILL): the par was not worked out", None)]
+        assert live.par_asked == set()
+    finally:
+        await service.close()
+        service.store.close()
