@@ -13,6 +13,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from forties.actions import Action
+from forties.record import Record, Replay, hand_summary
 from forties.rules import RulesError, build_rules
 
 from .pages import (
@@ -542,23 +544,70 @@ PAD_WORDS_JS = """() => {
 }"""
 
 
-def test_the_45s_pad_never_breaks_a_word(server: str, browser: Any, shots: Path) -> None:
-    """The Forty-Fives score pad at a table of four (Merrimack Valley) and of six (Auction
-    45, two teams of three), after a hand played out: on a 360 px phone and on the desktop,
-    in English, French and Arabic, with the longest names a table gives ("Computer 2 &
-    Computer 4 & Computer 6", "Ordinateur 2", long French words), no word of a heading or
-    a cell is split across two lines (each word's letters measured where they stand); a
-    pad wider than its panel scrolls inside the panel, never the page."""
+PAD_HANDS_JS = """() => [...document.querySelectorAll('#pad-body tbody[data-hand]')].map((g) => ({
+  hand: Number(g.dataset.hand), number: g.querySelector('th[scope=rowgroup]').textContent,
+  bid: g.querySelector('tr.bidline td').textContent,
+  sides: [...g.querySelectorAll('tr[data-side]')].map((r) => ({
+    side: Number(r.dataset.side), who: r.querySelector('th[scope=row]').textContent,
+    points: r.querySelector('td.points').textContent,
+    total: r.querySelector('td.total').textContent,
+    dirs: [...r.querySelectorAll('bdi')].map((b) => b.getAttribute('dir'))}))}))"""
+
+PAD_FITS_JS = """() => {
+  const box = document.getElementById('pad-body');
+  return {scroll: box.scrollWidth, client: box.clientWidth};
+}"""
+
+
+def the_games_hands(server: str, table: str) -> list[dict[str, Any]]:
+    """Each finished hand of ``table`` as the engine scores it, replayed from its record:
+    the bid, the trump, made or set, each side's points and score after the hand."""
+    rep = Replay(Record.from_json(get(server, f"/api/tables/{table}/record")))
+    hands = []
+    for h, st in rep.states():
+        for text in rep.record.hands[h].actions:
+            st.apply(Action.parse(text))
+        out = hand_summary(st)
+        out["made"] = st.made() if out["bidder"] is not None else None  # type: ignore[attr-defined]
+        hands.append(out)
+    return hands
+
+
+def test_the_45s_pad_fits_a_phone_with_every_number(server: str, browser: Any, shots: Path) -> None:
+    """The Forty-Fives score pad after two hands played out, at a table of four (Merrimack
+    Valley, two teams), of six (Auction 45, two teams of three), of three and of five each
+    for himself (Auction 45, Call Your Partner). On a 360 px phone in English, French and
+    Arabic: no word of a heading or a cell split across two lines (each word's letters
+    measured where they stand), no cell overflowing, and the pad needs no sideways scroll
+    (its scrollWidth within its clientWidth), nor does the page; each hand holds every
+    number the engine's replay of the record gives it: the bid, the trump, made or set,
+    each side's points and its score after the hand (numbers kept left to right in
+    Arabic). Still so with the longest names a table gives its sides ("Computer 2 &
+    Computer 4 & Computer 6", long French names). On the laptop and the desktop the same
+    pad fits its panel, word for word."""
     long_fr = "Jean-Baptiste Arsenault-Thériault & Marie-Madeleine Chiasson-Doucet"
+    words = {lang: get(server, f"/i18n/{lang}.json")["messages"] for lang in ("en", "fr", "ar")}
     for preset, options in (("merrimack-valley", {}),
-                            ("auction-45", {"players": 6, "teams": "two-threes"})):
+                            ("auction-45", {"players": 6, "teams": "two-threes"}),
+                            ("auction-45", {"players": 3}),
+                            ("call-your-partner", {})):
         made = post(server, "/api/play", {"preset": preset, "options": options,
                                           "level": "random"})
         player = new_page(browser, PHONE)
         player.goto(server + made["url"])
         wait_ready(player)
-        play_until([player], lambda p=player: over(p), bidder=False)
+        for k in range(2):
+            if k:
+                hand = body(player, "hand")
+                player.click("#ready")
+                player.wait_for_function("h => document.body.dataset.hand !== h", arg=hand)
+            play_until([player], lambda p=player: over(p), bidder=False)
+            if body(player, "phase") == "game-over":
+                break
         table = made["table"]
+        hands = the_games_hands(server, table)
+        rules = build_rules(preset, options)
+        sides, players = len(rules.sides), rules.players  # type: ignore[attr-defined]
         for viewport, lang in ((PHONE, "en"), (PHONE, "fr"), (PHONE, "ar"),
                                (LAPTOP, "en"), (LAPTOP, "fr"), (LAPTOP, "ar"), (DESKTOP, "ar")):
             p = new_page(browser, viewport, lang)
@@ -566,24 +615,51 @@ def test_the_45s_pad_never_breaks_a_word(server: str, browser: Any, shots: Path)
             wait_ready(p)
             if not p.locator("#pad").is_visible():  # (the desktop's side panel may show it)
                 p.click("#b-pad")
-            p.wait_for_selector("#pad-body table.pad tbody tr")
-            where = (preset, viewport["width"], lang)
+            p.wait_for_selector("#pad-body table.pad tbody tr")  # (all hands come at once)
+            where = (preset, players, viewport["width"], lang)
             got = p.evaluate(PAD_WORDS_JS)
+            fit = p.evaluate(PAD_FITS_JS)
             assert got["rows"] >= 1 and not got["broken"] and not got["overflow"], (where, got)
             assert got["page"] <= got["view"], (where, got)
-            assert got["table"] <= got["box"] + 1 or got["scrolls"], (where, got)
+            assert fit["scroll"] <= fit["client"], (where, fit, got)
+            # every hand, every number the engine gives it
+            w = words[lang]
+            # read as a table: the four column headings, each side's name the heading of its row
+            heads = ["pad.hand", "pad.side" if sides < players else "pad.player41", "pad.points",
+                     "pad.total41"]
+            pad_body = p.locator("#pad-body")
+            assert pad_body.get_by_role("columnheader").all_text_contents() == [w[x] for x in heads]
+            names = p.locator("#pad-body tr[data-side] th").all_text_contents()
+            rowheads = pad_body.get_by_role("rowheader").all_text_contents()
+            assert names and set(names) <= set(rowheads), (where, names, rowheads)
+            pad = p.evaluate(PAD_HANDS_JS)
+            assert [x["hand"] for x in pad] == list(range(len(hands))), (where, pad)
+            for line, game in zip(pad, hands, strict=True):
+                assert line["number"] == str(line["hand"] + 1)
+                if game["bidder"] is not None:
+                    note = w["pad.note.made" if game["made"] else "pad.note.set"]
+                    bid = w.get(f"bid.{game['bid']}", game["bid"])  # ("30 for 60" in words)
+                    assert bid in line["bid"] and note in line["bid"], (where, line)
+                if game["trump"]:
+                    assert w[f"suit.{game['trump']}"] in line["bid"], (where, line)
+                assert [s["side"] for s in line["sides"]] == list(range(sides)), (where, line)
+                assert [s["points"] for s in line["sides"]] == [str(x) for x in game["points"]], \
+                    (where, line, game)
+                assert [s["total"] for s in line["sides"]] == [str(x) for x in game["scores"]], \
+                    (where, line, game)
+                assert all(s["who"] and s["dirs"] == ["ltr", "ltr"] for s in line["sides"]), line
+            if viewport is PHONE and lang != "en":
+                screenshot(p, shots, f"45s-pad-{preset}-{players}-{lang}-phone", full=True)
             # the longest names and words a table may give its sides still read whole
             longest = {"en": "Computer 2 & Computer 4 & Computer 6",
                        "fr": long_fr, "ar": "الحاسوب 2 و الحاسوب 4 و الحاسوب 6"}[lang]
-            p.eval_on_selector_all(
-                "#pad-body thead th", "(cs, n) => cs.forEach((c, i) => {"
-                " if (i > 1 && i < cs.length - 1) c.textContent = n; })", longest)
+            p.eval_on_selector_all("#pad-body tr[data-side] th",
+                                   "(cs, n) => cs.forEach((c) => { c.textContent = n; })", longest)
             again = p.evaluate(PAD_WORDS_JS)
+            fit = p.evaluate(PAD_FITS_JS)
             assert not again["broken"] and not again["overflow"], (where, again)
             assert again["page"] <= again["view"], (where, again)
-            assert again["table"] <= again["box"] + 1 or again["scrolls"], (where, again)
+            assert fit["scroll"] <= fit["client"], (where, fit, again)
             assert not p.errors
-            if viewport is PHONE and lang != "en":
-                screenshot(p, shots, f"45s-pad-{preset}-{lang}-phone", full=True)
             p.context.close()
         player.context.close()

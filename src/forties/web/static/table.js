@@ -739,33 +739,40 @@ function renderPad() {
     body.replaceChildren(pad41(view));
     return;
   }
+  body.replaceChildren(pad45(view));
+}
+
+/** The Forty-Fives' pad, made for a 360 px phone whatever the number of sides: each hand a
+ *  group of rows with its number beside them, a first line saying who bid what in which
+ *  trump and whether it was made, then a row a side (its points this hand and its score
+ *  after it), so no column grows with the players or their names. */
+function pad45(view) {
   const sides = view ? view.sides : [];
-  const head = h('tr', {}, h('th', { scope: 'col', text: t('pad.hand') }),
-    h('th', { scope: 'col', text: t('pad.bid') }),
-    ...sides.map((s) => h('th', { scope: 'col', text: sideName(s) })),
-    h('th', { scope: 'col', text: t('pad.note') }));
-  const rows = S.pad.map((r) => {
-    const bid = r.bidder === null || r.bidder === undefined ? '—'
-      : `${seatName(r.bidder)} ${r.bid ? bidText(r.bid) : ''}`;
-    const trump = r.trump ? h('span', {}, suitIcon(r.trump, 18), ` ${suitWords(r.trump)}`) : '';
-    const cells = sides.map((s, i) => {
-      const score = Array.isArray(r.scores) ? r.scores[i] : '';
-      let made;
-      if (Array.isArray(r.bids) && s.length === 1) { // Forty One: bid / taken, each player
-        const b = r.bids[s[0]];
-        made = t('pad.bid_took', { bid: b === null || b === undefined ? '—' : b,
-          took: Array.isArray(r.tricks) ? r.tricks[s[0]] : '' });
-      } else {
-        made = Array.isArray(r.points) ? r.points[i] : '';
-      }
-      const arrow = document.documentElement.dir === 'rtl' ? '←' : '→';
-      return h('td', { text: made === undefined || made === '' ? String(score) : `${made} ${arrow} ${score}` });
-    });
-    const note = r.note ? (has(`pad.note.${r.note}`) ? t(`pad.note.${r.note}`) : r.note) : '';
-    return h('tr', {}, h('td', { text: String((r.hand ?? 0) + 1) }),
-      h('td', {}, bid, ' ', trump), ...cells, h('td', { text: note }));
+  const who = sides.every((s) => s.length === 1) ? 'pad.player41' : 'pad.side';
+  const head = h('tr', {}, ...['pad.hand', who, 'pad.points', 'pad.total41'].map(
+    (id) => h('th', { scope: 'col', text: t(id) })));
+  const hands = S.pad.map((r) => h('tbody', { dataset: { hand: r.hand ?? 0 } },
+    h('tr', { class: 'bidline' },
+      h('th', { scope: 'rowgroup', rowspan: sides.length + 1, text: String((r.hand ?? 0) + 1) }),
+      h('td', { colspan: 3 }, ...bidLine(r))),
+    ...sides.map((s, i) => h('tr', { dataset: { side: i } },
+      h('th', { scope: 'row', class: 'who', text: sideName(s) }),
+      h('td', { class: 'points' }, num(Array.isArray(r.points) ? r.points[i] : '')),
+      h('td', { class: 'total' }, num(Array.isArray(r.scores) ? r.scores[i] : ''))))));
+  return h('table', { class: 'pad pad45' }, h('thead', {}, head), ...hands);
+}
+
+/** A 45s hand's first line on the pad: "Ann bid 25 ♥ Hearts: made", or why nobody bid. */
+function bidLine(r) {
+  const note = r.note ? (has(`pad.note.${r.note}`) ? t(`pad.note.${r.note}`) : r.note) : '';
+  const trump = r.trump ? [' ', suitIcon(r.trump, 18), ` ${suitWords(r.trump)}`] : [];
+  if (r.bidder === null || r.bidder === undefined) return [note || '—', ...trump];
+  const id = r.bidder === S.you ? 'review.bid_result_you' : 'review.bid_result';
+  const params = { name: seatName(r.bidder), note, bid: [r.bid ? bidText(r.bid) : '', ...trump] };
+  return t(id).split(/\{(\w+)\}/).flatMap((part, i) => {
+    if (i % 2 === 0) return [part];
+    return part in params ? [].concat(params[part]) : [`{${part}}`];
   });
-  body.replaceChildren(h('table', { class: 'pad' }, h('thead', {}, head), h('tbody', {}, ...rows)));
 }
 
 /** Forty One's pad: each hand a row a player (his bid and tricks, then his total), the
