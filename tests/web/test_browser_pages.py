@@ -1,11 +1,12 @@
 """What the table and home pages show, in Chromium: nothing wider than a 360-pixel phone in
 French, no English left on a French table page (the rules line, a taken seat, the page of a
 table that is not there), the More panel (no dead button, a readable rules line, the
-``hidden`` attribute obeyed), the host's link for those who watch, and the French review
-line of the player's own bid."""
+``hidden`` attribute obeyed), the host's link for those who watch, the French review
+line of the player's own bid, and the Play-now player as a spectator's page names him."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -123,6 +124,41 @@ def test_a_french_table_page_has_no_english(server: str, browser: Any) -> None:
     assert not host.errors and not late.errors
     host.context.close()
     late.context.close()
+
+
+def test_a_spectator_names_the_play_now_player_in_the_pages_language(
+        server: str, browser: Any) -> None:
+    """A Play-now table keeps "You" as the name of the person who started it (the record's
+    word for him, which the replay reads as "you"). His own page says "Vous"; a spectator's
+    page, in French, Arabic or English, calls him "Player 1" in its own words, never the
+    English "You" (nor "Vous": the spectator is not him): at his place at the table, in the
+    review of the hand and on the score pad."""
+    made = post(server, "/api/play", {"preset": "merrimack-valley", "level": "random"})
+    player = new_page(browser, PHONE, "fr")
+    player.goto(server + made["url"])
+    wait_ready(player)
+    play_until([player], lambda: over(player), bidder=False)
+    assert player.text_content(".badge[data-seat='0'] .name") == "Vous"
+    player.context.close()
+    for lang, name, you in (("fr", "Joueur 1", "Vous"), ("ar", "اللاعب 1", "أنت"),
+                            ("en", "Player 1", "You")):
+        p = new_page(browser, PHONE, lang)
+        p.goto(f"{server}/t/{made['table']}#watch")
+        wait_ready(p)
+        p.wait_for_selector("#review .review-hands .who")
+        p.click("#b-pad")
+        p.wait_for_selector("#pad-body table.pad tbody tr")
+        assert p.text_content(".badge[data-seat='0'] .name") == name, lang
+        whos = p.eval_on_selector_all("#review .review-hands .who",
+                                      "ws => ws.map(w => w.textContent)")
+        assert whos[0] == name, (lang, whos)
+        sides = p.eval_on_selector_all("#pad-body th.who", "ws => ws.map(w => w.textContent)")
+        assert any(x.startswith(f"{name} & ") for x in sides), (lang, sides)
+        shown = " | ".join([*whos, *sides, p.text_content("#review") or ""])
+        assert not re.search(r"\bYou\b", shown) and not re.search(rf"\b{you}\b", shown), \
+            (lang, shown)
+        assert not p.errors
+        p.context.close()
 
 
 def test_the_more_panel_has_no_dead_button_and_a_readable_rules_line(

@@ -37,10 +37,17 @@ function fortyOne(view) {
   return view.game === 'forty-one' || view.game === '41';
 }
 
+/** The name a Play-now table stores for the person who started it: "You", the record's word
+ *  for him (as `forties play` writes it, and as the replay reads it). It is no name for
+ *  anyone else: a spectator's page calls him "Player 1" in its own language. */
+const PLAY_NOW_NAME = 'You';
+
 /** A seat's own name: a person's, or a computer player's that a hall registered; not the
- *  "Computer (level)" every other computer player carries (as the server's seat_label). */
+ *  "Computer (level)" every other computer player carries (as the server's seat_label), nor
+ *  the Play-now player's "You". */
 function ownName(s) {
   if (!s || !s.name || (s.kind !== 'person' && s.kind !== 'computer')) return null;
+  if (s.kind === 'person' && s.name === PLAY_NOW_NAME) return null;
   return s.kind === 'computer' && s.name === `Computer (${s.level})` ? null : s.name;
 }
 
@@ -53,6 +60,7 @@ function seatName(seat) {
     return same ? `${name} ${seat + 1}` : name;
   }
   if (s && s.kind === 'computer') return t('table.computer_n', { seat: seat + 1 });
+  if (s && s.kind === 'person') return t('table.player_n', { seat: seat + 1 });
   return t('table.seat_n', { seat: seat + 1 });
 }
 
@@ -812,7 +820,8 @@ function chatLine(m) {
 /** Who sent a chat message: the reader's own are "You" in the page's language. */
 function chatWho(m) {
   if (S.you !== null && m.seat === S.you) return t('table.you');
-  return m.name || (m.seat === null || m.seat === undefined ? t('chat.spectator') : seatName(m.seat));
+  const name = m.name === PLAY_NOW_NAME ? null : m.name;
+  return name || (m.seat === null || m.seat === undefined ? t('chat.spectator') : seatName(m.seat));
 }
 
 function renderLastTrick() {
