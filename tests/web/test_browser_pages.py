@@ -161,6 +161,28 @@ def test_a_spectator_names_the_play_now_player_in_the_pages_language(
         p.context.close()
 
 
+def test_the_lobby_names_a_seated_computer_player_in_the_pages_language(
+        server: str, browser: Any) -> None:
+    """A public table's host seats a computer player while waiting for people: the French
+    home page's lobby names it "Ordinateur (Joueur de club)", not the server's English
+    "Computer (basic)"; the host's own name stays as he typed it."""
+    made = post(server, "/api/tables", {"preset": "merrimack-valley", "name": "Ann",
+                                        "public": True})
+    seated = post(server, f"/api/tables/{made['table']}/seat",
+                  {"token": made["token"], "seat": 1, "level": "basic"})
+    assert seated["seats"][1]["name"] == "Computer (basic)"  # what the server stores
+    page = new_page(browser, PHONE, "fr")
+    page.goto(server + "/?lang=fr")
+    entry = page.locator("#lobby li", has_text="Ann")
+    entry.wait_for()
+    text = entry.inner_text()
+    computer = french("replay.computer").format(level=french("level.basic"))
+    assert f"Ann, {computer}" in text, text
+    assert "Computer" not in text, text
+    assert not page.errors
+    page.context.close()
+
+
 def test_the_more_panel_has_no_dead_button_and_a_readable_rules_line(
         server: str, browser: Any) -> None:
     play = post(server, "/api/play", {"preset": "merrimack-valley", "level": "random"})

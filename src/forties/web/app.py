@@ -33,7 +33,7 @@ from ..actions import Action, ActionSyntaxError
 from ..cards import CARD_NAMES, cards_of
 from ..record import Record, RecordError, Replay
 from ..rules import PRESETS, RulesError, build_rules, find_preset, option_specs
-from ..table import EMPTY, TABLE_LEVELS, TableError
+from ..table import COMPUTER, EMPTY, TABLE_LEVELS, TableError
 from .http import Refused, error, json_body
 from .service import Limits, Service
 from .store import Store
@@ -352,6 +352,7 @@ def create_app(settings: ServerSettings) -> Starlette:
             out.append({"table": t.id, "preset": t.rules.preset,
                         "game": "41" if t.rules.game == "forty-one" else "45s",
                         "seats": [{"name": s.name, "kind": s.kind}
+                                  | ({"level": s.level} if s.kind == COMPUTER else {})
                                   | ({"url": f"/t/{t.id}#seat={i}"} if s.kind == EMPTY else {})
                                   for i, s in enumerate(t.seats)],
                         "created": row["created"]})

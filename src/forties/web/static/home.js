@@ -164,6 +164,15 @@ function showInvites(r) {
   $('created').scrollIntoView({ block: 'nearest' });
 }
 
+/** A seated player's name in the lobby: a computer player the host seated in the page's
+ *  words ("Ordinateur (Joueur de club)"), not the server's "Computer (basic)". */
+function lobbyName(s) {
+  if (s.kind === 'computer' && s.level && s.name === `Computer (${s.level})`) {
+    return t('replay.computer', { level: t(`level.${s.level}`, null, s.level) });
+  }
+  return s.name;
+}
+
 async function loadLobby() {
   let tables = [];
   try { tables = await api('/api/lobby'); } catch (e) { return; }
@@ -171,7 +180,7 @@ async function loadLobby() {
   $('lobby').replaceChildren(...tables.map((tb) => {
     const p = presets.find((x) => x.name === tb.preset);
     const free = tb.seats.filter((s) => s.kind === 'empty' || !s.name).length;
-    const names = tb.seats.filter((s) => s.name).map((s) => s.name).join(', ');
+    const names = tb.seats.filter((s) => s.name).map(lobbyName).join(', ');
     // an open seat's link (a name is asked there); a full table is there to watch
     const open = tb.seats.find((s) => s.url);
     return h('li', {}, h('a', { class: 'button', href: open ? open.url : `/t/${encodeURIComponent(tb.table)}` },
