@@ -65,6 +65,22 @@ async def test_an_exception_in_the_par_comes_back_as_it_was() -> None:
 
 
 @pytest.mark.asyncio
+async def test_a_par_that_raises_stop_iteration_fails_with_a_runtime_error() -> None:
+    """A future refuses StopIteration (it would be left unsettled, and the server's par
+    task wait for ever): the par fails with a RuntimeError that names it, as a coroutine's
+    would, and the process goes on."""
+    pars = ParPool(0)
+    try:
+        with pytest.raises(RuntimeError, match="the par raised StopIteration") as got:
+            await answer(pars.run(next, iter(())))
+        assert not isinstance(got.value, ParsEnded)
+        assert isinstance(got.value.__cause__, StopIteration)
+        assert await answer(pars.run(operator.add, 2, 2)) == 4
+    finally:
+        pars.close()
+
+
+@pytest.mark.asyncio
 async def test_the_sends_never_wait_on_a_busy_process() -> None:
     """Twenty pars of a megabyte each, asked while the process is busy (far more than a
     pipe holds): each ``run`` returns at once, and all come back in order."""

@@ -416,7 +416,12 @@ class _ParsChild:
 
 def _settle(loop: asyncio.AbstractEventLoop, fut: asyncio.Future[Any], value: Any,
             error: BaseException | None) -> None:
-    """Give ``fut`` its value or its exception, on its loop (from any thread)."""
+    """Give ``fut`` its value or its exception, on its loop (from any thread). A par that
+    raised StopIteration fails with a RuntimeError (a future refuses StopIteration, and
+    would never be settled), as a coroutine does."""
+    if isinstance(error, StopIteration):
+        cause, error = error, RuntimeError(f"the par raised StopIteration: {error!r}")
+        error.__cause__ = cause
 
     def settle() -> None:
         if fut.done():
