@@ -7,6 +7,7 @@ import logging
 import operator
 import os
 import signal
+import threading
 import time
 from pathlib import Path
 from types import SimpleNamespace
@@ -14,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from forties.web.service import Limits, ParPool, ParsEnded, Service
+from forties.web.service import Limits, ParFailed, ParPool, ParsEnded, Service
 from forties.web.store import Store
 
 # A spawned process imports the server's modules before its first answer: seconds on a
@@ -160,7 +161,7 @@ async def test_a_par_lost_with_its_process_is_one_line_and_asked_again(
     pid = await answer(service.par_pool.run(os.getpid))
     real = service.par_pool.run
     service.par_pool.run = lambda fn, *args: real(time.sleep, 60)  # type: ignore[method-assign]
-    live: Any = SimpleNamespace(table=SimpleNamespace(id="t1"), par_asked={3},
+    live: Any = SimpleNamespace(table=SimpleNamespace(id="t1"), par_asked={3}, par_lost={},
                                 lock=asyncio.Lock())
     try:
         task = asyncio.ensure_future(service._par(live, 3, None))  # type: ignore[arg-type]
@@ -172,6 +173,88 @@ async def test_a_par_lost_with_its_process_is_one_line_and_asked_again(
             ("WARNING", "the par of table t1 hand 3: the pars' process ended (killed by "
                         "SIGKILL): the par was not worked out", None)]
         assert live.par_asked == set()
+    finally:
+        await service.close()
+        service.store.close()
+
+
+class NeedsTwo(Exception):
+    """Pickled by the pars' process, but not read back here (its ``__init__`` takes two
+    arguments, its ``args`` one)."""
+
+    def __init__(self, a: str, b: str) -> None:
+        super().__init__(f"{a} {b}")
+
+
+def raise_needs_two() -> None:
+    raise NeedsTwo("x", "y")
+
+
+@pytest.mark.asyncio
+async def test_an_answer_that_cannot_come_back_is_a_failed_par_not_a_lost_process() -> None:
+    """An exception that cannot be read back, a value that cannot be sent: the par failed
+    (``ParFailed``, which would come again if asked again), not ``ParsEnded`` (the process
+    died: worth asking again); the process goes on."""
+    pars = ParPool(0)
+    try:
+        pid = await answer(pars.run(os.getpid))
+        with pytest.raises(ParFailed, match=r"could not be read: TypeError\(.*NeedsTwo") as got:
+            await answer(pars.run(raise_needs_two))
+        assert not isinstance(got.value, ParsEnded)
+        with pytest.raises(ParFailed, match=r"could not be sent: TypeError\(.*lock") as got:
+            await answer(pars.run(threading.Lock))
+        assert not isinstance(got.value, ParsEnded)
+        assert await answer(pars.run(os.getpid)) == pid
+    finally:
+        pars.close()
+
+
+LOST = ("the par of table t1 hand 3: the pars' process ended (status 3): the par was not "
+        "worked out")
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("par, asked, lines", [
+    ((os._exit, 3), 3, [("WARNING", LOST), ("WARNING", LOST),
+                        ("WARNING", LOST + "; not asked again (lost 3 times)")]),
+    ((raise_needs_two,), 1, [("ERROR", "the par of table t1 hand 3 failed: ParFailed: a "
+                                       "par's answer could not be read: TypeError(\"NeedsTwo")]),
+    ((threading.Lock,), 1, [("ERROR", "the par of table t1 hand 3 failed: ParFailed: a "
+                                      "par's answer could not be sent: TypeError(")]),
+    ((int, "x"), 1, [("ERROR", "the par of table t1 hand 3 failed: ValueError: invalid "
+                               "literal for int() with base 10: 'x'")]),
+], ids=["kills its process", "unreadable", "unsendable", "raises"])
+async def test_a_failed_par_is_not_asked_again_and_a_lost_one_twice_at_most(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, par: tuple[Any, ...], asked: int,
+        lines: list[tuple[str, str]]) -> None:
+    """Six events of a hand's review (a ready, a join...), each asking for its par: a par
+    that fails the same way every time is asked once and told in one line with its cause;
+    one whose process dies every time is asked again twice, then no more (not a fresh
+    process and a fresh search at every event)."""
+    service = Service(Store(f"sqlite:///{tmp_path / 't.db'}"), Limits(par_nice=0))
+    real, calls = service.par_pool.run, []
+
+    def run(fn: Any, *args: Any) -> asyncio.Future[Any]:
+        calls.append(fn)
+        return real(*par)
+
+    service.par_pool.run = run  # type: ignore[method-assign]
+    table = SimpleNamespace(id="t1", par={}, state=SimpleNamespace(hand_index=3,
+                                                                   clone=lambda: None))
+    live: Any = SimpleNamespace(table=table, par_asked=set(), par_lost={}, conns={"Ann"},
+                                remote=set(), standby=False, lock=asyncio.Lock())
+    try:
+        with caplog.at_level(logging.WARNING, logger="forties.web"):
+            for _ in range(6):
+                before = set(service._tasks)
+                service._ask_par(live)
+                await asyncio.wait_for(asyncio.gather(*(service._tasks - before)), START)
+        assert len(calls) == asked
+        got = [(r.levelname, r.getMessage(), r.exc_info) for r in caplog.records]
+        assert len(got) == len(lines), got
+        assert [(level, message[:len(want)], exc) for (level, message, exc), (_, want)
+                in zip(got, lines, strict=True)] == [(level, want, None) for level, want in lines]
+        assert all("\n" not in message for _, message, _ in got)
     finally:
         await service.close()
         service.store.close()

@@ -225,6 +225,7 @@ class Live:
     on_over: OnOver | None = None
     told_over: bool = False
     par_asked: set[int] = field(default_factory=set)
+    par_lost: dict[int, int] = field(default_factory=dict)  # a hand: its pars lost so far
     # several processes: the last events came from another one, which plays the computer
     # turns; this one waits longer before playing them itself (if that process died)
     standby: bool = False
@@ -247,6 +248,14 @@ class ParsEnded(RuntimeError):
     or crashed; the next par starts a fresh one), or the server is stopping."""
 
 
+class ParFailed(RuntimeError):
+    """A par whose answer (its value, or the exception it raised) could not be sent or
+    read back: it would fail the same way if asked again, unlike ``ParsEnded``."""
+
+
+PAR_ASKED_AGAIN = 2  # a hand's par lost with the pars' process: asked again twice at most
+
+
 class ParPool:
     """One process for the pars, at a lower priority (``nice``: its niceness, 10 unless
     told), so that a long search never holds up a computer's move; ended, not waited for,
@@ -262,7 +271,8 @@ class ParPool:
 
     def run(self, fn: Callable[..., Any], *args: Any) -> asyncio.Future[Any]:
         """``fn(*args)`` in the pars' process, as an awaitable: its value, or the exception
-        it raised, or ``ParsEnded`` when the process ends before it answers."""
+        it raised, or ``ParFailed`` when that answer cannot come back through the pipe,
+        or ``ParsEnded`` when the process ends before it answers."""
         loop = asyncio.get_running_loop()
         fut: asyncio.Future[Any] = loop.create_future()
         call = pickle.dumps((fn, args), pickle.HIGHEST_PROTOCOL)
@@ -362,7 +372,7 @@ class _ParsChild:
                 try:
                     value = pickle.loads(payload)
                 except Exception as e:  # (sent, but not to be read here)
-                    ok, value = False, ParsEnded(f"a par's answer could not be read: {e!r}")
+                    ok, value = False, ParFailed(f"a par's answer could not be read: {e!r}")
                 with self._lock:
                     owed = self._owed.pop(job, None)
                 if owed is not None:
@@ -452,7 +462,7 @@ def _serve_pars(work: Any, answers: Any, nice: int) -> None:
         try:
             payload = pickle.dumps(value, pickle.HIGHEST_PROTOCOL)
         except Exception as e:
-            payload = pickle.dumps(ParsEnded(f"a par's answer could not be sent: {e!r}"))
+            payload = pickle.dumps(ParFailed(f"a par's answer could not be sent: {e!r}"))
             ok = False
         try:
             answers.send_bytes(pickle.dumps((job, ok, payload), pickle.HIGHEST_PROTOCOL))
@@ -1030,14 +1040,22 @@ class Service:
             return
         try:
             value = await self.par_pool.run(_pool_par, state, self.limits.par_budget)
-        except ParsEnded as e:  # (asked again when someone comes to the table)
-            live.par_asked.discard(hand)
-            if not self.closing:
+        except ParsEnded as e:  # its process died: asked again when someone comes to the
+            if self.closing:  # table, twice at most (a par that kills its process every
+                return  # time would start a fresh one at every event of the review)
+            lost = live.par_lost[hand] = live.par_lost.get(hand, 0) + 1
+            if lost <= PAR_ASKED_AGAIN:
+                live.par_asked.discard(hand)
                 log.warning("the par of table %s hand %d: %s", live.table.id, hand, e)
+            else:
+                log.warning("the par of table %s hand %d: %s; not asked again (lost %d "
+                            "times)", live.table.id, hand, e, lost)
             return
-        except Exception:
+        except Exception as e:  # this par failed, and would fail again: never asked again
             if not self.closing:
-                log.exception("the par of table %s hand %d failed", live.table.id, hand)
+                cause = " ".join(f"{type(e).__name__}: {e}".split())
+                log.error("the par of table %s hand %d failed: %s", live.table.id, hand,
+                          cause)
             return
         if value is None:
             return
