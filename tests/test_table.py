@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from forties import Record, build_rules, referee
+from forties.scoring import score_forty_fives
 from forties.table import (
     CATCH_UP,
     COMPUTER,
@@ -288,3 +289,82 @@ def test_missed_events_come_back_as_they_were_told_across_hands(preset: str) -> 
             want = [f for f in frames if f["seq"] > since]
             assert [game(f) for f in got] == [game(f) for f in want], (seat, since)
     assert t.frames_since(2, first - 2) is None
+
+
+@pytest.mark.parametrize("preset, options, start", [
+    ("merrimack-valley", {}, 0), ("merrimack-valley", {"forty_five_resets": True}, 0),
+    ("merrimack-valley", {"match": "best-of-3"}, 0), ("merrimack-valley", {}, 105),
+    ("nova-scotia", {}, 0), ("auction-45", {}, 0),
+    ("auction-45", {"players": 6, "teams": "two-threes"}, 0), ("auction-45", {"players": 3}, 0),
+    ("call-your-partner", {}, 0)])
+def test_the_pads_change_is_what_the_hand_did_to_each_score(
+        preset: str, options: dict[str, Any], start: int) -> None:
+    """A pad line's ``change`` is what the hand did to each side's score, as the engine
+    scored it: the difference of the totals written under it (from 0 at a game's first
+    hand), whatever the quirk: a set bid, a side locked at 100 scoring nothing, 30 for 60,
+    a 45 gone back to 0, a called partner scoring the bid, a hand thrown in, the game won
+    in the middle of a hand or by the bidder going out (both sides past the target: the
+    game begun on 105 each). ``took`` is what the bidding side
+    (with its called partner) took against the bid, which decides made or set."""
+    rules = build_rules(preset, options)
+    seen: set[str] = set()
+    for seed in range(40):
+        t = Table("t", rules, seed, Settings())
+        for i in range(t.n):
+            t.apply({"kind": "sit", "seat": i, "as": COMPUTER, "name": "C", "level": "basic"})
+        t.apply({"kind": "start"})
+        before = [start] * len(t.state.sides)
+        t.state.scores, t.state.start_scores = list(before), list(before)
+        while True:
+            while not t.state.hand_over:
+                play_one(t)
+            st, line = t.state, t.pad[-1]
+            assert line["hand"] == st.hand_index
+            change = [a - b for a, b in zip(line["scores"], before, strict=True)]
+            assert line["change"] == change, line
+            assert change == [a - b for a, b in zip(st.scores, st.start_scores, strict=True)]
+            if line["note"] == "thrown in":
+                seen.add("thrown in")
+                assert line["change"] == [0] * len(before) and "took" not in line
+            elif line["bidder"] is not None:
+                sides = st.bidding_sides()  # type: ignore[attr-defined]
+                took = sum(line["points"][x] for x in sides)
+                assert line["took"] == took, line
+                assert line["note"] == ("made" if st.made() else "set")  # type: ignore[attr-defined]
+                bid = 60 if line["bid"] == "30 for 60" else int(str(line["bid"]).split()[0])
+                for x in sides:
+                    if line["note"] == "set":
+                        seen.add("set")
+                        assert line["change"][x] == -bid or st.rules.forty_five_resets, line
+                    elif line["bid"] == "30" and rules.made_30_scores_60:  # type: ignore[attr-defined]
+                        seen.add("30 for 60")
+                        assert line["change"][x] == 60, line
+                if len(sides) > 1:
+                    seen.add("called partner")
+                    assert line["change"][sides[0]] == line["change"][sides[1]], line
+                lock = rules.lock_at  # type: ignore[attr-defined]
+                for x, p in enumerate(line["points"]):
+                    if lock is not None and x not in sides and before[x] >= lock and p:
+                        seen.add("locked")
+                        assert line["change"][x] == 0, line
+                out = score_forty_fives(rules, st.summary(),  # type: ignore[arg-type, attr-defined]
+                                        st.start_scores)
+                if out.reason == "bidder-goes-out":  # (the others past the target too)
+                    seen.add("bidder goes out")
+            if st.rules.forty_five_resets and 0 in line["scores"] and 45 in [
+                    b + c for b, c in zip(before, line["points"], strict=True)]:
+                seen.add("45 back to 0")
+            if st.over:
+                seen.add("won mid-hand" if st.tricks and len(st.tricks) < 5 else "won")
+                break
+            before = [0] * len(before) if line.get("new_game") else list(line["scores"])
+            if line.get("new_game"):
+                seen.add("new game")
+            t.apply({"kind": "deal"})
+    want = {"merrimack-valley": {"set", "won"} | ({"bidder goes out"} if start else set()),
+            "nova-scotia": {"won mid-hand"},
+            "auction-45": {"set", "30 for 60", "locked", "thrown in", "won"},
+            "call-your-partner": {"set", "called partner", "locked", "thrown in"}}[preset]
+    want |= {"forty_five_resets": {"45 back to 0"}, "match": {"new game"}}.get(
+        next(iter(options), ""), set())
+    assert want <= seen, (preset, options, seen)

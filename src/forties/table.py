@@ -567,8 +567,14 @@ class Table:
         return frames
 
     def pad_line(self) -> dict[str, Any]:
-        """PAD: the hand just finished as the scorekeeper writes it, from the public view."""
-        v = self.state.view(None)
+        """PAD: the hand just finished as the scorekeeper writes it, from the public view:
+        each side's card points (``points``), what the hand did to its score (``change``:
+        a set bid, a locked side, 30 for 60, a 45 gone back to 0, as the engine scored
+        them), its score after the hand (``scores``); in an auction game the points the
+        bidding side took against its bid (``took``: the bidder's and his called
+        partner's), when the hand was played out."""
+        st = self.state
+        v = st.view(None)
         line: dict[str, Any] = {"hand": v["hand_index"], "dealer": v["dealer"]}
         note: str
         if self.rules.game == "forty-one":
@@ -581,9 +587,14 @@ class Table:
             if v["bidder"] is None:
                 note = "thrown in" if not v["tricks"] else ""
             else:
-                made = getattr(self.state, "made", None)  # the engine's own scoring decides
-                note = "made" if made is not None and made() else "set"
+                made = getattr(st, "made", None)  # the engine's own scoring decides
+                result = made() if made is not None else None
+                note = "made" if result else "set"
+                if result is not None:  # (None: not played out, the bidder folded)
+                    sides = st.bidding_sides()  # type: ignore[attr-defined]
+                    line["took"] = sum(v["points"][x] for x in sides)
         line["scores"] = v["scores"]
+        line["change"] = [a - b for a, b in zip(v["scores"], st.start_scores, strict=True)]
         line["note"] = note
         if self.state.new_game_due:
             line["new_game"] = True

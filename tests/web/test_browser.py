@@ -569,6 +569,9 @@ def the_games_hands(server: str, table: str) -> list[dict[str, Any]]:
             st.apply(Action.parse(text))
         out = hand_summary(st)
         out["made"] = st.made() if out["bidder"] is not None else None  # type: ignore[attr-defined]
+        if out["made"] is not None:  # (what the bidding side took: bidder and partner)
+            out["took"] = sum(out["points"][x] for x in st.bidding_sides())  # type: ignore[attr-defined]
+        out["change"] = [a - b for a, b in zip(st.scores, st.start_scores, strict=True)]
         hands.append(out)
     return hands
 
@@ -581,10 +584,14 @@ def test_the_45s_pad_fits_a_phone_with_every_number(server: str, browser: Any, s
     measured where they stand), no cell overflowing, and the pad needs no sideways scroll
     (its scrollWidth within its clientWidth), nor does the page; each hand holds every
     number the engine's replay of the record gives it: the bid, the trump, made or set,
-    each side's points and its score after the hand (numbers kept left to right in
-    Arabic). Still so with the longest names a table gives its sides ("Computer 2 &
-    Computer 4 & Computer 6", long French names). On the laptop and the desktop the same
-    pad fits its panel, word for word."""
+    the points the bidding side took, each side's Points (what the hand did to its score,
+    signed: the difference of its totals, the first hand's its total; a set bidder's
+    "-20", not the 15 he took; a called partner's the bid he made with the bidder) and
+    its score after the hand (numbers kept left to right in Arabic). At the table of
+    three the player bids as high as he may until a bidder has been set. Still so with
+    the longest names a table gives its sides ("Computer 2 & Computer 4 & Computer 6",
+    long French names). On the laptop and the desktop the same pad fits its panel, word
+    for word."""
     long_fr = "Jean-Baptiste Arsenault-Thériault & Marie-Madeleine Chiasson-Doucet"
     words = {lang: get(server, f"/i18n/{lang}.json")["messages"] for lang in ("en", "fr", "ar")}
     for preset, options in (("merrimack-valley", {}),
@@ -593,19 +600,24 @@ def test_the_45s_pad_fits_a_phone_with_every_number(server: str, browser: Any, s
                             ("call-your-partner", {})):
         made = post(server, "/api/play", {"preset": preset, "options": options,
                                           "level": "random"})
+        table = made["table"]
         player = new_page(browser, PHONE)
         player.goto(server + made["url"])
         wait_ready(player)
-        for k in range(2):
+        want_set = options == {"players": 3}  # (a bid of 30 for 60 played at random)
+        for k in range(6 if want_set else 2):
             if k:
                 hand = body(player, "hand")
                 player.click("#ready")
                 player.wait_for_function("h => document.body.dataset.hand !== h", arg=hand)
-            play_until([player], lambda p=player: over(p), bidder=False)
+            play_until([player], lambda p=player: over(p), bidder=want_set)
             if body(player, "phase") == "game-over":
                 break
-        table = made["table"]
+            if k and (not want_set or any(x["made"] is False
+                                          for x in the_games_hands(server, table))):
+                break
         hands = the_games_hands(server, table)
+        assert not want_set or any(x["made"] is False for x in hands), hands
         rules = build_rules(preset, options)
         sides, players = len(rules.sides), rules.players  # type: ignore[attr-defined]
         for viewport, lang in ((PHONE, "en"), (PHONE, "fr"), (PHONE, "ar"),
@@ -634,19 +646,27 @@ def test_the_45s_pad_fits_a_phone_with_every_number(server: str, browser: Any, s
             assert names and set(names) <= set(rowheads), (where, names, rowheads)
             pad = p.evaluate(PAD_HANDS_JS)
             assert [x["hand"] for x in pad] == list(range(len(hands))), (where, pad)
+            before = [0] * sides
             for line, game in zip(pad, hands, strict=True):
                 assert line["number"] == str(line["hand"] + 1)
                 if game["bidder"] is not None:
                     note = w["pad.note.made" if game["made"] else "pad.note.set"]
                     bid = w.get(f"bid.{game['bid']}", game["bid"])  # ("30 for 60" in words)
                     assert bid in line["bid"] and note in line["bid"], (where, line)
+                    took = w["pad.bid_result_took"].split("{bid}")[1].format(
+                        note=note, took=game["took"])  # (": set, took 15")
+                    assert line["bid"].endswith(took), (where, line, game)
                 if game["trump"]:
                     assert w[f"suit.{game['trump']}"] in line["bid"], (where, line)
                 assert [s["side"] for s in line["sides"]] == list(range(sides)), (where, line)
-                assert [s["points"] for s in line["sides"]] == [str(x) for x in game["points"]], \
-                    (where, line, game)
                 assert [s["total"] for s in line["sides"]] == [str(x) for x in game["scores"]], \
                     (where, line, game)
+                totals = [int(s["total"]) for s in line["sides"]]
+                change = [t - b for t, b in zip(totals, before, strict=True)]
+                assert [s["points"] for s in line["sides"]] == [
+                    f"{c:+d}" if c else "0" for c in change], (where, line, game)
+                assert [int(s["points"]) for s in line["sides"]] == game["change"], (where, line)
+                before = totals
                 assert all(s["who"] and s["dirs"] == ["ltr", "ltr"] for s in line["sides"]), line
             if viewport is PHONE and lang != "en":
                 screenshot(p, shots, f"45s-pad-{preset}-{players}-{lang}-phone", full=True)

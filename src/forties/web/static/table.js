@@ -752,8 +752,9 @@ function renderPad() {
 
 /** The Forty-Fives' pad, made for a 360 px phone whatever the number of sides: each hand a
  *  group of rows with its number beside them, a first line saying who bid what in which
- *  trump and whether it was made, then a row a side (its points this hand and its score
- *  after it), so no column grows with the players or their names. */
+ *  trump, whether it was made and what the bidding side took, then a row a side (what the
+ *  hand did to its score, "+15" or "-20", and its score after it), so no column grows with
+ *  the players or their names. */
 function pad45(view) {
   const sides = view ? view.sides : [];
   const who = sides.every((s) => s.length === 1) ? 'pad.player41' : 'pad.side';
@@ -765,18 +766,22 @@ function pad45(view) {
       h('td', { colspan: 3 }, ...bidLine(r))),
     ...sides.map((s, i) => h('tr', { dataset: { side: i } },
       h('th', { scope: 'row', class: 'who', text: sideName(s) }),
-      h('td', { class: 'points' }, num(Array.isArray(r.points) ? r.points[i] : '')),
+      h('td', { class: 'points' }, num(Array.isArray(r.change) ? r.change[i] : '', true)),
       h('td', { class: 'total' }, num(Array.isArray(r.scores) ? r.scores[i] : ''))))));
   return h('table', { class: 'pad pad45' }, h('thead', {}, head), ...hands);
 }
 
-/** A 45s hand's first line on the pad: "Ann bid 25 ♥ Hearts: made", or why nobody bid. */
+/** A 45s hand's first line on the pad: "Ann bid 25 ♥ Hearts: made, took 25", or why nobody
+ *  bid (what the bidding side took: the card points that made or set the bid). */
 function bidLine(r) {
   const note = r.note ? (has(`pad.note.${r.note}`) ? t(`pad.note.${r.note}`) : r.note) : '';
   const trump = r.trump ? [' ', suitIcon(r.trump, 18), ` ${suitWords(r.trump)}`] : [];
   if (r.bidder === null || r.bidder === undefined) return [note || '—', ...trump];
-  const id = r.bidder === S.you ? 'review.bid_result_you' : 'review.bid_result';
-  const params = { name: seatName(r.bidder), note, bid: [r.bid ? bidText(r.bid) : '', ...trump] };
+  const took = typeof r.took === 'number';
+  const id = r.bidder === S.you ? (took ? 'pad.bid_result_you_took' : 'review.bid_result_you')
+    : took ? 'pad.bid_result_took' : 'review.bid_result';
+  const params = { name: seatName(r.bidder), note, bid: [r.bid ? bidText(r.bid) : '', ...trump],
+    took: took ? num(r.took) : '' };
   return t(id).split(/\{(\w+)\}/).flatMap((part, i) => {
     if (i % 2 === 0) return [part];
     return part in params ? [].concat(params[part]) : [`{${part}}`];
