@@ -2,7 +2,8 @@
 French, no English left on a French table page (the rules line, a taken seat, the page of a
 table that is not there), the More panel (no dead button, a readable rules line, the
 ``hidden`` attribute obeyed), the host's link for those who watch, the French review
-line of the player's own bid, and the Play-now player as a spectator's page names him."""
+line of the player's own bid, the Play-now player as a spectator's page names him, and
+every seat's name whole (no word broken) at five and six players on a phone."""
 
 from __future__ import annotations
 
@@ -257,3 +258,76 @@ def test_the_host_hands_out_a_watch_link(server: str, browser: Any) -> None:
     assert not host.errors and not watcher.errors
     host.context.close()
     watcher.context.close()
+
+
+# Every word of the seats' labels on one line: a word whose letters sit on two lines was
+# broken inside (measured where it stands); a name may break after its hyphen
+# ("Marie-" / "Christine"). Also: the page's width and the bottom of the hand's cards.
+FELT_WORDS = """() => {
+  const broken = [];
+  for (const badge of document.querySelectorAll('#felt .badge')) {
+    const walker = document.createTreeWalker(badge, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      for (const m of n.textContent.matchAll(/[^\\s-]+-?/g)) {
+        const r = document.createRange();
+        r.setStart(n, m.index);
+        r.setEnd(n, m.index + m[0].length);
+        const tops = new Set([...r.getClientRects()].filter((q) => q.width > 0)
+          .map((q) => Math.round(q.top)));
+        if (tops.size > 1) broken.push(m[0]);
+      }
+    }
+  }
+  const cards = [...document.querySelectorAll('#hand button.card')];
+  return {broken, names: [...document.querySelectorAll('#felt .badge')].map((b) => b.innerText),
+          page: document.documentElement.scrollWidth, view: window.innerWidth,
+          cards: cards.length, height: window.innerHeight,
+          bottom: Math.max(0, ...cards.map((c) => c.getBoundingClientRect().bottom))};
+}"""
+
+
+def test_the_seats_names_stay_whole_at_five_and_six_on_a_phone(
+        server: str, browser: Any) -> None:
+    """At a table of five (Call Your Partner) or six (Auction 45), and of four, on a 360 px
+    phone in English, French and Arabic: the player's own page shows every seat's name with
+    no word broken inside ("Ordinateur" whole, its number on the next line), no sideways
+    scroll and the hand's cards on the screen; a spectator's page shows the Play-now player
+    "Marie-Christine Tremblay (déconnecté)" in the middle, no word broken (but after the
+    hyphen); and so it is still with that long name at every seat."""
+    long_name = "Marie-Christine Tremblay"
+    for preset, options in (("call-your-partner", {}), ("auction-45", {"players": 6}),
+                            ("merrimack-valley", {})):
+        made = post(server, "/api/play", {"preset": preset, "options": options,
+                                          "level": "random", "name": long_name})
+        for lang in ("en", "fr", "ar"):
+            player = new_page(browser, PHONE, lang)
+            player.goto(server + made["url"])
+            wait_ready(player)
+            player.wait_for_selector("#hand button.card")
+            got = player.evaluate(FELT_WORDS)
+            where = (preset, lang, "player")
+            assert got["broken"] == [], (where, got)
+            assert got["page"] <= got["view"], (where, got)
+            assert got["cards"] and got["bottom"] <= got["height"], (where, got)
+            player.context.close()
+
+            watcher = new_page(browser, PHONE, lang)
+            watcher.goto(f"{server}/t/{made['table']}#watch")
+            wait_ready(watcher)
+            watcher.wait_for_function(
+                "n => document.querySelector('.badge[data-seat=\"0\"]')?.innerText.includes(n)",
+                arg=long_name)
+            got = watcher.evaluate(FELT_WORDS)
+            where = (preset, lang, "spectator")
+            assert got["broken"] == [], (where, got)
+            assert got["page"] <= got["view"], (where, got)
+            # the long name at every seat
+            watcher.eval_on_selector_all("#felt .badge .name",
+                                         "(ns, n) => ns.forEach((x) => { x.textContent = n; })",
+                                         long_name)
+            got = watcher.evaluate(FELT_WORDS)
+            assert got["broken"] == [], (where, "long names", got)
+            assert got["page"] <= got["view"], (where, "long names", got)
+            assert not player.errors and not watcher.errors
+            watcher.context.close()
+
