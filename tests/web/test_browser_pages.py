@@ -3,7 +3,8 @@ French, no English left on a French table page (the rules line, a taken seat, th
 table that is not there), the More panel (no dead button, a readable rules line, the
 ``hidden`` attribute obeyed), the host's link for those who watch, the French review
 line of the player's own bid, the Play-now player as a spectator's page names him, and
-every seat's name whole (no word broken) at five and six players on a phone."""
+every seat's name whole (no word broken) at five and six players on a phone; a language
+chosen in the address (?lang=) kept on the pages that follow."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from typing import Any
 
 from babel.messages.pofile import read_po
 
-from .pages import PHONE, body, mine, new_page, over, play_until, post, wait_ready
+from .pages import PHONE, body, catalog, mine, new_page, over, play_until, post, wait_ready
 
 LOCALE = Path(__file__).resolve().parents[2] / "src" / "forties" / "web" / "locale"
 DESKTOP_1280 = {"width": 1280, "height": 800}
@@ -331,3 +332,36 @@ def test_the_seats_names_stay_whole_at_five_and_six_on_a_phone(
             assert not player.errors and not watcher.errors
             watcher.context.close()
 
+
+def test_a_language_chosen_in_the_address_stays_on_the_next_page(
+        server: str, browser: Any) -> None:
+    """An English browser opens the home page as /?lang=fr (or /?lang=ar) and taps Play now:
+    the table it comes to is in French (in Arabic, right to left), though its address has
+    no ?lang=; the same for /pad?lang=fr and the new pad it starts."""
+    for lang in ("fr", "ar"):
+        page = new_page(browser, PHONE)  # en-US
+        page.goto(f"{server}/?lang={lang}")
+        wait_ready(page)
+        assert page.evaluate("document.documentElement.lang") == lang
+        page.click("#play")
+        page.wait_for_url("**/t/**")
+        wait_ready(page)
+        assert "lang=" not in page.url
+        assert page.evaluate("[document.documentElement.lang, document.documentElement.dir]") \
+            == [lang, "rtl" if lang == "ar" else "ltr"]
+        assert page.text_content("#b-pad") == catalog(lang)["table.pad"]
+        assert not page.errors
+        page.context.close()
+
+    page = new_page(browser, PHONE)
+    page.goto(f"{server}/pad?lang=fr")
+    page.wait_for_selector("#new:not([hidden])")
+    page.fill("#name0", "Ann")
+    page.fill("#name1", "Bob")
+    page.click("#new button[type=submit]")
+    page.wait_for_selector("#entry:not([hidden])")
+    assert "/pad/" in page.url and "lang=" not in page.url
+    assert page.evaluate("document.documentElement.lang") == "fr"
+    assert page.text_content("#enter") == catalog("fr")["pad.ui.enter"]
+    assert not page.errors
+    page.context.close()

@@ -4,8 +4,13 @@
 const LANGS = ["en", "fr", "ar"];
 let messages = {};
 
+// ?lang= in the address (kept, as the picker keeps its choice, for the pages that follow:
+// a player's table), the language chosen before, or the browser's.
 export function pickLanguage() {
   const q = new URLSearchParams(location.search).get("lang");
+  if (q && LANGS.includes(q)) {
+    try { localStorage.setItem("forties.lang", q); } catch (e) { /* this page only */ }
+  }
   const stored = localStorage.getItem("forties.lang");
   const nav = (navigator.language || "en").slice(0, 2);
   return [q, stored, nav, "en"].find((x) => x && LANGS.includes(x));

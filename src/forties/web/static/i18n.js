@@ -22,10 +22,17 @@ export function language() {
   return lang;
 }
 
-/** The language to use: ?lang= in the address, the one chosen before, or the browser's. */
+/** The language to use: ?lang= in the address, the one chosen before, or the browser's.
+ *  A language asked for in the address is kept as the picker keeps its choice, so the
+ *  pages that follow (the new table, the new pad, the replay) stay in it. */
 export function preferredLanguage() {
   const asked = new URLSearchParams(location.search).get('lang');
-  if (asked) return asked;
+  if (asked) {
+    if (['en', 'fr', 'ar'].includes(asked)) {
+      try { localStorage.setItem(KEY, asked); } catch (e) { /* kept for this page only */ }
+    }
+    return asked;
+  }
   const saved = localStorage.getItem(KEY);
   if (saved) return saved;
   const nav = (navigator.language || 'en').slice(0, 2).toLowerCase();
