@@ -1,5 +1,6 @@
 """An online hall evening in the browser, on the real server (``forties serve``'s app):
-two couples of people and two of computer players."""
+two couples of people and two of computer players; and every hall page loads with no
+error in the console."""
 
 from __future__ import annotations
 
@@ -128,3 +129,34 @@ def test_a_computer_couple_plays_under_its_registered_names(server: str, browser
                 assert computer not in text and title is None, badges
         assert page.errors == []  # type: ignore[attr-defined]
         page.context.close()
+
+
+def test_the_hall_pages_log_no_error(server: str, browser: Any) -> None:
+    """Each of the hall's pages (the new evening's form, the director's, the standings, the
+    report form, an online player's with its table) loads with nothing in the console's
+    errors, not even a missing /favicon.ico."""
+    made = post(server, "/api/hall", {"games": 1, "online": True})
+    eid, key = made["evening"], made["key"]
+    links: list[str] = []
+    for names in (["Ann", "Bob"], ["Cy", "Di"]):
+        links += post(server, f"/api/hall/{eid}/register",
+                      {"key": key, "names": names, "players": "people"})["players"]
+    post(server, f"/api/hall/{eid}/begin", {"key": key})
+    for path, ready in (("/hall", "input[name=title]"), (made["url"], "#name-a"),
+                        (made["board"], "#standings tr"), (made["report"], "#tables button"),
+                        (links[0], None)):
+        ctx = browser.new_context(viewport=DESKTOP, base_url=server)
+        page = ctx.new_page()
+        page.set_default_timeout(15000)
+        errors: list[str] = []
+        page.on("console", lambda m, e=errors: m.type == "error" and e.append(m.text))
+        page.on("pageerror", lambda x, e=errors: e.append(str(x)))
+        page.goto(path)
+        if ready:
+            page.wait_for_selector(ready, state="attached")
+        else:
+            table_frame(page)
+        page.wait_for_load_state("load")
+        page.wait_for_timeout(300)
+        assert errors == [], (path, errors)
+        ctx.close()
