@@ -249,11 +249,14 @@ def test_four_friends_play_forty_one_in_three_languages(server: str, browser: An
     host.wait_for_function("!document.getElementById('par').textContent.includes('…')",
                            timeout=120000)
     par = host.text_content("#par")
+    # (the host's own partnership in the second person: "Vous et … feriez", "vous avez")
     team = r".+ et .+ feraient {}\d+ plis \(ils ont annoncé \d+ \+ \d+\)"
-    exact = ("À cartes ouvertes et au meilleur jeu, " + team.format("") + " ; "
-             + team.format("") + r"\.")
+    ours = r"\u2068?Vous\u2069? et .+ feriez {}\d+ plis \(vous avez annoncé \d+ \+ \d+\)"
+    both = "(?:{0} ; {1}|{1} ; {0})"
+    exact = ("À cartes ouvertes et au meilleur jeu, "
+             + both.format(team.format(""), ours.format("")) + r"\.")
     about = (r"À cartes ouvertes et au meilleur jeu \(estimation de l'ordinateur\), "
-             + team.format("environ ") + " ; " + team.format("environ ") + r"\.")
+             + both.format(team.format("environ "), ours.format("environ ")) + r"\.")
     # exact, unless the hand needed more search than this server allows a par
     assert re.fullmatch(exact, par or "") or re.fullmatch(about, par or ""), par
 

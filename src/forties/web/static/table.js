@@ -68,6 +68,15 @@ function sideName(side) {
   return side.map(seatName).join(' & ');
 }
 
+/** Message `id` for a sentence whose subject is the side `seats`, so that its verb agrees
+ *  with it (French): `id_you` when the reader is one of them ("Vous pouviez"), `id_one` for
+ *  one other seat ("Ordinateur 2 pouvait"), else `id` ("Ordinateur 2 & Ordinateur 4
+ *  pouvaient"); `one` false where a side is always two or more. */
+function sideKey(id, seats, one = true) {
+  if (S.you !== null && seats.includes(S.you)) return `${id}_you`;
+  return one && seats.length === 1 ? `${id}_one` : id;
+}
+
 // ----- Forty One's words: its rules, partners named in the reader's language, numbers kept
 // left to right (a negative score reads "-3" in an Arabic line too)
 
@@ -368,8 +377,8 @@ function statusText() {
     if (w === null || w === undefined) return t('status.game_over');
     const seats = Array.isArray(w) ? w : (view.sides[w] || [w]);
     const why = fortyOne(view) ? reason41(view) : '';
-    if (why) return t('status.winner_why', { names: partnersName(seats), why });
-    return t('status.winner', { names: sideName(seats) });
+    if (why) return t(sideKey('status.winner_why', seats, false), { names: partnersName(seats), why });
+    return t(sideKey('status.winner', seats), { names: sideName(seats) });
   }
   if (view.phase === 'hand-over') return t('status.hand_over');
   const who = view.to_act;
@@ -724,12 +733,13 @@ function result41(view) {
 function parText(par) {
   if (!par || typeof par !== 'object' || !Array.isArray(par.side)) return t('review.par_none');
   if (Array.isArray(par.teams) && par.teams.length) { // Forty One: each partnership and its bids
-    const teams = par.teams.map((tm) => t(par.exact ? 'review.par_team' : 'review.par_team_about', {
+    const teams = par.teams.map((tm) => t(sideKey(par.exact ? 'review.par_team'
+      : 'review.par_team_about', tm.seats, false), {
       names: partnersName(tm.seats), tricks: tm.tricks, bids: tm.bids.join(' + ') })).join(t('review.par_and'));
     return t(par.exact ? 'review.par_41' : 'review.par_41_estimate', { teams });
   }
   const key = S.view && fortyOne(S.view) ? 'review.par_tricks' : 'review.par_points';
-  return t(key, { names: sideName(par.side), points: par.points });
+  return t(sideKey(key, par.side), { names: sideName(par.side), points: par.points });
 }
 
 function recordUrl() {
