@@ -13,6 +13,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from forties.actions import Action
 from forties.record import Record, Replay, hand_summary
 from forties.rules import RulesError, build_rules
@@ -422,6 +424,50 @@ PAD_CELLS_JS = """() => {
 }"""
 
 
+@pytest.mark.parametrize(("tie", "said"), [
+    ("lower-partner", "Both partnerships reached 41 and their lower scores are level: a tie, "
+                      "play on."),
+    ("team-total", "Both partnerships reached 41 with the same total: a tie, play on.")])
+def test_a_forty_one_tie_says_why_the_game_goes_on(server: str, browser: Any, tie: str,
+                                                     said: str) -> None:
+    """Both partnerships on the target with their partners above 0, and level by the tie
+    rule: the game goes on, and the review says why (the terminal says it too). A tie is
+    rare in play, so the hand's end is played for real and its scores, in the frames the
+    page receives, are set to 41 each: the page reads them as it reads any scores."""
+    made = post(server, "/api/play", {"preset": "forty-one", "options": {"tie": tie},
+                                      "level": "random"})
+    page = new_page(browser, PHONE)
+
+    def level_scores(ws: Any) -> None:
+        real = ws.connect_to_server()
+
+        def down(message: str | bytes) -> None:
+            frame = json.loads(message)
+            view = frame.get("view")
+            if isinstance(view, dict) and view.get("phase") == "hand-over":
+                view["scores"] = [41, 41, 41, 41]
+            ws.send(json.dumps(frame))
+
+        real.on_message(down)
+        ws.on_message(lambda message: real.send(message))
+
+    page.route_web_socket(re.compile(r".*/ws/.*"), level_scores)
+    page.goto(server + made["url"])
+    wait_ready(page)
+    for _ in range(6):  # (a hand whose bids total under 11 is thrown in: the next one)
+        play_until([page], lambda: over(page), bid="3")
+        page.wait_for_selector("#review", state="visible")
+        if page.locator("#result41").count():
+            break
+        page.click("#ready")
+        page.wait_for_function("document.body.dataset.phase === 'auction'")
+    assert page.eval_on_selector_all("#review p[data-tie]",
+                                     "ps => ps.map(p => p.textContent)") == [said]
+    assert not page.locator("#review p[data-blocked]").count()
+    assert not page.errors
+    page.context.close()
+
+
 def test_forty_one_pad_and_review_read_at_a_glance(server: str, browser: Any, shots: Path) -> None:
     """Forty One at a table of four: a thrown-in hand, then a played one (to 3, a house
     rule, so that someone reaches it). The score pad on a 360 px phone in English and in
@@ -475,15 +521,29 @@ def test_forty_one_pad_and_review_read_at_a_glance(server: str, browser: Any, sh
         "#result41 bdi", "bs => bs.map(b => [b.textContent, b.getAttribute('dir')])")
     assert sorted(d for _, d in ar_points) == ["ltr"] * 4 and all(
         x in ("+3", "-3") for x, _ in ar_points), ar_points
-    status = host.text_content("#status") or ""
-    blocked = host.eval_on_selector_all("#review p[data-blocked]",
-                                        "ps => ps.map(p => p.textContent)")
-    if over(host) and body(host, "phase") == "game-over":
+    # the scores after the hand (the first was thrown in): who won, who plays on and why
+    score = dict(host.eval_on_selector_all(
+        "#result41 > span", "ss => ss.map(s => [+s.dataset.seat, +s.textContent.slice(-2)])"))
+    assert sorted(score) == [0, 1, 2, 3] and set(score.values()) <= {3, -3}, score
+    qualify = [t for t in ((0, 2), (1, 3)) if any(score[p] == 3 and score[q] > 0
+                                                for p, q in (t, t[::-1]))]
+    if len(qualify) == 1:  # one partnership has 3 with a partner above 0: it wins
+        host.wait_for_function("document.body.dataset.phase === 'game-over'")
+        status = host.text_content("#status") or ""
         assert re.fullmatch(r".+ and .+ win the game: 3 with a partner above 0", status), status
-    else:  # someone reached 3 (13 tricks for 12 bid), so his partner went down
-        assert blocked and all(re.fullmatch(
-            r"(You have 3 but your partner|Friend \d has 3 but the partner) is not above 0: "
-            r"play on\.", b) for b in blocked), (status, blocked)
+    else:
+        assert body(host, "phase") == "hand-over"
+        blocked = host.eval_on_selector_all("#review p[data-blocked]",
+                                            "ps => ps.map(p => p.textContent)")
+        tie = host.eval_on_selector_all("#review p[data-tie]", "ps => ps.map(p => p.textContent)")
+        if qualify:  # both have won, and are level (3 and 3 each): a tie plays on
+            assert tie == ["Both partnerships reached 3 and their lower scores are level: a "
+                           "tie, play on."] and not blocked, (tie, blocked)
+        else:  # someone reached 3 (13 tricks for 12 bid), so his partner went down
+            assert not tie and len(blocked) == sum(
+                score[p] == 3 and score[(p + 2) % 4] < 0 for p in range(4)) and all(
+                re.fullmatch(r"(You have 3 but your partner|Friend \d has 3 but the partner) is "
+                             r"not above 0: play on\.", b) for b in blocked), (blocked, score)
 
     heads = {"en": ["Hand", "Player", "This hand", "Total"],
              "fr": ["Donne", "Joueur", "Cette donne", "Total"],

@@ -128,6 +128,17 @@ function blocked41(view) {
   return [0, 1, 2, 3].filter((p) => view.scores[p] >= target && view.scores[(p + 2) % 4] <= 0);
 }
 
+/** Both partnerships have won on these scores, and the game goes on: a tie (the rule `tie`
+ *  found them level). */
+function tied41(view) {
+  if (view.over) return false;
+  const target = rule41(view, 'target');
+  const positive = rule41(view, 'partner_positive');
+  const sc = view.scores;
+  return [[0, 2], [1, 3]].every(([a, b]) => [[a, b], [b, a]].some(([p, q]) =>
+    sc[p] >= target && (!positive || sc[q] > 0)));
+}
+
 /** Cards as the table holds them: by suit (clubs, diamonds, hearts, spades), low to high. */
 function sortedCards(cards) {
   const at = (c) => 'CDHS'.indexOf(c[c.length - 1]) * 13 + '23456789TJQKA'.indexOf(c[0]);
@@ -725,6 +736,10 @@ function result41(view) {
     out.push(h('p', { class: 'scoreline', dataset: { blocked: p } }, ...tNodes(
       p === S.you ? 'review.partner41_you' : 'review.partner41',
       { name: seatName(p), score: view.scores[p] }, [])));
+  }
+  if (tied41(view)) {
+    const id = rule41(view, 'tie') === 'lower-partner' ? 'review.tie41_lower' : 'review.tie41_total';
+    out.push(h('p', { class: 'scoreline', dataset: { tie: '' }, text: t(id, { n: rule41(view, 'target') }) }));
   }
   return out;
 }
