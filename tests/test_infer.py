@@ -466,3 +466,58 @@ def test_spread_bench_says_the_reading_leaves_the_weight_on_fewer_deals(
     bench.print_spread(4, "auction-45")
     out = capsys.readouterr().out
     assert "auction-45, 4 positions" in out and "tricks played:" in out
+
+
+def test_calib_features_count_top_trumps_trumps_and_off_suit_kings() -> None:
+    """``calib_features``: how many of the top four trumps (not which), trumps (to 4+) and
+    off-suit kings (to 2+); the king of trumps is a trump, not an off-suit king."""
+    from forties.cards import mask_of_names, parse_suit
+
+    hearts = parse_suit("H")  # 5H JH AH KH are hearts' top four
+    hand = mask_of_names(["5H", "AH", "KS", "KD", "KC"])
+    assert inf.calib_features(hand, hearts) == (2 * 5 + 2) * 3 + 2
+    spades = parse_suit("S")
+    hand = mask_of_names(["KS", "KH", "2C", "3C", "4C"])
+    assert inf.calib_features(hand, spades) == (0 * 5 + 1) * 3 + 1
+
+
+def test_only_the_calib_proposal_deals_kept_kings_more_often() -> None:
+    """``knowledge(kings=True)`` weighs the off-suit kings of a seat that kept cards in
+    the draw (as ``basic`` keeps them); the default knowledge, which today's levels use,
+    does not."""
+    g = _first_card("merrimack-valley")
+    seat = g.turn
+    assert seat is not None
+    view = g.view(seat)
+    plain, kings = knowledge(view), knowledge(view, kings=True)
+    trump = g.trump
+    off_kings = [s * 13 + 11 for s in range(4) if not TRUMPS[trump] >> (s * 13 + 11) & 1]
+    kept = [s for s in range(g.n) if s != seat and inf._kept(view, s) > 0]
+    assert kept
+    for s in kept:
+        assert all(c not in plain.weights[s] for c in off_kings)
+        assert all(kings.weights[s][c] > 1 for c in off_kings)
+
+
+@pytest.mark.parametrize("preset", ["merrimack-valley", "auction-45"])
+def test_the_calibrated_weighing_never_weighs_the_true_deal_to_zero(preset: str) -> None:
+    """``expert-calib``'s weighing (with the reading of the opponents' cards where the
+    preset's default has it) gives the true deal a weight above zero at every position,
+    before the first card and later, as it gives every deal drawn."""
+    from forties.bots.expert import POLICY_PRESETS
+
+    rng = random.Random(3)
+    positions = [_first_card(preset), *_basic_positions(preset, 12, 9)]
+    for g in positions:
+        seat = g.turn
+        assert seat is not None
+        view = g.view(seat)
+        k = knowledge(view, kings=True)
+        cands = inf.draw_deals(k, 120, rng)
+        ev = inf.Evidence(view, k, preset in POLICY_PRESETS, calib=True)
+        ev.fit_start(k, len(cands), rng)
+        assert (ev.start is None) == (not k.plays)
+        truth = [g.hands[s] for s in range(g.n)]
+        ws = ev.weights([truth, *cands])
+        assert ws[0] > 0 and all(w > 0 for w in ws), ws[:3]
+

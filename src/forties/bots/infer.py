@@ -29,6 +29,21 @@ resampling: many cheap deals, a few solved):
   read by the rule of the last seat only (above), but by the level ``expert-partner``,
   which reads them as ``basic``'s too.
 
+**``expert-calib``** weighs its deals by another table (``calib_features``,
+``infer_calib_counts``): how many of the top four trumps each seat held (not which), how
+many trumps and how many off-suit kings (``basic`` keeps its kings with two trumps or
+fewer), from a proposal that deals a seat that kept cards its off-suit kings more often
+(``sampler.knowledge(kings=True)``). And it divides out the sampler's odds of each seat's
+features as they were when the play began (``Evidence.fit_start``), not their share among
+the deals weighed. That share is taken under everything the seat knows now: its own cards
+(the Merrimack Valley bidder, who leads, sees 1.5 of the top four trumps on average in its
+hand, the kitty and its discards) and the cards played. Dividing it out put each seat's
+features back to its class's average over all deals, limited to the features still
+possible: a defender's chance of holding a top trump the bidder holds went to holding
+none, and the deals put the hidden top trumps in the others' hands less often than the
+plain sampler (0.43 against 0.47, truth 0.55; ``python -m forties.bench.infer
+calibration``). No default uses it yet.
+
 The level ``expert-infer`` weighs its deals so in every preset, without the reading of
 the opponents' cards; ``expert-policy`` with it; the default ``expert`` where a duplicate
 match showed it stronger (``INFER_PRESETS`` and ``POLICY_PRESETS`` in ``bots.expert``).
@@ -46,7 +61,7 @@ from ..fortyfives import KEY, PRIVILEGED, TRUMP_ORDER, TRUMPS, follow_mask
 from ..rules import FortyFivesRules, rules_from_json
 from ..state import GameState, IllegalActionError
 from .basic import play_card
-from .sampler import Knowledge, _kept, _position, deal_world, knowledge
+from .sampler import Knowledge, _kept, _position, deal_world, knowledge, start_knowledge
 
 FLOOR = 0.1  # each likelihood is mixed with the class's overall frequency this much
 SMOOTH = 20.0  # pseudo-counts towards the frequency among the seats of the class's role
@@ -66,6 +81,22 @@ POOL_OVERSAMPLE = 8
 SOFT = True  # the proposal keeps the sampler's own soft facts (its odds are divided out)
 TEMPER = 1.0  # each deal's weight is its likelihood to this power
 FEATURES = 80
+# ``expert-calib``: how many of the top four trumps, how many trumps (0 to 4+) and how
+# many off-suit kings (0 to 2+) a hand holds (``calib_features``)
+CALIB_FEATURES = 75
+OFF_KINGS = [sum(1 << (s * 13 + 11) for s in range(4)) & ~TRUMPS[t] for t in range(4)]
+
+
+def calib_features(hand: int, trump: int) -> int:
+    """How many of the top four trumps a hand holds (0 to 4), how many trumps (0 to 4+)
+    and how many off-suit kings (0 to 2+): the features of ``expert-calib``'s table.
+    Counts, not which cards: a seat's class says how strong its trumps are, and that
+    mass moves to the top trumps still hidden when the seat weighing its deals holds
+    some of them (see ``Evidence``)."""
+    top = sum(1 for c in TRUMP_ORDER[trump][:4] if hand >> c & 1)
+    trumps = min(4, (hand & TRUMPS[trump]).bit_count())
+    kings = min(2, (hand & OFF_KINGS[trump]).bit_count())
+    return (top * 5 + trumps) * 3 + kings
 
 
 def features(hand: int, trump: int) -> int:
@@ -135,9 +166,10 @@ class Table:
     bidder, seats that passed, seats outbid) and mixed (``FLOOR``) with their frequency
     over every seat."""
 
-    def __init__(self, counts: dict[str, list[int]]) -> None:
+    def __init__(self, counts: dict[str, list[int]], size: int = FEATURES) -> None:
         self.counts = counts
-        total = [0] * FEATURES
+        self.size = size
+        total = [0] * size
         for row in counts.values():
             for f, c in enumerate(row):
                 total[f] += c
@@ -145,18 +177,18 @@ class Table:
         self.prior = [t / grand for t in total]
         self.roles: dict[str, list[float]] = {}
         for role in {cls[0] for cls in counts}:
-            pooled = [0] * FEATURES
+            pooled = [0] * size
             for cls, row in counts.items():
                 if cls[0] == role:
                     for f, c in enumerate(row):
                         pooled[f] += c
             n = sum(pooled)
             self.roles[role] = [(pooled[f] + SMOOTH * self.prior[f]) / (n + SMOOTH)
-                                for f in range(FEATURES)]
+                                for f in range(size)]
         self.rows: dict[str, list[float]] = {}
 
     def _pooled(self, cls: str) -> list[int]:
-        row = [0] * FEATURES
+        row = [0] * self.size
         level = None
         if cls.startswith("B"):
             bid, kept = cls[1:].split("/")
@@ -177,22 +209,26 @@ class Table:
             base = self.roles.get(cls[0], self.prior)
             self.rows[cls] = [
                 (1 - FLOOR) * (row[f] + SMOOTH * base[f]) / (n + SMOOTH)
-                + FLOOR * self.prior[f] for f in range(FEATURES)]
+                + FLOOR * self.prior[f] for f in range(self.size)]
         return self.rows[cls]
 
 
-_TABLES: dict[str, Table] = {}
+_TABLES: dict[tuple[str, bool], Table] = {}
 
 
-def table(preset: str) -> Table | None:
-    """The counted table of ``preset`` (None where it has none: no auction, no draw)."""
-    if preset not in _TABLES:
-        from .infer_counts import COUNTS
+def table(preset: str, calib: bool = False) -> Table | None:
+    """The counted table of ``preset`` (None where it has none: no auction, no draw);
+    with ``calib``, ``expert-calib``'s (``calib_features``, ``infer_calib_counts``)."""
+    if (preset, calib) not in _TABLES:
+        if calib:
+            from .infer_calib_counts import COUNTS
+        else:
+            from .infer_counts import COUNTS
 
         if preset not in COUNTS:
             return None
-        _TABLES[preset] = Table(COUNTS[preset])
-    return _TABLES[preset]
+        _TABLES[preset, calib] = Table(COUNTS[preset], CALIB_FEATURES if calib else FEATURES)
+    return _TABLES[preset, calib]
 
 
 class Evidence:
@@ -200,18 +236,23 @@ class Evidence:
 
     def __init__(self, view: dict[str, Any], k: Knowledge, policy: bool = False,
                  types: Sequence[tuple[float, float]] | None = None,
-                 partner: bool = False) -> None:
+                 partner: bool = False, calib: bool = False) -> None:
         rules = rules_from_json(view["rules"])
         assert isinstance(rules, FortyFivesRules)
         self.seat, self.n = view["seat"], view["players"]
         self.trump = parse_suit(view["trump"])
         self.plays = k.plays
+        # ``expert-calib``: the features are counts of top trumps, trumps and off-suit kings
+        self.features_of = calib_features if calib else features
+        # per other seat, the sampler's odds of each of its features when the play began
+        # (``fit_start``; None: read from the deals weighed)
+        self.start: list[dict[int, float]] | None = None
         # with ``policy``: None, each mismatching card weighs POLICY_FLOOR; or the kinds of
         # player an opponent may be, (prior, weight of each mismatching card) each
         self.types = types
         # per other seat, P(features | what it did in the auction and the draw)
         self.given: list[list[float] | None] = [None] * self.n
-        tab = table(rules.preset) if view.get("bidder") is not None else None
+        tab = table(rules.preset, calib) if view.get("bidder") is not None else None
         if tab is not None:
             auction = auction_classes(view.get("history", []), self.n, rules.min_bid)
             for s in range(self.n):
@@ -294,12 +335,32 @@ class Evidence:
                 w *= sum(prior * floor ** m for prior, floor in self.types)
         return w
 
+    def fit_start(self, k: Knowledge, draws: int, rng: random.Random) -> None:
+        """Read the sampler's odds of each seat's features from ``draws`` deals of the
+        start of the play, as ``k``'s seat knew it then (``sampler.start_knowledge``).
+        Divided out of the weights in place of their share among the deals weighed, the
+        proposal's own soft facts are taken out, but not what the play and the seat's
+        own cards have taught since (``expert-calib``; the share among the deals weighed
+        takes that out too, and so undoes it: a seat whose class says it held a top trump
+        keeps one in the deals as often after those trumps have been played as before)."""
+        if not self.plays:
+            return  # the start of the play: the deals weighed are drawn so
+        deals = draw_deals(start_knowledge(k), draws, rng)
+        if not deals:
+            return
+        self.start = [{} for _ in range(self.n)]
+        for d in deals:
+            for s, given in enumerate(self.given):
+                if given is not None:
+                    f = self.features_of(d[s], self.trump)
+                    self.start[s][f] = self.start[s].get(f, 0.0) + 1.0 / len(deals)
+
     def features(self, hands: Sequence[int]) -> list[int]:
         """Each seat's features when the play began (-1 where nothing is known of it)."""
         start = list(hands)
         for a in self.plays:
             start[a.seat] |= a.arg
-        return [-1 if g is None else features(start[s], self.trump)
+        return [-1 if g is None else self.features_of(start[s], self.trump)
                 for s, g in enumerate(self.given)]
 
     def play_weight(self, hands: Sequence[int]) -> float:
@@ -324,6 +385,12 @@ class Evidence:
             out = [w * self.policy_weight(d) for w, d in zip(out, deals, strict=True)]
         for s, given in enumerate(self.given):
             if given is None:
+                continue
+            if self.start is not None:
+                odds = self.start[s]
+                least = 0.5 / len(deals)  # a feature no deal of the start had
+                for j, fs in enumerate(feats):
+                    out[j] *= given[fs[s]] / max(odds.get(fs[s], 0.0), least)
                 continue
             seen: dict[int, int] = {}
             for fs in feats:
@@ -363,16 +430,19 @@ def weighted_worlds(view: dict[str, Any], count: int, rng: random.Random,
                     oversample: int | None = None, soft: bool | None = None,
                     policy: bool = False,
                     types: Sequence[tuple[float, float]] | None = None,
-                    partner: bool = False) -> list[tuple[GameState, float]]:
+                    partner: bool = False, calib: bool = False) -> list[tuple[GameState, float]]:
     """Up to ``count`` play positions consistent with ``view``, drawn in proportion to how
     likely each is to have produced what the other seats did, each with its share (how
-    many of the ``count`` draws fell on it)."""
+    many of the ``count`` draws fell on it). With ``calib`` (``expert-calib``), the table
+    of ``calib_features`` and a proposal that deals kept kings too (``sampler.knowledge``)."""
     oversample = OVERSAMPLE if oversample is None else oversample
-    k = knowledge(view, soft=SOFT if soft is None else soft)
-    ev = Evidence(view, k, policy, types, partner)
+    k = knowledge(view, soft=SOFT if soft is None else soft, kings=calib)
+    ev = Evidence(view, k, policy, types, partner, calib)
     cands = draw_deals(k, count * oversample, rng)
     if not cands:
         return []
+    if calib:
+        ev.fit_start(k, len(cands), rng)
     weights = [w ** TEMPER for w in ev.weights(cands)]
     # systematic resampling: ``count`` evenly spaced draws through the cumulative weight
     total = sum(weights)
@@ -399,8 +469,10 @@ def weighted_worlds(view: dict[str, Any], count: int, rng: random.Random,
     return out
 
 
-def _fit(preset: str, hands: int, seed: int = 1) -> dict[str, list[int]]:
-    """Count (class, features) over ``hands`` hands of ``basic`` against itself."""
+def _fit(preset: str, hands: int, seed: int = 1,
+         calib: bool = False) -> dict[str, list[int]]:
+    """Count (class, features) over ``hands`` hands of ``basic`` against itself (with
+    ``calib``, ``calib_features``)."""
     from .. import new_game
     from ..rules import build_rules
     from ..state import Phase
@@ -423,16 +495,18 @@ def _fit(preset: str, hands: int, seed: int = 1) -> dict[str, list[int]]:
         trump = parse_suit(view["trump"])
         auction = auction_classes(view["history"], g.n, rules.min_bid)
         for s in range(g.n):
-            f = features(g.hands[s], trump)
+            f = (calib_features if calib else features)(g.hands[s], trump)
             counts.setdefault(seat_class(auction.get(s), kept_class(view, s)),
-                              [0] * FEATURES)[f] += 1
+                              [0] * (CALIB_FEATURES if calib else FEATURES))[f] += 1
     return counts
 
 
-def write_counts(path: str, hands: int, out: dict[str, dict[str, list[int]]]) -> None:
-    """Write the counts as the module ``infer_counts``."""
+def write_counts(path: str, hands: int, out: dict[str, dict[str, list[int]]],
+                 calib: bool = False) -> None:
+    """Write the counts as the module ``infer_counts`` (``infer_calib_counts``)."""
+    what = "``calib_features``" if calib else "features"
     with open(path, "w", encoding="utf-8") as f:
-        f.write('"""Counts for ``infer``: (class, features) over '
+        f.write(f'"""Counts for ``infer``: (class, {what}) over '
                 f'{hands:,} hands of ``basic`` against itself\n'
                 'per preset (``python -m forties.bots.infer`` writes this file)."""\n\n'
                 "COUNTS: dict[str, dict[str, list[int]]] = {\n")
@@ -441,24 +515,27 @@ def write_counts(path: str, hands: int, out: dict[str, dict[str, list[int]]]) ->
             for cls in sorted(counts):
                 row = counts[cls]
                 lines = ",\n            ".join(
-                    ", ".join(str(x) for x in row[i:i + 16]) for i in range(0, FEATURES, 16))
+                    ", ".join(str(x) for x in row[i:i + 16]) for i in range(0, len(row), 16))
                 f.write(f"        {cls!r}: [\n            {lines}],\n")
             f.write("    },\n")
         f.write("}\n")
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Count the tables again: ``python -m forties.bots.infer [HANDS]`` writes
-    ``infer_counts.py`` beside this module."""
+    """Count the tables again: ``python -m forties.bots.infer [HANDS] [DIR]`` writes
+    ``infer_counts.py`` and ``infer_calib_counts.py`` beside this module (or in DIR)."""
     import os
     import sys
 
     args = sys.argv[1:] if argv is None else argv
     hands = int(args[0]) if args else 60_000
-    out = {p: _fit(p, hands) for p in ("merrimack-valley", "auction-45", "call-your-partner")}
-    path = os.path.join(os.path.dirname(__file__), "infer_counts.py")
-    write_counts(path, hands, out)
-    print(f"wrote {path}")
+    where = args[1] if len(args) > 1 else os.path.dirname(__file__)
+    presets = ("merrimack-valley", "auction-45", "call-your-partner")
+    for calib, name in ((False, "infer_counts.py"), (True, "infer_calib_counts.py")):
+        out = {p: _fit(p, hands, calib=calib) for p in presets}
+        path = os.path.join(where, name)
+        write_counts(path, hands, out, calib)
+        print(f"wrote {path}")
 
 
 if __name__ == "__main__":

@@ -91,9 +91,15 @@ def _follow_forbid(view: dict[str, Any], plays: list[Action], trump: int,
     return forbid
 
 
-def knowledge(view: dict[str, Any], soft: bool = True) -> Knowledge:
+# ``kings``: the weight of each off-suit king of a seat that kept cards in the draw
+KING_WEIGHT = 4.0
+
+
+def knowledge(view: dict[str, Any], soft: bool = True, kings: bool = False) -> Knowledge:
     """Read a seat's view into hard and soft facts about the hidden cards (with
-    ``soft`` False, the hard facts alone: every card equally likely within them)."""
+    ``soft`` False, the hard facts alone: every card equally likely within them; with
+    ``kings``, a seat that kept cards in the draw is dealt off-suit kings more often too,
+    as ``basic`` keeps them with few trumps: ``expert-calib``'s proposal)."""
     seat, n = view["seat"], view["players"]
     mine = _mask(view["hand"])
     plays = _plays(view)
@@ -145,12 +151,35 @@ def knowledge(view: dict[str, Any], soft: bool = True) -> Knowledge:
             if w > 1.0:
                 for c in _bits(TRUMPS[trump]):
                     weights[s][c] = w
+            if kings and _kept(view, s) > 0:
+                for su in range(4):
+                    if not TRUMPS[trump] >> (su * 13 + 11) & 1:
+                        weights[s][su * 13 + 11] = KING_WEIGHT
     unknown = FULL_DECK & ~seen
     for f in fixed:
         unknown &= ~f
     if not soft:
         weights = [{} for _ in range(n)]
     return Knowledge(seat, n, mine, plays, played, fixed, forbid, sizes, unknown, weights)
+
+
+def start_knowledge(k: Knowledge) -> Knowledge:
+    """What ``k``'s seat knew of the hidden cards when the play began: its own cards then,
+    and every card the others have played since back among the unknown ones, with the
+    same soft facts and no voids read from the play (``expert-calib`` divides out the
+    odds the sampler gave each seat's hand then)."""
+    back = [0] * k.n
+    for a in k.plays:
+        back[a.seat] |= a.arg
+    mine = k.mine | back[k.seat]
+    unknown = k.unknown
+    for s in range(k.n):
+        if s != k.seat:
+            unknown |= back[s]
+    fixed = list(k.fixed)
+    fixed[k.seat] = mine
+    sizes = [k.sizes[s] + back[s].bit_count() for s in range(k.n)]
+    return Knowledge(k.seat, k.n, mine, [], 0, fixed, [0] * k.n, sizes, unknown, k.weights)
 
 
 def _kept(view: dict[str, Any], s: int) -> int:
