@@ -401,7 +401,7 @@ FF_CONFIGS = [c for c in CONFIGS if c[0] != "forty-one"]
 
 @pytest.mark.parametrize(("preset", "options"), FF_CONFIGS, ids=map(config_id, FF_CONFIGS))
 @pytest.mark.parametrize("level", ["expert-infer", "expert-policy", "expert-types",
-                                   "expert-pool", "expert-partner"])
+                                   "expert-pool", "expert-partner", "expert-calib"])
 def test_expert_infer_plays_only_legal_actions(preset: str, options: dict, level: str) -> None:
     """Every Forty-Fives preset and player count: expert-infer and expert-policy (few
     deals, to stay quick) make only legal choices for a whole hand, and weigh their deals
@@ -521,3 +521,80 @@ def test_the_calibrated_weighing_never_weighs_the_true_deal_to_zero(preset: str)
         ws = ev.weights([truth, *cands])
         assert ws[0] > 0 and all(w > 0 for w in ws), ws[:3]
 
+
+def _nearer(rows: dict[tuple[int, str], list[float]], col: int, kinds: tuple[str, ...],
+            tricks: range) -> bool:
+    """Whether weighing ``col`` (of the bench's WEIGHINGS) puts each of ``kinds`` nearer the
+    truth than the plain sampler, over ``tricks``."""
+    for kind in kinds:
+        n = sum(rows[t, kind][0] for t in tricks)
+        truth, plain, other = (sum(rows[t, kind][1 + i] for t in tricks) / n
+                               for i in (0, 1, col))
+        if abs(other - truth) >= abs(plain - truth):
+            return False
+    return True
+
+
+def test_the_calibrated_weighing_places_kings_and_top_trumps_nearer_the_truth() -> None:
+    """``python -m forties.bench.infer calibration HANDS PRESET``, small: against
+    ``basic``, before the first card and over the first three tricks, ``expert-calib``'s
+    deals put the hidden off-suit kings and top-4 trumps in the others' hands nearer the
+    truth than the plain sampler; today's Merrimack Valley weighing does not (it places
+    both in the hands less often than the plain sampler, the truth being more often)."""
+    from forties.bench import infer as bench
+
+    rows = bench.calibration(16, "merrimack-valley", draws=240)
+    calib, today = bench.WEIGHINGS.index("calib"), bench.WEIGHINGS.index("today")
+    kinds = ("off-suit king", "top-4 trump")
+    assert _nearer(rows, calib, kinds, range(1)), rows
+    assert _nearer(rows, calib, ("off-suit king",), range(3)), rows
+    assert not _nearer(rows, today, kinds, range(1)), rows
+
+
+def test_calibration_bench_prints_each_kind_and_trick(capsys: pytest.CaptureFixture[str]) -> None:
+    from forties.bench import infer as bench
+
+    mp = pytest.MonkeyPatch()
+    real = bench.calibration
+    mp.setattr(bench, "calibration", lambda h, p: real(h, p, draws=40))
+    try:
+        bench.print_calibration(2, "auction-45")
+    finally:
+        mp.undo()
+    out = capsys.readouterr().out
+    assert "auction-45, 2 hands" in out and "trick 1, off-suit king" in out
+    assert "calib" in out and "|error|" in out
+
+
+def test_expert_calib_weighs_with_the_calibrated_table_and_times_it() -> None:
+    """The level ``expert-calib`` weighs its deals in every preset with the calibrated
+    table (``calib=True``), reading the opponents' cards where the default does; the
+    default ``expert`` does not use it; ``bench.expert ... calib`` times it."""
+    from forties.bench.expert import decision_times
+
+    calls: list[dict[str, Any]] = []
+    real = inf.weighted_worlds
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        calls.append(kwargs)
+        return real(*args, **kwargs)
+
+    mp = pytest.MonkeyPatch()
+    mp.setattr(inf, "weighted_worlds", spy)
+    try:
+        for preset, policy in (("merrimack-valley", True), ("auction-45", False)):
+            g = _first_card(preset)
+            seat = g.turn
+            assert seat is not None
+            for level, calib in (("expert-calib", True), ("expert", False)):
+                calls.clear()
+                bot = make_bot(level, random.Random(1))
+                assert isinstance(bot, ExpertBot)
+                bot.worlds = 4
+                bot.decide(g.view(seat), g.legal_actions())
+                assert calls and calls[0]["calib"] is calib
+                assert calls[0]["policy"] is policy
+    finally:
+        mp.undo()
+    by_phase = decision_times("merrimack-valley", 1, "calib")
+    assert "play" in by_phase and all(t >= 0 for t in by_phase["play"])

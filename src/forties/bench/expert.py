@@ -40,6 +40,7 @@ MODES: dict[str, str] = {
     "pool": "expert-pool",
     "partner": "expert-partner",
     "wide-bids": "expert-wide-bids",
+    "calib": "expert-calib",
 }
 
 

@@ -27,6 +27,14 @@ against itself at a card of the first four tricks and, for each number of tricks
 says how many of the deals the expert draws to choose its solved ones from the reading of
 the opponents' cards leaves the weight on (their effective number, the median): why
 ``expert-pool`` draws more.
+
+``python -m forties.bench.infer calibration [HANDS] [PRESET]`` plays HANDS hands of
+``basic`` against itself and, from the leader's seat at the first card of each of the
+first four tricks, asks for each kind of card it cannot see (off-suit king, other
+off-suit card, top-4 trump, other trump) how often it is in another seat's hand (and not
+in the stock, the discards or the kitty): in truth, in the plain sampler's deals, in the
+deals weighed as the preset's default ``expert`` weighs them (reading the opponents' cards
+where it does), and weighed as ``expert-calib`` does (``infer.calib_features``).
 """
 
 from __future__ import annotations
@@ -39,9 +47,10 @@ from collections.abc import Iterator
 from forties import new_game
 from forties.actions import Action
 from forties.bots.basic import BasicBot
-from forties.bots.expert import PLAY_WORLDS, ExpertBot
+from forties.bots.expert import INFER_PRESETS, PLAY_WORLDS, POLICY_PRESETS, ExpertBot
 from forties.bots.infer import OVERSAMPLE, Evidence, _beats_any, draw_deals, weighted_worlds
 from forties.bots.sampler import knowledge, worlds
+from forties.cards import cards_of
 from forties.fortyfives import KEY, TRUMP_ORDER, TRUMPS, FortyFivesState
 from forties.state import GameState, Phase
 
@@ -190,7 +199,102 @@ def print_spread(positions: int, preset: str) -> None:
               f"{xs[len(xs) // 2] * PLAY_WORLDS * OVERSAMPLE:.0f}")
 
 
+KINDS = ("off-suit king", "other off-suit", "top-4 trump", "other trump")
+WEIGHINGS = ("truth", "plain", "today", "calib")
+
+
+def _kind(card: int, trump: int) -> str:
+    if card in TRUMP_ORDER[trump][:4]:
+        return "top-4 trump"
+    if TRUMPS[trump] >> card & 1:
+        return "other trump"
+    return "off-suit king" if card % 13 == 11 else "other off-suit"
+
+
+def calibration(hands: int = 100, preset: str = "merrimack-valley", seed: int = 70_000,
+                draws: int = PLAY_WORLDS * OVERSAMPLE,
+                ) -> dict[tuple[int, str], list[float]]:
+    """For each (tricks played 0 to 3, kind of card), [hidden cards, then for each of
+    WEIGHINGS the share of them in another seat's hand]: ``hands`` hands of ``basic``
+    against itself (dealt by seeds ``seed`` on), seen by the leader at each trick's first
+    card; ``draws`` cheap deals each, as the expert draws them. ``today``: weighed as the
+    preset's default ``expert`` weighs (``INFER_PRESETS``, ``POLICY_PRESETS``; with
+    neither, as ``expert-infer``); ``calib``: as ``expert-calib``."""
+    bot = BasicBot()
+    rng = random.Random(seed)
+    out: dict[tuple[int, str], list[float]] = {}
+    policy = preset in POLICY_PRESETS
+    for h in range(hands):
+        g = new_game(preset, seed=seed + h)
+        while not g.hand_over:
+            if g.phase is Phase.PLAY and isinstance(g, FortyFivesState) \
+                    and not g.trick_cards and len(g.tricks) < 4 and g.bidder >= 0:
+                _calibrate(g, out, draws, rng, policy)
+            s = g.turn
+            assert s is not None
+            g.apply(bot.choose(g.view(s), g.legal_actions()))
+    return out
+
+
+def _calibrate(g: FortyFivesState, out: dict[tuple[int, str], list[float]], draws: int,
+               rng: random.Random, policy: bool) -> None:
+    seat = g.turn
+    assert seat is not None
+    view = g.view(seat)
+    others = [s for s in range(g.n) if s != seat]
+    held = 0
+    for s in others:
+        held |= g.hands[s]
+    k = knowledge(view)
+    kc = knowledge(view, kings=True)
+    plain = draw_deals(k, draws, rng)
+    calib = draw_deals(kc, draws, rng)
+    ev = Evidence(view, kc, policy, calib=True)
+    ev.fit_start(kc, len(calib), rng)  # as ``infer.weighted_worlds`` does
+    sets = ((plain, [1.0] * len(plain)), (plain, Evidence(view, k, policy).weights(plain)),
+            (calib, ev.weights(calib)))
+    # per deal, the cards in the others' hands
+    unions = [[sum(d[s] for s in others) for d in deals] for deals, _ in sets]
+    totals = [sum(ws) for _, ws in sets]
+    for c in cards_of(k.unknown):
+        row = out.setdefault((len(g.tricks), _kind(c, g.trump)), [0.0] * 5)
+        row[0] += 1
+        row[1] += held >> c & 1
+        for i, (_, ws) in enumerate(sets):
+            if totals[i] > 0:
+                row[2 + i] += sum(w for w, u in zip(ws, unions[i], strict=True)
+                                  if u >> c & 1) / totals[i]
+
+
+def print_calibration(hands: int, preset: str) -> None:
+    today = ("the reading of the opponents' cards" if preset in POLICY_PRESETS
+             else "the auction and the draw" if preset in INFER_PRESETS
+             else "the auction and the draw (expert-infer; the default does not weigh)")
+    print(f"{preset}, {hands} hands of basic against itself, the leader at each trick's first "
+          f"card: the share of each kind of hidden card in another seat's hand (today: "
+          f"weighed by {today}; calib: expert-calib; |error| summed over the four kinds)")
+    rows = calibration(hands, preset)
+    for t in range(4):
+        err = [0.0] * 3
+        for kind in KINDS:
+            row = rows.get((t, kind))
+            if not row:
+                continue
+            n = row[0]
+            shares = [x / n for x in row[1:]]
+            for i in range(3):
+                err[i] += abs(shares[1 + i] - shares[0])
+            print(f"  trick {t + 1}, {kind:14} {int(n):5d} cards: " + "  ".join(
+                f"{w} {x:.3f}" for w, x in zip(WEIGHINGS, shares, strict=True)))
+        print(f"  trick {t + 1}, |error|: " + "  ".join(
+            f"{w} {e:.3f}" for w, e in zip(WEIGHINGS[1:], err, strict=True)))
+
+
 if __name__ == "__main__":
+    if len(sys.argv) > 1 and sys.argv[1] == "calibration":
+        print_calibration(int(sys.argv[2]) if len(sys.argv) > 2 else 100,
+                          sys.argv[3] if len(sys.argv) > 3 else "merrimack-valley")
+        sys.exit(0)
     if len(sys.argv) > 1 and sys.argv[1] == "spread":
         print_spread(int(sys.argv[2]) if len(sys.argv) > 2 else 100,
                      sys.argv[3] if len(sys.argv) > 3 else "merrimack-valley")

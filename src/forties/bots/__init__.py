@@ -58,11 +58,14 @@ LEVELS = ("random", "basic", "expert", "oracle", "ismcts")
 # ``expert-partner`` is ``expert-policy`` reading its partner's cards as ``basic``'s too.
 # ``expert-wide-bids`` values each 45s choice before the first card (bid, hold, raise,
 # trump, discards) on WIDE_DEALS imagined deals instead of the expert's 120.
+# ``expert-calib`` weighs its 45s deals in every preset (reading the opponents' cards where
+# the default does) by a table of how many top trumps, trumps and off-suit kings each seat
+# holds, its own knowledge kept (``infer.calib_features``; ``bench.infer calibration``).
 COMPARISON_LEVELS = ("expert-score", "expert-tricks", "oracle-tricks", "expert-infer",
                      "expert-alphamu", "expert-bids41", "expert-plain", "expert-wide",
                      "expert-narrow", "oracle-blind1", "oracle-blind2", "oracle-blind3",
                      "oracle-blind4", "expert-policy", "expert-types",
-                     "expert-pool", "expert-partner", "expert-wide-bids")
+                     "expert-pool", "expert-partner", "expert-wide-bids", "expert-calib")
 WIDE_WORLDS = 256
 WIDE_DEALS = 480
 NARROW_WORLDS = 96
@@ -116,6 +119,10 @@ def make_bot(level: str, rng: random.Random) -> Bot:
     if level == "expert-partner":
         bot = ExpertBot(rng, policy=True)
         bot.read_partner = True
+        return bot
+    if level == "expert-calib":
+        bot = ExpertBot(rng, infer=True)
+        bot.calib = True
         return bot
     if level == "expert-plain":
         return ExpertBot(rng, infer=False)

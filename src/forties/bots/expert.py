@@ -145,6 +145,9 @@ class ExpertBot:
         # with the reading of the opponents' cards, the partner's read so too (the level
         # ``expert-partner``)
         self.read_partner = False
+        # the table of counts of top trumps, trumps and off-suit kings, and a proposal that
+        # deals kept kings (``infer.calib_features``; the level ``expert-calib``)
+        self.calib = False
         if forty_one not in ("score", "tricks"):
             raise ValueError(f"forty_one is 'score' or 'tricks', not {forty_one!r}")
         self.forty_one = forty_one
@@ -236,7 +239,7 @@ class ExpertBot:
             return weighted_worlds(view, self._play_count(view), self.rng,
                                    oversample=self.oversample,
                                    policy=self.reads_plays(view), types=self.policy_types,
-                                   partner=self.read_partner)
+                                   partner=self.read_partner, calib=self.calib)
         return [(w, 1.0) for w in self._play_worlds(view)]
 
     def _forty_one_deal(self, seat: int, hand: int) -> Deal:
