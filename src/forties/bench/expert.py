@@ -9,7 +9,8 @@ with ``wide``, the 45s player that plays its cards on 256 imagined deals whateve
 players, ``expert-wide``; with ``narrow``, the expert of 96 deals a card, ``expert-narrow``;
 with ``policy``, the 45s player that reads the opponents' cards as ``basic``'s,
 ``expert-policy``; with ``wide-bids``, the 45s player that values its choices before the
-play on 480 imagined deals, ``expert-wide-bids``;
+play on 480 imagined deals, ``expert-wide-bids``; with ``calib``, the 45s player whose
+deals are weighed by the calibrated table, ``expert-calib``;
 experts at seats 0 and 2, ``basic`` at 1 and 3) and
 prints the median, 95th percentile and worst time of the expert's decisions, by
 phase. The first decision, which loads the compiled solver, is left out.
