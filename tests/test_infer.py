@@ -598,3 +598,25 @@ def test_expert_calib_weighs_with_the_calibrated_table_and_times_it() -> None:
         mp.undo()
     by_phase = decision_times("merrimack-valley", 1, "calib")
     assert "play" in by_phase and all(t >= 0 for t in by_phase["play"])
+
+
+def test_the_start_of_the_play_is_read_back_from_the_cards_played() -> None:
+    """``sampler.start_knowledge``: the seat's cards when the play began, every card the
+    others played back among the unknown ones, five cards a seat and no voids; the true
+    start of the play fits it."""
+    from forties.bots.sampler import start_knowledge
+
+    for g in _basic_positions("auction-45", 6, 4):
+        seat = g.turn
+        assert seat is not None
+        k = knowledge(g.view(seat), kings=True)
+        k0 = start_knowledge(k)
+        start = list(g.hands)
+        for a in k.plays:
+            start[a.seat] |= a.arg
+        assert k.plays and k0.plays == [] and k0.mine == start[seat]
+        assert k0.sizes == [5] * g.n and k0.forbid == [0] * g.n
+        assert k0.weights is k.weights
+        for s in range(g.n):
+            if s != seat:
+                assert start[s] & ~k0.unknown & ~k0.fixed[s] == 0
