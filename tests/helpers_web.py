@@ -60,6 +60,15 @@ def serving_port(proc: subprocess.Popen[str]) -> int:
     return int(m.group(1))
 
 
+def alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (a zombie does not: it is only waiting to be reaped)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
 class ServerProcess:
     """``forties serve`` as its own process, on a database that outlives it."""
 

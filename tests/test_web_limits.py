@@ -19,7 +19,7 @@ from forties.web.spawn import spawn_context
 from forties.web.store import Store
 
 from .helpers_engine import FORTIES
-from .helpers_web import TEST_LIMITS, ServerProcess, launch_serve, serving_port
+from .helpers_web import TEST_LIMITS, ServerProcess, alive, launch_serve, serving_port
 
 
 def test_limits_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -178,14 +178,6 @@ def test_ctrl_c_in_a_terminal_stops_serve_and_its_processes_without_a_traceback(
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 0, err
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
-
-
-def alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"
 
 
 def serve_with_pars(tmp_path: Path, **limits: Any) -> subprocess.Popen[str]:

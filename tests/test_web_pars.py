@@ -18,17 +18,11 @@ import pytest
 from forties.web.service import Limits, ParFailed, ParPool, ParsEnded, Service
 from forties.web.store import Store
 
+from .helpers_web import alive
+
 # A spawned process imports the server's modules before its first answer: seconds on a
 # busy machine. Every wait here is bounded.
 START = 60.0
-
-
-def alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"
 
 
 async def answer(fut: asyncio.Future[Any], within: float = START) -> Any:

@@ -21,6 +21,27 @@ TABLET = {"width": 768, "height": 1024}
 DESKTOP = {"width": 1920, "height": 1080}
 
 
+
+# A JavaScript function, for the scripts the tests run in a page: the words of ``root``'s
+# text whose letters sit on more than one line, that is words broken inside (measured where
+# they stand, not guessed from the style); a name may break after its hyphen ("Marie-" /
+# "Christine"), as on paper.
+BROKEN_WORDS_JS = """function brokenWords(root) {
+  const broken = [];
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    for (const m of n.textContent.matchAll(/[^\\s-]+-?/g)) {
+      const r = document.createRange();
+      r.setStart(n, m.index);
+      r.setEnd(n, m.index + m[0].length);
+      const tops = new Set([...r.getClientRects()].filter((q) => q.width > 0)
+        .map((q) => Math.round(q.top)));
+      if (tops.size > 1) broken.push(m[0]);
+    }
+  }
+  return broken;
+}"""
+
 def post(base: str, path: str, body: dict[str, Any]) -> Any:
     req = urllib.request.Request(base + path, data=json.dumps(body).encode(),
                                  headers={"Content-Type": "application/json"}, method="POST")

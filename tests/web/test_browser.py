@@ -20,6 +20,7 @@ from forties.record import Record, Replay, hand_summary
 from forties.rules import RulesError, build_rules
 
 from .pages import (
+    BROKEN_WORDS_JS,
     DESKTOP,
     FOLLOW,
     PHONE,
@@ -576,25 +577,12 @@ def test_forty_one_pad_and_review_read_at_a_glance(server: str, browser: Any, sh
 
 
 LAPTOP = {"width": 1280, "height": 800}
+# every word of the pad's cells on one line (BROKEN_WORDS_JS), no cell overflowing
 PAD_WORDS_JS = """() => {
-  // every word of the pad's cells on one line: a word whose letters sit on two lines was
-  // broken inside (measured, not guessed from the style); a name may break after its
-  // hyphen ("Jean-" / "Baptiste"), as on paper
+  """ + BROKEN_WORDS_JS + """
   const box = document.getElementById('pad-body');
   const table = box.querySelector('table');
-  const broken = [], overflow = [];
-  const walker = document.createTreeWalker(table, NodeFilter.SHOW_TEXT);
-  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-    const text = n.textContent;
-    for (const m of text.matchAll(/[^\\s-]+-?/g)) {
-      const r = document.createRange();
-      r.setStart(n, m.index);
-      r.setEnd(n, m.index + m[0].length);
-      const tops = new Set([...r.getClientRects()].filter((q) => q.width > 0)
-        .map((q) => Math.round(q.top)));
-      if (tops.size > 1) broken.push(m[0]);
-    }
-  }
+  const broken = brokenWords(table), overflow = [];
   for (const c of table.querySelectorAll('th, td')) {
     if (c.scrollWidth > c.clientWidth + 1) overflow.push(c.textContent);
   }

@@ -14,7 +14,18 @@ from typing import Any
 
 from babel.messages.pofile import read_po
 
-from .pages import PHONE, body, catalog, mine, new_page, over, play_until, post, wait_ready
+from .pages import (
+    BROKEN_WORDS_JS,
+    PHONE,
+    body,
+    catalog,
+    mine,
+    new_page,
+    over,
+    play_until,
+    post,
+    wait_ready,
+)
 
 LOCALE = Path(__file__).resolve().parents[2] / "src" / "forties" / "web" / "locale"
 DESKTOP_1280 = {"width": 1280, "height": 800}
@@ -261,24 +272,11 @@ def test_the_host_hands_out_a_watch_link(server: str, browser: Any) -> None:
     watcher.context.close()
 
 
-# Every word of the seats' labels on one line: a word whose letters sit on two lines was
-# broken inside (measured where it stands); a name may break after its hyphen
-# ("Marie-" / "Christine"). Also: the page's width and the bottom of the hand's cards.
+# Every word of the seats' labels on one line (BROKEN_WORDS_JS). Also: the page's width
+# and the bottom of the hand's cards.
 FELT_WORDS = """() => {
-  const broken = [];
-  for (const badge of document.querySelectorAll('#felt .badge')) {
-    const walker = document.createTreeWalker(badge, NodeFilter.SHOW_TEXT);
-    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-      for (const m of n.textContent.matchAll(/[^\\s-]+-?/g)) {
-        const r = document.createRange();
-        r.setStart(n, m.index);
-        r.setEnd(n, m.index + m[0].length);
-        const tops = new Set([...r.getClientRects()].filter((q) => q.width > 0)
-          .map((q) => Math.round(q.top)));
-        if (tops.size > 1) broken.push(m[0]);
-      }
-    }
-  }
+  """ + BROKEN_WORDS_JS + """
+  const broken = [...document.querySelectorAll('#felt .badge')].flatMap(brokenWords);
   const cards = [...document.querySelectorAll('#hand button.card')];
   return {broken, names: [...document.querySelectorAll('#felt .badge')].map((b) => b.innerText),
           page: document.documentElement.scrollWidth, view: window.innerWidth,

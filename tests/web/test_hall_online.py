@@ -81,9 +81,10 @@ def test_an_online_evening_plays_itself_out(server: str, browser: Any, shots: Pa
         assert p.errors == []  # type: ignore[attr-defined]
 
 
-def test_a_players_page_fits_a_phone(server: str, browser: Any) -> None:
-    from .test_hall_pages import PHONE, fits
 
+def two_couples_begun(server: str) -> tuple[dict[str, Any], list[str]]:
+    """An online evening of one game, Ann & Bob and Cy & Di at its table (people), begun:
+    the evening as made, and the four players' links."""
     made = post(server, "/api/hall", {"games": 1, "online": True})
     eid, key = made["evening"], made["key"]
     links: list[str] = []
@@ -91,6 +92,12 @@ def test_a_players_page_fits_a_phone(server: str, browser: Any) -> None:
         links += post(server, f"/api/hall/{eid}/register",
                       {"key": key, "names": names, "players": "people"})["players"]
     post(server, f"/api/hall/{eid}/begin", {"key": key})
+    return made, links
+
+def test_a_players_page_fits_a_phone(server: str, browser: Any) -> None:
+    from .test_hall_pages import PHONE, fits
+
+    _, links = two_couples_begun(server)
     page = open_page(browser, server, links[0], PHONE)
     table_frame(page)
     assert fits(page), "the player's page scrolls sideways on a 360 px phone"
@@ -135,13 +142,7 @@ def test_the_hall_pages_log_no_error(server: str, browser: Any) -> None:
     """Each of the hall's pages (the new evening's form, the director's, the standings, the
     report form, an online player's with its table) loads with nothing in the console's
     errors, not even a missing /favicon.ico."""
-    made = post(server, "/api/hall", {"games": 1, "online": True})
-    eid, key = made["evening"], made["key"]
-    links: list[str] = []
-    for names in (["Ann", "Bob"], ["Cy", "Di"]):
-        links += post(server, f"/api/hall/{eid}/register",
-                      {"key": key, "names": names, "players": "people"})["players"]
-    post(server, f"/api/hall/{eid}/begin", {"key": key})
+    made, links = two_couples_begun(server)
     for path, ready in (("/hall", "input[name=title]"), (made["url"], "#name-a"),
                         (made["board"], "#standings tr"), (made["report"], "#tables button"),
                         (links[0], None)):
