@@ -8,15 +8,41 @@ what the engine said before the codes (the golden verdicts hold the same sentenc
 from __future__ import annotations
 
 import json
+import random
+import re
+from functools import cache
+from pathlib import Path
 from typing import Any
 
 import pytest
+from babel.messages.pofile import read_po
 
-from forties import Action, Deal, GameState, IllegalActionError, Record, Verb, new_game
+from forties import (
+    Action,
+    Deal,
+    GameState,
+    IllegalActionError,
+    Record,
+    Verb,
+    build_rules,
+    new_game,
+)
 from forties.cards import parse_card
 from forties.state import REFUSAL_CODES, Refusal
+from forties.table import PERSON, Settings, Table, TableError
 
-from .helpers_engine import GOLDEN_DIR, play_record
+from .helpers_engine import (
+    GOLDEN_DIR,
+    PRESET_CONFIGS,
+    VARIANT_CONFIGS,
+    Config,
+    candidate_actions,
+    config_id,
+    play_record,
+    rules_of,
+)
+
+LOCALE = Path(__file__).resolve().parent.parent / "src" / "forties" / "web" / "locale"
 
 
 def golden(name: str) -> tuple[GameState, Action]:
@@ -99,9 +125,10 @@ def test_each_refusal_has_its_code_and_the_same_words(where: Any, action: Any, t
     assert isinstance(err.value.reason, Refusal) and err.value.reason.code == code
 
 
-def test_every_code_has_a_position() -> None:
-    """The codes the web page translates are the codes these positions produce."""
-    assert {c[4] for c in CASES} == set(REFUSAL_CODES)
+def test_every_play_code_has_a_position() -> None:
+    """The play's codes the web page translates are the codes these positions produce."""
+    play = REFUSAL_CODES[REFUSAL_CODES.index("not-held"):REFUSAL_CODES.index("called") + 1]
+    assert {c[4] for c in CASES} == {"turn", *play}
 
 
 def test_forty_fives_play_refusals_outside_following() -> None:
@@ -119,12 +146,16 @@ def test_forty_fives_play_refusals_outside_following() -> None:
         assert isinstance(why, Refusal) and (why.code, why.params) == (code, params), act
 
 
-def test_other_refusals_stay_plain_text() -> None:
-    """A refusal with no code is the plain English line, as before."""
+def test_only_a_programs_mistake_stays_plain_text() -> None:
+    """A refusal with no code is the plain English line, as before: only for what no
+    player at a table can send (a seat that is not there)."""
     g = new_game("forty-one", seed=3)
+    why = g.reason(Action(7, Verb.BID, 3))
+    assert why == "there is no seat 7 (seats are 0..3)"
+    assert type(why) is str
     why = g.reason(Action.parse(f"{g.turn} pass"))
     assert why == "there is no pass in Forty One: bid the tricks you will take (1 to 13)"
-    assert type(why) is str
+    assert isinstance(why, Refusal) and (why.code, why.params) == ("no-pass", {})
 
 
 def test_params_name_only_the_refused_seats_own_cards() -> None:
@@ -139,3 +170,111 @@ def test_params_name_only_the_refused_seats_own_cards() -> None:
             assert set(why.params["cards"]) <= own, case
         if "card" in why.params:  # the called card: in the seat's own hand, and called
             assert why.params["card"] in own, case
+
+
+# ----- every refusal a player can meet, in every phase ----------------------------------
+
+# What the page says of each param (table.js, refusalText): the placeholder it fills.
+PAGE_PARAMS = {"cards": "cards", "give": "give", "take": "take", "card": "card", "suit": "suit",
+               "seat": "name", "seats": "names", "bid": "bid", "bids": "bids", "held": "held",
+               "count": "count", "keep": "keep"}
+# House rules that reach "booked?", the pack, the raise, going on the kitty and holding.
+MORE_CONFIGS: list[Config] = [
+    ("merrimack-valley", {"booked": True}),
+    ("call-your-partner", {"booked": True, "dealer_robs_pack": True}),
+    ("auction-45", {"go_on_kitty": True, "go_on_top_card": True}),
+    ("auction-45", {"kitty_before_trump": True}),
+]
+
+
+@cache
+def catalog(lang: str) -> dict[str, str]:
+    with open(LOCALE / f"{lang}.po", "rb") as f:
+        return {str(m.id): str(m.string) for m in read_po(f) if m.id}
+
+
+def attempts(st: GameState) -> list[Action]:
+    """What a player at the table might send now, legal or not (its own seat and the
+    others, never a seat that is not there)."""
+    if st.turn is None:
+        return [Action(s, v, a) for s in range(st.n) for v, a in
+                ((Verb.PASS, 0), (Verb.BID, 20), (Verb.PLAY, 1), (Verb.DISCARD, 0))]
+    out, _ = candidate_actions(st)
+    s = st.turn
+    out += [Action(s, Verb.ASK, x) for x in range(st.n)]
+    out += [Action(s, Verb.ANSWER, 0), Action(s, Verb.ANSWER, 1), Action(s, Verb.FOLD),
+            Action(s, Verb.STAY)]
+    return [a for a in out if a.seat < st.n]
+
+
+def check_refusal(why: str, where: str) -> str:
+    """``why`` has a code the pages know, params they can say, and a sentence in every
+    language that says each of its params and nothing else; its code."""
+    assert isinstance(why, Refusal) and why.code, (where, why)
+    assert why.code in REFUSAL_CODES, (where, why.code)
+    assert set(why.params) <= set(PAGE_PARAMS), (where, why.code, why.params)
+    given = {PAGE_PARAMS[k] for k in why.params}
+    for lang in ("en", "fr", "ar"):
+        text = catalog(lang).get(f"refusal.{why.code}", "")
+        assert text, (lang, why.code)
+        assert set(re.findall(r"\{(\w+)\}", text)) <= given, (lang, why.code, why.params)
+    return why.code
+
+
+def test_every_refusal_a_player_can_meet_has_a_code_in_every_language() -> None:
+    """Random games of every preset and some house rules: at each step the actions a
+    player might send are tried (a random handful of the many card sets), and every one
+    refused (in any phase, between hands and at the game's end) has a code with a
+    sentence in each language; a new refusal without one fails here."""
+    seen: set[str] = set()
+    for cfg in [*PRESET_CONFIGS, *VARIANT_CONFIGS, *MORE_CONFIGS]:
+        rng = random.Random(config_id(cfg))
+        for seed in range(2):
+            g = new_game(rules_of(cfg), seed=seed)
+            for _ in range(150):
+                tries = attempts(g)
+                sets = [a for a in tries if a.verb in (Verb.DISCARD, Verb.ROB)]  # many
+                tries = [a for a in tries if a.verb not in (Verb.DISCARD, Verb.ROB)]
+                for a in tries + rng.sample(sets, min(len(sets), 40)):
+                    why = g.reason(a)
+                    if why is not None:
+                        seen.add(check_refusal(why, f"{config_id(cfg)} {g.phase} {a}"))
+                if g.over:
+                    break
+                if g.turn is None:
+                    g.next_hand()
+                else:  # passing often, so that the dealer is bagged now and then
+                    legal = list(g.legal_actions())
+                    passes = [a for a in legal if a.verb is Verb.PASS]
+                    g.apply(rng.choice(passes if passes and rng.random() < 0.5 else legal))
+    # the attempts reach every phase: most codes are met (the rest by the positions above)
+    assert len(seen) >= 40, sorted(set(REFUSAL_CODES) - seen)
+    assert {"bagged", "not-a-bid", "bid-range", "raise-kitty", "trump-held", "go-on-top",
+            "discard-down", "keep", "pack-even", "rob", "ask", "answer", "call-five",
+            "hand-over", "game-over"} <= seen
+
+
+def test_the_tables_own_refusals_have_codes() -> None:
+    """The table's refusals before the engine's (not started, a computer in the seat, an
+    action for another seat) carry codes too, with the English line as before."""
+    t = Table("t1", build_rules("merrimack-valley"), 7, Settings())
+    for i in range(t.n):
+        t.apply({"kind": "sit", "seat": i, "as": PERSON, "name": f"P{i}"})
+    seat = t.state.turn
+    assert seat is not None
+    cases: list[tuple[Any, str, str]] = []
+    with pytest.raises(TableError) as e:
+        t.check_act(seat, f"{seat} pass", t.version)
+    cases.append((e.value, "the game has not started", "not-started"))
+    t.apply({"kind": "start"})
+    with pytest.raises(TableError) as e:
+        t.check_act(seat, f"{(seat + 1) % 4} pass", t.version)
+    cases.append((e.value, f"that action is P{(seat + 1) % 4}'s, not yours", "not-yours"))
+    t.apply({"kind": "away", "seat": seat})
+    with pytest.raises(TableError) as e:
+        t.check_act(seat, f"{seat} pass", t.version)
+    cases.append((e.value, "a computer player has your seat: take it back first", "away"))
+    for err, text, code in cases:
+        assert err.code == "turn" and err.reason == text and err.refusal == code
+        assert err.params == {} and code in REFUSAL_CODES
+        check_refusal(Refusal(text, code, err.params), code)

@@ -110,8 +110,10 @@ async def test_a_refusal_carries_its_code_and_goes_to_that_seat_alone(
         await stop_all(everyone)
 
 
-async def test_a_refusal_without_a_code_is_the_english_line_alone(
+async def test_a_refused_bid_carries_its_code(
         http: httpx.AsyncClient, server: ServerProcess) -> None:
+    """A refusal of the auction has its code and params too (a pass in Forty One, a bid
+    out of range), for the page to say in its language; the English line is as before."""
     table, tokens = await private_table(http, "forty-one")
     seats = {s: SeatClient(server.ws, table, tok).start() for s, tok in tokens.items()}
     try:
@@ -121,10 +123,33 @@ async def test_a_refusal_without_a_code_is_the_english_line_alone(
         assert v is not None
         c = seats[v["to_act"]]
         await c.act(f"{v['to_act']} pass")
-        await c.wait_for(lambda c: bool(c.errors))
-        assert c.errors == [{"type": "error", "code": "illegal", "message":
-                             "there is no pass in Forty One: bid the tricks you will take "
-                             "(1 to 13)"}]
+        await c.wait_for(lambda c: len(c.errors) == 1)
+        await c.act(f"{v['to_act']} bid 14")
+        await c.wait_for(lambda c: len(c.errors) == 2)
+        assert c.errors == [
+            {"type": "error", "code": "illegal", "message": "there is no pass in Forty One: "
+             "bid the tricks you will take (1 to 13)", "refusal": "no-pass", "params": {}},
+            {"type": "error", "code": "illegal", "message": "a bid is 1 to 13 tricks, not 14",
+             "refusal": "bid-range", "params": {"bid": "14"}}]
     finally:
         await stop_all(list(seats.values()))
 
+
+async def test_a_refusal_without_a_code_is_the_english_line_alone(
+        http: httpx.AsyncClient, server: ServerProcess) -> None:
+    """A line that is no action at all (no page sends one) is refused in English alone."""
+    table, tokens = await private_table(http, "forty-one")
+    seats = {s: SeatClient(server.ws, table, tok).start() for s, tok in tokens.items()}
+    try:
+        for c in seats.values():
+            await c.wait_for(lambda c: c.view is not None)
+        v = seats[0].view
+        assert v is not None
+        c = seats[v["to_act"]]
+        await c.act(f"{v['to_act']} dance")
+        await c.wait_for(lambda c: bool(c.errors))
+        (err,) = c.errors
+        assert err["code"] == "bad" and "refusal" not in err and "params" not in err
+        assert err["message"].startswith(f"not an action: '{v['to_act']} dance'")
+    finally:
+        await stop_all(list(seats.values()))

@@ -302,32 +302,40 @@ class FortyFivesState(GameState):
         s, v = a.seat, a.verb
         if v is Verb.PASS:
             if self._dealer_bagged(s):
-                return f"everyone passed: the dealer is bagged and must bid at least " \
-                       f"{self.min_bid_for(s)}"
+                lo = self.min_bid_for(s)
+                return Refusal(f"everyone passed: the dealer is bagged and must bid at least "
+                               f"{lo}", "bagged", {"bid": bid_text(lo)})
             return None
         if v is Verb.BID:
             if a.arg not in self._ladder:
                 steps = ", ".join(bid_text(b) for b in self._ladder)
-                return f"{bid_text(a.arg)} is not a bid here (bids: {steps})"
+                return Refusal(f"{bid_text(a.arg)} is not a bid here (bids: {steps})",
+                               "not-a-bid", {"bid": bid_text(a.arg),
+                                             "bids": [bid_text(b) for b in self._ladder]})
             if a.arg <= self.high:
-                return f"a bid must be higher than {bid_text(self.high)}"
+                return Refusal(f"a bid must be higher than {bid_text(self.high)}", "bid-higher",
+                               {"bid": bid_text(self.high)})
             lo = self.min_bid_for(s)
             if a.arg < lo:
-                return f"your side is on 100 or more: bid at least {lo}"
+                return Refusal(f"your side is on 100 or more: bid at least {lo}", "bid-100",
+                               {"bid": bid_text(lo)})
             return None
         if v is Verb.HOLD:
             if not self.rules.dealer_may_hold:
-                return "the dealer may not hold in these rules"
+                return Refusal("the dealer may not hold in these rules", "hold-rules")
             if s != self.dealer:
-                return "only the dealer may hold"
+                return Refusal("only the dealer may hold", "hold-dealer")
             if self.high == 0:
-                return "there is no bid to hold"
+                return Refusal("there is no bid to hold", "hold-none")
             if self.high_bidder == s:
-                return "you already hold the high bid"
+                return Refusal("you already hold the high bid", "hold-own")
             if self._may_hold(s):
                 return None
-            return f"your side is on 100 or more: you may not take the bid at {self.high}"
-        return f"it is the auction: pass{', hold' if self._may_hold(s) else ''} or bid"
+            return Refusal(f"your side is on 100 or more: you may not take the bid at "
+                           f"{self.high}", "hold-100", {"bid": bid_text(self.high)})
+        if self._may_hold(s):
+            return Refusal("it is the auction: pass, hold or bid", "auction-hold")
+        return Refusal("it is the auction: pass or bid", "auction")
 
     def _auction_apply(self, a: Action) -> None:
         s, v = a.seat, a.verb
@@ -391,16 +399,18 @@ class FortyFivesState(GameState):
         if a.verb is Verb.PASS or (a.verb is Verb.RAISE and a.arg == 30):
             return None
         if a.verb is Verb.RAISE:
-            return "you may raise only to 30 ('raise 30')"
+            return Refusal("you may raise only to 30 ('raise 30')", "raise-30")
         if self.rules.kitty_before_trump:
             if a.verb is Verb.TRUMP:
-                return "you see the kitty before naming trump: first raise to 30 " \
-                       "('raise 30') or pass"
-            return "you may raise to 30 ('raise 30') or pass"
+                return Refusal("you see the kitty before naming trump: first raise to 30 "
+                               "('raise 30') or pass", "raise-kitty")
+            return Refusal("you may raise to 30 ('raise 30') or pass", "raise")
         if a.verb is Verb.TRUMP or (a.verb is Verb.DISCARD and self._may_go_on()):
             return self._trump_reason(a)
-        more = ", go on the kitty" if self._may_go_on() else ""
-        return f"you may raise to 30 ('raise 30'), pass{more} or name trump"
+        if self._may_go_on():
+            return Refusal("you may raise to 30 ('raise 30'), pass, go on the kitty or name "
+                           "trump", "raise-go-on")
+        return Refusal("you may raise to 30 ('raise 30'), pass or name trump", "raise-trump")
 
     # ----- trump ------------------------------------------------------------------------
 
@@ -426,17 +436,23 @@ class FortyFivesState(GameState):
             if a.arg in self._trump_suits():
                 return None
             if not 0 <= a.arg < 4:
-                return "name a suit: C, D, H or S"
+                return Refusal("name a suit: C, D, H or S", "name-suit")
             what = "the cards you went on" if self.went_on_kitty else "your hand"
-            return f"you may name only a suit of which you hold a trump in {what} " \
-                   f"({SUIT_NAMES[a.arg]}: none)"
+            return Refusal(f"you may name only a suit of which you hold a trump in {what} "
+                           f"({SUIT_NAMES[a.arg]}: none)",
+                           "trump-went-on" if self.went_on_kitty else "trump-held",
+                           {"suit": SUITS[a.arg]})
         if a.verb is Verb.DISCARD and self._may_go_on():
             if a.arg == self.hands[a.seat]:
                 return None
             what = "the kitty" if self.went_on_kitty else "your whole hand"
-            return f"to go on the {'top card' if self.went_on_kitty else 'kitty'}, " \
-                   f"discard {what}: {format_mask(self.hands[a.seat])}"
-        return "name trump" + (" or go on the kitty" if self._may_go_on() else "")
+            return Refusal(f"to go on the {'top card' if self.went_on_kitty else 'kitty'}, "
+                           f"discard {what}: {format_mask(self.hands[a.seat])}",
+                           "go-on-top" if self.went_on_kitty else "go-on-kitty",
+                           {"cards": mask_names(self.hands[a.seat])})
+        if self._may_go_on():
+            return Refusal("name trump or go on the kitty", "name-trump-go-on")
+        return Refusal("name trump", "name-trump")
 
     def _trump_apply(self, a: Action) -> None:
         b = a.seat
@@ -481,23 +497,27 @@ class FortyFivesState(GameState):
 
     def _draw_reason(self, a: Action) -> str | None:
         if a.verb is not Verb.DISCARD:
-            return "it is the draw: discard (or 'discard' alone to keep every card)"
+            return Refusal("it is the draw: discard (or 'discard' alone to keep every card)",
+                           "draw")
         h = self.hands[a.seat]
         if a.arg & ~h:
             return not_held(a.arg & ~h)
         sizes = self._discard_sizes(a.seat)
         k = a.arg.bit_count()
         if k < sizes.start:
-            return f"you hold {h.bit_count()} cards: discard at least {sizes.start} to come " \
-                   f"down to five"
+            return Refusal(f"you hold {h.bit_count()} cards: discard at least {sizes.start} "
+                           f"to come down to five", "discard-down",
+                           {"held": h.bit_count(), "count": sizes.start})
         if k >= sizes.stop:
             keep = h.bit_count() - (sizes.stop - 1)
             r = self.rules
             if keep > (0 if r.four_and_a_flip else min(r.keep_min, h.bit_count())):
                 room = max(self.stock_room(a.seat), 0)
-                return f"the stock can replace only {room} more card" \
-                       f"{'s' if room != 1 else ''}: keep at least {keep}"
-            return f"you must keep at least {keep} card{'s' if keep != 1 else ''}"
+                return Refusal(f"the stock can replace only {room} more card"
+                               f"{'s' if room != 1 else ''}: keep at least {keep}",
+                               "stock-room", {"count": room, "keep": keep})
+            return Refusal(f"you must keep at least {keep} card{'s' if keep != 1 else ''}",
+                           "keep", {"keep": keep})
         return None
 
     def _draw_apply(self, a: Action) -> None:
@@ -556,16 +576,20 @@ class FortyFivesState(GameState):
         if a.verb is Verb.PASS:
             return None
         if a.verb is not Verb.ROB:
-            return "the dealer may rob the pack ('rob' the cards given and taken) or pass"
+            return Refusal("the dealer may rob the pack ('rob' the cards given and taken) or "
+                           "pass", "pack")
         give, take = a.arg & self.hands[a.seat], a.arg & self.pile
         if a.arg & ~(give | take):
-            return f"{format_mask(a.arg & ~(give | take))} is neither in your hand nor " \
-                   "among the discards"
+            stray = a.arg & ~(give | take)
+            return Refusal(f"{format_mask(stray)} is neither in your hand nor among the "
+                           "discards", "pack-stray", {"cards": mask_names(stray)})
         if not a.arg:
-            return "rob at least one card, or pass"
+            return Refusal("rob at least one card, or pass", "pack-none")
         if give.bit_count() != take.bit_count():
-            return f"take as many as you give: you give {give.bit_count()} " \
-                   f"({format_mask(give)}) and take {take.bit_count()} ({format_mask(take)})"
+            return Refusal(f"take as many as you give: you give {give.bit_count()} "
+                           f"({format_mask(give)}) and take {take.bit_count()} "
+                           f"({format_mask(take)})", "pack-even",
+                           {"give": mask_names(give), "take": mask_names(take)})
         return None
 
     def _pack_apply(self, a: Action) -> None:
@@ -614,20 +638,24 @@ class FortyFivesState(GameState):
             if v is Verb.PASS:
                 return None
             if v is not Verb.ASK:
-                return "ask an opponent whether he is booked ('ask SEAT'), or pass"
+                return Refusal("ask an opponent whether he is booked ('ask SEAT'), or pass",
+                               "ask")
             if a.arg in self._opponents():
                 return None
-            return f"you may ask only an opponent: seat {', '.join(map(str, self._opponents()))}"
+            return Refusal(f"you may ask only an opponent: seat "
+                           f"{', '.join(map(str, self._opponents()))}", "ask-opponent",
+                           {"seats": self._opponents()})
         if ph is Phase.ANSWER:
             if v is not Verb.ANSWER:
-                return "answer whether you are booked: yes or no"
+                return Refusal("answer whether you are booked: yes or no", "answer")
             if a.arg == int(self.is_booked(a.seat)):
                 return None
-            return "you hold only trumps: answer yes" if self.is_booked(a.seat) else \
-                "you hold a card that is not a trump: answer no"
+            if self.is_booked(a.seat):
+                return Refusal("you hold only trumps: answer yes", "answer-yes")
+            return Refusal("you hold a card that is not a trump: answer no", "answer-no")
         if v is Verb.FOLD or v is Verb.STAY:
             return None
-        return "fold (go down your bid, nobody else scores) or stay"
+        return Refusal("fold (go down your bid, nobody else scores) or stay", "fold")
 
     def _booked_apply(self, a: Action) -> None:
         ph = self.phase
@@ -666,9 +694,10 @@ class FortyFivesState(GameState):
         if a.verb is Verb.PASS:
             return None
         if a.verb is not Verb.ROB:
-            return f"you may rob {CARD_NAMES[self.up_card]} (give up one card) or pass"
+            return Refusal(f"you may rob {CARD_NAMES[self.up_card]} (give up one card) or pass",
+                           "rob", {"card": CARD_NAMES[self.up_card]})
         if a.arg.bit_count() != 1:
-            return "give up exactly one card to rob"
+            return Refusal("give up exactly one card to rob", "rob-one")
         if not a.arg & self.hands[a.seat]:
             return not_held(a.arg)
         return None
@@ -711,13 +740,16 @@ class FortyFivesState(GameState):
 
     def _call_reason(self, a: Action) -> str | None:
         if a.verb is not Verb.CALL:
-            return "call a card for your partner, or 'call none' to go alone"
+            return Refusal("call a card for your partner, or 'call none' to go alone", "call")
         if a.arg.bit_count() > 1:
-            return "call one card, or 'call none' to go alone"
+            return Refusal("call one card, or 'call none' to go alone", "call-one")
         if a.arg and not self.may_call(a.arg.bit_length() - 1):
+            card = format_mask(a.arg)
             if a.arg.bit_length() - 1 == TRUMP_ORDER[self.trump][0]:
-                return f"you may not call {format_mask(a.arg)}: the 5 of trumps is never called"
-            return f"you may not call {format_mask(a.arg)}: it outranks every trump you hold"
+                return Refusal(f"you may not call {card}: the 5 of trumps is never called",
+                               "call-five", {"card": card})
+            return Refusal(f"you may not call {card}: it outranks every trump you hold",
+                           "call-above", {"card": card})
         return None
 
     def _call_apply(self, a: Action) -> None:

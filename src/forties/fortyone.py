@@ -85,11 +85,13 @@ class FortyOneState(GameState):
     def _reason(self, a: Action) -> str | None:
         if self.phase is Phase.AUCTION:
             if a.verb is Verb.PASS:
-                return "there is no pass in Forty One: bid the tricks you will take (1 to 13)"
+                return Refusal("there is no pass in Forty One: bid the tricks you will take "
+                               "(1 to 13)", "no-pass")
             if a.verb is not Verb.BID:
-                return "bid the number of tricks you will take (1 to 13)"
+                return Refusal("bid the number of tricks you will take (1 to 13)", "bid-tricks")
             if not 1 <= a.arg <= 13:
-                return f"a bid is 1 to 13 tricks, not {bid_text(a.arg)}"
+                return Refusal(f"a bid is 1 to 13 tricks, not {bid_text(a.arg)}", "bid-range",
+                               {"bid": bid_text(a.arg)})
             return None
         if a.verb is not Verb.PLAY:
             return Refusal("it is your turn to play a card", "play-card")

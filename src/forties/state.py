@@ -54,21 +54,61 @@ class IllegalActionError(ValueError):
 
 
 # The codes a Refusal may carry (the web page has a sentence for each, in every language).
-REFUSAL_CODES = ("turn", "not-held", "play-card", "play-one", "follow", "follow-or-trump",
-                 "trump", "hearts-trump", "hearts-heart", "called")
+REFUSAL_CODES = (
+    # any phase, and the table's own (forties.table)
+    "turn", "game-over", "hand-over", "not-started", "not-yours", "not-turn", "away",
+    # the play
+    "not-held", "play-card", "play-one", "follow", "follow-or-trump", "trump", "hearts-trump",
+    "hearts-heart", "called",
+    # the auction (Forty One's last)
+    "bagged", "not-a-bid", "bid-higher", "bid-100", "hold-rules", "hold-dealer", "hold-none",
+    "hold-own", "hold-100", "auction", "auction-hold", "no-pass", "bid-tricks", "bid-range",
+    # the raise, naming trump, going on the kitty
+    "raise-30", "raise-kitty", "raise", "raise-go-on", "raise-trump", "name-suit",
+    "trump-held", "trump-went-on", "go-on-kitty", "go-on-top", "name-trump",
+    "name-trump-go-on",
+    # the draw, robbing the pack, robbing the up card
+    "draw", "discard-down", "stock-room", "keep", "pack", "pack-stray", "pack-none",
+    "pack-even", "rob", "rob-one",
+    # "booked?", calling a partner
+    "ask", "ask-opponent", "answer", "answer-yes", "answer-no", "fold", "call", "call-one",
+    "call-five", "call-above",
+)
 
 
 class Refusal(str):
     """A reason an action is refused: the English sentence itself (a ``str``, so whoever
     reads it as text reads what it always said) and, for programs that say it in other
     words, ``code`` and ``params``. ``params`` holds only what the refused seat may know:
-    its own cards (by name, "7H"), suits by letter ("H"), seats by number from 0, and
-    public facts. A reason with no code is a plain ``str``.
+    its own cards (by name, "7H"), suits by letter ("H"), seats by number from 0, bids as
+    the record writes them ("30for60"), and public facts. A reason with no code is a plain
+    ``str`` (only a program's mistake: no seat, no card, not an action).
 
-    Codes: ``turn`` (seat), ``not-held`` (cards), ``play-card``, ``play-one``, ``follow``
-    (suit, cards: Forty One), ``follow-or-trump`` (suit, cards), ``trump`` (cards),
-    ``hearts-trump`` and ``hearts-heart`` (cards: AH led under hearts on hearts),
-    ``called`` (card: the called card, due in the second trick).
+    Codes, with their params:
+
+    - any phase: ``turn`` (seat: the seat to act), ``game-over``, ``hand-over``; the
+      table's (``forties.table``): ``not-started``, ``not-yours`` (an action for another
+      seat), ``not-turn``, ``away`` (a computer player has the seat);
+    - the play: ``not-held`` (cards), ``play-card``, ``play-one``, ``follow`` (suit, cards:
+      Forty One), ``follow-or-trump`` (suit, cards), ``trump`` (cards), ``hearts-trump``
+      and ``hearts-heart`` (cards: AH led under hearts on hearts), ``called`` (card: the
+      called card, due in the second trick);
+    - the auction: ``bagged`` (bid: the least the stuck dealer must bid), ``not-a-bid``
+      (bid, bids: the ladder), ``bid-higher`` (bid: the high bid), ``bid-100`` (bid: the
+      least a side on 100 may bid), ``hold-rules``, ``hold-dealer``, ``hold-none``,
+      ``hold-own``, ``hold-100`` (bid), ``auction``, ``auction-hold`` (what the seat may
+      do); Forty One: ``no-pass``, ``bid-tricks``, ``bid-range`` (bid);
+    - the raise and trump: ``raise-30``, ``raise-kitty``, ``raise``, ``raise-go-on``,
+      ``raise-trump``, ``name-suit``, ``trump-held`` and ``trump-went-on`` (suit: one the
+      bidder holds no trump of), ``go-on-kitty`` and ``go-on-top`` (cards: the hand to
+      discard), ``name-trump``, ``name-trump-go-on``;
+    - the draw: ``draw``, ``discard-down`` (held, count: discard at least count),
+      ``stock-room`` (count: what the stock can replace, keep), ``keep`` (keep); robbing
+      the pack: ``pack``, ``pack-stray`` (cards: neither held nor discarded), ``pack-none``,
+      ``pack-even`` (give, take: cards); robbing the up card: ``rob`` (card), ``rob-one``;
+    - "booked?": ``ask``, ``ask-opponent`` (seats), ``answer``, ``answer-yes``,
+      ``answer-no``, ``fold``; calling a partner: ``call``, ``call-one``, ``call-five`` and
+      ``call-above`` (card: the card the bidder asked to call).
     """
 
     code: str
@@ -333,9 +373,9 @@ class GameState:
     def reason(self, action: Action) -> str | None:
         """Why ``action`` is illegal now, in a player's words; None if it is legal."""
         if self.over:
-            return "the game is over"
+            return Refusal("the game is over", "game-over")
         if self.turn is None:
-            return "the hand is over: a new deal is due"
+            return Refusal("the hand is over: a new deal is due", "hand-over")
         if (type(action.seat) is not int or type(action.verb) is not Verb
                 or type(action.arg) is not int):
             return "not an action: a seat number, a verb and a whole number"

@@ -345,21 +345,23 @@ class Table:
             raise TableError("stale", "the game has moved on since: that action was not played")
         status = self.status
         if status != PLAYING:
-            why = {WAITING: "the game has not started", OVER: "the game is over",
-                   REVIEW: "the hand is over: a new deal is due"}[status]
-            raise TableError("turn", why)
+            now = {WAITING: Refusal("the game has not started", "not-started"),
+                   OVER: Refusal("the game is over", "game-over"),
+                   REVIEW: Refusal("the hand is over: a new deal is due", "hand-over")}[status]
+            raise TableError.engine("turn", now, now)
         try:
             action = Action.parse(text)
         except ActionSyntaxError as e:
             raise TableError("bad", str(e)) from None
         if action.seat != seat:
-            raise TableError("turn", self.words(f"that action is seat {action.seat}'s, "
-                                                f"not yours", seat))
+            mine = Refusal(f"that action is seat {action.seat}'s, not yours", "not-yours")
+            raise TableError.engine("turn", mine, self.words(mine, seat))
         if self.state.turn != seat:
-            why = self.state.reason(action) or "it is not your turn"
+            why: str = self.state.reason(action) or Refusal("it is not your turn", "not-turn")
             raise TableError.engine("turn", why, self.words(why, seat))
         if self.controller(seat) != PERSON:
-            raise TableError("turn", "a computer player has your seat: take it back first")
+            away = Refusal("a computer player has your seat: take it back first", "away")
+            raise TableError.engine("turn", away, away)
         reason = self.state.reason(action)
         if reason is not None:
             raise TableError.engine("illegal", reason, self.words(reason, seat))

@@ -124,3 +124,85 @@ def test_an_arabic_table_says_why_a_card_may_not_be_played(server: str, browser:
     assert shown == refusal_words("ar", sentence, params["cards"], params.get("suit", ""))
     assert ARABIC.search(shown) and not LATIN.search(shown)  # no English, no "7H"
     assert not page.errors
+
+
+def test_a_french_table_says_why_a_bid_or_a_discard_is_refused(server: str,
+                                                                 browser: Any) -> None:
+    """A bid and a discard the engine refuses reach a French page in French: the page's
+    own bid and discard are changed on their way to the server (a bid of 10, no discard
+    from the bidder's eight cards), the server refuses them with their codes, the page
+    says why in French with no English, and the next try goes through."""
+    page = new_page(browser, PHONE, "fr")
+    frames: list[Any] = []
+    change: dict[str, str] = {}  # the next action of this kind ("bid", "discard") becomes...
+
+    def route(ws: Any) -> None:
+        server_ws = ws.connect_to_server()
+
+        def to_server(m: Any) -> None:
+            msg = json.loads(m)
+            if msg.get("type") == "act":
+                seat, verb = msg["action"].split()[:2]
+                if verb in change:
+                    msg["action"] = f"{seat} {change.pop(verb)}"
+            server_ws.send(json.dumps(msg))
+
+        def to_page(m: Any) -> None:
+            frames.append(m)
+            ws.send(m)
+
+        ws.on_message(to_server)
+        server_ws.on_message(to_page)
+
+    page.route_web_socket(re.compile(r"/ws/"), route)
+    made = post(server, "/api/play", {"preset": "merrimack-valley", "level": "random"})
+    page.goto(f"{server}{made['url'].replace('#', '?lang=fr#')}")
+    wait_ready(page)
+
+    def refused(code: str) -> tuple[str, dict[str, Any]]:
+        page.wait_for_function("document.getElementById('refusal').textContent !== ''")
+        for _ in range(100):
+            if errors(frames):
+                break
+            page.wait_for_timeout(20)
+        (frame,) = errors(frames)
+        frames.clear()
+        assert frame["code"] == "illegal" and frame["refusal"] == code, frame
+        shown = refusal(page)
+        assert not re.search(r"\b(bid|discard|hold|cards?)\b", shown), shown
+        return shown, frame["params"]
+
+    said: dict[str, str] = {}
+    deadline = time.monotonic() + 150
+    while time.monotonic() < deadline and len(said) < 2:
+        if over(page) and page.locator("#ready:enabled").count():
+            page.click("#ready")
+            page.wait_for_function("!['hand-over', 'game-over'].includes("
+                                   "document.body.dataset.phase)")
+            continue
+        if not mine(page):
+            time.sleep(0.05)
+            continue
+        phase, version = body(page, "phase"), body(page, "version")
+        if phase == "auction" and "bid" not in said:
+            change["bid"] = "bid 10"
+            act(page, bidder=True)
+            shown, params = refused("not-a-bid")
+            assert params == {"bid": "10", "bids": ["15", "20", "25", "30"]}
+            assert shown == "10 n'est pas une enchère ici. Les enchères sont 15, 20, 25, 30."
+            assert body(page, "version") == version
+            said["bid"] = shown
+            act(page, bidder=True)  # the highest bid, as it is: taken
+        elif phase == "draw" and "discard" not in said and len(hand_cards(page)) == 8:
+            change["discard"] = "discard"
+            act(page)
+            shown, params = refused("discard-down")
+            assert params == {"held": 8, "count": 3}
+            assert shown == "Vous avez 8 cartes : écartez-en au moins 3 pour revenir à cinq."
+            assert body(page, "version") == version and len(hand_cards(page)) == 8
+            said["discard"] = shown
+            act(page)  # the same discard, as it is: taken
+        else:
+            act(page, bidder=True)
+    assert set(said) == {"bid", "discard"}, said
+    assert not page.errors

@@ -1123,18 +1123,28 @@ function onHint(m) {
 }
 
 /** A refusal in the page's words: the engine's code and its params (this seat's own cards,
- *  the suit led, the seat to act) in the reader's language; without a code, or one this
- *  page does not know, the server's English line as it comes. */
+ *  the suit led, the seat to act, the bids, a count of cards) in the reader's language;
+ *  without a code, or one this page does not know, the server's English line as it comes. */
 function refusalText(m) {
   const id = `refusal.${m.refusal}`;
   if (typeof m.refusal !== 'string' || !has(id)) return m.message || m.code;
   const p = m.params || {};
-  const cards = Array.isArray(p.cards) ? p.cards.map(cardName).join(t('refusal.sep')) : '';
+  const sep = t('refusal.sep');
+  const cards = (x) => (Array.isArray(x) ? x.map(cardName).join(sep) : '');
+  const whole = (x) => (Number.isInteger(x) ? String(x) : '');
   return t(id, {
-    cards,
+    cards: cards(p.cards),
+    give: cards(p.give),
+    take: cards(p.take),
     card: typeof p.card === 'string' ? cardName(p.card) : '',
     suit: typeof p.suit === 'string' ? suitWords(p.suit) : '',
     name: typeof p.seat === 'number' ? `\u2068${seatName(p.seat)}\u2069` : '',
+    names: Array.isArray(p.seats) ? p.seats.map((x) => `\u2068${seatName(x)}\u2069`).join(sep) : '',
+    bid: typeof p.bid === 'string' ? bidText(p.bid) : '',
+    bids: Array.isArray(p.bids) ? p.bids.map(bidText).join(sep) : '',
+    held: whole(p.held),
+    count: whole(p.count),
+    keep: whole(p.keep),
   });
 }
 
