@@ -151,6 +151,22 @@ def test_every_coded_pad_refusal_is_listed() -> None:
     assert raised == set(PAD_CODES), sorted(raised ^ set(PAD_CODES))
 
 
+def test_one_helper_reads_the_servers_computer_name() -> None:
+    """The name the server gives a computer player nobody named, "Computer (basic)"
+    (forties.table.computer_name), is read in one place (util.js computerLevel) that the
+    table, the lobby and the replay all use; no other script spells it out."""
+    spelled = re.compile(r"`Computer \(\$\{|Computer \\\(|'Computer \(")
+    util = (STATIC / "util.js").read_text(encoding="utf-8")
+    assert "export function computerLevel(" in util and spelled.search(util)
+    for name in ("table.js", "home.js", "replay.js"):
+        text = (STATIC / name).read_text(encoding="utf-8")
+        assert re.search(r"import \{[^}]*\bcomputerLevel\b[^}]*\} from './util.js'", text), name
+        assert "computerLevel(" in text.split("from './util.js'", 1)[1], name
+    others = [p.name for p in STATIC.glob("*.js")
+              if p.name != "util.js" and spelled.search(p.read_text(encoding="utf-8"))]
+    assert others == []
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_players_help_names_what_the_form_offers(lang: str) -> None:
     """The players option's help says the range the form lists and the server accepts

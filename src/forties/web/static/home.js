@@ -1,7 +1,7 @@
 // The home page: play now, a private table built from the rules' own option list, the lobby.
 import { t, loadLanguage, preferredLanguage, languagePicker } from './i18n.js';
-import { api, saveSeat, saveInvites, savedName, saveName, absolute, h, copyText, LEVELS, errorText, valueText }
-  from './util.js';
+import { api, saveSeat, saveInvites, savedName, saveName, absolute, h, copyText, LEVELS, errorText, valueText,
+  computerLevel, computerWords } from './util.js';
 
 const $ = (id) => document.getElementById(id);
 let presets = [];
@@ -167,8 +167,8 @@ function showInvites(r) {
 /** A seated player's name in the lobby: a computer player the host seated in the page's
  *  words ("Ordinateur (Joueur de club)"), not the server's "Computer (basic)". */
 function lobbyName(s) {
-  if (s.kind === 'computer' && s.level && s.name === `Computer (${s.level})`) {
-    return t('replay.computer', { level: t(`level.${s.level}`, null, s.level) });
+  if (s.kind === 'computer' && s.level && computerLevel(s.name) === s.level) {
+    return computerWords(s.level);
   }
   return s.name;
 }

@@ -3,7 +3,7 @@
 import { t, loadLanguage, preferredLanguage, languagePicker } from './i18n.js';
 import { cardFigure, suitIcon } from './cards.js';
 import { actionWords } from './words.js';
-import { api, h } from './util.js';
+import { api, h, computerLevel, computerWords } from './util.js';
 
 const $ = (id) => document.getElementById(id);
 let steps = [];
@@ -14,8 +14,8 @@ let names = [];
  *  a computer player's "Computer (level)"; a person's own name as it is. */
 function nameWords(name) {
   if (name === 'You') return t('table.you');
-  const computer = /^Computer \((\w+)\)$/.exec(name);
-  if (computer) return t('replay.computer', { level: t(`level.${computer[1]}`, null, computer[1]) });
+  const level = computerLevel(name);
+  if (level) return computerWords(level);
   return name;
 }
 

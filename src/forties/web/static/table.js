@@ -5,7 +5,7 @@ import { Connection } from './net.js';
 import { actionWords as words, bidText, suitWords } from './words.js';
 import { cardFace, cardFigure, cardName, suitIcon } from './cards.js';
 import { api, saveSeat, savedSeat, savedInvites, savedName, saveName, absolute, h, copyText, LEVELS,
-  errorText, valueText } from './util.js';
+  errorText, valueText, computerLevel } from './util.js';
 
 const $ = (id) => document.getElementById(id);
 const PHRASES = ['hearts-on-hearts', 'well-played', 'sorry-partner', 'good-game', 'hurry', 'thanks'];
@@ -48,7 +48,7 @@ const PLAY_NOW_NAME = 'You';
 function ownName(s) {
   if (!s || !s.name || (s.kind !== 'person' && s.kind !== 'computer')) return null;
   if (s.kind === 'person' && s.name === PLAY_NOW_NAME) return null;
-  return s.kind === 'computer' && s.name === `Computer (${s.level})` ? null : s.name;
+  return s.kind === 'computer' && computerLevel(s.name) === s.level ? null : s.name;
 }
 
 function seatName(seat) {

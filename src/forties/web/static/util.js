@@ -101,3 +101,16 @@ export async function copyText(text, field) {
 }
 
 export const LEVELS = ['random', 'basic', 'expert'];
+
+/** The level in the name the server gives a computer player nobody named, "Computer
+ *  (basic)" (forties.table.computer_name); null for any other name (a person's, or a
+ *  computer player's own, as a hall registers it). The one place the pages read it. */
+export function computerLevel(name) {
+  const m = typeof name === 'string' ? /^Computer \((\w+)\)$/.exec(name) : null;
+  return m ? m[1] : null;
+}
+
+/** A computer player of `level` in the page's words: "Ordinateur (Joueur de club)". */
+export function computerWords(level) {
+  return t('replay.computer', { level: t(`level.${level}`, null, level) });
+}
