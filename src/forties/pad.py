@@ -454,7 +454,8 @@ class Pad:
                            f"({', '.join(self.side_names())})")
         for x, p in enumerate(pts):
             if p < 0 or p % 5:
-                raise PadError(f"{self.side_name(x)}: {p} points? points go by fives "
+                noun = "point" if p == 1 else "points"
+                raise PadError(f"{self.side_name(x)}: {p} {noun}? points go by fives "
                                "(5 a trick, 5 more for the best trump)", "points-fives",
                                side=x, points=p)
         total = sum(pts)
