@@ -19,6 +19,8 @@ STATIC = WEB / "static"
 LANGS = ("en", "fr", "ar")
 
 LITERAL_IDS = re.compile(r"""\bt\(\s*['"]([^'"]+)['"]""")
+# tn('id', count, ...): the id and its singular, id.one
+COUNTED_IDS = re.compile(r"""\btn\(\s*['"]([^'"]+)['"]""")
 TERNARY_IDS = re.compile(r"""\?\s*'([a-z0-9_]+\.[a-z0-9_.]+)'\s*:\s*'([a-z0-9_]+\.[a-z0-9_.]+)'""")
 HTML_IDS = re.compile(r'data-i18n(?:-label|-placeholder|-title)?="([^"]+)"')
 # A message id made at run time: `prefix.${...}.suffix` (one interpolation)
@@ -68,6 +70,8 @@ def used_ids() -> set[str]:
     for path in sorted(STATIC.glob("*.js")):
         text = path.read_text(encoding="utf-8")
         ids.update(LITERAL_IDS.findall(text))
+        for x in COUNTED_IDS.findall(text):
+            ids.update((x, f"{x}.one"))
         for a, b in TERNARY_IDS.findall(text):
             ids.update((a, b))
         for prefix, suffix in FAMILY.findall(text):
@@ -101,6 +105,17 @@ def test_catalogs_have_the_same_ids(lang: str) -> None:
     en, other = set(catalog("en")), set(catalog(lang))
     assert not en - other, f"{lang}.po lacks {sorted(en - other)[:10]}"
     assert not other - en, f"{lang}.po has ids English lacks: {sorted(other - en)[:10]}"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_each_singular_follows_its_sentence(lang: str) -> None:
+    """An id.one (the sentence for a count said with the singular, "1 point") comes right
+    after its id, which the pages use for every other count."""
+    with open(WEB / "locale" / f"{lang}.po", "rb") as f:
+        ids = [str(m.id) for m in read_po(f) if m.id]
+    ones = [i for i, x in enumerate(ids) if x.endswith(".one")]
+    assert len(ones) >= 15
+    assert not [ids[i] for i in ones if ids[i - 1] != ids[i][:-len(".one")]]
 
 
 @pytest.mark.parametrize("lang", LANGS)

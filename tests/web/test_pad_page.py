@@ -167,6 +167,12 @@ def test_a_french_pad_names_the_sides_and_refuses_in_french(browser: Any, server
     page.click("#enter")
     page.wait_for_function("document.getElementById('error').textContent.includes('cinq')")
     assert page.inner_text("#error").startswith("Ann et Cy : 12 points ? les points vont par")
+    # one point is "1 point" in French (the pad said "1 points ?")
+    page.fill("#points0", "1")
+    page.fill("#points1", "29")
+    page.click("#enter")
+    page.wait_for_function("document.getElementById('error').textContent.includes(' 1 ')")
+    assert page.inner_text("#error").startswith("Ann et Cy : 1 point ? les points vont par")
     # the watchers' page, in a fresh browser: French headings too
     watch = phone(browser, "fr")
     pid = page.url.split("/pad/")[1].split("?")[0].split("#")[0]
@@ -192,6 +198,12 @@ def test_a_stale_refusal_goes_at_the_next_tap(browser: Any, server: str) -> None
     page.wait_for_function("document.getElementById('error').textContent !== ''")
     assert page.inner_text("#error") == \
         "Ann and Cy: 12 points? points go by fives (5 a trick, 5 more for the best trump)"
+    page.fill("#points0", "1")
+    page.fill("#points1", "29")
+    page.click("#enter")
+    page.wait_for_function("document.getElementById('error').textContent.includes(' 1 ')")
+    assert page.inner_text("#error") == \
+        "Ann and Cy: 1 point? points go by fives (5 a trick, 5 more for the best trump)"
     assert page.locator("#sheet tbody tr").count() == 0
     page.context.close()
 

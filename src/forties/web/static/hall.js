@@ -1,5 +1,6 @@
 // The hall's pages share this: messages in the reader's language, the evening's key from
 // the link, requests that answer in one line, and the pieces every screen draws.
+import { pluralForm } from "./i18n.js";
 
 const LANGS = ["en", "fr", "ar"];
 let messages = {};
@@ -22,6 +23,14 @@ export const lang = pickLanguage();
 export function t(id, english, vars = {}) {
   const text = messages[id] || english;
   return text.replace(/\{(\w+)\}/g, (_, k) => (k in vars ? String(vars[k]) : `{${k}}`));
+}
+
+// tn(id, count, [english one, english other], vars): t() for a sentence with a count in it,
+// "id.one" where the reader's language says the count with the singular (i18n.js pluralForm).
+export function tn(id, count, english, vars = {}) {
+  if (!(id in messages)) return t(id, english[pluralForm("en", count) === "one" ? 0 : 1], vars);
+  const one = pluralForm(lang, count) === "one" && `${id}.one` in messages;
+  return t(one ? `${id}.one` : id, english[1], vars);
 }
 
 export async function loadMessages() {
@@ -142,7 +151,7 @@ export function watch(draw, every = 2000) {
 
 export function phaseText(b) {
   const s = b.status;
-  if (s.phase === "registration") return t("hall.phase.registration", "Registration: {n} couples", { n: b.couples.length });
+  if (s.phase === "registration") return tn("hall.phase.registration", b.couples.length, ["Registration: {n} couple", "Registration: {n} couples"], { n: b.couples.length });
   if (s.phase === "playing") return t("hall.phase.playing", "Game {g} of {n}", { g: s.game, n: s.games });
   if (s.phase === "between games") return t("hall.phase.between", "Game {g} of {n} is over", { g: s.game, n: s.games });
   if (s.phase === "prizes") return t("hall.phase.prizes", "The prizes");

@@ -1,5 +1,5 @@
 // The home page: play now, a private table built from the rules' own option list, the lobby.
-import { t, loadLanguage, preferredLanguage, languagePicker } from './i18n.js';
+import { t, tn, loadLanguage, preferredLanguage, languagePicker } from './i18n.js';
 import { api, saveSeat, saveInvites, savedName, saveName, absolute, h, copyText, LEVELS, errorText, valueText,
   computerLevel, computerWords } from './util.js';
 
@@ -185,7 +185,7 @@ async function loadLobby() {
     const open = tb.seats.find((s) => s.url);
     return h('li', {}, h('a', { class: 'button', href: open ? open.url : `/t/${encodeURIComponent(tb.table)}` },
       `${p ? presetTitle(p) : tb.preset}: ${names || '—'} `,
-      t('home.lobby.free', { count: free })));
+      tn('home.lobby.free', free, { count: free })));
   }));
 }
 

@@ -13,6 +13,22 @@ export function t(id, params, fallback) {
   return text;
 }
 
+/** The form a count takes in language `code`: 'one' where the noun after it is singular
+ *  (English: 1 point; French: 0 point, 1 point, 1,5 pli; Arabic: 1), else 'other'. */
+export function pluralForm(code, count) {
+  const n = Math.abs(Number(count));
+  if (Number.isNaN(n)) return 'other';
+  if (code === 'fr') return n < 2 ? 'one' : 'other';
+  return n === 1 ? 'one' : 'other';
+}
+
+/** t() for a sentence with a count in it: message `id.one` where the page's language says
+ *  `count` with the singular ("0 point" in French, "1 point"), else `id` (the general form). */
+export function tn(id, count, params, fallback) {
+  const one = `${id}.one`;
+  return t(pluralForm(lang, count) === 'one' && has(one) ? one : id, params, fallback);
+}
+
 /** Whether the catalog has `id` (for texts the server also sends in English). */
 export function has(id) {
   return Object.prototype.hasOwnProperty.call(messages, id);

@@ -1,7 +1,7 @@
 // The score pad on a phone. The server scores every hand with the engine's own rules; this
 // page only asks for what the table knows, shows the pad the server sends back, and keeps
 // hands typed while the connection is down, sending them when it is back.
-import { applyTranslations, languagePicker, loadLanguage, preferredLanguage, t } from './i18n.js';
+import { applyTranslations, languagePicker, loadLanguage, preferredLanguage, t, tn } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
 const SUITS = ['C', 'D', 'H', 'S'];
@@ -88,6 +88,9 @@ const seatName = (s) => pad.names[s];
 const sideName = (x) => joinNames(pad.sides[x].map(seatName));
 function suitWord(s) { return SUITS.includes(s) ? t(SUIT_IDS[s], null, SUIT_EN[s]) : s; }
 
+// The refusals that say a count with its noun ("1 point ?"), and the word that holds it.
+const COUNTED = { 'points-fives': 'points' };
+
 // A refusal the server gives a code for, in the reader's language (its English line else).
 function refusalText(data) {
   const w = data.words || {};
@@ -101,7 +104,9 @@ function refusalText(data) {
   }
   if (data.code === 'bid' && !w.bid) vars.bid = '—';
   if (data.code === 'names-count' && w.preset) vars.preset = t(`preset.${w.preset}.title`, null, w.preset);
-  const text = t(`pad.err.${data.code}`, vars, '');
+  const id = `pad.err.${data.code}`;
+  const counted = Object.prototype.hasOwnProperty.call(COUNTED, data.code);
+  const text = counted ? tn(id, w[COUNTED[data.code]], vars, '') : t(id, vars, '');
   return text && !/\{\w+\}/.test(text) ? text : data.error;
 }
 

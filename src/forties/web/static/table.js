@@ -1,6 +1,6 @@
 // The table: every byte of the game comes from the server's view frames (the engine's view of
 // this seat); the page draws it, offers only the legal choices, and sends the one chosen.
-import { t, has, loadLanguage, preferredLanguage, languagePicker } from './i18n.js';
+import { t, tn, has, loadLanguage, preferredLanguage, languagePicker } from './i18n.js';
 import { Connection } from './net.js';
 import { actionWords as words, bidText, suitWords } from './words.js';
 import { cardFace, cardFigure, cardName, suitIcon } from './cards.js';
@@ -447,14 +447,14 @@ function tick() {
   for (const node of document.querySelectorAll('.timer[data-deadline]')) {
     const left = Math.max(0, Math.round(Number(node.dataset.deadline) - Date.now() / 1000));
     node.textContent = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}`;
-    node.setAttribute('aria-label', t('table.seconds_left', { count: left }));
+    node.setAttribute('aria-label', tn('table.seconds_left', left, { count: left }));
   }
   // the player's own turn: said once when it is nearly out, not every second
   if (S.view && S.deadline && S.you !== null && S.view.to_act === S.you) {
     const left = Math.round(S.deadline - Date.now() / 1000);
     if (left <= WARN_SECONDS && left > 0 && S.warned !== S.deadline) {
       S.warned = S.deadline;
-      announce(t('table.seconds_left', { count: left }));
+      announce(tn('table.seconds_left', left, { count: left }));
     }
   }
 }
@@ -600,7 +600,7 @@ function selectionActions(view, legal) {
     const b = h('button', { type: 'button', class: ok ? 'primary act' : 'act', id: 'discard',
       dataset: { action: a },
       text: n === 0 ? (legal.discard.has('') ? t('act.keep_all') : t('act.choose_discard'))
-        : t('act.discard', { count: n }) });
+        : tn('act.discard', n, { count: n }) });
     if (!ok) b.setAttribute('aria-disabled', 'true');
     b.addEventListener('click', () => { send(a); });
     out.push(b);
@@ -748,13 +748,13 @@ function result41(view) {
 function parText(par) {
   if (!par || typeof par !== 'object' || !Array.isArray(par.side)) return t('review.par_none');
   if (Array.isArray(par.teams) && par.teams.length) { // Forty One: each partnership and its bids
-    const teams = par.teams.map((tm) => t(sideKey(par.exact ? 'review.par_team'
-      : 'review.par_team_about', tm.seats, false), {
+    const teams = par.teams.map((tm) => tn(sideKey(par.exact ? 'review.par_team'
+      : 'review.par_team_about', tm.seats, false), tm.tricks, {
       names: partnersName(tm.seats), tricks: tm.tricks, bids: tm.bids.join(' + ') })).join(t('review.par_and'));
     return t(par.exact ? 'review.par_41' : 'review.par_41_estimate', { teams });
   }
   const key = S.view && fortyOne(S.view) ? 'review.par_tricks' : 'review.par_points';
-  return t(sideKey(key, par.side), { names: sideName(par.side), points: par.points });
+  return tn(sideKey(key, par.side), par.points, { names: sideName(par.side), points: par.points });
 }
 
 function recordUrl() {
