@@ -203,10 +203,26 @@ def test_forty_one_says_trick_and_bid_one_way_in_each_language() -> None:
     assert not [k for k, v in fr.items() if "levée" in v.lower()]
     assert not [k for k, v in ar.items() if "أكل" in v]
     for key in ("review.par_team", "review.par_team_about", "pad.err.bid-41", "pad.ui.bids",
-                "pad.ui.thrown41", "pad.ui.sum41", "review.result41"):
+                "pad.ui.thrown41", "pad.ui.sum41", "review.result41", "refusal.bid-range",
+                "refusal.bid-tricks", "refusal.no-pass"):
         assert "annonc" in fr[key].lower() and "demand" not in fr[key].lower(), (key, fr[key])
     assert not re.search(r"[\u0660-\u0669]", ar["preset.forty-one.summary"])
     assert "13" in ar["preset.forty-one.summary"] and "41" in ar["preset.forty-one.summary"]
+
+
+def test_the_french_refusals_say_what_the_rest_of_the_page_says() -> None:
+    """The French refusals use the table's own words: the dealer whom everyone passed "doit
+    prendre" (as the house rule says; "est pris" read as if he had taken the bid), the
+    suit named "atout {suit}" (not "à {suit}"), cards not held named without "cette carte"
+    (a discard can name several), and the game not "commencée" but "commencé"."""
+    fr = catalog("fr")
+    assert "doit prendre" in fr["refusal.bagged"] and "est pris" not in fr["refusal.bagged"]
+    assert "doit prendre" in fr["value.dealer-bagged"]
+    for key in ("refusal.trump-held", "refusal.trump-went-on"):
+        assert "avec atout {suit}," in fr[key] and "à {suit}" not in fr[key], fr[key]
+    assert "cette carte" not in fr["refusal.not-held"]
+    assert fr["refusal.not-started"] == "La partie n'a pas encore commencé."
+    assert "place" not in fr["refusal.away"].split(":", 1)[1]  # "reprenez-la", said once
 
 
 def test_the_arabic_forty_one_par_reads_as_a_sentence() -> None:

@@ -189,7 +189,7 @@ def test_a_french_table_says_why_a_bid_or_a_discard_is_refused(server: str,
             act(page, bidder=True)
             shown, params = refused("not-a-bid")
             assert params == {"bid": "10", "bids": ["15", "20", "25", "30"]}
-            assert shown == "10 n'est pas une enchère ici. Les enchères sont 15, 20, 25, 30."
+            assert shown == "10 n'est pas une enchère ici. Les enchères possibles : 15, 20, 25, 30."
             assert body(page, "version") == version
             said["bid"] = shown
             act(page, bidder=True)  # the highest bid, as it is: taken
