@@ -42,6 +42,7 @@ MODES: dict[str, str] = {
     "partner": "expert-partner",
     "wide-bids": "expert-wide-bids",
     "calib": "expert-calib",
+    "model": "expert-model",
 }
 
 

@@ -61,11 +61,14 @@ LEVELS = ("random", "basic", "expert", "oracle", "ismcts")
 # ``expert-calib`` weighs its 45s deals in every preset (reading the opponents' cards where
 # the default does) by a table of how many top trumps, trumps and off-suit kings each seat
 # holds, its own knowledge kept (``infer.calib_features``; ``bench.infer calibration``).
+# ``expert-model`` is ``expert-policy`` whose search, in each imagined deal, lets the
+# opponents play ``basic``'s card instead of the solver's perfect defence (``bots.model``).
 COMPARISON_LEVELS = ("expert-score", "expert-tricks", "oracle-tricks", "expert-infer",
                      "expert-alphamu", "expert-bids41", "expert-plain", "expert-wide",
                      "expert-narrow", "oracle-blind1", "oracle-blind2", "oracle-blind3",
                      "oracle-blind4", "expert-policy", "expert-types",
-                     "expert-pool", "expert-partner", "expert-wide-bids", "expert-calib")
+                     "expert-pool", "expert-partner", "expert-wide-bids", "expert-calib",
+                     "expert-model")
 WIDE_WORLDS = 256
 WIDE_DEALS = 480
 NARROW_WORLDS = 96
@@ -124,6 +127,11 @@ def make_bot(level: str, rng: random.Random) -> Bot:
         bot = ExpertBot(rng, infer=True)
         bot.calib = True
         return bot
+    if level == "expert-model":
+        from .expert import default_judge
+        from .model import ModelJudge
+
+        return ExpertBot(rng, policy=True, judge=ModelJudge(default_judge()))
     if level == "expert-plain":
         return ExpertBot(rng, infer=False)
     if level == "expert-bids41":

@@ -1,0 +1,87 @@
+"""The last tricks of a 45s hand searched against a model of the opponents (``expert-model``).
+
+The expert values each card, in each imagined deal, by the double-dummy solver: both
+sides perfect from then on. Its weighing of the deals already reads each card an
+opponent played as ``basic`` would have played it (``infer``). ``ModelJudge`` carries
+that model into the search itself, once a seat holds at most ``cards`` cards: in each
+imagined deal the opponents play ``basic``'s card (``basic.play_card``, the rule
+``basic`` plays by, from what that seat would know), and the seat's own side plays
+the best card for itself, seeing the deal (as the expert already assumes). Earlier in
+the hand, and in any game this search does not take (more than two sides, a called
+partner, points scored trick by trick), it is the solver's value.
+
+A comparison level, not a default: it measures how much of the oracle's margin over
+``basic`` comes from playing against ``basic``'s known rule rather than from reading the
+cards (an opponent unlike ``basic`` makes the model wrong).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..actions import Action
+from ..fortyfives import FortyFivesState
+from ..state import GameState
+from .judge import Judge, SolverJudge
+
+MODEL_CARDS = 5  # the search takes over once the seat holds this many cards or fewer
+
+
+def applies(st: GameState) -> bool:
+    """A 45s hand of two sides of two seats, bid for, scored at the end of the hand."""
+    return (isinstance(st, FortyFivesState) and st.n == 4 and len(st.sides) == 2
+            and all(len(s) == 2 for s in st.sides) and not st.rules.call_partner
+            and st.rules.auction != "none" and st.bidder >= 0)
+
+
+def model_outcomes(st: FortyFivesState) -> dict[Action, list[int]]:
+    """For each legal card of the seat to play in ``st``: each side's points at the end of
+    the hand if it is played, the opponents then playing ``basic``'s card and the seat's
+    side the best card for itself (``model_kernel.search``)."""
+    from . import model_kernel as mk
+
+    seat = st.turn
+    assert seat is not None
+    side = st.side_of[seat]
+    side_of = np.array(st.side_of, dtype=np.int64)
+    bidding = np.array([any(st.bidder in s and x in s for s in st.sides) for x in range(st.n)],
+                       dtype=np.bool_)
+    played = 0
+    for t in st.tricks:
+        for c in t.cards:
+            played |= 1 << c
+    tn = len(st.trick_cards)
+    for c in st.trick_cards:
+        played |= 1 << c
+    out = {}
+    for a in st.legal_actions():
+        hands = np.array(st.hands, dtype=np.int64)
+        hands[seat] ^= a.arg
+        tc = np.zeros(4, dtype=np.int64)
+        tc[:tn] = st.trick_cards
+        tc[tn] = a.arg.bit_length() - 1
+        got = mk.search(hands, tc, tn + 1, st.trick_leader, (seat + 1) % st.n,
+                        played | a.arg, st.points[0], st.points[1], st.trump, st._priv,
+                        st._suit_or_trump, st._hearts_on_hearts, st.bonus_card, side_of,
+                        bidding, side)
+        out[a] = [got // 256, got % 256]
+    return out
+
+
+class ModelJudge:
+    """The solver's values, but once the seat to play holds at most ``cards`` cards in a
+    hand this search takes, the opponents play ``basic``'s card (``model_outcomes``)."""
+
+    def __init__(self, base: Judge | None = None, cards: int = MODEL_CARDS) -> None:
+        self.base: Judge = base or SolverJudge()
+        self.cards = cards
+
+    def outcome(self, st: GameState) -> list[int]:
+        return self.base.outcome(st)
+
+    def play_outcomes(self, st: GameState) -> dict[Action, list[int]]:
+        seat = st.turn
+        if (seat is not None and applies(st) and isinstance(st, FortyFivesState)
+                and st.hands[seat].bit_count() <= self.cards):
+            return model_outcomes(st)
+        return self.base.play_outcomes(st)

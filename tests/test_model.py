@@ -1,0 +1,116 @@
+"""The search against a model of the opponents (``bots.model``, the level ``expert-model``)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from forties import new_game
+from forties.bots import make_bot
+from forties.bots.basic import BasicBot
+from forties.bots.expert import ExpertBot
+from forties.bots.model import MODEL_CARDS, ModelJudge, applies, model_outcomes
+from forties.fortyfives import FortyFivesState
+from forties.state import Phase
+
+
+def _late_positions(preset: str, count: int, seed: int, held: int) -> list[FortyFivesState]:
+    """Hands of ``basic`` against itself stopped at a card of the trick in which each
+    seat starts with ``held`` cards."""
+    rng = random.Random(seed)
+    out = []
+    bot = BasicBot()
+    for i in range(count * 3):
+        g = new_game(preset, seed=seed * 1000 + i)
+        assert isinstance(g, FortyFivesState)
+        stop = rng.randrange(4 * (5 - held), 4 * (5 - held) + 4)
+        played = 0
+        while not g.hand_over and not (g.phase is Phase.PLAY and played == stop):
+            played += g.phase is Phase.PLAY
+            s = g.turn
+            assert s is not None
+            g.apply(bot.choose(g.view(s), g.legal_actions()))
+        if not g.hand_over and applies(g):
+            out.append(g)
+        if len(out) == count:
+            break
+    return out
+
+
+def _engine_best(st: FortyFivesState, side: int, basic: BasicBot) -> list[int]:
+    """The same search on the engine itself: the opponents of ``side`` play what ``basic``
+    chooses from its own view, ``side`` every card in turn, keeping its best."""
+    if st.hand_over:
+        return list(st.points)
+    seat = st.turn
+    assert seat is not None
+    legal = st.legal_actions()
+    if st.side_of[seat] != side:
+        c = st.clone()
+        c.apply(basic.choose(st.view(seat), legal))
+        return _engine_best(c, side, basic)  # type: ignore[arg-type]
+    best: list[int] | None = None
+    for a in legal:
+        c = st.clone()
+        c.apply(a)
+        got = _engine_best(c, side, basic)  # type: ignore[arg-type]
+        if best is None or got[side] > best[side]:
+            best = got
+    assert best is not None
+    return best
+
+
+@pytest.mark.parametrize(("preset", "held", "count"), [
+    ("merrimack-valley", 3, 60), ("auction-45", 3, 60), ("merrimack-valley", 2, 40),
+    ("merrimack-valley", 4, 6), ("auction-45", 4, 6)])
+def test_the_model_search_agrees_with_the_engine_and_basic_itself(preset: str, held: int,
+                                                                   count: int) -> None:
+    """Every card's outcome equals a search on the engine's own state in which each
+    opponent plays what ``BasicBot`` chooses from its view: the rules, the bonus card and
+    the rule's inputs (cards played, the bidding side) are read as the engine has them."""
+    basic = BasicBot()
+    positions = _late_positions(preset, count, 3, held)
+    assert len(positions) == count
+    differ = 0
+    for g in positions:
+        assert g.turn is not None and g.hands[g.turn].bit_count() <= held
+        got = model_outcomes(g)
+        assert g.turn is not None
+        side = g.side_of[g.turn]
+        for a, pts in got.items():
+            c = g.clone()
+            assert isinstance(c, FortyFivesState)
+            c.apply(a)
+            assert pts == _engine_best(c, side, basic), a
+        solved = ModelJudge().base.play_outcomes(g)
+        differ += any(solved[a][side] != got[a][side] for a in got)
+    if held >= 3 and count >= 40:  # the model is not the solver's perfect defence
+        assert differ > 0
+
+
+def test_the_model_judge_leaves_a_seat_holding_more_cards_to_the_solver() -> None:
+    g = new_game("merrimack-valley", seed=4)
+    assert isinstance(g, FortyFivesState)
+    bot = BasicBot()
+    while g.phase is not Phase.PLAY:
+        assert g.turn is not None
+        g.apply(bot.choose(g.view(g.turn), g.legal_actions()))
+    assert g.turn is not None and g.hands[g.turn].bit_count() == 5 == MODEL_CARDS
+    judge = ModelJudge(cards=4)
+    assert judge.play_outcomes(g) == judge.base.play_outcomes(g)
+    assert ModelJudge().play_outcomes(g) == model_outcomes(g)
+
+
+@pytest.mark.parametrize("preset", ["merrimack-valley", "auction-45", "call-your-partner"])
+def test_expert_model_plays_only_legal_cards(preset: str) -> None:
+    bot = make_bot("expert-model", random.Random(2))
+    assert isinstance(bot, ExpertBot) and isinstance(bot.judge, ModelJudge)
+    g = new_game(preset, seed=11)
+    while not g.hand_over:
+        s = g.turn
+        assert s is not None
+        legal = g.legal_actions()
+        a = bot.choose(g.view(s), legal)
+        assert a in legal
+        g.apply(a)
