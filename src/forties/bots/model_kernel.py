@@ -1,8 +1,8 @@
 """``bots.model``'s search compiled: the opponents play ``basic``'s card, one side searches.
 
-The same search as ``model._Hand.search`` on bit masks, with ``basic.play_card`` ported
-rule for rule (``envs.basic_kernel`` holds ``basic``'s compiled card worths);
-``tests/test_model.py`` checks both against the engine and ``BasicBot`` itself.
+On bit masks: the opponents' cards are ``envs.basic_kernel.play_card``, ``basic.play_card``
+compiled (the rule the vector environments' ``basic`` plays by); ``tests/test_model.py``
+checks the search against the engine and ``BasicBot`` itself.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any, TypeVar, cast
 import numpy as np
 from numba import njit
 
-from ..envs.basic_kernel import cheapest
+from ..envs.basic_kernel import play_card
 from ..vector import kernel as k
 
 _F = TypeVar("_F", bound=Callable[..., Any])
@@ -47,92 +47,6 @@ def follow(hand: int, led: int, trump: int, priv: int, suit_or_trump: bool, hoh:
         if f:
             return f | (hand & tm)
     return hand
-
-
-@_jit
-def basic_card(s: int, hand: int, played: int, tc: Any, tn: int, leader: int, n: int,
-               trump: int, side_of: Any, bidding: bool, options: int) -> int:
-    """``basic.play_card``."""
-    out_first = -1
-    for i in range(14):
-        c = k.T_ORDER[trump, i]
-        if c < 0:
-            break
-        if not (played | hand) >> c & 1:
-            out_first = c
-            break
-    if tn == 0:
-        mine_first = -1
-        mine_count = 0
-        mine_i = -1
-        out_i = -1
-        for i in range(14):
-            c = k.T_ORDER[trump, i]
-            if c < 0:
-                break
-            if hand >> c & 1:
-                if mine_first < 0:
-                    mine_first = c
-                    mine_i = i
-                mine_count += 1
-            if c == out_first:
-                out_i = i
-        if mine_first >= 0 and (out_first < 0 or mine_i < out_i) and (
-                bidding or mine_count >= 2):
-            return mine_first
-        off = options & ~k.T_TRUMPS[trump]
-        kings = 0
-        m = off
-        while m:
-            low = m & -m
-            if k.low_index(low) % 13 == 11:
-                kings |= low
-            m ^= low
-        if kings:
-            return cheapest(kings, trump, False)
-        if off:
-            return cheapest(off, trump, False)
-        return cheapest(options, trump, False)
-    led = tc[0]
-    ls = trump if (1 << led) & k.T_TRUMPS[trump] else led // 13
-    best_i = 0
-    best_key = -1
-    for i in range(tn):
-        key = k.T_KEY[trump, ls, tc[i]]
-        if key > best_key:
-            best_key = key
-            best_i = i
-    best_seat = (leader + best_i) % n
-    partner_wins = side_of[s] == side_of[best_seat]
-    last = tn == n - 1
-    low_win = -1
-    high_win = -1
-    lo_key = 1 << 40
-    hi_key = -1
-    m = options
-    while m:
-        low = m & -m
-        c = k.low_index(low)
-        key = k.T_KEY[trump, ls, c]
-        if key > best_key:
-            if key < lo_key:
-                lo_key = key
-                low_win = c
-            if key > hi_key:
-                hi_key = key
-                high_win = c
-        m ^= low
-    cheap = cheapest(options, trump, True)
-    if partner_wins and (last or out_first < 0
-                         or best_key >= k.T_KEY[trump, ls, out_first]):
-        return cheap
-    if low_win >= 0:
-        if tn == 1 and not last and lo_key < 100:
-            return cheap
-        if last:
-            return low_win
-        return high_win if tn >= 2 else low_win
-    return cheap
 
 
 @njit(cache=False)  # a recursive function read back from numba's cache crashes
@@ -169,8 +83,8 @@ def search(hands: Any, tc: Any, tn: int, leader: int, turn: int, played: int, p0
     opts = hand if tn == 0 else follow(hand, tc[0], trump, priv, suit_or_trump, hoh)
     nxt = (turn + 1) % n
     if side_of[turn] != side:
-        c = basic_card(turn, hand, played, tc, tn, leader, n, trump, side_of,
-                       bidding[turn], opts)
+        c = play_card(turn, hand, played, tc, tn, leader, n, trump, side_of,
+                      bidding[turn], opts)
         b = 1 << c
         hands[turn] ^= b
         tc[tn] = c

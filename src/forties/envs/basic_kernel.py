@@ -162,11 +162,10 @@ def cheapest(options: int, trump: int, by_trump: bool) -> int:
 
 
 @_jit
-def play(S: Any, R: Any, t: int, s: int, played: int) -> int:
-    n = R[k.R_N]
-    hand = S[t, k.F_HANDS + s]
-    trump = S[t, k.F_TRUMP]
-    options = k.ff_play_mask(S, R, t, s)
+def play_card(s: int, hand: int, played: int, tc: Any, tn: int, leader: int, n: int,
+               trump: int, side_of: Any, bidding: bool, options: int) -> int:
+    """``basic.play_card``: the trick's cards ``tc[:tn]``, led by ``leader``; each seat's
+    side in ``side_of``; ``bidding``: whether the seat's side holds the contract."""
     out_first = -1
     for i in range(14):
         c = k.T_ORDER[trump, i]
@@ -175,7 +174,6 @@ def play(S: Any, R: Any, t: int, s: int, played: int) -> int:
         if not (played | hand) >> c & 1:
             out_first = c
             break
-    tn = S[t, k.F_TRICK_N]
     if tn == 0:
         mine_first = -1
         mine_count = 0
@@ -192,8 +190,6 @@ def play(S: Any, R: Any, t: int, s: int, played: int) -> int:
                 mine_count += 1
             if c == out_first:
                 out_i = i
-        bidder = S[t, k.F_BIDDER]
-        bidding = bidder >= 0 and same_side(R, bidder, s)
         if mine_first >= 0 and (out_first < 0 or mine_i < out_i) and (
                 bidding or mine_count >= 2):
             return mine_first
@@ -202,7 +198,7 @@ def play(S: Any, R: Any, t: int, s: int, played: int) -> int:
         m = off
         while m:
             low = m & -m
-            if k.low_index(low) % 13 == KING:
+            if k.low_index(low) % 13 == 11:
                 kings |= low
             m ^= low
         if kings:
@@ -210,17 +206,17 @@ def play(S: Any, R: Any, t: int, s: int, played: int) -> int:
         if off:
             return cheapest(off, trump, False)
         return cheapest(options, trump, False)
-    led = S[t, k.F_TRICK]
+    led = tc[0]
     ls = trump if (1 << led) & k.T_TRUMPS[trump] else led // 13
     best_i = 0
     best_key = -1
     for i in range(tn):
-        key = k.T_KEY[trump, ls, S[t, k.F_TRICK + i]]
+        key = k.T_KEY[trump, ls, tc[i]]
         if key > best_key:
             best_key = key
             best_i = i
-    best_seat = (S[t, k.F_LEADER] + best_i) % n
-    partner_wins = same_side(R, s, best_seat)
+    best_seat = (leader + best_i) % n
+    partner_wins = side_of[s] == side_of[best_seat]
     last = tn == n - 1
     low_win = -1
     high_win = -1
@@ -250,6 +246,16 @@ def play(S: Any, R: Any, t: int, s: int, played: int) -> int:
             return low_win
         return high_win if tn >= 2 else low_win
     return cheap
+
+
+@_jit
+def play(S: Any, R: Any, t: int, s: int, played: int) -> int:
+    n = R[k.R_N]
+    bidder = S[t, k.F_BIDDER]
+    return play_card(s, S[t, k.F_HANDS + s], played, S[t, k.F_TRICK:k.F_TRICK + n],
+                     S[t, k.F_TRICK_N], S[t, k.F_LEADER], n, S[t, k.F_TRUMP],
+                     R[k.R_SIDE_OF:k.R_SIDE_OF + n],
+                     bidder >= 0 and same_side(R, bidder, s), k.ff_play_mask(S, R, t, s))
 
 
 @_jit
