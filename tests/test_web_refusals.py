@@ -6,6 +6,7 @@ goes to that seat alone, never to the other seats or a spectator."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
+from typing import Any
 
 import httpx
 import pytest
@@ -110,18 +111,25 @@ async def test_a_refusal_carries_its_code_and_goes_to_that_seat_alone(
         await stop_all(everyone)
 
 
+async def _forty_one_to_act(http: httpx.AsyncClient, server: ServerProcess
+                            ) -> tuple[dict[int, SeatClient], dict[str, Any], SeatClient]:
+    """A private Forty One table with every seat connected: the seats, the first view and
+    the client of the seat to act."""
+    table, tokens = await private_table(http, "forty-one")
+    seats = {s: SeatClient(server.ws, table, tok).start() for s, tok in tokens.items()}
+    for c in seats.values():
+        await c.wait_for(lambda c: c.view is not None)
+    v = seats[0].view
+    assert v is not None
+    return seats, v, seats[v["to_act"]]
+
+
 async def test_a_refused_bid_carries_its_code(
         http: httpx.AsyncClient, server: ServerProcess) -> None:
     """A refusal of the auction has its code and params too (a pass in Forty One, a bid
     out of range), for the page to say in its language; the English line is as before."""
-    table, tokens = await private_table(http, "forty-one")
-    seats = {s: SeatClient(server.ws, table, tok).start() for s, tok in tokens.items()}
+    seats, v, c = await _forty_one_to_act(http, server)
     try:
-        for c in seats.values():
-            await c.wait_for(lambda c: c.view is not None)
-        v = seats[0].view
-        assert v is not None
-        c = seats[v["to_act"]]
         await c.act(f"{v['to_act']} pass")
         await c.wait_for(lambda c: len(c.errors) == 1)
         await c.act(f"{v['to_act']} bid 14")
@@ -138,14 +146,8 @@ async def test_a_refused_bid_carries_its_code(
 async def test_a_refusal_without_a_code_is_the_english_line_alone(
         http: httpx.AsyncClient, server: ServerProcess) -> None:
     """A line that is no action at all (no page sends one) is refused in English alone."""
-    table, tokens = await private_table(http, "forty-one")
-    seats = {s: SeatClient(server.ws, table, tok).start() for s, tok in tokens.items()}
+    seats, v, c = await _forty_one_to_act(http, server)
     try:
-        for c in seats.values():
-            await c.wait_for(lambda c: c.view is not None)
-        v = seats[0].view
-        assert v is not None
-        c = seats[v["to_act"]]
         await c.act(f"{v['to_act']} dance")
         await c.wait_for(lambda c: bool(c.errors))
         (err,) = c.errors

@@ -52,6 +52,20 @@ def errors(frames: list[Any]) -> list[dict[str, Any]]:
     return out
 
 
+def my_turn(page: Any) -> bool:
+    """One step of playing through the page: the next hand begun if one is over, a short
+    wait if another seat is to act; whether it is this seat's turn."""
+    if over(page) and page.locator("#ready:enabled").count():
+        page.click("#ready")
+        page.wait_for_function("!['hand-over', 'game-over'].includes("
+                               "document.body.dataset.phase)")
+        return False
+    if not mine(page):
+        time.sleep(0.05)
+        return False
+    return True
+
+
 def tap_a_card_that_may_not_be_played(page: Any, frames: list[Any], bid: str | None
                                       ) -> tuple[str, list[str], str, dict[str, Any]]:
     """Play through the page (hand after hand) until this seat, to play to a trick, holds
@@ -59,13 +73,7 @@ def tap_a_card_that_may_not_be_played(page: Any, frames: list[Any], bid: str | N
     frame."""
     deadline = time.monotonic() + 150
     while time.monotonic() < deadline:
-        if over(page) and page.locator("#ready:enabled").count():
-            page.click("#ready")
-            page.wait_for_function("!['hand-over', 'game-over'].includes("
-                                   "document.body.dataset.phase)")
-            continue
-        if not mine(page):
-            time.sleep(0.05)
+        if not my_turn(page):
             continue
         wrong = page.locator("#hand button.card.unplayable")
         if body(page, "phase") == "play" and body(page, "trick") and wrong.count():
@@ -175,13 +183,7 @@ def test_a_french_table_says_why_a_bid_or_a_discard_is_refused(server: str,
     said: dict[str, str] = {}
     deadline = time.monotonic() + 150
     while time.monotonic() < deadline and len(said) < 2:
-        if over(page) and page.locator("#ready:enabled").count():
-            page.click("#ready")
-            page.wait_for_function("!['hand-over', 'game-over'].includes("
-                                   "document.body.dataset.phase)")
-            continue
-        if not mine(page):
-            time.sleep(0.05)
+        if not my_turn(page):
             continue
         phase, version = body(page, "phase"), body(page, "version")
         if phase == "auction" and "bid" not in said:
