@@ -19,9 +19,10 @@ from forties.bots.basic import BasicBot, strength
 from forties.bots.expert import ExpertBot
 from forties.bots.judge import PlayoutJudge, utility
 from forties.cards import AH_BIT, HEARTS, SPADES, SUIT_MASKS, parse_card
-from forties.fortyfives import TRUMPS
+from forties.fortyfives import TRUMPS, FortyFivesState
 from forties.odds import HOLDINGS, holding_hand, make_chances
 from forties.rules import FortyFivesRules
+from forties.scoring import FortyFivesHand, score_forty_fives
 from forties.state import GameState, Phase
 
 from .helpers_engine import Config, config_id, ff_trick_winner, run_forties
@@ -314,6 +315,41 @@ def test_the_oracle_plays_the_best_card_on_the_true_deal(preset: str, options: d
                 checked += 1
             g.apply(a)
     assert checked >= 20
+
+
+@pytest.mark.parametrize("options", [{}, {"end": "must-bid-on-green"},
+                                     {"forty_five_resets": True},
+                                     {"bidder_scores": "taken"}])
+def test_the_experts_utility_scores_a_hand_as_the_engine_does(options: dict) -> None:
+    """``utility`` of a 45s hand bid for: each side's score moves as the engine moves it
+    (45 going back to 0) and the win bonus goes to the winner the rules name (the bidder
+    going out when both sides pass 120, nobody when a side is shut out on the green),
+    for every split of the points at scores near the end and near 45."""
+    rules = build_rules("merrimack-valley", options)
+    g = new_game(rules, seed=3)
+    assert isinstance(g, FortyFivesState)
+    bot = BasicBot()
+    while g.phase is not Phase.PLAY:
+        assert g.turn is not None
+        g.apply(bot.choose(g.view(g.turn), g.legal_actions()))
+    bonus = 100.0
+    decided = 0
+    for start in ([105, 105], [90, 105], [105, 90], [25, 30], [0, 0]):
+        for bid in (15, 20, 25):
+            for mine in range(0, 35, 5):
+                outcome = [mine, 30 - mine] if g.bidder % 2 == 0 else [30 - mine, mine]
+                g.bid, g.scores, g.start_scores = bid, list(start), list(start)
+                real = score_forty_fives(rules, FortyFivesHand(tuple(outcome), g.bidder, bid),
+                                         start)
+                for seat in range(4):
+                    side = g.side_of[seat]
+                    moved = [a - b for a, b in zip(real.scores, start, strict=True)]
+                    want = moved[side] - moved[1 - side]
+                    if real.winner is not None:
+                        want += bonus if real.winner == side else -bonus
+                        decided += 1
+                    assert utility(g, seat, outcome, bonus) == want, (start, bid, outcome)
+    assert decided > 0
 
 
 def test_hint_explains_its_choice() -> None:

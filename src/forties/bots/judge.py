@@ -14,6 +14,7 @@ from typing import Protocol
 from ..actions import Action
 from ..fortyfives import FortyFivesState
 from ..fortyone import FortyOneState
+from ..scoring import score_forty_fives
 from ..state import GameState
 from . import simulate as sim
 
@@ -59,8 +60,10 @@ def utility(st: GameState, seat: int, outcome: Sequence[int],
             win_bonus: float = sim.WIN_BONUS) -> float:
     """How good ``outcome`` of the hand in ``st`` is for ``seat``'s team: its points of the
     hand over the others', and ``win_bonus`` for ending the game (0: the hand alone)."""
-    deltas = deltas_of(st, outcome)
     mine = sim.team_of(st, seat)
+    if isinstance(st, FortyFivesState) and st.bidder >= 0:
+        return _auction_utility(st, seat, mine, outcome, win_bonus)
+    deltas = deltas_of(st, outcome)
     others = [x for x in range(len(deltas)) if x not in mine]
     if isinstance(st, FortyOneState):
         u = float(sum(deltas[x] for x in mine) - sum(deltas[x] for x in others))
@@ -73,6 +76,29 @@ def utility(st: GameState, seat: int, outcome: Sequence[int],
         u += win_bonus
     elif any(now[x] + deltas[x] >= target for x in others):
         u -= win_bonus
+    return u
+
+
+def _auction_utility(st: FortyFivesState, seat: int, mine: set[int], outcome: Sequence[int],
+                     win_bonus: float) -> float:
+    """``utility`` of a 45s hand bid for, scored as the engine scores it: each side's score
+    moves as it will (45 going back to 0 included), and the game's winner is the one the
+    rules name (the bidder going out, a side shut out on the green, the highest)."""
+    saved, saved_partner = st.points, st.partner
+    st.points = list(outcome)
+    st.partner = expected_partner(st)
+    try:
+        out = score_forty_fives(st.rules, st.summary(), st.start_scores)
+    finally:
+        st.points, st.partner = saved, saved_partner
+    moved = [a - b for a, b in zip(out.scores, st.start_scores, strict=True)]
+    others = [x for x in range(len(moved)) if x not in mine]
+    u = sum(moved[x] for x in mine) / len(mine) - (
+        sum(moved[x] for x in others) / len(others) if others else 0.0)
+    w = out.winner
+    if w is not None:
+        won = any(st.side_of[s] in mine for s in w) if isinstance(w, tuple) else w in mine
+        u += win_bonus if won else -win_bonus
     return u
 
 

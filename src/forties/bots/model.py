@@ -28,10 +28,12 @@ MODEL_CARDS = 5  # the search takes over once the seat holds this many cards or 
 
 
 def applies(st: GameState) -> bool:
-    """A 45s hand of two sides of two seats, bid for, scored at the end of the hand."""
+    """A 45s hand of two sides of two seats, bid for, scored at the end of the hand, where
+    more points are never worse for a side (the search keeps the card that takes most)."""
     return (isinstance(st, FortyFivesState) and st.n == 4 and len(st.sides) == 2
             and all(len(s) == 2 for s in st.sides) and not st.rules.call_partner
-            and st.rules.auction != "none" and st.bidder >= 0)
+            and st.rules.auction != "none" and st.bidder >= 0
+            and not st.rules.forty_five_resets)  # there more points can be worse
 
 
 def model_outcomes(st: FortyFivesState) -> dict[Action, list[int]]:
