@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
-from forties import new_game
+from forties import build_rules, new_game
 from forties.bots import make_bot
 from forties.bots.basic import BasicBot
 from forties.bots.expert import ExpertBot
@@ -15,14 +16,18 @@ from forties.fortyfives import FortyFivesState
 from forties.state import Phase
 
 
-def _late_positions(preset: str, count: int, seed: int, held: int) -> list[FortyFivesState]:
+def _late_positions(preset: str, count: int, seed: int, held: int,
+                    options: dict[str, Any] | None = None, wild: float = 0.0
+                    ) -> list[FortyFivesState]:
     """Hands of ``basic`` against itself stopped at a card of the trick in which each
-    seat starts with ``held`` cards."""
+    seat starts with ``held`` cards; with ``wild``, that share of the cards played at
+    random instead (positions ``basic`` alone would not reach)."""
     rng = random.Random(seed)
     out = []
     bot = BasicBot()
+    rules = build_rules(preset, options or {})
     for i in range(count * 3):
-        g = new_game(preset, seed=seed * 1000 + i)
+        g = new_game(rules, seed=seed * 1000 + i)
         assert isinstance(g, FortyFivesState)
         stop = rng.randrange(4 * (5 - held), 4 * (5 - held) + 4)
         played = 0
@@ -30,7 +35,9 @@ def _late_positions(preset: str, count: int, seed: int, held: int) -> list[Forty
             played += g.phase is Phase.PLAY
             s = g.turn
             assert s is not None
-            g.apply(bot.choose(g.view(s), g.legal_actions()))
+            legal = g.legal_actions()
+            wild_card = g.phase is Phase.PLAY and rng.random() < wild
+            g.apply(rng.choice(legal) if wild_card else bot.choose(g.view(s), legal))
         if not g.hand_over and applies(g):
             out.append(g)
         if len(out) == count:
@@ -61,16 +68,24 @@ def _engine_best(st: FortyFivesState, side: int, basic: BasicBot) -> list[int]:
     return best
 
 
-@pytest.mark.parametrize(("preset", "held", "count"), [
-    ("merrimack-valley", 3, 60), ("auction-45", 3, 60), ("merrimack-valley", 2, 40),
-    ("merrimack-valley", 4, 6), ("auction-45", 4, 6)])
-def test_the_model_search_agrees_with_the_engine_and_basic_itself(preset: str, held: int,
-                                                                   count: int) -> None:
+@pytest.mark.parametrize(("preset", "held", "count", "options"), [
+    ("merrimack-valley", 3, 60, {}), ("auction-45", 3, 60, {}),
+    ("merrimack-valley", 2, 40, {}), ("merrimack-valley", 4, 6, {}), ("auction-45", 4, 6, {}),
+    ("merrimack-valley", 3, 150, {"hearts_on_hearts": True}),
+    ("merrimack-valley", 3, 40, {"renege": "none"}),
+    ("merrimack-valley", 3, 40, {"renege": "five-only", "follow": "suit-or-trump"}),
+    ("auction-45", 3, 40, {"hearts_on_hearts": True, "renege": "five-only"}),
+    ("nova-scotia", 3, 40, {"auction": "open", "robbing": False, "hearts_on_hearts": True})],
+    ids=lambda x: ",".join(f"{k}={v}" for k, v in x.items()) if isinstance(x, dict) else None)
+def test_the_model_search_agrees_with_the_engine_and_basic_itself(
+        preset: str, held: int, count: int, options: dict[str, Any]) -> None:
     """Every card's outcome equals a search on the engine's own state in which each
     opponent plays what ``BasicBot`` chooses from its view: the rules, the bonus card and
-    the rule's inputs (cards played, the bidding side) are read as the engine has them."""
+    the rule's inputs (cards played, the bidding side) are read as the engine has them,
+    with the house rules of following (hearts on hearts, reneging, suit or trump), from
+    positions reached partly by random cards."""
     basic = BasicBot()
-    positions = _late_positions(preset, count, 3, held)
+    positions = _late_positions(preset, count, 3, held, options, wild=0.4)
     assert len(positions) == count
     differ = 0
     for g in positions:
@@ -114,3 +129,23 @@ def test_expert_model_plays_only_legal_cards(preset: str) -> None:
         a = bot.choose(g.view(s), legal)
         assert a in legal
         g.apply(a)
+
+
+def test_the_compiled_follow_rule_is_the_engines() -> None:
+    """``model_kernel.follow`` allows exactly the cards ``fortyfives.follow_mask`` does, for
+    every trump, renege privilege, hearts on hearts and suit-or-trump, on random hands,
+    with the ace of hearts and the trumps led often."""
+    from forties.bots.model_kernel import follow
+    from forties.fortyfives import PRIVILEGED, TRUMPS, follow_mask
+
+    rng = random.Random(8)
+    for _ in range(20_000):
+        trump = rng.randrange(4)
+        hand = sum(1 << c for c in rng.sample(range(52), rng.randint(1, 8)))
+        led = 38 if rng.random() < 0.3 else rng.choice(
+            [c for c in range(52) if TRUMPS[trump] >> c & 1]) if rng.random() < 0.5 \
+            else rng.randrange(52)
+        priv = PRIVILEGED[rng.choice(list(PRIVILEGED))][trump]
+        sot, hoh = rng.random() < 0.5, rng.random() < 0.5
+        assert follow(hand, led, trump, priv, sot, hoh) == follow_mask(hand, led, trump, priv,
+                                                                       sot, hoh)
