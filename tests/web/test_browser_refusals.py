@@ -17,6 +17,7 @@ from .pages import (
     TRUMP,
     act,
     body,
+    card_words,
     hand_cards,
     mine,
     new_page,
@@ -207,4 +208,39 @@ def test_a_french_table_says_why_a_bid_or_a_discard_is_refused(server: str,
         else:
             act(page, bidder=True)
     assert set(said) == {"bid", "discard"}, said
+    assert not page.errors
+
+
+def test_a_refused_robbing_of_the_pack_says_none_rather_than_an_empty_list(
+        server: str, browser: Any) -> None:
+    """A dealer robbing the pack who takes cards and gives none (or gives and takes none)
+    is refused with an empty list beside the other: the page says "none" in its language
+    instead of "you give  and take 3C". The error frames are put on the page's socket as
+    the server sends them."""
+    page = new_page(browser, PHONE, "fr")
+    routes: list[Any] = []
+
+    def route(ws: Any) -> None:
+        server_ws = ws.connect_to_server()
+        ws.on_message(server_ws.send)
+        server_ws.on_message(ws.send)
+        routes.append(ws)
+
+    page.route_web_socket(re.compile(r"/ws/"), route)
+    made = post(server, "/api/play", {"preset": "merrimack-valley", "level": "random"})
+    page.goto(f"{server}{made['url'].replace('#', '?lang=fr#')}")
+    wait_ready(page)
+    three, king = card_words("fr", "3C"), card_words("fr", "KD")
+    for params, want in [
+            ({"give": [], "take": ["3C"]}, "Prenez autant de cartes que vous en donnez : vous "
+             f"n'en donnez aucune et prenez {three}."),
+            ({"give": ["KD"], "take": []}, "Prenez autant de cartes que vous en donnez : vous "
+             f"donnez {king} et n'en prenez aucune."),
+            ({"give": ["KD"], "take": ["3C", "3C"]}, "Prenez autant de cartes que vous en "
+             f"donnez : vous donnez {king} et prenez {three}, {three}.")]:
+        routes[0].send(json.dumps({"type": "error", "code": "illegal", "message": "take as "
+                                   "many as you give", "refusal": "pack-even", "params": params}))
+        page.wait_for_function("(w) => document.getElementById('refusal').textContent"
+                               ".replace(/[\\u2068\\u2069]/g, '') === w", arg=want)
+        assert refusal(page) == want
     assert not page.errors

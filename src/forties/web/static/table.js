@@ -1126,9 +1126,13 @@ function onHint(m) {
  *  the suit led, the seat to act, the bids, a count of cards) in the reader's language;
  *  without a code, or one this page does not know, the server's English line as it comes. */
 function refusalText(m) {
-  const id = `refusal.${m.refusal}`;
+  let id = `refusal.${m.refusal}`;
   if (typeof m.refusal !== 'string' || !has(id)) return m.message || m.code;
   const p = m.params || {};
+  if (m.refusal === 'pack-even') {  // robbing the pack: one side of the exchange empty
+    if (Array.isArray(p.give) && !p.give.length) id = 'refusal.pack-even.give-none';
+    else if (Array.isArray(p.take) && !p.take.length) id = 'refusal.pack-even.take-none';
+  }
   const sep = t('refusal.sep');
   const cards = (x) => (Array.isArray(x) ? x.map(cardName).join(sep) : '');
   const whole = (x) => (Number.isInteger(x) ? String(x) : '');
