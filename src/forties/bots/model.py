@@ -1,14 +1,15 @@
-"""The last tricks of a 45s hand searched against a model of the opponents (``expert-model``).
+"""A 45s hand's card play searched against a model of the opponents (``expert-model``).
 
 The expert values each card, in each imagined deal, by the double-dummy solver: both
 sides perfect from then on. Its weighing of the deals already reads each card an
 opponent played as ``basic`` would have played it (``infer``). ``ModelJudge`` carries
-that model into the search itself, once a seat holds at most ``cards`` cards: in each
+that model into the search itself, once a seat holds at most ``cards`` cards (every card
+of a hand of five, by default: most of the gain is in the first two tricks): in each
 imagined deal the opponents play ``basic``'s card (``basic.play_card``, the rule
 ``basic`` plays by, from what that seat would know), and the seat's own side plays
 the best card for itself, seeing the deal (as the expert already assumes). Earlier in
 the hand, and in any game this search does not take (more than two sides, a called
-partner, points scored trick by trick), it is the solver's value.
+partner, points scored trick by trick, 45 going back to 0), it is the solver's value.
 
 A comparison level, not a default: it measures how much of the oracle's margin over
 ``basic`` comes from playing against ``basic``'s known rule rather than from reading the
