@@ -53,6 +53,17 @@ def errors(frames: list[Any]) -> list[dict[str, Any]]:
     return out
 
 
+def refused_frame(page: Any, frames: list[Any]) -> dict[str, Any]:
+    """Once the page shows a refusal: the one error frame its socket received."""
+    page.wait_for_function("document.getElementById('refusal').textContent !== ''")
+    for _ in range(100):
+        if errors(frames):
+            break
+        page.wait_for_timeout(20)
+    (frame,) = errors(frames)
+    return frame
+
+
 def my_turn(page: Any) -> bool:
     """One step of playing through the page: the next hand begun if one is over, a short
     wait if another seat is to act; whether it is this seat's turn."""
@@ -83,12 +94,7 @@ def tap_a_card_that_may_not_be_played(page: Any, frames: list[Any], bid: str | N
             assert not errors(frames)
             # (it is marked aria-disabled, so Playwright must be told to tap it anyway)
             wrong.first.click(force=True)
-            page.wait_for_function("document.getElementById('refusal').textContent !== ''")
-            for _ in range(100):
-                if errors(frames):
-                    break
-                page.wait_for_timeout(20)
-            (frame,) = errors(frames)
+            frame = refused_frame(page, frames)
             assert body(page, "version") == version and card in hand_cards(page)
             return str(card), hand, body(page, "trick"), frame
         act(page, bid=bid)
@@ -169,12 +175,7 @@ def test_a_french_table_says_why_a_bid_or_a_discard_is_refused(server: str,
     wait_ready(page)
 
     def refused(code: str) -> tuple[str, dict[str, Any]]:
-        page.wait_for_function("document.getElementById('refusal').textContent !== ''")
-        for _ in range(100):
-            if errors(frames):
-                break
-            page.wait_for_timeout(20)
-        (frame,) = errors(frames)
+        frame = refused_frame(page, frames)
         frames.clear()
         assert frame["code"] == "illegal" and frame["refusal"] == code, frame
         shown = refusal(page)
