@@ -368,8 +368,9 @@ def test_a_language_chosen_in_the_address_stays_on_the_next_page(
 def test_the_french_par_line_agrees_with_its_side(server: str, browser: Any) -> None:
     """The review's par line in French, its verb agreeing with the side it names: the player
     who took the bid reads "Vous pouviez faire … points à cartes ouvertes." (never "Vous
-    pouvaient"); a spectator of the same table reads of that player as one other seat,
-    "Joueur 1 pouvait …" (or, with a partner, "Joueur 1 & Ordinateur 3 pouvaient …")."""
+    pouvaient"; "0 point" and "1 point" in the singular); a spectator of the same table
+    reads of that player as one other seat, "Joueur 1 pouvait …" (or, with a partner,
+    "Joueur 1 & Ordinateur 3 pouvaient …")."""
     made = post(server, "/api/play", {"preset": "call-your-partner", "level": "random"})
     page = new_page(browser, PHONE, "fr")
     page.goto(server + made["url"])
@@ -388,8 +389,9 @@ def test_the_french_par_line_agrees_with_its_side(server: str, browser: Any) -> 
         page.wait_for_function("h => document.body.dataset.hand !== h", arg=hand)
     else:
         raise AssertionError("the player never took the bid in five hands")
-    got = re.fullmatch(r"(.+) (\w+) faire (\d+) points à cartes ouvertes\.", par)
+    got = re.fullmatch(r"(.+) (\w+) faire (\d+) (points?) à cartes ouvertes\.", par)
     assert got and got[2] == "pouviez", par
+    assert got[4] == ("point" if int(got[3]) < 2 else "points"), par  # "0 point", "5 points"
     side = got[1]
     assert side == "Vous" or side.startswith("Vous & "), par
     watcher = new_page(browser, PHONE, "fr")
@@ -400,7 +402,7 @@ def test_the_french_par_line_agrees_with_its_side(server: str, browser: Any) -> 
     seen = watcher.text_content("#par") or ""
     other = side.replace("Vous", words["table.player_n"].format(seat=1), 1)
     verb = "pouvaient" if " & " in other else "pouvait"
-    assert seen == f"{other} {verb} faire {got[3]} points à cartes ouvertes.", seen
+    assert seen == f"{other} {verb} faire {got[3]} {got[4]} à cartes ouvertes.", seen
     assert not page.errors and not watcher.errors
     page.context.close()
     watcher.context.close()
