@@ -196,6 +196,7 @@ BAD = [
     ("merrimack-valley", ff(0, 20, 20, 0), "add up to 20: a hand has 30"),
     ("merrimack-valley", ff(0, 20, 23, 7), "points go by fives"),
     ("merrimack-valley", ff(0, 20, 1, 29), "Ann and Cy: 1 point? points go by fives"),
+    ("merrimack-valley", ff(0, 20, -1, 31), "Ann and Cy: -1 point? points go by fives"),
     ("merrimack-valley", ff(0, 20, 30), "2 numbers (Ann and Cy, Bob and Di)"),
     ("merrimack-valley", ff(7, 20, 20, 10), "there is no seat 7"),
     ("merrimack-valley", Entry(points=(20, 10)), "who won the bid?"),

@@ -454,7 +454,7 @@ class Pad:
                            f"({', '.join(self.side_names())})")
         for x, p in enumerate(pts):
             if p < 0 or p % 5:
-                noun = "point" if p == 1 else "points"
+                noun = "point" if abs(p) == 1 else "points"
                 raise PadError(f"{self.side_name(x)}: {p} {noun}? points go by fives "
                                "(5 a trick, 5 more for the best trump)", "points-fives",
                                side=x, points=p)
