@@ -135,8 +135,8 @@ def test_the_compiled_follow_rule_is_the_engines() -> None:
     """``model_kernel.follow`` allows exactly the cards ``fortyfives.follow_mask`` does, for
     every trump, renege privilege, hearts on hearts and suit-or-trump, on random hands,
     with the ace of hearts and the trumps led often."""
-    from forties.bots.model_kernel import follow
     from forties.fortyfives import PRIVILEGED, TRUMPS, follow_mask
+    from forties.vector.kernel import follow_mask as follow
 
     rng = random.Random(8)
     for _ in range(20_000):

@@ -18,35 +18,9 @@ from ..vector import kernel as k
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
-AH = 38
-HEARTS = 2
-
-
 def _jit(f: _F) -> _F:
     jit: Any = njit
     return cast(_F, jit(cache=True)(f))
-
-
-@_jit
-def follow(hand: int, led: int, trump: int, priv: int, suit_or_trump: bool, hoh: bool) -> int:
-    """``fortyfives.follow_mask``."""
-    tm: int = k.T_TRUMPS[trump]
-    if (1 << led) & tm:
-        mine = hand & tm
-        if led == AH and hoh:
-            if mine:
-                return mine
-            hearts: int = k.T_SUIT[HEARTS]
-            if trump != HEARTS and hand & hearts:
-                return hand & hearts
-        elif mine & ~(priv & k.T_ABOVE[trump, led]):
-            return mine
-    elif suit_or_trump:
-        suit: int = k.T_SUIT[led // 13]
-        f = hand & suit & ~tm
-        if f:
-            return f | (hand & tm)
-    return hand
 
 
 @_jit
@@ -85,20 +59,7 @@ def search(hands: Any, tc: Any, tn: int, leader: int, turn: int, played: int, p0
             at = pos % n
             done = False
             if at == 0 and pos > 0:  # a trick is full: its winner takes it and leads
-                first = pos - n
-                led = seq[first]
-                ls = trump if (1 << led) & k.T_TRUMPS[trump] else led // 13
-                best_i = 0
-                best_key = -1
-                pts = 5
-                for i in range(n):
-                    key = k.T_KEY[trump, ls, seq[first + i]]
-                    if key > best_key:
-                        best_key = key
-                        best_i = i
-                    if seq[first + i] == bonus:
-                        pts = 10
-                w = (lead[d] + best_i) % n
+                w, pts = k.trick_taken(seq[pos - n:pos], n, lead[d], trump, bonus)
                 if side_of[w] == 0:
                     pa[d] += pts
                 else:
@@ -111,8 +72,8 @@ def search(hands: Any, tc: Any, tn: int, leader: int, turn: int, played: int, p0
                 s = (lead[d] + at) % n
                 hand = hands[s]
                 start = pos - at
-                o = hand if at == 0 else follow(hand, seq[start], trump, priv, suit_or_trump,
-                                                hoh)
+                o = hand if at == 0 else k.follow_mask(hand, seq[start], trump, priv,
+                                                       suit_or_trump, hoh)
                 who[d] = s
                 if side_of[s] != side:
                     mine_side[d] = False

@@ -329,26 +329,55 @@ def ff_call_ok(S: Any, t: int) -> int:
 
 
 @_jit
+def follow_mask(hand: int, led: int, tr: int, priv: int, suit_or_trump: bool,
+                hoh: bool) -> int:
+    """The cards of ``hand`` that may be played to a trick led with ``led``
+    (``fortyfives.follow_mask``; ``priv``: the trumps that may be kept back)."""
+    tm = T_TRUMPS[tr]
+    if (1 << led) & tm:
+        mine = hand & tm
+        if led == AH and hoh:
+            if mine:
+                return mine
+            if tr != HEARTS and hand & T_SUIT[HEARTS]:
+                return hand & T_SUIT[HEARTS]
+        elif mine & ~(priv & T_ABOVE[tr, led]):
+            return mine
+    elif suit_or_trump:
+        follow = hand & T_SUIT[led // 13] & ~tm
+        if follow:
+            return follow | (hand & tm)
+    return hand
+
+
+@_jit
+def trick_taken(cards: Any, n: int, leader: int, tr: int, bonus: int) -> tuple[int, int]:
+    """The seat that takes the trick of ``cards[:n]`` led by ``leader``, and its points
+    (10 with the bonus card in it)."""
+    led = cards[0]
+    ls = tr if (1 << led) & T_TRUMPS[tr] else led // 13
+    best = -1
+    bi = 0
+    pts = 5
+    for i in range(n):
+        c = cards[i]
+        key = T_KEY[tr, ls, c]
+        if key > best:
+            best = key
+            bi = i
+        if c == bonus:
+            pts = 10
+    return (leader + bi) % n, pts
+
+
+@_jit
 def ff_play_mask(S: Any, R: Any, t: int, s: int) -> int:
     """The cards seat ``s`` may play (``legal_play_mask``)."""
     hand = S[t, F_HANDS + s]
     tr = S[t, F_TRUMP]
     if S[t, F_TRICK_N]:
-        led = S[t, F_TRICK]
-        tm = T_TRUMPS[tr]
-        if (1 << led) & tm:
-            mine = hand & tm
-            if led == AH and R[R_HOH]:
-                if mine:
-                    hand = mine
-                elif tr != HEARTS and hand & T_SUIT[HEARTS]:
-                    hand &= T_SUIT[HEARTS]
-            elif mine & ~(T_PRIV[R[R_RENEGE], tr] & T_ABOVE[tr, led]):
-                hand = mine
-        elif R[R_SUIT_OR_TRUMP]:
-            follow = hand & T_SUIT[led // 13] & ~tm
-            if follow:
-                hand = follow | (hand & tm)
+        hand = follow_mask(hand, S[t, F_TRICK], tr, T_PRIV[R[R_RENEGE], tr],
+                           R[R_SUIT_OR_TRUMP] != 0, R[R_HOH] != 0)
     c = S[t, F_CALLED]
     if c > 0 and S[t, F_TRICK_NO] == 1 and hand & c:
         hand = c
@@ -657,23 +686,8 @@ def close_hand(S: Any, t: int) -> None:
 @_jit
 def ff_finish_trick(S: Any, R: Any, t: int) -> None:
     n = R[R_N]
-    tr = S[t, F_TRUMP]
     leader = S[t, F_LEADER]
-    led = S[t, F_TRICK]
-    ls = tr if (1 << led) & T_TRUMPS[tr] else led // 13
-    best = -1
-    bi = 0
-    bonus = S[t, F_BONUS]
-    pts = 5
-    for i in range(n):
-        c = S[t, F_TRICK + i]
-        key = T_KEY[tr, ls, c]
-        if key > best:
-            best = key
-            bi = i
-        if c == bonus:
-            pts = 10
-    w = (leader + bi) % n
+    w, pts = trick_taken(S[t, F_TRICK:F_TRICK + n], n, leader, S[t, F_TRUMP], S[t, F_BONUS])
     side = R[R_SIDE_OF + w]
     S[t, F_POINTS + side] += pts
     S[t, F_TAKEN + w] += 1
