@@ -14,7 +14,7 @@ from typing import Protocol
 from ..actions import Action
 from ..fortyfives import FortyFivesState
 from ..fortyone import FortyOneState
-from ..scoring import score_forty_fives
+from ..scoring import Outcome, score_forty_fives
 from ..state import GameState
 from . import simulate as sim
 
@@ -36,11 +36,17 @@ def deltas_of(st: GameState, outcome: Sequence[int]) -> list[int]:
     if st.bidder < 0:
         return [p - q for p, q in zip(outcome, st.points, strict=True)] \
             if st.rules.auction == "none" else list(outcome)
+    return list(hand_outcome(st, outcome).deltas)
+
+
+def hand_outcome(st: FortyFivesState, outcome: Sequence[int]) -> Outcome:
+    """The engine's scoring of the 45s hand bid for in ``st`` if it ends with each side's
+    points ``outcome`` (the partner the one expected: ``expected_partner``)."""
     saved, saved_partner = st.points, st.partner
     st.points = list(outcome)
     st.partner = expected_partner(st)
     try:
-        return st.hand_deltas()
+        return score_forty_fives(st.rules, st.summary(), st.start_scores)
     finally:
         st.points, st.partner = saved, saved_partner
 
@@ -84,13 +90,7 @@ def _auction_utility(st: FortyFivesState, seat: int, mine: set[int], outcome: Se
     """``utility`` of a 45s hand bid for, scored as the engine scores it: each side's score
     moves as it will (45 going back to 0 included), and the game's winner is the one the
     rules name (the bidder going out, a side shut out on the green, the highest)."""
-    saved, saved_partner = st.points, st.partner
-    st.points = list(outcome)
-    st.partner = expected_partner(st)
-    try:
-        out = score_forty_fives(st.rules, st.summary(), st.start_scores)
-    finally:
-        st.points, st.partner = saved, saved_partner
+    out = hand_outcome(st, outcome)
     moved = [a - b for a, b in zip(out.scores, st.start_scores, strict=True)]
     others = [x for x in range(len(moved)) if x not in mine]
     u = sum(moved[x] for x in mine) / len(mine) - (
