@@ -88,9 +88,6 @@ const seatName = (s) => pad.names[s];
 const sideName = (x) => joinNames(pad.sides[x].map(seatName));
 function suitWord(s) { return SUITS.includes(s) ? t(SUIT_IDS[s], null, SUIT_EN[s]) : s; }
 
-// The refusals that say a count with its noun ("1 point ?"), and the word that holds it.
-const COUNTED = { 'points-fives': 'points' };
-
 // A refusal the server gives a code for, in the reader's language (its English line else).
 function refusalText(data) {
   const w = data.words || {};
@@ -105,8 +102,8 @@ function refusalText(data) {
   if (data.code === 'bid' && !w.bid) vars.bid = '—';
   if (data.code === 'names-count' && w.preset) vars.preset = t(`preset.${w.preset}.title`, null, w.preset);
   const id = `pad.err.${data.code}`;
-  const counted = Object.prototype.hasOwnProperty.call(COUNTED, data.code);
-  const text = counted ? tn(id, w[COUNTED[data.code]], vars, '') : t(id, vars, '');
+  // "1 point ?": the one refusal that says a count with its noun
+  const text = data.code === 'points-fives' ? tn(id, w.points, vars, '') : t(id, vars, '');
   return text && !/\{\w+\}/.test(text) ? text : data.error;
 }
 
