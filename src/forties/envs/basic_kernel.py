@@ -198,7 +198,7 @@ def play_card(s: int, hand: int, played: int, tc: Any, tn: int, leader: int, n: 
         m = off
         while m:
             low = m & -m
-            if k.low_index(low) % 13 == 11:
+            if k.low_index(low) % 13 == KING:
                 kings |= low
             m ^= low
         if kings:
