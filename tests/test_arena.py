@@ -57,11 +57,11 @@ def _with_contrary(monkeypatch: pytest.MonkeyPatch) -> list[ContraryBot]:
     made: list[ContraryBot] = []
     real = arena.make_bot
 
-    def make(level: str, rng: random.Random) -> Bot:
+    def make(level: str, rng: random.Random, seats: Any = None) -> Bot:
         if level == "contrary":
             made.append(ContraryBot())
             return made[-1]
-        return real(level, rng)
+        return real(level, rng, seats)
 
     monkeypatch.setattr(arena, "make_bot", make)
     return made
@@ -289,3 +289,20 @@ def test_arena_command_plays_the_card_play_alone(tmp_path: Path) -> None:
     rules = build_rules("merrimack-valley")
     margins = [play_deal_fixed(rules, "oracle", "random", 2, d) for d in range(3)]
     assert data["points_per_hand"]["mean"] == pytest.approx(sum(margins) / 3)
+
+
+def test_the_arena_tells_each_player_the_levels_at_the_table(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each player of a duplicate match is told every seat's level, the rotation's own:
+    the default expert plays against ``basic`` as the table would show it."""
+    told: list[tuple[str, tuple[str, ...]]] = []
+    real = arena.make_bot
+
+    def make(level: str, rng: random.Random, seats: Any = None) -> Bot:
+        told.append((level, tuple(seats)))
+        return real(level, rng, seats)
+
+    monkeypatch.setattr(arena, "make_bot", make)
+    arena.play_deal(build_rules("merrimack-valley"), "random", "basic", 1, 0)
+    rotations = (("random", "basic", "random", "basic"), ("basic", "random", "basic", "random"))
+    assert told == [(lv, seats) for seats in rotations for lv in seats]

@@ -149,3 +149,62 @@ def test_the_compiled_follow_rule_is_the_engines() -> None:
         sot, hoh = rng.random() < 0.5, rng.random() < 0.5
         assert follow(hand, led, trump, priv, sot, hoh) == follow_mask(hand, led, trump, priv,
                                                                        sot, hoh)
+
+
+def _first_trick_choices(preset: str, seed: int, count: int
+                         ) -> list[tuple[FortyFivesState, dict[str, Any]]]:
+    """First-trick positions of ``basic`` against itself, with what each player chose there
+    (``decide``'s values, each player's generator seeded alike): ``expert`` told both its
+    opponents are ``basic`` computers, told one is a person, told nothing, and the levels
+    ``expert-model`` and ``expert-untold``."""
+    out = []
+    for k, g in enumerate(_late_positions(preset, count, seed, held=MODEL_CARDS)):
+        seat = g.turn
+        assert seat is not None
+        mine = next(s for s in g.sides if seat in s)
+        basic_opponents = ["expert" if s in mine else "basic" for s in range(4)]
+        one_person = [None if s == (seat + 1) % 4 else lv for s, lv in enumerate(basic_opponents)]
+        bots: dict[str, Any] = {
+            "told basic": make_bot("expert", random.Random(k), seats=basic_opponents),
+            "told a person": make_bot("expert", random.Random(k), seats=one_person),
+            "told nothing": make_bot("expert", random.Random(k)),
+            "expert-model": make_bot("expert-model", random.Random(k)),
+            "expert-untold": make_bot("expert-untold", random.Random(k)),
+        }
+        view, legal = g.view(seat), g.legal_actions()
+        out.append((g, {name: bot.decide(view, legal) for name, bot in bots.items()}))
+    return out
+
+
+@pytest.mark.parametrize("preset", ["merrimack-valley", "auction-45"])
+def test_the_expert_searches_against_basic_only_when_both_opponents_are_basic(
+        preset: str) -> None:
+    """Where the table shows both opponents as ``basic`` computers the default expert plays
+    as ``expert-model`` (the same values for every card); with a person among them, or told
+    nothing, as ``expert-untold``; and on some of these positions the two choose apart."""
+    apart = 0
+    for _, got in _first_trick_choices(preset, 5, 8):
+        assert got["told basic"].values == got["expert-model"].values
+        assert got["told a person"].values == got["expert-untold"].values
+        assert got["told nothing"].values == got["expert-untold"].values
+        apart += got["expert-model"].action != got["expert-untold"].action
+    assert apart > 0
+
+
+def test_the_expert_is_told_nothing_of_basic_in_games_the_model_does_not_take() -> None:
+    """Call Your Partner (sides unknown until the card is shown) and turned-up trump (no
+    bidder): two ``basic`` opponents change nothing."""
+    for preset, players in (("call-your-partner", 5), ("nova-scotia", 4)):
+        bot = BasicBot()
+        for seed in range(20):
+            g = new_game(preset, seed=seed)
+            while not g.hand_over and g.phase is not Phase.PLAY:
+                assert g.turn is not None
+                g.apply(bot.choose(g.view(g.turn), g.legal_actions()))
+            if not g.hand_over:
+                break
+        seat = g.turn
+        assert seat is not None and g.n == players
+        told = make_bot("expert", random.Random(1), seats=["basic"] * players)
+        assert isinstance(told, ExpertBot) and not told.models_basic(g.view(seat))
+        assert told.play_judge(g.view(seat)) is told.judge

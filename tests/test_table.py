@@ -368,3 +368,36 @@ def test_the_pads_change_is_what_the_hand_did_to_each_score(
     want |= {"forty_five_resets": {"45 back to 0"}, "match": {"new game"}}.get(
         next(iter(options), ""), set())
     assert want <= seen, (preset, options, seen)
+
+
+def test_the_tables_expert_is_told_which_seats_are_basic_computers() -> None:
+    """The table tells its computer players what the people at it see of each seat: an
+    ``expert`` whose two opponents sit as ``basic`` computers plays as ``expert-model``
+    (searching against ``basic``'s rule); a person's seat is a person's even while the
+    computer plays it for them."""
+    import random
+
+    from forties.bots import make_bot
+
+    t = Table("t1", build_rules("merrimack-valley"), 3, Settings())
+    t.apply({"kind": "sit", "seat": 0, "as": COMPUTER, "name": "E", "level": "expert"})
+    t.apply({"kind": "sit", "seat": 1, "as": COMPUTER, "name": "C", "level": "basic"})
+    t.apply({"kind": "sit", "seat": 2, "as": PERSON, "name": "P2"})
+    t.apply({"kind": "sit", "seat": 3, "as": COMPUTER, "name": "C", "level": "basic"})
+    t.apply({"kind": "start"})
+    t.apply({"kind": "away", "seat": 2})
+    assert t.seat_levels() == ["expert", "basic", None, "basic"]
+    apart = 0
+    while not t.state.over and apart < 2:
+        if t.state.hand_over:
+            t.apply({"kind": "deal", "hand": t.state.hand_index + 1})
+            continue
+        if t.state.turn == 0 and t.state.phase.value == "play":
+            key, view, legal = t.computer_key(), t.state.view(0), t.state.legal_actions()
+            model = make_bot("expert-model", random.Random(key)).choose(view, legal)
+            untold = make_bot("expert-untold", random.Random(key)).choose(view, legal)
+            if model != untold:
+                apart += 1
+                assert t.decide() == model
+        play_one(t)
+    assert apart == 2

@@ -295,3 +295,39 @@ def test_sigterm_stops_serve_at_once_and_says_so(tmp_path: Path, group: bool) ->
     else:
         proc.send_signal(signal.SIGTERM)
     stops_cleanly(proc, began)
+
+
+@pytest.mark.asyncio
+async def test_the_servers_computer_players_are_told_what_each_seat_is(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A computer player of the web tables, in the pool or not, is told each seat's level
+    as the table shows it (None for a person): an expert whose opponents are both
+    ``basic`` computers then plays against ``basic``'s rule."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from forties.web import service as svc
+
+    told: list[tuple[str, Any]] = []
+    real = svc.computer_choice
+
+    def choice(level: str, key: str, view: Any, legal: Any, seats: Any = None) -> Any:
+        told.append((level, seats))
+        return real(level, key, view, legal, seats)
+
+    monkeypatch.setattr(svc, "computer_choice", choice)
+    service = Service(Store(f"sqlite:///{tmp_path / 't.db'}"), Limits())
+    service._pool = ThreadPoolExecutor(1)  # (in this process, where the stand-in is)
+    try:
+        await service.create_table(
+            "merrimack-valley", settings={"bot_delay": 0},
+            seats=[{"kind": "computer", "level": "expert"}, {"kind": "computer", "level": "basic"},
+                   {"kind": "person", "name": "P"}, {"kind": "computer", "level": "basic"}])
+        for _ in range(600):
+            if {lv for lv, _ in told} == {"expert", "basic"}:
+                break
+            await asyncio.sleep(0.05)
+        assert {lv for lv, _ in told} == {"expert", "basic"}
+        assert all(seats == ["expert", "basic", None, "basic"] for _, seats in told)
+    finally:
+        await service.close()
+        service.store.close()

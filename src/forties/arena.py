@@ -44,7 +44,8 @@ def team_total(state: GameState, team: tuple[int, ...], before: Sequence[int]) -
 def _bots_for(level_a: str, level_b: str, teams: tuple[tuple[int, ...], ...], rotation: int,
               n: int, rng: random.Random) -> list[Bot]:
     a_team = teams[rotation]
-    return [make_bot(level_a if s in a_team else level_b, rng) for s in range(n)]
+    seats = [level_a if s in a_team else level_b for s in range(n)]
+    return [make_bot(level, rng, seats=seats) for level in seats]
 
 
 def _act(state: GameState, bot: Bot) -> None:

@@ -89,7 +89,8 @@ def demo(preset: str | None, options: tuple[str, ...], rules_file: str | None, s
     state = new_game(rules, seed=seed)
     rec = Recorder(state, default_names(state.n, None))
     rng = random.Random(seed)
-    play_out(rec, [make_bot(level, rng) for _ in range(state.n)], max_hands=max_hands)
+    play_out(rec, [make_bot(level, rng, seats=[level] * state.n) for _ in range(state.n)],
+             max_hands=max_hands)
     click.echo(render(rec.record), nl=False)
     if save:
         write_file(save, rec.record.dumps())

@@ -181,11 +181,13 @@ def check_level(level: Any) -> str:
 
 
 def computer_choice(level: str, key: str, view: dict[str, Any],
-                    legal: Sequence[Action]) -> Action:
-    """What a computer player of ``level`` does, seeing ``view``: the player is made for
-    this one decision with its generator seeded by ``key`` (the table and its version),
-    so that a table brought back after a restart makes the same choice."""
-    return make_bot(level, random.Random(key)).choose(view, legal)
+                    legal: Sequence[Action],
+                    seats: Sequence[str | None] | None = None) -> Action:
+    """What a computer player of ``level`` does, seeing ``view`` and the table's ``seats``
+    (``Table.seat_levels``): the player is made for this one decision with its generator
+    seeded by ``key`` (the table and its version), so that a table brought back after a
+    restart makes the same choice."""
+    return make_bot(level, random.Random(key), seats=seats).choose(view, legal)
 
 
 def rules_line(rules: Rules) -> str:
@@ -300,6 +302,13 @@ class Table:
         s = self.seats[seat]
         return s.level if s.kind == COMPUTER and s.level else self.settings.level
 
+    def seat_levels(self) -> list[str | None]:
+        """What the table shows of each seat to the computer players, as the people at it
+        see it: a computer player's level ("Computer (basic)"), or None for a person's seat
+        (even while the computer plays it for a person who is away)."""
+        return [self.level_of(i) if s.kind == COMPUTER else None
+                for i, s in enumerate(self.seats)]
+
     def computer_to_act(self) -> int | None:
         """The seat whose turn it is when a computer player plays it; else None."""
         if self.status != PLAYING:
@@ -327,7 +336,8 @@ class Table:
         if seat is None:
             raise TableError("turn", "no computer player is to act")
         return computer_choice(self.level_of(seat), self.computer_key(),
-                               self.state.view(seat), self.state.legal_actions())
+                               self.state.view(seat), self.state.legal_actions(),
+                               self.seat_levels())
 
     # ----- checks -----------------------------------------------------------------------
 

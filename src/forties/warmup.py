@@ -1,7 +1,8 @@
 """Getting the compiled search ready before the first game.
 
 The expert player, the hints and the par of a hand search with the double-dummy
-solvers (the Forty-Fives', Forty One's for the score, Forty One's par), which numba
+solvers (the Forty-Fives', Forty One's for the score, Forty One's par) and, against two
+``basic`` computers, with ``basic``'s rule (``bots.model_kernel``), which numba
 compiles on their first use (20 to 50 seconds each) and keeps on disk.
 ``forties warm-up`` (part of ``make run``'s set-up) does that beforehand, so that the
 first expert decision of a game takes a second, not a minute.
@@ -58,7 +59,8 @@ def configure_cache(package_dir: Path = PACKAGE_DIR) -> Path | None:
 
 
 WARM_FUNCTIONS = {"forties.solver.kernel": ("_future", "_future_ff"),
-                  "forties.solver.score41": ("_value",), "forties.solver.dd41": ("_solve",)}
+                  "forties.solver.score41": ("_value",), "forties.solver.dd41": ("_solve",),
+                  "forties.bots.model_kernel": ("search",)}
 
 
 def is_warm() -> bool:
@@ -76,6 +78,8 @@ def warm_up() -> float:
     import random
 
     from .bots import make_bot
+    from .bots.model import model_outcomes
+    from .fortyfives import FortyFivesState
     from .games import new_game
     from .rules import build_rules
     from .solver import best_moves, dd41, score41, solve
@@ -98,6 +102,8 @@ def warm_up() -> float:
             continue
         best_moves(state)  # the play: every card's value
         solve(state, 0)  # the bids and the draw: a hand's value
+        assert isinstance(state, FortyFivesState)
+        model_outcomes(state)  # the play against two ``basic`` computers
     return time.perf_counter() - start
 
 

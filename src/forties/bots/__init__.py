@@ -62,13 +62,16 @@ LEVELS = ("random", "basic", "expert", "oracle", "ismcts")
 # the default does) by a table of how many top trumps, trumps and off-suit kings each seat
 # holds, its own knowledge kept (``infer.calib_features``; ``bench.infer calibration``).
 # ``expert-model`` is ``expert-policy`` whose search, in each imagined deal, lets the
-# opponents play ``basic``'s card instead of the solver's perfect defence (``bots.model``).
+# opponents play ``basic``'s card instead of the solver's perfect defence (``bots.model``):
+# what ``expert`` does when the table shows both its opponents as ``basic`` computers.
+# ``expert-untold`` is ``expert`` told nothing of the seats (the default before it was
+# told them): it never searches against ``basic``'s rule.
 COMPARISON_LEVELS = ("expert-score", "expert-tricks", "oracle-tricks", "expert-infer",
                      "expert-alphamu", "expert-bids41", "expert-plain", "expert-wide",
                      "expert-narrow", "oracle-blind1", "oracle-blind2", "oracle-blind3",
                      "oracle-blind4", "expert-policy", "expert-types",
                      "expert-pool", "expert-partner", "expert-wide-bids", "expert-calib",
-                     "expert-model")
+                     "expert-model", "expert-untold")
 WIDE_WORLDS = 256
 WIDE_DEALS = 480
 NARROW_WORLDS = 96
@@ -88,8 +91,14 @@ def unavailable(level: str) -> str | None:
     return None
 
 
-def make_bot(level: str, rng: random.Random) -> Bot:
-    """A computer player of ``level`` (one of LEVELS)."""
+def make_bot(level: str, rng: random.Random,
+             seats: Sequence[str | None] | None = None) -> Bot:
+    """A computer player of ``level`` (one of LEVELS).
+
+    ``seats`` is what the table shows of each seat, as the people at it see it: a computer
+    player's level, or None for a person. The ``expert`` whose two opponents are both
+    ``basic`` computers plays its 45s cards against ``basic``'s rule
+    (``ExpertBot.models_basic``); the comparison levels take no account of it."""
     from .basic import BasicBot
     from .expert import ExpertBot
 
@@ -98,6 +107,8 @@ def make_bot(level: str, rng: random.Random) -> Bot:
     if level == "basic":
         return BasicBot()
     if level == "expert":
+        return ExpertBot(rng, seats=seats)
+    if level == "expert-untold":
         return ExpertBot(rng)
     if level == "expert-tricks":
         return ExpertBot(rng, forty_one="tricks")

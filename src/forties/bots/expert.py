@@ -30,6 +30,11 @@ and Merrimack Valley of four, where it also reads each card the opponents played
 preset), and samples without it elsewhere (docs/benchmarks.md); ``infer=False``, the
 level ``expert-plain``, never weighs.
 
+Where the table shows both opponents as ``basic`` computer players (``seats``), the 45s
+play is searched against ``basic``'s rule (``bots.model``, as the level ``expert-model``
+always does): the opponents in each imagined deal play ``basic``'s card, not a perfect
+defence; with a person or any other player among the opponents, nothing changes.
+
 45s cards are valued over 256 imagined deals with four players or fewer (PLAY_WORLDS;
 the level ``expert-narrow`` keeps the earlier 96, which lost to it in the play on
 Auction 45) and over 96 with five or six.
@@ -120,8 +125,14 @@ class ExpertBot:
     def __init__(self, rng: random.Random, worlds: int | None = None, deals: int = 120,
                  judge: Judge | None = None, win_bonus: float = sim.WIN_BONUS,
                  forty_one: str = "score", infer: bool | None = None, alphamu: int = 0,
-                 alphamu_cards: int = 3, policy: bool | None = None) -> None:
+                 alphamu_cards: int = 3, policy: bool | None = None,
+                 seats: Sequence[str | None] | None = None) -> None:
         self.rng = rng
+        # what the table shows of each seat: a computer player's level, or None for a
+        # person (None: nothing is known); where both opponents are ``basic`` computers
+        # the 45s play is searched against ``basic``'s rule (``models_basic``)
+        self.seats = tuple(seats) if seats is not None else None
+        self._model_judge: Judge | None = None
         # 45s play: with ``alphamu`` >= 2, once the seat holds at most ``alphamu_cards``
         # cards it searches its next ``alphamu`` turns keeping one card for all the
         # imagined deals it cannot tell apart (``bots.alphamu``; the level
@@ -229,7 +240,39 @@ class ExpertBot:
         """Whether the weighing reads the opponents' cards as ``basic``'s in ``view``'s game."""
         if self.policy is not None:
             return self.policy
+        if self.models_basic(view):
+            return True
         return view["rules"].get("preset") in POLICY_PRESETS and view["players"] == 4
+
+    def models_basic(self, view: dict[str, Any]) -> bool:
+        """Whether this seat's opponents are both ``basic`` computer players, as the table
+        shows them, in a 45s hand the search against ``basic``'s rule takes (``bots.model``):
+        then the play reads their cards as ``basic``'s and searches each imagined deal with
+        them playing ``basic``'s card, as the level ``expert-model`` always does."""
+        if self.seats is None or view["game"] == "forty-one" or view["players"] != 4 \
+                or len(self.seats) != 4 or view.get("bidder") is None:
+            return False
+        sides = view["sides"]
+        if len(sides) != 2 or any(len(s) != 2 for s in sides):
+            return False
+        rules = rules_from_json(view["rules"])
+        assert isinstance(rules, FortyFivesRules)
+        if rules.call_partner or rules.auction == "none" or rules.forty_five_resets:
+            return False
+        mine = next(s for s in sides if view["seat"] in s)
+        return all(self.seats[s] == "basic" for s in range(4) if s not in mine)
+
+    def play_judge(self, view: dict[str, Any]) -> Judge:
+        """The judge of the imagined deals of the play: searching against ``basic``'s
+        rule where both opponents are ``basic`` computers (``models_basic``), else
+        ``judge``."""
+        if not self.models_basic(view):
+            return self.judge
+        if self._model_judge is None:
+            from .model import ModelJudge
+
+            self._model_judge = ModelJudge(self.judge)
+        return self._model_judge
 
     def _weighted_play_worlds(self, view: dict[str, Any]) -> list[tuple[GameState, float]]:
         """The imagined deals of the play, each with its weight."""
@@ -258,14 +301,15 @@ class ExpertBot:
             a = self.basic.choose(view, legal)
             return Choice(a, {a: 0.0}, 0)
         held = ws[0][0].hands[seat].bit_count() if isinstance(ws[0][0], FortyFivesState) else 0
+        judge = self.play_judge(view)
         if self.alphamu > 1 and 2 <= held <= self.alphamu_cards and alphamu.applies(
                 ws[0][0], seat):
-            values, _ = alphamu.card_values(ws, seat, self.judge, self.alphamu,
+            values, _ = alphamu.card_values(ws, seat, judge, self.alphamu,
                                             self.win_bonus, self.rng)
         else:
             totals = dict.fromkeys(legal, 0.0)
             for w, wt in ws:
-                outcomes = self.judge.play_outcomes(w)
+                outcomes = judge.play_outcomes(w)
                 for a in legal:
                     totals[a] += wt * utility(w, seat, outcomes[a], self.win_bonus)
             weight = sum(wt for _, wt in ws)

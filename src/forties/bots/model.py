@@ -11,9 +11,11 @@ the best card for itself, seeing the deal (as the expert already assumes). Earli
 the hand, and in any game this search does not take (more than two sides, a called
 partner, points scored trick by trick, 45 going back to 0), it is the solver's value.
 
-A comparison level, not a default: it measures how much of the oracle's margin over
-``basic`` comes from playing against ``basic``'s known rule rather than from reading the
-cards (an opponent unlike ``basic`` makes the model wrong).
+The level ``expert-model`` searches so whoever the opponents are (it measures how much of
+the oracle's margin over ``basic`` comes from playing against ``basic``'s known rule; an
+opponent unlike ``basic`` makes the model wrong: head to head with the expert it was
+level). The default ``expert`` searches so only where the table shows both its opponents
+as ``basic`` computers (``ExpertBot.models_basic``), as the people at the table see them.
 """
 
 from __future__ import annotations

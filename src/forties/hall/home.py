@@ -35,7 +35,8 @@ def _rules(preset: str, options: Mapping[str, Any], forced: Mapping[str, Any]) -
 
 
 def _play(state: GameState, levels: Sequence[str], rng: random.Random) -> GameState:
-    bots = [make_bot(levels[s % len(levels)], rng) for s in range(state.n)]
+    seats = [levels[s % len(levels)] for s in range(state.n)]
+    bots = [make_bot(level, rng, seats=seats) for level in seats]
     while True:
         while not state.hand_over:
             seat = state.turn

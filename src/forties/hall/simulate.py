@@ -59,7 +59,8 @@ def play_table(rules: Rules, seed: int, levels: tuple[str, str],
     ahead, or is no game if they are level."""
     st = new_game(rules, seed=seed, first_dealer=0)
     rng = random.Random(seed)
-    bots = [make_bot(levels[s % 2], rng) for s in range(4)]
+    seat_levels = [levels[s % 2] for s in range(4)]
+    bots = [make_bot(level, rng, seats=seat_levels) for level in seat_levels]
     hands = 1
     while True:
         while not st.hand_over:

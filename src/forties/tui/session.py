@@ -115,8 +115,8 @@ class Session:
         self.rec = rec  # the table (forties.table) that holds the game and its record
         self.save_path = save_path
         self.rng = rng
-        self.bots: list[Bot | None] = [None if lv is None else make_bot(lv, rng)
-                                       for lv in self.levels]
+        self.bots: list[Bot | None] = [
+            None if lv is None else make_bot(lv, rng, seats=self.levels) for lv in self.levels]
         self.names = list(rec.record.players)
         self.names[human] = "You"  # the record keeps his name; the table speaks to him
         # The record's own notes are kept: ours go beside them (a note that is not an

@@ -239,8 +239,9 @@ class Live:
 # ----- work done in the process pool --------------------------------------------------------
 
 
-def _pool_choice(level: str, key: str, view: dict[str, Any], legal: list[str]) -> str:
-    return str(computer_choice(level, key, view, [Action.parse(a) for a in legal]))
+def _pool_choice(level: str, key: str, view: dict[str, Any], legal: list[str],
+                 seats: list[str | None]) -> str:
+    return str(computer_choice(level, key, view, [Action.parse(a) for a in legal], seats))
 
 
 class ParsEnded(RuntimeError):
@@ -962,15 +963,15 @@ class Service:
             seat = t.computer_to_act()
             if t.version != version or seat is None:
                 return
-            level = t.level_of(seat)
+            level, seats = t.level_of(seat), t.seat_levels()
             view, legal, key = t.state.view(seat), t.state.legal_actions(), t.computer_key()
         if level in QUICK_LEVELS:
-            action = str(computer_choice(level, key, view, legal))
+            action = str(computer_choice(level, key, view, legal, seats))
         elif self.closing:
             return
         else:
             action = await asyncio.get_running_loop().run_in_executor(
-                self.pool, _pool_choice, level, key, view, [str(a) for a in legal])
+                self.pool, _pool_choice, level, key, view, [str(a) for a in legal], seats)
         async with live.lock:
             t = live.table
             if t.version != version or t.computer_to_act() != seat:
