@@ -113,6 +113,26 @@ def test_search_levels_play_only_legal_actions(preset: str, options: dict, level
     _play_hand(g, bots, rng)
 
 
+FOUR_SEATED = [c for c in CONFIGS if "players" not in c[1]]
+
+
+@pytest.mark.parametrize(("preset", "options"), FOUR_SEATED, ids=map(config_id, FOUR_SEATED))
+def test_the_expert_facing_basic_computers_plays_only_legal_actions(
+        preset: str, options: dict) -> None:
+    """The expert told its opponents are ``basic`` computers (searching against their rule
+    where the hand allows it) plays legally throughout, with few worlds to stay quick."""
+    rules = build_rules(preset, options)
+    rng = random.Random(5)
+    g = new_game(rules, seed=12)
+    mine = next(s for s in g.sides if 0 in s) if hasattr(g, "sides") else (0,)
+    seats = ["expert" if s in mine else "basic" for s in range(g.n)]
+    bots = [make_bot(lv, rng, seats=seats) for lv in seats]
+    for b in bots:
+        if isinstance(b, ExpertBot):
+            b.worlds = 3
+    _play_hand(g, bots, rng)
+
+
 def test_levels_are_listed() -> None:
     assert set(LEVELS) == {"random", "basic", "expert", "oracle", "ismcts"}
     with pytest.raises(ValueError, match="unknown level"):
