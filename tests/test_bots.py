@@ -113,14 +113,27 @@ def test_search_levels_play_only_legal_actions(preset: str, options: dict, level
     _play_hand(g, bots, rng)
 
 
-FOUR_SEATED = [c for c in CONFIGS if "players" not in c[1]]
+PRESET_SEATED = [c for c in CONFIGS if "players" not in c[1]]  # each preset's own seats
 
 
-@pytest.mark.parametrize(("preset", "options"), FOUR_SEATED, ids=map(config_id, FOUR_SEATED))
+@pytest.mark.parametrize(("preset", "options"), PRESET_SEATED,
+                         ids=map(config_id, PRESET_SEATED))
 def test_the_expert_facing_basic_computers_plays_only_legal_actions(
-        preset: str, options: dict) -> None:
-    """The expert told its opponents are ``basic`` computers (searching against their rule
-    where the hand allows it) plays legally throughout, with few worlds to stay quick."""
+        preset: str, options: dict, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The expert told its opponents are ``basic`` computers plays legally throughout (few
+    worlds, to stay quick), searching against their rule in the 45s games of four with
+    bidding, and only there."""
+    from forties.bots import model
+
+    searched = 0
+    real = model.model_outcomes
+
+    def spy(st: Any) -> Any:
+        nonlocal searched
+        searched += 1
+        return real(st)
+
+    monkeypatch.setattr(model, "model_outcomes", spy)
     rules = build_rules(preset, options)
     rng = random.Random(5)
     g = new_game(rules, seed=12)
@@ -131,6 +144,9 @@ def test_the_expert_facing_basic_computers_plays_only_legal_actions(
         if isinstance(b, ExpertBot):
             b.worlds = 3
     _play_hand(g, bots, rng)
+    takes = g.n == 4 and preset in ("merrimack-valley", "auction-45") and g.bidder >= 0 \
+        if isinstance(g, FortyFivesState) else False
+    assert (searched > 0) == takes
 
 
 def test_levels_are_listed() -> None:

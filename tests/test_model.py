@@ -191,9 +191,38 @@ def test_the_expert_searches_against_basic_only_when_both_opponents_are_basic(
     assert apart > 0
 
 
+def test_the_expert_plays_as_ever_against_basic_where_45_goes_back_to_0() -> None:
+    """With 45 going back to 0 (more points can be worse) the model search does not apply,
+    and the expert told of two ``basic`` opponents plays as the expert told nothing, in
+    the reading of the cards too."""
+    rules = build_rules("auction-45", {"forty_five_resets": True})
+    bot = BasicBot()
+    checked = 0
+    for seed in range(40):
+        g = new_game(rules, seed=seed)
+        while not g.hand_over and g.phase is not Phase.PLAY:
+            assert g.turn is not None
+            g.apply(bot.choose(g.view(g.turn), g.legal_actions()))
+        while not g.hand_over and checked < 6:
+            seat = g.turn
+            assert seat is not None
+            mine = next(s for s in g.sides if seat in s)
+            seats = ["expert" if s in mine else "basic" for s in range(4)]
+            view, legal = g.view(seat), g.legal_actions()
+            if len(legal) > 1:
+                told = make_bot("expert", random.Random(seed), seats=seats)
+                untold = make_bot("expert-untold", random.Random(seed))
+                assert told.decide(view, legal).values == untold.decide(view, legal).values
+                checked += 1
+            g.apply(bot.choose(view, legal))
+        if checked >= 6:
+            break
+    assert checked == 6
+
+
 def test_the_expert_is_told_nothing_of_basic_in_games_the_model_does_not_take() -> None:
-    """Call Your Partner (sides unknown until the card is shown) and turned-up trump (no
-    bidder): two ``basic`` opponents change nothing."""
+    """Call Your Partner (five seats, sides unknown until the card is shown) and turned-up
+    trump (no bidder): ``basic`` opponents change nothing."""
     for preset, players in (("call-your-partner", 5), ("nova-scotia", 4)):
         bot = BasicBot()
         for seed in range(20):

@@ -300,9 +300,9 @@ def test_sigterm_stops_serve_at_once_and_says_so(tmp_path: Path, group: bool) ->
 @pytest.mark.asyncio
 async def test_the_servers_computer_players_are_told_what_each_seat_is(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A computer player of the web tables, in the pool or not, is told each seat's level
-    as the table shows it (None for a person): an expert whose opponents are both
-    ``basic`` computers then plays against ``basic``'s rule."""
+    """A computer player of the web tables, in the pool (the expert) or not (``basic``), is
+    told each seat's level as the table shows it, None for a person (what the expert does
+    with it: ``test_table``, ``test_model``)."""
     from concurrent.futures import ThreadPoolExecutor
 
     from forties.web import service as svc

@@ -1,10 +1,11 @@
 """Hints and analysis: the expert's advice for the seat to act, and the par of a hand.
 
 ``hint`` asks the expert what the seat to act should do and what each legal
-action is worth; it sees only that seat's view. ``par`` replays a hand with
-every card seen: what the bidders (or, without a bid, the first side) could
-take against the best defence; in Forty One (``par_forty_one``), the tricks
-each partnership could take, beside what each of its seats bid.
+action is worth; it sees only that seat's view, and is told nothing of the seats (it
+never counts on ``basic``'s mistakes, as the expert facing two ``basic`` computers does).
+``par`` replays a hand with every card seen: what the bidders (or, without a bid, the
+first side) could take against the best defence; in Forty One (``par_forty_one``), the
+tricks each partnership could take, beside what each of its seats bid.
 """
 
 from __future__ import annotations

@@ -10,8 +10,11 @@ players, ``expert-wide``; with ``narrow``, the expert of 96 deals a card, ``expe
 with ``policy``, the 45s player that reads the opponents' cards as ``basic``'s,
 ``expert-policy``; with ``wide-bids``, the 45s player that values its choices before the
 play on 480 imagined deals, ``expert-wide-bids``; with ``calib``, the 45s player whose
-deals are weighed by the calibrated table, ``expert-calib``;
-experts at seats 0 and 2, ``basic`` at 1 and 3) and
+deals are weighed by the calibrated table, ``expert-calib``; with ``model``, the 45s player
+that searches against ``basic``'s rule whoever its opponents are, ``expert-model``; with
+``untold``, the expert told nothing of the seats, ``expert-untold``;
+experts at seats 0 and 2, ``basic`` at 1 and 3, each player told so, as a table tells
+it: the default expert then searches against ``basic``'s rule where the hand allows it) and
 prints the median, 95th percentile and worst time of the expert's decisions, by
 phase. The first decision, which loads the compiled solver, is left out.
 """
@@ -43,6 +46,7 @@ MODES: dict[str, str] = {
     "wide-bids": "expert-wide-bids",
     "calib": "expert-calib",
     "model": "expert-model",
+    "untold": "expert-untold",
 }
 
 
@@ -50,8 +54,8 @@ def decision_times(preset: str = "merrimack-valley", hands: int = 40,
                    mode: str = "tricks") -> dict[str, list[float]]:
     level = MODES[mode]
     by_phase: dict[str, list[float]] = {}
-    warm = make_bot(level, random.Random(0))
     g = new_game(preset, seed=0)
+    warm = make_bot(level, random.Random(0), seats=["basic"] * g.n)  # (every search loaded)
     warm.choose(g.view(g.turn or 0), g.legal_actions())  # load the solver once
     while g.phase.value != "play" and not g.hand_over:
         g.apply(BasicBot().choose(g.view(g.turn or 0), g.legal_actions()))
@@ -59,7 +63,8 @@ def decision_times(preset: str = "merrimack-valley", hands: int = 40,
         warm.choose(g.view(g.turn or 0), g.legal_actions())
     for seed in range(hands):
         g = new_game(preset, seed=10_000 + seed)
-        bots = [make_bot(level, random.Random(seed)) if s % 2 == 0 else BasicBot()
+        seats = [level if s % 2 == 0 else "basic" for s in range(g.n)]
+        bots = [make_bot(level, random.Random(seed), seats=seats) if s % 2 == 0 else BasicBot()
                 for s in range(g.n)]
         while not g.hand_over:
             s = g.turn
