@@ -401,3 +401,34 @@ def test_the_tables_expert_is_told_which_seats_are_basic_computers() -> None:
                 assert t.decide() == model
         play_one(t)
     assert apart == 2
+
+
+def test_an_away_persons_seat_is_a_persons_to_the_tables_expert() -> None:
+    """A person who is away, their seat played by the computer meanwhile, is still a person
+    to the expert against them: it plays as the expert told nothing of the seats."""
+    import random
+
+    from forties.bots import make_bot
+
+    t = Table("t2", build_rules("merrimack-valley"), 3, Settings())
+    t.apply({"kind": "sit", "seat": 0, "as": COMPUTER, "name": "E", "level": "expert"})
+    t.apply({"kind": "sit", "seat": 1, "as": COMPUTER, "name": "C", "level": "basic"})
+    t.apply({"kind": "sit", "seat": 2, "as": COMPUTER, "name": "C", "level": "basic"})
+    t.apply({"kind": "sit", "seat": 3, "as": PERSON, "name": "P3"})
+    t.apply({"kind": "start"})
+    t.apply({"kind": "away", "seat": 3})
+    assert t.seat_levels() == ["expert", "basic", "basic", None]
+    apart = 0
+    while not t.state.over and apart < 2:
+        if t.state.hand_over:
+            t.apply({"kind": "deal", "hand": t.state.hand_index + 1})
+            continue
+        if t.state.turn == 0 and t.state.phase.value == "play":
+            key, view, legal = t.computer_key(), t.state.view(0), t.state.legal_actions()
+            model = make_bot("expert-model", random.Random(key)).choose(view, legal)
+            untold = make_bot("expert-untold", random.Random(key)).choose(view, legal)
+            if model != untold:
+                apart += 1
+                assert t.decide() == untold
+        play_one(t)
+    assert apart == 2
