@@ -370,65 +370,59 @@ def test_the_pads_change_is_what_the_hand_did_to_each_score(
     assert want <= seen, (preset, options, seen)
 
 
+
+def _seat_0_where_the_two_experts_differ(t: Table, times: int) -> list[tuple[Any, Any, Any]]:
+    """Play ``t`` on (``basic`` choosing every action) and, at the first ``times`` cards of
+    the expert at seat 0 where ``expert-model`` and ``expert-untold`` choose apart: what
+    the table's computer player chose there, and each of the two's card."""
+    import random
+
+    from forties.bots import make_bot
+
+    found = []
+    while not t.state.over and len(found) < times:
+        if t.state.hand_over:
+            t.apply({"kind": "deal", "hand": t.state.hand_index + 1})
+            continue
+        if t.state.turn == 0 and t.state.phase.value == "play":
+            key, view, legal = t.computer_key(), t.state.view(0), t.state.legal_actions()
+            model = make_bot("expert-model", random.Random(key)).choose(view, legal)
+            untold = make_bot("expert-untold", random.Random(key)).choose(view, legal)
+            if model != untold:
+                found.append((t.decide(), model, untold))
+        play_one(t)
+    assert len(found) == times
+    return found
+
+
+def _seated(table_id: str, kinds: list[tuple[str, str | None]]) -> Table:
+    t = Table(table_id, build_rules("merrimack-valley"), 3, Settings())
+    for i, (kind, level) in enumerate(kinds):
+        if kind == PERSON:
+            t.apply({"kind": "sit", "seat": i, "as": PERSON, "name": f"P{i}"})
+        else:
+            t.apply({"kind": "sit", "seat": i, "as": COMPUTER, "name": "C", "level": level})
+    t.apply({"kind": "start"})
+    return t
+
+
 def test_the_tables_expert_is_told_which_seats_are_basic_computers() -> None:
     """The table tells its computer players what the people at it see of each seat: an
     ``expert`` whose two opponents sit as ``basic`` computers plays as ``expert-model``
     (searching against ``basic``'s rule); a person's seat is a person's even while the
     computer plays it for them."""
-    import random
-
-    from forties.bots import make_bot
-
-    t = Table("t1", build_rules("merrimack-valley"), 3, Settings())
-    t.apply({"kind": "sit", "seat": 0, "as": COMPUTER, "name": "E", "level": "expert"})
-    t.apply({"kind": "sit", "seat": 1, "as": COMPUTER, "name": "C", "level": "basic"})
-    t.apply({"kind": "sit", "seat": 2, "as": PERSON, "name": "P2"})
-    t.apply({"kind": "sit", "seat": 3, "as": COMPUTER, "name": "C", "level": "basic"})
-    t.apply({"kind": "start"})
+    t = _seated("t1", [(COMPUTER, "expert"), (COMPUTER, "basic"), (PERSON, None),
+                       (COMPUTER, "basic")])
     t.apply({"kind": "away", "seat": 2})
     assert t.seat_levels() == ["expert", "basic", None, "basic"]
-    apart = 0
-    while not t.state.over and apart < 2:
-        if t.state.hand_over:
-            t.apply({"kind": "deal", "hand": t.state.hand_index + 1})
-            continue
-        if t.state.turn == 0 and t.state.phase.value == "play":
-            key, view, legal = t.computer_key(), t.state.view(0), t.state.legal_actions()
-            model = make_bot("expert-model", random.Random(key)).choose(view, legal)
-            untold = make_bot("expert-untold", random.Random(key)).choose(view, legal)
-            if model != untold:
-                apart += 1
-                assert t.decide() == model
-        play_one(t)
-    assert apart == 2
+    assert all(chose == model for chose, model, _ in _seat_0_where_the_two_experts_differ(t, 2))
 
 
 def test_an_away_persons_seat_is_a_persons_to_the_tables_expert() -> None:
     """A person who is away, their seat played by the computer meanwhile, is still a person
     to the expert against them: it plays as the expert told nothing of the seats."""
-    import random
-
-    from forties.bots import make_bot
-
-    t = Table("t2", build_rules("merrimack-valley"), 3, Settings())
-    t.apply({"kind": "sit", "seat": 0, "as": COMPUTER, "name": "E", "level": "expert"})
-    t.apply({"kind": "sit", "seat": 1, "as": COMPUTER, "name": "C", "level": "basic"})
-    t.apply({"kind": "sit", "seat": 2, "as": COMPUTER, "name": "C", "level": "basic"})
-    t.apply({"kind": "sit", "seat": 3, "as": PERSON, "name": "P3"})
-    t.apply({"kind": "start"})
+    t = _seated("t2", [(COMPUTER, "expert"), (COMPUTER, "basic"), (COMPUTER, "basic"),
+                       (PERSON, None)])
     t.apply({"kind": "away", "seat": 3})
     assert t.seat_levels() == ["expert", "basic", "basic", None]
-    apart = 0
-    while not t.state.over and apart < 2:
-        if t.state.hand_over:
-            t.apply({"kind": "deal", "hand": t.state.hand_index + 1})
-            continue
-        if t.state.turn == 0 and t.state.phase.value == "play":
-            key, view, legal = t.computer_key(), t.state.view(0), t.state.legal_actions()
-            model = make_bot("expert-model", random.Random(key)).choose(view, legal)
-            untold = make_bot("expert-untold", random.Random(key)).choose(view, legal)
-            if model != untold:
-                apart += 1
-                assert t.decide() == untold
-        play_one(t)
-    assert apart == 2
+    assert all(chose == untold for chose, _, untold in _seat_0_where_the_two_experts_differ(t, 2))
