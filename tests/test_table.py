@@ -370,7 +370,6 @@ def test_the_pads_change_is_what_the_hand_did_to_each_score(
     assert want <= seen, (preset, options, seen)
 
 
-
 def _seat_0_where_the_two_experts_differ(t: Table, times: int) -> list[tuple[Any, Any, Any]]:
     """Play ``t`` on (``basic`` choosing every action) and, at the first ``times`` cards of
     the expert at seat 0 where ``expert-model`` and ``expert-untold`` choose apart: what

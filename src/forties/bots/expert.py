@@ -249,18 +249,14 @@ class ExpertBot:
         shows them, in a 45s hand the search against ``basic``'s rule takes (``bots.model``):
         then the play reads their cards as ``basic``'s and searches each imagined deal with
         them playing ``basic``'s card, as the level ``expert-model`` always does."""
-        if self.seats is None or view["game"] == "forty-one" or view["players"] != 4 \
-                or len(self.seats) != 4 or view.get("bidder") is None:
+        from .model import takes
+
+        n = view["players"]
+        if self.seats is None or len(self.seats) != n or view["game"] == "forty-one" or \
+                not takes(rules_from_json(view["rules"]), n, view["sides"], view.get("bidder")):
             return False
-        sides = view["sides"]
-        if len(sides) != 2 or any(len(s) != 2 for s in sides):
-            return False
-        rules = rules_from_json(view["rules"])
-        assert isinstance(rules, FortyFivesRules)
-        if rules.call_partner or rules.auction == "none" or rules.forty_five_resets:
-            return False
-        mine = next(s for s in sides if view["seat"] in s)
-        return all(self.seats[s] == "basic" for s in range(4) if s not in mine)
+        mine = next(s for s in view["sides"] if view["seat"] in s)
+        return all(self.seats[s] == "basic" for s in range(n) if s not in mine)
 
     def play_judge(self, view: dict[str, Any]) -> Judge:
         """The judge of the imagined deals of the play: searching against ``basic``'s

@@ -20,23 +20,33 @@ as ``basic`` computers (``ExpertBot.models_basic``), as the people at the table 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from ..actions import Action
 from ..fortyfives import FortyFivesState
+from ..rules import FortyFivesRules, Rules
 from ..state import GameState
 from .judge import Judge, SolverJudge
 
 MODEL_CARDS = 5  # the search takes over once the seat holds this many cards or fewer
 
 
+def takes(rules: Rules, n: int, sides: Sequence[Sequence[int]], bidder: int | None) -> bool:
+    """Whether this search takes a hand of ``rules`` with ``n`` seats in ``sides``, bid for
+    by ``bidder`` (None or -1: no one): a 45s hand of two sides of two seats, bid for,
+    scored at the end of the hand, where more points are never worse for a side (the search
+    keeps the card that takes most)."""
+    return (isinstance(rules, FortyFivesRules) and n == 4 and len(sides) == 2
+            and all(len(s) == 2 for s in sides) and not rules.call_partner
+            and rules.auction != "none" and bidder is not None and bidder >= 0
+            and not rules.forty_five_resets)  # there more points can be worse
+
+
 def applies(st: GameState) -> bool:
-    """A 45s hand of two sides of two seats, bid for, scored at the end of the hand, where
-    more points are never worse for a side (the search keeps the card that takes most)."""
-    return (isinstance(st, FortyFivesState) and st.n == 4 and len(st.sides) == 2
-            and all(len(s) == 2 for s in st.sides) and not st.rules.call_partner
-            and st.rules.auction != "none" and st.bidder >= 0
-            and not st.rules.forty_five_resets)  # there more points can be worse
+    """Whether this search takes the hand of ``st`` (``takes``)."""
+    return isinstance(st, FortyFivesState) and takes(st.rules, st.n, st.sides, st.bidder)
 
 
 def model_outcomes(st: FortyFivesState) -> dict[Action, list[int]]:
