@@ -190,8 +190,7 @@ def test_the_players_help_names_what_the_form_offers(lang: str) -> None:
     assert values is not None
     counts = [v for v in values if isinstance(v, int)]
     lo, hi = min(counts), max(counts)
-    text = catalog(lang)["option.players.help"].translate(str.maketrans("٠١٢٣٤٥٦٧٨٩",
-                                                                      "0123456789"))
+    text = catalog(lang)["option.players.help"]
     assert [int(n) for n in re.findall(r"\d+", text)] == [lo, hi], text
 
 
@@ -208,6 +207,16 @@ def test_forty_one_says_trick_and_bid_one_way_in_each_language() -> None:
         assert "annonc" in fr[key].lower() and "demand" not in fr[key].lower(), (key, fr[key])
     assert not re.search(r"[\u0660-\u0669]", ar["preset.forty-one.summary"])
     assert "13" in ar["preset.forty-one.summary"] and "41" in ar["preset.forty-one.summary"]
+
+
+def test_the_arabic_words_write_their_numbers_as_the_page_does() -> None:
+    """The Arabic page writes every number it works out (scores, bids, hands, the bid a
+    refusal names) in the digits 0-9, isolated left to right: its fixed words do too, so
+    that no sentence mixes them with the Arabic-Indic ones ("from 1 to 13, not 14")."""
+    ar = catalog("ar")
+    mixed = {k: v for k, v in ar.items() if re.search(r"[\u0660-\u0669\u06f0-\u06f9]", v)}
+    assert mixed == {}
+    assert "1" in ar["refusal.bid-range"] and "13" in ar["refusal.bid-range"]
 
 
 def test_the_french_refusals_say_what_the_rest_of_the_page_says() -> None:
