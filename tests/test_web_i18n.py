@@ -219,6 +219,22 @@ def test_the_arabic_words_write_their_numbers_as_the_page_does() -> None:
     assert "1" in ar["refusal.bid-range"] and "13" in ar["refusal.bid-range"]
 
 
+def test_the_arabic_winner_and_par_lines_speak_to_the_reader() -> None:
+    """Where the reader is on the side named, the Arabic winner and par lines say it in the
+    second person ("you win", "you could have taken"), as the French ones do, not in the
+    third ("they win") after the name "you". Each par line names the side first, so that a
+    seat's number never runs into the count ("Computer 3 25")."""
+    ar = catalog("ar")
+    pars = [k for k in ar if k.startswith(("review.par_points", "review.par_tricks"))]
+    assert len(pars) == 12 and all(ar[k].startswith("{names}: ") for k in pars), pars
+    for key in ("status.winner", "status.winner_why", "review.par_points",
+                "review.par_points.one", "review.par_tricks", "review.par_tricks.one"):
+        you = key.replace(".one", "") + "_you" + (".one" if key.endswith(".one") else "")
+        assert ar[you] != ar[key], key
+    assert "تفوزون" in ar["status.winner_you"] and "تفوزون" in ar["status.winner_why_you"]
+    assert all("لأخذتم" in ar[k] for k in ("review.par_points_you", "review.par_tricks_you"))
+
+
 def test_the_french_refusals_say_what_the_rest_of_the_page_says() -> None:
     """The French refusals use the table's own words: the dealer whom everyone passed "doit
     prendre" (as the house rule says; "est pris" read as if he had taken the bid), the
