@@ -9,7 +9,18 @@ import re
 import time
 from typing import Any
 
-from .pages import PHONE, act, body, measure_targets, mine, new_page, over, post, wait_ready
+from .pages import (
+    PHONE,
+    act,
+    body,
+    hand_cards,
+    measure_targets,
+    mine,
+    new_page,
+    over,
+    post,
+    wait_ready,
+)
 
 # Every change of a live region's text (role=status/alert/log or aria-live other than off),
 # as [region id, its text]: what a screen reader is given to read.
@@ -111,6 +122,8 @@ def test_a_french_screen_reader_hears_each_thing_once_and_you_in_the_second_pers
     # which was on the card just played, is on the review's heading. (While the player was
     # away, the computer may have played the rest of the first hand in their seat, on a
     # busy machine: that hand is not the player's, and the next one is played instead.)
+    if not over(page) and not hand_cards(page):
+        page.wait_for_function("['hand-over', 'game-over'].includes(document.body.dataset.phase)")
     if over(page):
         page.click("#ready")
         page.wait_for_function("document.body.dataset.phase !== 'hand-over'")
