@@ -147,6 +147,23 @@ def act(page: Any, bid: str | None = None, bidder: bool = False) -> None:
         wait_moved(page, version)
 
 
+def where(pages: list[Any]) -> list[str]:
+    """What each page shows, for a test that waited too long: its phase, version and turn,
+    its connection, and the status and refusal lines."""
+    out = []
+    for p in pages:
+        try:
+            out.append(p.evaluate(
+                "(() => { const d = document.body.dataset, e = (x) => {"
+                " const n = document.getElementById(x); return n ? n.textContent : ''; };"
+                " return `${d.phase} v${d.version} to_act=${d.toAct} you=${d.you}"
+                " mine=${d.mine} conn=${d.conn} status=${e('status')}"
+                " refusal=${e('refusal')}`; })()"))
+        except Exception as e:  # a page gone: say so, the other pages still count
+            out.append(f"unreadable: {type(e).__name__}")
+    return out
+
+
 def play_until(pages: list[Any], done: Any, limit: float = 120.0, **how: Any) -> None:
     """Let whichever page has the turn act until ``done()`` is true. A page (or a hall's
     table frame) that moves on to its next table while it is read is looked at again,
@@ -155,7 +172,7 @@ def play_until(pages: list[Any], done: Any, limit: float = 120.0, **how: Any) ->
 
     deadline = time.monotonic() + limit
     while not done():
-        assert time.monotonic() < deadline, "the hand did not finish"
+        assert time.monotonic() < deadline, f"the hand did not finish: {where(pages)}"
         try:
             for p in pages:
                 if mine(p):

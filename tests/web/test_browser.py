@@ -253,8 +253,10 @@ def test_four_friends_play_forty_one_in_three_languages(server: str, browser: An
                            timeout=120000)
     par = host.text_content("#par")
     # (the host's own partnership in the second person: "Vous et … feriez", "vous avez")
-    team = r".+ et .+ feraient {}\d+ plis \(ils ont annoncé \d+ \+ \d+\)"
-    ours = r"\u2068?Vous\u2069? et .+ feriez {}\d+ plis \(vous avez annoncé \d+ \+ \d+\)"
+    # (French: "0 pli", "1 pli", "2 plis")
+    tricks = r"(?:[01] pli|(?:[2-9]|1[0-3]) plis)"
+    team = r".+ et .+ feraient {}" + tricks + r" \(ils ont annoncé \d+ \+ \d+\)"
+    ours = r"\u2068?Vous\u2069? et .+ feriez {}" + tricks + r" \(vous avez annoncé \d+ \+ \d+\)"
     both = "(?:{0} ; {1}|{1} ; {0})"
     exact = ("À cartes ouvertes et au meilleur jeu, "
              + both.format(team.format(""), ours.format("")) + r"\.")
