@@ -153,3 +153,67 @@ def test_a_turn_keeps_its_deadline_until_it_ends() -> None:
     untimed.apply({"kind": "start"})
     untimed.turn_clock(5.0)
     assert untimed.snapshot(0, now=5.0)["deadline"] is None
+
+
+def test_a_seat_that_acts_again_gets_a_new_full_turn() -> None:
+    """The dealer, stuck with the bid when everyone passes, bids and then names trump:
+    two turns of one seat in a row, and the second has its own full deadline (as has a
+    person who wins a trick and leads to the next)."""
+    t = Table("t", build_rules("merrimack-valley"), 7, Settings(turn_seconds=30), 0)
+    for i in range(4):
+        t.apply({"kind": "sit", "seat": i, "as": PERSON if i == 0 else COMPUTER,
+                 "name": "Ann" if i == 0 else "Computer", "level": "basic"})
+    t.apply({"kind": "start"})
+    while t.state.turn != 0:
+        seat = t.state.turn
+        t.apply({"kind": "act", "seat": seat, "action": f"{seat} pass"})
+    t.turn_clock(100.0)
+    assert t.deadline == 130.0
+    bid = str(t.state.legal_actions()[0])
+    assert bid == "0 bid 15", bid  # (stuck: the dealer may not pass)
+    t.apply({"kind": "act", "seat": 0, "action": bid})
+    assert t.state.turn == 0  # the same seat to act again: trump to name
+    t.turn_clock(120.0)
+    assert t.timer(120.0) == {"deadline": 150.0, "left": 30.0}, \
+        "the dealer's second turn kept the first turn's deadline"
+
+
+def first_legal(view: dict[str, Any]) -> str:
+    """Pass where the bidding allows it: the dealer is stuck with the bid, and names trump
+    next."""
+    return str(view["legal"][0])
+
+
+@ASYNC
+async def test_a_person_who_acts_again_gets_a_new_full_turn_at_a_live_table(
+        http: httpx.AsyncClient, server: ServerProcess) -> None:
+    """Everyone passes, the dealer (seat 3) bids and names trump: the event frame of the
+    bid gives the dealer's next turn a deadline of its own, a full turn from then."""
+    table, tokens = await private_table(http, "merrimack-valley", turn_seconds=60)
+    seats = [SeatClient(server.ws, table, tokens[s]).start() for s in sorted(tokens)]
+    dealer = seats[3]
+
+    def acts() -> list[dict[str, Any]]:
+        return [f for f in dealer.frames if f["type"] == "event"
+                and f["event"]["kind"] == "act"]
+
+    try:
+        for c in seats:  # everyone here before the first pass: each hears every action
+            await c.wait_for(lambda c: c.view is not None)
+        for c in seats:
+            await c.autoplay(first_legal).play_now()
+        try:
+            await dealer.wait_for(lambda c: len(acts()) >= 5, timeout=30)
+        except TimeoutError as e:
+            raise AssertionError(f"five actions expected (three passes, the dealer's bid "
+                                 f"and trump); saw {[f['event'] for f in acts()]}") from e
+        passed, bid = acts()[2], acts()[3]
+        assert [f["event"]["text"] for f in acts()[:4]] == [
+            "0 pass", "1 pass", "2 pass", "3 bid 15"]
+        assert passed["view"]["to_act"] == 3 and bid["view"]["to_act"] == 3
+        assert passed["deadline"] is not None and bid["deadline"] is not None
+        assert bid["deadline"] > passed["deadline"], \
+            f"the dealer's second turn kept the first's deadline {passed['deadline']}"
+        assert 55 < bid["left"] <= 60, bid["left"]
+    finally:
+        await stop_all(seats)
