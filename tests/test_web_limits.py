@@ -253,7 +253,7 @@ def test_the_stop_watchdog_ends_a_process_whose_main_thread_is_stuck(tmp_path: P
     script = tmp_path / "stuck.py"
     script.write_text(
         "import multiprocessing, threading, time\n"
-        "from forties.web.commands import end_at_once_after\n"
+        "from forties.web.serving import end_at_once_after\n"
         "if __name__ == '__main__':\n"
         "    child = multiprocessing.get_context('spawn').Process(target=time.sleep,"
         " args=(120,))\n"

@@ -18,6 +18,7 @@ from typing import Any, NoReturn
 import click
 
 from ..paths import data_dir
+from .serving import StoppedBySignal, stopped_by_sigterm, stopping_server_class, uvicorn_config
 
 
 def _fail(message: str, status: int = 2) -> NoReturn:
@@ -36,82 +37,6 @@ def default_db_url() -> str:
     path = data_dir() / "forties.db"
     path.parent.mkdir(parents=True, exist_ok=True)
     return f"sqlite:///{path}"
-
-
-# The largest websocket frame the transport reads: the app itself answers a message over
-# its own limit (Limits.message_bytes, 4 KiB) with a "size" error frame and keeps the
-# connection; only a frame over this one is closed by the transport (code 1009).
-WS_MAX_SIZE = 1024 * 1024
-
-
-# Stopping: the seconds a stopping server gives its connections and requests to end (then
-# they are cancelled). Past the limit ``stop_seconds`` after the signal it ends at once,
-# whatever it is still waiting for (every move was committed as it was made, so nothing
-# is lost: the tables carry on when the server starts again).
-GRACEFUL_SECONDS = 5
-
-
-def uvicorn_config(app: Any) -> Any:
-    """How uvicorn serves the app (every server process alike)."""
-    import uvicorn
-
-    return uvicorn.Config(app, log_level="warning", lifespan="on", ws_ping_interval=10,
-                          ws_ping_timeout=10, ws_per_message_deflate=False,
-                          ws_max_size=WS_MAX_SIZE, access_log=False,
-                          timeout_graceful_shutdown=GRACEFUL_SECONDS)
-
-
-class StoppedBySignal(Exception):
-    """SIGTERM, raised again by uvicorn once the server has stopped."""
-
-
-def _stopped_by_sigterm(_signum: int, _frame: Any) -> None:
-    raise StoppedBySignal
-
-
-_watchdog_lock = threading.Lock()
-_watchdog: threading.Thread | None = None
-
-
-def end_at_once_after(seconds: float) -> None:
-    """Once told to stop, a server process ends within ``seconds`` whatever it waits on
-    (a connection that never closes, a worker process that never answers, a lock): a
-    daemon thread, which runs even while the main thread is blocked, ends the process's
-    own worker processes and then the process itself. Armed once; a process that stops
-    in time never sees it fire."""
-    global _watchdog
-    with _watchdog_lock:
-        if _watchdog is not None:
-            return
-
-        def fire() -> None:
-            import multiprocessing
-            import time
-
-            time.sleep(seconds)
-            with contextlib.suppress(Exception):
-                sys.stderr.write(f"forties: still stopping after {seconds:g} s: stopped at "
-                                 "once (every move was already saved)\n")
-                sys.stderr.flush()
-            with contextlib.suppress(Exception):
-                for child in multiprocessing.active_children():
-                    child.kill()
-            os._exit(0)
-
-        _watchdog = threading.Thread(target=fire, name="forties-stop", daemon=True)
-        _watchdog.start()
-
-
-def stopping_server_class(stop_seconds: float) -> Any:
-    """uvicorn's Server, which on the signal to stop also arms ``end_at_once_after``."""
-    import uvicorn
-
-    class StoppingServer(uvicorn.Server):
-        def handle_exit(self, sig: int, frame: Any) -> None:
-            super().handle_exit(sig, frame)
-            end_at_once_after(stop_seconds)
-
-    return StoppingServer
 
 
 @click.command()
@@ -208,7 +133,7 @@ def serve(host: str, port: int, db_url: str | None, redis_url: str | None, worke
     # uvicorn raises the signal that stopped it again once it has stopped: Ctrl-C's as a
     # KeyboardInterrupt, SIGTERM's (systemctl stop, kill) through this handler, so that
     # both end as a stop, not as a process killed
-    signal.signal(signal.SIGTERM, _stopped_by_sigterm)
+    signal.signal(signal.SIGTERM, stopped_by_sigterm)
     with contextlib.suppress(KeyboardInterrupt, StoppedBySignal):
         server.run(sockets=[sock])
     click.echo("forties: stopped serving")

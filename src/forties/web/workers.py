@@ -157,7 +157,7 @@ def serve_worker(sock: socket.socket, ready: Callable[[], None], settings: Any) 
     import logging
 
     from .app import create_app
-    from .commands import stopping_server_class, uvicorn_config
+    from .serving import stopping_server_class, uvicorn_config
 
     logging.basicConfig(level=logging.WARNING, format="forties: %(message)s")
 
