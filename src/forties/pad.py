@@ -22,7 +22,7 @@ from typing import Any
 from .actions import ActionSyntaxError, bid_text, parse_bid
 from .cards import SUIT_NAMES, SUITS, CardError, parse_card
 from .fortyfives import bid_ladder
-from .rules import FortyFivesRules, FortyOneRules, Rules, RulesError, rules_from_json
+from .rules import FortyFivesRules, FortyOneRules, Rules, RulesError, rules_from_json, wire_id
 from .scoring import (
     FortyFivesHand,
     FortyOneHand,
@@ -578,7 +578,7 @@ class Pad:
         _, games, over, _ = self._state()
         return {
             **self.to_json(),
-            "game": "41" if self.is_forty_one else "45s",
+            "game": wire_id(self.rules.game),
             "players": self.rules.players,
             "sides": [list(s) for s in self.sides],
             "side_names": self.side_names(),

@@ -26,7 +26,7 @@ from .actions import Action, ActionSyntaxError
 from .bots import LEVELS, make_bot
 from .games import new_game
 from .record import Record, Recorder
-from .rules import PRESETS, Rules, format_value
+from .rules import PRESETS, Rules, format_value, wire_id
 from .state import GameState, Phase, Refusal
 
 PERSON, COMPUTER, EMPTY = "person", "computer", "empty"
@@ -471,7 +471,7 @@ class Table:
         return {
             "id": self.id,
             "preset": self.rules.preset,
-            "game": "41" if self.rules.game == "forty-one" else "45s",
+            "game": wire_id(self.rules.game),
             "status": self.status,
             "seats": [s.to_json(i) for i, s in enumerate(self.seats)],
             "you": seat,
