@@ -42,13 +42,13 @@ from ..hall.export import board_json, export_json, results_csv, standings_csv
 from ..hall.printing import punch_cards_html, table_cards_html
 from ..hall.words import LANGUAGES
 from ..rules import RulesError, build_rules
-from .http import Handler, Refused, conflicts, digest, json_body, one_line
+from .http import Handler, Refused, Tables, compare_and_set, digest, json_body, one_line
+from .limits import PerMinute
 
 KIND = "hall"
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 16 * 1024
 MAX_COUPLES = 400
-RETRIES = 8
 CREATE_PER_MINUTE = 30
 POLL_SECONDS = 3.0  # an online evening asks the service about its open tables this often
 LEVELS = ("random", "basic", "expert")
@@ -162,16 +162,15 @@ def winner_side(summary: Any) -> int | None:
 class Evenings:
     """The hall's routes over one service: its store, and its tables for online evenings."""
 
-    def __init__(self, service: Any) -> None:
+    def __init__(self, service: Tables) -> None:
         self.service = service
         self.store = service.store
-        self.conflict = conflicts(self.store)
         self.locks: dict[str, asyncio.Lock] = {}
         self.boards: dict[str, tuple[int, dict[str, Any]]] = {}
         self.polled: dict[str, float] = {}
         self.tasks: set[asyncio.Task[bool]] = set()
         self.problems: dict[str, str] = {}
-        self.created: dict[str, list[float]] = {}
+        self.created = PerMinute(CREATE_PER_MINUTE)
         self.halls: dict[str, tuple[int, dict[str, Any], Hall]] = {}
 
     async def load(self, eid: str) -> tuple[int, dict[str, Any], Hall]:
@@ -205,30 +204,25 @@ class Evenings:
                      step: Callable[[dict[str, Any], Hall], Awaitable[Any]]) -> Any:
         """Apply ``step(body, hall)`` and store the result (compare-and-set, retried if
         another process wrote first). A HallError is the director's one line."""
-        lock = self.locks.setdefault(eid, asyncio.Lock())
-        async with lock:
-            for _ in range(RETRIES):
-                version, body, hall = await self.load(eid)
-                try:
-                    result = await step(body, hall)
-                except HallError as e:
-                    raise Refused(str(e), 409) from None
-                body["hall"] = hall.to_json()
-                try:
-                    await self.store.put_doc(KIND, eid, body, version)
-                except self.conflict:
-                    continue
-                self.boards.pop(eid, None)
-                return result
-        raise Refused("the evening is busy: try again", 503)
+        async def change() -> tuple[int, dict[str, Any], Any]:
+            version, body, hall = await self.load(eid)
+            try:
+                result = await step(body, hall)
+            except HallError as e:
+                raise Refused(str(e), 409) from None
+            body["hall"] = hall.to_json()
+            return version, body, result
+
+        async with self.locks.setdefault(eid, asyncio.Lock()):
+            _, result = await compare_and_set(self.store, KIND, eid, change,
+                                              Refused("the evening is busy: try again", 503))
+            self.boards.pop(eid, None)
+            return result
 
     def limit(self, address: str) -> None:
         """At most CREATE_PER_MINUTE new evenings a minute from one address."""
-        now = time.monotonic()
-        recent = [t for t in self.created.get(address, []) if t > now - 60]
-        if len(recent) >= CREATE_PER_MINUTE:
+        if not self.created.take(address):
             raise Refused("too many new evenings from here: wait a minute", 429)
-        self.created[address] = [*recent, now]
 
     def check_key(self, body: dict[str, Any], key: Any, *, tables: bool = False) -> str:
         """'director' or 'tables' for a right key; raises Refused (403) otherwise."""
@@ -406,7 +400,7 @@ def _links(eid: str, body: dict[str, Any]) -> dict[str, Any]:
 
 # ----- the routes ------------------------------------------------------------------------
 
-def routes(service: Any) -> list[BaseRoute]:
+def routes(service: Tables) -> list[BaseRoute]:
     """The hall's pages and API, mounted by ``forties serve``."""
     ev = Evenings(service)
 

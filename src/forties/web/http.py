@@ -1,6 +1,7 @@
 """What the server's JSON routes share (the tables' API in ``app``, the score pad, the
-hall): a refusal that is one line of JSON, the reading of a request's JSON body, and the
-documents store's keys and compare-and-set failure.
+hall): a refusal that is one line of JSON, the reading of a request's JSON body, what the
+pad's and the hall's routes need of the service (``Documents``, ``Tables``), and the one
+compare-and-set of a document.
 
 A route raises ``Refused(message, status)``; ``create_app`` answers it as
 ``{"error": message}`` with that status, and so does a route wrapped in ``one_line``
@@ -15,12 +16,50 @@ import hashlib
 import importlib
 import json
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 Handler = Callable[[Request], Awaitable[Response]]
+T = TypeVar("T")
+CAS_TRIES = 8  # reads and writes of a document before a change is refused as busy
+
+
+class DocumentStore(Protocol):
+    """The server's documents (a pad, an evening): JSON bodies, each with a version that
+    every write moves on (``put_doc`` raises the store's ``Conflict`` if it moved first)."""
+
+    async def get_doc(self, kind: str, doc_id: str, /) -> tuple[int, dict[str, Any]] | None:
+        ...
+
+    async def put_doc(self, kind: str, doc_id: str, body: dict[str, Any],
+                      expected_version: int, /) -> int:
+        ...
+
+
+class Documents(Protocol):
+    """What the score pad's routes need of the service: its documents."""
+
+    @property
+    def store(self) -> DocumentStore:
+        ...
+
+
+class Tables(Documents, Protocol):
+    """What the hall's routes need of the service: its documents, and web tables for an
+    online evening (``on_over`` is called with the table's summary when its game ends)."""
+
+    async def create_table(self, *, preset: str, options: dict[str, Any] | None = None,
+                           seats: list[dict[str, Any]] | None = None, public: bool = False,
+                           start: bool = True, dealer: int | None = None,
+                           on_over: Callable[[str, dict[str, Any]], Awaitable[None]]
+                           | None = None,
+                           settings: dict[str, Any] | None = None) -> dict[str, Any]:
+        ...
+
+    async def table_summary(self, table_id: str, /) -> dict[str, Any] | None:
+        ...
 
 
 class Refused(Exception):
@@ -82,7 +121,7 @@ def digest(key: str) -> str:
     return hashlib.sha256(key.encode()).hexdigest()
 
 
-def conflicts(store: Any) -> tuple[type[BaseException], ...]:
+def conflicts(store: DocumentStore) -> tuple[type[BaseException], ...]:
     """The store's compare-and-set failure (``store.Conflict``, its module's, or
     ``forties.web.store.Conflict``)."""
     kinds: list[type[BaseException]] = []
@@ -96,4 +135,23 @@ def conflicts(store: Any) -> tuple[type[BaseException], ...]:
     return tuple(kinds) or (RuntimeError,)
 
 
-__all__ = ["Handler", "Refused", "conflicts", "digest", "error", "json_body", "one_line"]
+async def compare_and_set(store: DocumentStore, kind: str, doc_id: str,
+                          change: Callable[[], Awaitable[tuple[int, dict[str, Any], T]]],
+                          busy: Refused) -> tuple[int, T]:
+    """Change a document: ``change()`` reads it and changes it (the version it read, the
+    body to write, what the change answers), then the body is written if that version is
+    still the document's; read and changed again if another write came first, ``busy``
+    raised after CAS_TRIES. The new version, and what the change answered."""
+    conflict = conflicts(store)
+    for _ in range(CAS_TRIES):
+        version, body, answer = await change()
+        try:
+            new = await store.put_doc(kind, doc_id, body, version)
+        except conflict:
+            continue
+        return new, answer
+    raise busy
+
+
+__all__ = ["CAS_TRIES", "DocumentStore", "Documents", "Handler", "Refused", "Tables",
+           "compare_and_set", "conflicts", "digest", "error", "json_body", "one_line"]

@@ -35,7 +35,6 @@ import hmac
 import json
 import re
 import secrets
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -46,13 +45,13 @@ from starlette.routing import BaseRoute, Route
 
 from ..fortyfives import bid_ladder
 from ..pad import Entry, Pad, PadError, new_pad
-from ..rules import PRESETS, FortyFivesRules, RulesError, build_rules
-from .http import Handler, Refused, conflicts, digest, json_body, one_line
+from ..rules import PRESETS, FortyFivesRules, RulesError, build_rules, wire_id
+from .http import Documents, Handler, Refused, compare_and_set, digest, json_body, one_line
+from .limits import PerMinute
 
 KIND = "pad"
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 16 * 1024
-RETRIES = 8
 CREATE_PER_MINUTE = 30
 ID = re.compile(r"^[A-Za-z0-9]{6,24}$")
 
@@ -84,7 +83,7 @@ def presets_json() -> list[dict[str, Any]]:
     for p in PRESETS.values():
         rules = build_rules(p.name)
         out.append({
-            "name": p.name, "game": "41" if p.game == "forty-one" else "45s",
+            "name": p.name, "game": wire_id(p.game),
             "summary": p.summary, "players": rules.players,
             "sides": [list(s) for s in rules.sides],  # type: ignore[attr-defined]
             "bids": [str(b) for b in bid_ladder(rules)]
@@ -96,17 +95,14 @@ def presets_json() -> list[dict[str, Any]]:
 class Pads:
     """The pads in the service's documents store."""
 
-    def __init__(self, service: Any) -> None:
+    def __init__(self, service: Documents) -> None:
         self.store = service.store
-        self.conflicts = conflicts(self.store)
-        self.created: list[float] = []
+        self.created = PerMinute(CREATE_PER_MINUTE)
 
     def limit(self) -> None:
-        now = time.monotonic()
-        self.created = [t for t in self.created if now - t < 60]
-        if len(self.created) >= CREATE_PER_MINUTE:
+        """At most CREATE_PER_MINUTE new pads a minute, from every address together."""
+        if not self.created.take():
             raise Refused("too many new pads this minute: try again shortly", 429)
-        self.created.append(now)
 
     async def load(self, pid: str) -> tuple[int, dict[str, Any], Pad]:
         if not ID.match(pid):
@@ -122,19 +118,18 @@ class Pads:
 
     async def change(self, pid: str, key: Any, step: Callable[[Pad], None]) -> dict[str, Any]:
         """Apply ``step`` to the pad (scorekeeper's key checked), compare-and-set."""
-        for _ in range(RETRIES):
+        async def change() -> tuple[int, dict[str, Any], Pad]:
             version, body, pad = await self.load(pid)
             if not isinstance(key, str) or not hmac.compare_digest(digest(key),
                                                                    str(body.get("key"))):
                 raise Refused("only the scorekeeper's link can change this pad", 403)
             step(pad)
             body["pad"] = pad.to_json()
-            try:
-                new = await self.store.put_doc(KIND, pid, body, version)
-            except self.conflicts:
-                continue
-            return summary(pid, new, pad)
-        raise Refused("the pad is busy: try again", 409)
+            return version, body, pad
+
+        new, pad = await compare_and_set(self.store, KIND, pid, change,
+                                         Refused("the pad is busy: try again", 409))
+        return summary(pid, new, pad)
 
 
 def summary(pid: str, version: int, pad: Pad) -> dict[str, Any]:
@@ -147,7 +142,7 @@ def _hand(obj: dict[str, Any]) -> Entry:
     return Entry.from_json(obj["hand"])
 
 
-def routes(service: Any) -> list[BaseRoute]:
+def routes(service: Documents) -> list[BaseRoute]:
     """The score pad's page and API, mounted by ``forties serve``."""
     pads = Pads(service)
 

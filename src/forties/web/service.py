@@ -29,10 +29,9 @@ import sys
 import threading
 import time
 import unicodedata
-from collections import deque
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from multiprocessing.connection import wait as wait_for
 from typing import TYPE_CHECKING, Any
 
@@ -57,6 +56,7 @@ from ..table import (
     computer_choice,
     computer_name,
 )
+from .limits import Bucket, Limits, PerMinute
 from .spawn import deaf_to_ctrl_c, spawn_context
 from .store import Conflict, Store
 
@@ -74,65 +74,6 @@ OnOver = Callable[[str, dict[str, Any]], Awaitable[None]]
 # Frames are written compactly, and without the check for circular data (a frame is built
 # of plain data, fresh for each event): every frame of every event goes through here.
 encode = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
-
-
-@dataclass
-class Limits:
-    """What a connection and a client may do, and the pace of the tables; the
-    environment variable FORTIES_LIMITS (a JSON object) changes any of them."""
-
-    message_bytes: int = 4096
-    messages_per_second: float = 20.0
-    message_burst: float = 40.0
-    tables_per_minute: int = 20
-    expire_minutes: float = 30.0
-    sweep_seconds: float = 60.0
-    bot_delay: float | None = None  # None: each table's own setting
-    review_seconds: float | None = None
-    grace_seconds: float | None = None
-    par: bool = True
-    par_budget: int | None = None  # Forty One: positions searched before the estimate
-    par_nice: int = 10  # the pars' process's niceness (above 0: it yields to the play)
-    workers: int = 1
-    # a server told to stop ends at once after this many seconds, whatever it still waits
-    # on (``commands.end_at_once_after``)
-    stop_seconds: float = 20.0
-
-    @classmethod
-    def from_env(cls) -> Limits:
-        raw = os.environ.get("FORTIES_LIMITS", "").strip()
-        out = cls()
-        if not raw:
-            return out
-        try:
-            obj = json.loads(raw)
-        except json.JSONDecodeError as e:
-            raise ValueError(f"FORTIES_LIMITS is not JSON: {e.msg}") from None
-        names = {f.name for f in fields(cls)}
-        if not isinstance(obj, dict) or not set(obj) <= names:
-            raise ValueError(f"FORTIES_LIMITS must be an object with keys among "
-                             f"{', '.join(sorted(names))}")
-        types = {f.name: str(f.type) for f in fields(cls)}
-        for k, v in obj.items():
-            kind, *none = types[k].split(" | ")  # e.g. "float | None"
-            if not ((v is None and none) or _is_a(v, kind)):
-                raise ValueError(f"FORTIES_LIMITS: {k} must be {_KIND_WORDS[kind]}"
-                                 f"{' or null' if none else ''}, not {json.dumps(v)}")
-            setattr(out, k, v)
-        if not out.stop_seconds > 0:
-            raise ValueError(f"FORTIES_LIMITS: stop_seconds must be above 0, not "
-                             f"{json.dumps(out.stop_seconds)}")
-        return out
-
-
-_KIND_WORDS = {"int": "a whole number", "float": "a number", "bool": "true or false"}
-
-
-def _is_a(value: Any, kind: str) -> bool:
-    """Whether a JSON value is of a limit's kind (a whole number is a number too)."""
-    if isinstance(value, bool) or kind == "bool":
-        return isinstance(value, bool) and kind == "bool"
-    return isinstance(value, int) or (kind == "float" and isinstance(value, float))
 
 
 def token_hash(token: str) -> str:
@@ -153,24 +94,6 @@ def clean_name(raw: Any, default: str) -> str:
     if not text:
         return default
     return text[:NAME_MAX]
-
-
-class Bucket:
-    """A token bucket: ``rate`` messages a second, ``burst`` at once."""
-
-    def __init__(self, rate: float, burst: float) -> None:
-        self.rate, self.burst = rate, burst
-        self.level = burst
-        self.at = time.monotonic()
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.level = min(self.burst, self.level + (now - self.at) * self.rate)
-        self.at = now
-        if self.level >= 1:
-            self.level -= 1
-            return True
-        return False
 
 
 @dataclass(eq=False)
@@ -532,7 +455,7 @@ class Service:
         self._loading = asyncio.Lock()
         self._pool: Executor | None = None
         self.par_pool = ParPool(int(self.limits.par_nice))
-        self._created: dict[str, deque[float]] = {}
+        self._created = PerMinute(self.limits.tables_per_minute)
         self._sweeper: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self.closing = False
@@ -663,14 +586,7 @@ class Service:
 
     def allow_create(self, client: str) -> bool:
         """Table creation is limited per client address (tables_per_minute)."""
-        now = time.monotonic()
-        q = self._created.setdefault(client, deque())
-        while q and q[0] < now - 60:
-            q.popleft()
-        if len(q) >= self.limits.tables_per_minute:
-            return False
-        q.append(now)
-        return True
+        return self._created.take(client)
 
     async def create_table(self, preset: str, options: dict[str, Any] | None = None,
                            seats: list[dict[str, Any]] | None = None, public: bool = False,

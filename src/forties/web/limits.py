@@ -1,0 +1,113 @@
+"""What a client may do and how fast the tables go: the server's ``Limits`` (changed by
+the environment variable FORTIES_LIMITS), a connection's message ``Bucket``, and
+``PerMinute``, the one limit on new tables, pads and evenings from one address.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections import deque
+from dataclasses import dataclass, fields
+from typing import Any
+
+
+@dataclass
+class Limits:
+    """What a connection and a client may do, and the pace of the tables; the
+    environment variable FORTIES_LIMITS (a JSON object) changes any of them."""
+
+    message_bytes: int = 4096
+    messages_per_second: float = 20.0
+    message_burst: float = 40.0
+    tables_per_minute: int = 20
+    expire_minutes: float = 30.0
+    sweep_seconds: float = 60.0
+    bot_delay: float | None = None  # None: each table's own setting
+    review_seconds: float | None = None
+    grace_seconds: float | None = None
+    par: bool = True
+    par_budget: int | None = None  # Forty One: positions searched before the estimate
+    par_nice: int = 10  # the pars' process's niceness (above 0: it yields to the play)
+    workers: int = 1
+    # a server told to stop ends at once after this many seconds, whatever it still waits
+    # on (``commands.end_at_once_after``)
+    stop_seconds: float = 20.0
+
+    @classmethod
+    def from_env(cls) -> Limits:
+        raw = os.environ.get("FORTIES_LIMITS", "").strip()
+        out = cls()
+        if not raw:
+            return out
+        try:
+            obj = json.loads(raw)
+        except json.JSONDecodeError as e:
+            raise ValueError(f"FORTIES_LIMITS is not JSON: {e.msg}") from None
+        names = {f.name for f in fields(cls)}
+        if not isinstance(obj, dict) or not set(obj) <= names:
+            raise ValueError(f"FORTIES_LIMITS must be an object with keys among "
+                             f"{', '.join(sorted(names))}")
+        types = {f.name: str(f.type) for f in fields(cls)}
+        for k, v in obj.items():
+            kind, *none = types[k].split(" | ")  # e.g. "float | None"
+            if not ((v is None and none) or _is_a(v, kind)):
+                raise ValueError(f"FORTIES_LIMITS: {k} must be {_KIND_WORDS[kind]}"
+                                 f"{' or null' if none else ''}, not {json.dumps(v)}")
+            setattr(out, k, v)
+        if not out.stop_seconds > 0:
+            raise ValueError(f"FORTIES_LIMITS: stop_seconds must be above 0, not "
+                             f"{json.dumps(out.stop_seconds)}")
+        return out
+
+
+_KIND_WORDS = {"int": "a whole number", "float": "a number", "bool": "true or false"}
+
+
+def _is_a(value: Any, kind: str) -> bool:
+    """Whether a JSON value is of a limit's kind (a whole number is a number too)."""
+    if isinstance(value, bool) or kind == "bool":
+        return isinstance(value, bool) and kind == "bool"
+    return isinstance(value, int) or (kind == "float" and isinstance(value, float))
+
+
+class Bucket:
+    """A token bucket: ``rate`` messages a second, ``burst`` at once."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate, self.burst = rate, burst
+        self.level = burst
+        self.at = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.level = min(self.burst, self.level + (now - self.at) * self.rate)
+        self.at = now
+        if self.level >= 1:
+            self.level -= 1
+            return True
+        return False
+
+
+class PerMinute:
+    """At most ``count`` of something (new tables, pads, evenings) in any minute for each
+    key: a client's address, or one key for every client."""
+
+    def __init__(self, count: int) -> None:
+        self.count = count
+        self._at: dict[str, deque[float]] = {}
+
+    def take(self, key: str = "") -> bool:
+        """Count one more for ``key`` if the minute has room for it (True), else False."""
+        now = time.monotonic()
+        recent = self._at.setdefault(key, deque())
+        while recent and recent[0] <= now - 60:
+            recent.popleft()
+        if len(recent) >= self.count:
+            return False
+        recent.append(now)
+        return True
+
+
+__all__ = ["Bucket", "Limits", "PerMinute"]
