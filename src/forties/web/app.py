@@ -1,6 +1,8 @@
 """The web server's routes: pages, the JSON API, the table's websocket.
 
-``create_app(settings)`` builds the Starlette app over a ``Store`` and a ``Service``.
+The tables' routes are declared here (``ROUTES``; each handler finds the service on the
+app's state); ``create_app(settings)`` builds the Starlette app of them, the score pad's
+and the hall's over a ``Store`` and a ``Service``.
 Every refusal is one line of JSON (``{"error": ...}``) for the API, a short page for a
 person's browser; an unexpected failure is logged here and answered in one line, never
 with a traceback.
@@ -11,10 +13,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import importlib
 import json
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
@@ -32,8 +33,9 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..actions import Action, ActionSyntaxError
 from ..cards import CARD_NAMES, cards_of
 from ..record import Record, RecordError, Replay
-from ..rules import PRESETS, RulesError, build_rules, find_preset, option_specs
+from ..rules import PRESETS, RulesError, build_rules, find_preset, option_specs, wire_id
 from ..table import COMPUTER, EMPTY, TABLE_LEVELS, TableError
+from . import hall, pad
 from .http import Refused, error, json_body
 from .service import Limits, Service
 from .store import Store
@@ -47,8 +49,6 @@ LANGUAGES = ({"code": "en", "name": "English", "dir": "ltr"},
              {"code": "ar", "name": "العربية", "dir": "rtl"})
 BODY_MAX = 64 * 1024
 RECORD_MAX = 4 * 1024 * 1024
-ROUTE_MODULES = ("forties.web.pad", "forties.web.hall")
-EXTRA_ROUTES: list[Callable[[Service], list[BaseRoute]]] = []
 STATUS = {"bad": 400, "invite": 404, "table": 404, "taken": 409, "started": 409,
           "token": 403, "rate": 429}
 
@@ -183,233 +183,284 @@ def catalog(lang: str) -> dict[str, Any]:
     return {"lang": lang, "dir": meta["dir"], "messages": messages}
 
 
+# ----- the routes ---------------------------------------------------------------------------
+# Every handler finds the app's service (and through it the store) on ``app.state``.
+
+
+def service_of(request: Request | WebSocket) -> Service:
+    service: Service = request.app.state.service
+    return service
+
+
+async def static_page(name: str, title: str) -> Response:
+    path = STATIC / name
+    if path.is_file():
+        return FileResponse(path, media_type="text/html")
+    return page(title, "The browser client is not installed with this copy of forties.")
+
+
+async def home(request: Request) -> Response:
+    return await static_page("index.html", "forties")
+
+
+async def table_page(request: Request) -> Response:
+    table_id = request.path_params["id"]
+    if await service_of(request).live(table_id) is None:
+        lang = request_language(request)
+        words = messages_of(lang)
+        return page(words.get("missing.title", "No such table"),
+                    words.get("missing.text", "There is no table at this address: it may "
+                              "have expired before anyone sat down. Start a new one from "
+                              "the home page."),
+                    404, lang, words.get("table.home_text", "Home"),
+                    f"/?lang={lang}" if "lang" in request.query_params else "/")
+    return await static_page("table.html", "forties: a table")
+
+
+async def replay_page(request: Request) -> Response:
+    return await static_page("replay.html", "forties: replay")
+
+
+async def presets(request: Request) -> Response:
+    out = []
+    for p in PRESETS.values():
+        r = p.build({})
+        out.append({"name": p.name, "title": p.name.replace("-", " ").title(),
+                    "game": wire_id(p.game), "players": r.players, "summary": p.summary})
+    return JSONResponse(out)
+
+
+async def rules_get(request: Request) -> Response:
+    name = request.query_params.get("preset")
+    if not name:
+        return error(400, "say which preset: /api/rules?preset=NAME")
+    try:
+        return JSONResponse(rules_form(name))
+    except RulesError as e:
+        return error(400, str(e))
+
+
+async def rules_post(request: Request) -> Response:
+    body = await json_body(request, BODY_MAX)
+    preset, options = body.get("preset"), body.get("options", {})
+    if not isinstance(preset, str):
+        return error(400, "preset must be the name of a preset")
+    if not isinstance(options, dict):
+        return error(400, "options must be an object of name: value")
+    try:
+        return JSONResponse({"rules": build_rules(preset, options).to_json()})
+    except RulesError as e:
+        return error(400, str(e))
+
+
+def limit(request: Request) -> None:
+    if not service_of(request).allow_create(client_of(request)):
+        raise Refused("too many new tables from this address: wait a minute", 429, "rate")
+
+
+async def play_now(request: Request) -> Response:
+    body = await json_body(request, BODY_MAX)
+    limit(request)
+    preset = body.get("preset")
+    level = body.get("level", "basic")
+    if level not in TABLE_LEVELS:
+        return error(400, f"level must be one of {', '.join(TABLE_LEVELS)}")
+    try:
+        rules = build_rules(preset, body.get("options") or {}) if isinstance(preset, str) \
+            else None
+    except (RulesError, AttributeError) as e:
+        return error(400, str(e) if isinstance(e, RulesError) else "options must be an "
+                     "object of name: value")
+    if rules is None:
+        return error(400, "preset must be the name of a preset")
+    seats = [{"kind": "person", "name": body.get("name") or "You"}]
+    seats += [{"kind": "computer", "level": level}] * (rules.players - 1)
+    made = await service_of(request).create_table(str(preset), body.get("options") or {},
+                                                  seats, public=False, start=True,
+                                                  settings={"level": level})
+    token = made["tokens"][0]
+    return JSONResponse({"table": made["table"], "token": token, "seat": 0,
+                         "url": f"/t/{made['table']}#token={token}"})
+
+
+async def new_table(request: Request) -> Response:
+    body = await json_body(request, BODY_MAX)
+    limit(request)
+    conf: dict[str, Any] = {}
+    for key in ("hints", "turn_seconds", "level"):
+        if key in body:
+            conf[key] = body[key]
+    public = body.get("public", False)
+    if not isinstance(public, bool):
+        return error(400, "public must be true or false")
+    preset = body.get("preset")
+    if not isinstance(preset, str):
+        return error(400, "preset must be the name of a preset")
+    service = service_of(request)
+    made = await service.create_table(
+        preset, body.get("options") or {},
+        [{"kind": "person", "name": body.get("name") or "Host"}], public=public,
+        start=False, settings=conf)
+    table_id, token = made["table"], made["tokens"][0]
+    live = await service.live(table_id)
+    assert live is not None
+    side_of = live.table.state.side_of
+    invites = [{"seat": s, "team": side_of[s], "url": f"/t/{table_id}#invite={code}"}
+               for s, code in sorted(made["invites"].items())]
+    return JSONResponse({"table": table_id, "token": token, "seat": 0,
+                         "url": f"/t/{table_id}#token={token}", "invites": invites})
+
+
+async def join(request: Request) -> Response:
+    body = await json_body(request, BODY_MAX)
+    table_id = request.path_params["id"]
+    got = await service_of(request).join(table_id, body.get("invite"), body.get("name"),
+                                         body.get("seat"))
+    return JSONResponse({"token": got["token"], "seat": got["seat"],
+                         "url": f"/t/{table_id}#token={got['token']}"})
+
+
+async def seat(request: Request) -> Response:
+    body = await json_body(request, BODY_MAX)
+    await service_of(request).host_seat(request.path_params["id"], body.get("token"),
+                                        body.get("seat"), body.get("level"))
+    return await table_summary(request)
+
+
+async def start(request: Request) -> Response:
+    body = await json_body(request, BODY_MAX)
+    await service_of(request).host_start(request.path_params["id"], body.get("token"))
+    return await table_summary(request)
+
+
+async def table_summary(request: Request) -> Response:
+    live = await service_of(request).live(request.path_params["id"])
+    if live is None:
+        return error(404, "there is no such table")
+    return JSONResponse(live.table.summary(None, False))
+
+
+async def table_record(request: Request) -> Response:
+    live = await service_of(request).live(request.path_params["id"])
+    if live is None:
+        return error(404, "there is no such table")
+    return JSONResponse(live.table.public_record())
+
+
+async def replay(request: Request) -> Response:
+    body = await json_body(request, RECORD_MAX)
+    if "record" not in body:
+        return error(400, "send {\"record\": <the record JSON>}")
+    steps = await asyncio.get_running_loop().run_in_executor(None, replay_steps,
+                                                             body["record"])
+    return JSONResponse({"steps": steps})
+
+
+async def lobby(request: Request) -> Response:
+    service = service_of(request)
+    out = []
+    for row in await service.store.lobby():
+        live = await service.live(row["id"])
+        if live is None:
+            continue
+        t = live.table
+        out.append({"table": t.id, "preset": t.rules.preset,
+                    "game": wire_id(t.rules.game),
+                    "seats": [{"name": s.name, "kind": s.kind}
+                              | ({"level": s.level} if s.kind == COMPUTER else {})
+                              | ({"url": f"/t/{t.id}#seat={i}"} if s.kind == EMPTY else {})
+                              for i, s in enumerate(t.seats)],
+                    "created": row["created"]})
+    return JSONResponse(out)
+
+
+async def languages(request: Request) -> Response:
+    return JSONResponse(list(LANGUAGES))
+
+
+async def i18n(request: Request) -> Response:
+    lang = request.path_params["lang"]
+    if lang not in {x["code"] for x in LANGUAGES}:
+        return error(404, f"no language {lang[:20]!r}: "
+                     f"{', '.join(x['code'] for x in LANGUAGES)}")
+    try:
+        return JSONResponse(catalog(lang))
+    except Exception:
+        log.exception("the %s catalog cannot be read", lang)
+        return error(500, f"the {lang} message catalog cannot be read")
+
+
+async def healthz(request: Request) -> Response:
+    return JSONResponse({"ok": True})
+
+
+async def ws(websocket: WebSocket) -> None:
+    await websocket_session(service_of(websocket), websocket)
+
+
+ROUTES: list[BaseRoute] = [
+    Route("/", home),
+    Route("/t/{id}", table_page),
+    Route("/replay", replay_page),
+    Route("/api/presets", presets),
+    Route("/api/rules", rules_get, methods=["GET"]),
+    Route("/api/rules", rules_post, methods=["POST"]),
+    Route("/api/play", play_now, methods=["POST"]),
+    Route("/api/tables", new_table, methods=["POST"]),
+    Route("/api/tables/{id}/join", join, methods=["POST"]),
+    Route("/api/tables/{id}/seat", seat, methods=["POST"]),
+    Route("/api/tables/{id}/start", start, methods=["POST"]),
+    Route("/api/tables/{id}", table_summary),
+    Route("/api/tables/{id}/record", table_record),
+    Route("/api/replay", replay, methods=["POST"]),
+    Route("/api/lobby", lobby),
+    Route("/api/languages", languages),
+    Route("/i18n/{lang}.json", i18n),
+    Route("/healthz", healthz),
+    WebSocketRoute("/ws/{id}", ws),
+    Mount("/static", app=StaticFiles(directory=STATIC, check_dir=False), name="static"),
+]
+
+
+# ----- how a refusal and a failure are answered ------------------------------------------
+
+
+async def on_refused(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, Refused)
+    return error(exc.status, exc.message, exc.code)
+
+
+async def on_table_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, TableError)
+    return error(STATUS.get(exc.code, 400), exc.reason, exc.code)
+
+
+async def on_http(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    words = {404: "there is no such page", 405: "that method is not allowed here"}.get(
+        exc.status_code, str(exc.detail).splitlines()[0] if exc.detail else "refused")
+    if request.url.path.startswith(("/api/", "/i18n/")) or \
+            "text/html" not in request.headers.get("accept", ""):
+        return error(exc.status_code, words)
+    return page("Not here", words[0].upper() + words[1:] + ".", exc.status_code)
+
+
+async def on_crash(request: Request, exc: Exception) -> Response:
+    log.error("%s %s failed", request.method, request.url.path, exc_info=exc)
+    return error(500, "something went wrong on the server (it has been logged)")
+
+
 # ----- the app ----------------------------------------------------------------------------
 
 
 def create_app(settings: ServerSettings) -> Starlette:
+    """The app: the tables' routes, the score pad's and the hall's, over one service."""
     store = Store(settings.db_url)
     service = Service(store, settings.limits)
     if settings.redis_url:
         from .bus import Bus
 
         service.bus = Bus(settings.redis_url)
-
-    async def static_page(name: str, title: str) -> Response:
-        path = STATIC / name
-        if path.is_file():
-            return FileResponse(path, media_type="text/html")
-        return page(title, "The browser client is not installed with this copy of forties.")
-
-    async def home(request: Request) -> Response:
-        return await static_page("index.html", "forties")
-
-    async def table_page(request: Request) -> Response:
-        table_id = request.path_params["id"]
-        if await service.live(table_id) is None:
-            lang = request_language(request)
-            words = messages_of(lang)
-            return page(words.get("missing.title", "No such table"),
-                        words.get("missing.text", "There is no table at this address: it may "
-                                  "have expired before anyone sat down. Start a new one from "
-                                  "the home page."),
-                        404, lang, words.get("table.home_text", "Home"),
-                        f"/?lang={lang}" if "lang" in request.query_params else "/")
-        return await static_page("table.html", "forties: a table")
-
-    async def replay_page(request: Request) -> Response:
-        return await static_page("replay.html", "forties: replay")
-
-    async def presets(request: Request) -> Response:
-        out = []
-        for p in PRESETS.values():
-            r = p.build({})
-            out.append({"name": p.name, "title": p.name.replace("-", " ").title(),
-                        "game": "41" if p.game == "forty-one" else "45s",
-                        "players": r.players, "summary": p.summary})
-        return JSONResponse(out)
-
-    async def rules_get(request: Request) -> Response:
-        name = request.query_params.get("preset")
-        if not name:
-            return error(400, "say which preset: /api/rules?preset=NAME")
-        try:
-            return JSONResponse(rules_form(name))
-        except RulesError as e:
-            return error(400, str(e))
-
-    async def rules_post(request: Request) -> Response:
-        body = await json_body(request, BODY_MAX)
-        preset, options = body.get("preset"), body.get("options", {})
-        if not isinstance(preset, str):
-            return error(400, "preset must be the name of a preset")
-        if not isinstance(options, dict):
-            return error(400, "options must be an object of name: value")
-        try:
-            return JSONResponse({"rules": build_rules(preset, options).to_json()})
-        except RulesError as e:
-            return error(400, str(e))
-
-    def limit(request: Request) -> None:
-        if not service.allow_create(client_of(request)):
-            raise Refused("too many new tables from this address: wait a minute", 429, "rate")
-
-    async def play_now(request: Request) -> Response:
-        body = await json_body(request, BODY_MAX)
-        limit(request)
-        preset = body.get("preset")
-        level = body.get("level", "basic")
-        if level not in TABLE_LEVELS:
-            return error(400, f"level must be one of {', '.join(TABLE_LEVELS)}")
-        try:
-            rules = build_rules(preset, body.get("options") or {}) if isinstance(preset, str) \
-                else None
-        except (RulesError, AttributeError) as e:
-            return error(400, str(e) if isinstance(e, RulesError) else "options must be an "
-                         "object of name: value")
-        if rules is None:
-            return error(400, "preset must be the name of a preset")
-        seats = [{"kind": "person", "name": body.get("name") or "You"}]
-        seats += [{"kind": "computer", "level": level}] * (rules.players - 1)
-        made = await service.create_table(str(preset), body.get("options") or {}, seats,
-                                          public=False, start=True,
-                                          settings={"level": level})
-        token = made["tokens"][0]
-        return JSONResponse({"table": made["table"], "token": token, "seat": 0,
-                             "url": f"/t/{made['table']}#token={token}"})
-
-    async def new_table(request: Request) -> Response:
-        body = await json_body(request, BODY_MAX)
-        limit(request)
-        conf: dict[str, Any] = {}
-        for key in ("hints", "turn_seconds", "level"):
-            if key in body:
-                conf[key] = body[key]
-        public = body.get("public", False)
-        if not isinstance(public, bool):
-            return error(400, "public must be true or false")
-        preset = body.get("preset")
-        if not isinstance(preset, str):
-            return error(400, "preset must be the name of a preset")
-        made = await service.create_table(
-            preset, body.get("options") or {},
-            [{"kind": "person", "name": body.get("name") or "Host"}], public=public,
-            start=False, settings=conf)
-        table_id, token = made["table"], made["tokens"][0]
-        live = await service.live(table_id)
-        assert live is not None
-        side_of = live.table.state.side_of
-        invites = [{"seat": s, "team": side_of[s], "url": f"/t/{table_id}#invite={code}"}
-                   for s, code in sorted(made["invites"].items())]
-        return JSONResponse({"table": table_id, "token": token, "seat": 0,
-                             "url": f"/t/{table_id}#token={token}", "invites": invites})
-
-    async def join(request: Request) -> Response:
-        body = await json_body(request, BODY_MAX)
-        table_id = request.path_params["id"]
-        got = await service.join(table_id, body.get("invite"), body.get("name"),
-                                 body.get("seat"))
-        return JSONResponse({"token": got["token"], "seat": got["seat"],
-                             "url": f"/t/{table_id}#token={got['token']}"})
-
-    async def seat(request: Request) -> Response:
-        body = await json_body(request, BODY_MAX)
-        await service.host_seat(request.path_params["id"], body.get("token"),
-                                body.get("seat"), body.get("level"))
-        return await table_summary(request)
-
-    async def start(request: Request) -> Response:
-        body = await json_body(request, BODY_MAX)
-        await service.host_start(request.path_params["id"], body.get("token"))
-        return await table_summary(request)
-
-    async def table_summary(request: Request) -> Response:
-        live = await service.live(request.path_params["id"])
-        if live is None:
-            return error(404, "there is no such table")
-        return JSONResponse(live.table.summary(None, False))
-
-    async def table_record(request: Request) -> Response:
-        live = await service.live(request.path_params["id"])
-        if live is None:
-            return error(404, "there is no such table")
-        return JSONResponse(live.table.public_record())
-
-    async def replay(request: Request) -> Response:
-        body = await json_body(request, RECORD_MAX)
-        if "record" not in body:
-            return error(400, "send {\"record\": <the record JSON>}")
-        steps = await asyncio.get_running_loop().run_in_executor(None, replay_steps,
-                                                                 body["record"])
-        return JSONResponse({"steps": steps})
-
-    async def lobby(request: Request) -> Response:
-        out = []
-        for row in await store.lobby():
-            live = await service.live(row["id"])
-            if live is None:
-                continue
-            t = live.table
-            out.append({"table": t.id, "preset": t.rules.preset,
-                        "game": "41" if t.rules.game == "forty-one" else "45s",
-                        "seats": [{"name": s.name, "kind": s.kind}
-                                  | ({"level": s.level} if s.kind == COMPUTER else {})
-                                  | ({"url": f"/t/{t.id}#seat={i}"} if s.kind == EMPTY else {})
-                                  for i, s in enumerate(t.seats)],
-                        "created": row["created"]})
-        return JSONResponse(out)
-
-    async def languages(request: Request) -> Response:
-        return JSONResponse(list(LANGUAGES))
-
-    async def i18n(request: Request) -> Response:
-        lang = request.path_params["lang"]
-        if lang not in {x["code"] for x in LANGUAGES}:
-            return error(404, f"no language {lang[:20]!r}: "
-                         f"{', '.join(x['code'] for x in LANGUAGES)}")
-        try:
-            return JSONResponse(catalog(lang))
-        except Exception:
-            log.exception("the %s catalog cannot be read", lang)
-            return error(500, f"the {lang} message catalog cannot be read")
-
-    async def healthz(request: Request) -> Response:
-        return JSONResponse({"ok": True})
-
-    async def ws(websocket: WebSocket) -> None:
-        await websocket_session(service, websocket)
-
-    routes: list[BaseRoute] = [
-        Route("/", home),
-        Route("/t/{id}", table_page),
-        Route("/replay", replay_page),
-        Route("/api/presets", presets),
-        Route("/api/rules", rules_get, methods=["GET"]),
-        Route("/api/rules", rules_post, methods=["POST"]),
-        Route("/api/play", play_now, methods=["POST"]),
-        Route("/api/tables", new_table, methods=["POST"]),
-        Route("/api/tables/{id}/join", join, methods=["POST"]),
-        Route("/api/tables/{id}/seat", seat, methods=["POST"]),
-        Route("/api/tables/{id}/start", start, methods=["POST"]),
-        Route("/api/tables/{id}", table_summary),
-        Route("/api/tables/{id}/record", table_record),
-        Route("/api/replay", replay, methods=["POST"]),
-        Route("/api/lobby", lobby),
-        Route("/api/languages", languages),
-        Route("/i18n/{lang}.json", i18n),
-        Route("/healthz", healthz),
-        WebSocketRoute("/ws/{id}", ws),
-        Mount("/static", app=StaticFiles(directory=STATIC, check_dir=False), name="static"),
-    ]
-    for name in ROUTE_MODULES:
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as e:
-            if e.name == name:
-                continue  # not written yet
-            raise
-        routes.extend(module.routes(service))
-    for extra in EXTRA_ROUTES:
-        routes.extend(extra(service))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -422,30 +473,10 @@ def create_app(settings: ServerSettings) -> Starlette:
             await service.close()
             await asyncio.get_running_loop().run_in_executor(None, store.close)
 
-    async def on_refused(request: Request, exc: Exception) -> Response:
-        assert isinstance(exc, Refused)
-        return error(exc.status, exc.message, exc.code)
-
-    async def on_table_error(request: Request, exc: Exception) -> Response:
-        assert isinstance(exc, TableError)
-        return error(STATUS.get(exc.code, 400), exc.reason, exc.code)
-
-    async def on_http(request: Request, exc: Exception) -> Response:
-        assert isinstance(exc, HTTPException)
-        words = {404: "there is no such page", 405: "that method is not allowed here"}.get(
-            exc.status_code, str(exc.detail).splitlines()[0] if exc.detail else "refused")
-        if request.url.path.startswith(("/api/", "/i18n/")) or \
-                "text/html" not in request.headers.get("accept", ""):
-            return error(exc.status_code, words)
-        return page("Not here", words[0].upper() + words[1:] + ".", exc.status_code)
-
-    async def on_crash(request: Request, exc: Exception) -> Response:
-        log.error("%s %s failed", request.method, request.url.path, exc_info=exc)
-        return error(500, "something went wrong on the server (it has been logged)")
-
-    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={
-        Refused: on_refused, TableError: on_table_error, HTTPException: on_http,
-        Exception: on_crash})
+    app = Starlette(routes=[*ROUTES, *pad.routes(service), *hall.routes(service)],
+                    lifespan=lifespan, exception_handlers={
+                        Refused: on_refused, TableError: on_table_error,
+                        HTTPException: on_http, Exception: on_crash})
     app.state.service = service
     app.state.store = store
     return app
