@@ -37,7 +37,7 @@ warm-all: $(STAMP)
 	$(BIN)/forties warm-up --all
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests
+	$(BIN)/ruff check src tests bench lab
 	$(BIN)/mypy
 
 # The browser tests drive Debian's Chromium (never a downloaded browser): installed with apt
@@ -70,7 +70,7 @@ $(VENV)/.bench: $(STAMP)
 	$(call install,$(BENCH_EXTRAS),$(VENV)/.bench)
 
 bench: $(VENV)/.bench
-	$(BIN)/python -m forties.bench
+	$(BIN)/python -m bench
 
 # The web server under load on one process, then on two (PostgreSQL and Redis started for
 # the run): `make loadtest WORKERS=1,2,4 TABLES=32 SECONDS=30` changes the counts.
@@ -78,17 +78,17 @@ WORKERS ?= 1,2
 TABLES ?= 16
 SECONDS ?= 20
 loadtest: $(STAMP) services
-	$(BIN)/python -m forties.bench.load --workers $(WORKERS) --tables $(TABLES) --seconds $(SECONDS)
+	$(BIN)/python -m bench.load --workers $(WORKERS) --tables $(TABLES) --seconds $(SECONDS)
 
 bench-envs: $(VENV)/.bench
-	$(BIN)/python -m forties.bench.envs
+	$(BIN)/python -m bench.envs
 
 # N tables of four websocket clients against forties serve on 127.0.0.1 (bounded in time);
 # One forties serve on its embedded SQLite, as `make run` starts it: 500 tables of four
 # seat clients; LOADFLAGS="--think 2" plays at people's pace, --json prints JSON.
 LOADFLAGS ?=
 loadtest-tables: $(STAMP)
-	$(BIN)/python -m forties.bench.tables --tables 500 --seconds 30 $(LOADFLAGS)
+	$(BIN)/python -m bench.tables --tables 500 --seconds 30 $(LOADFLAGS)
 
 clean:
 	rm -rf $(VENV) build *.egg-info src/*.egg-info .mypy_cache .ruff_cache .pytest_cache .hypothesis

@@ -21,7 +21,7 @@ import pytest_asyncio
 
 from forties import Action, Record, new_game
 from forties.table import computer_choice
-from forties.web.client import SeatClient
+from tests.client import SeatClient
 
 from .helpers_engine import FORTIES, Knowledge, leaks
 

@@ -103,7 +103,7 @@ def test_expert_alphamu_plays_only_legal_actions(preset: str, options: dict) -> 
 
 
 def test_decision_time_bench_times_expert_alphamu() -> None:
-    from forties.bench.expert import decision_times
+    from bench.expert import decision_times
 
     by_phase = decision_times("merrimack-valley", 1, "alphamu")
     assert "play" in by_phase and all(t >= 0 for t in by_phase["play"])

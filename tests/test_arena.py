@@ -217,7 +217,7 @@ def test_strength_play_log_resumes_and_is_the_fixed_arena(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """``--kind play``: stopped after 2 deals and resumed to 4, the log holds the margins
     ``play_deal_fixed`` gives deals 0 to 3; ``--share`` pairs it with another log."""
-    from forties.bench import strength
+    from lab import strength
 
     log, other = str(tmp_path / "play.jsonl"), str(tmp_path / "other.jsonl")
     common = ["--preset", "merrimack-valley", "--kind", "play", "--seed", "3"]
@@ -249,7 +249,7 @@ def test_strength_summary_pools_logs_of_other_seeds(
     """``--summary`` with ``--log`` named twice pools the two logs' deals (the same ``n``
     in each counts twice), and each ``--share`` / ``--over`` pairs with the log in its
     place, never with the other's deal of the same number."""
-    from forties.bench import strength
+    from lab import strength
 
     def write(name: str, xs: list[float]) -> str:
         path = tmp_path / name

@@ -15,10 +15,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from forties import build_rules
-from forties.bench import __main__ as bench
-from forties.bench import loops
-from forties.bench.loops import (
+from bench import __main__ as bench
+from bench import loops
+from bench.loops import (
     BATCH,
     COMPILED_STEPS,
     VECTOR_WARM_STEPS,
@@ -27,6 +26,7 @@ from forties.bench.loops import (
     forties_hands,
     vector_hands,
 )
+from forties import build_rules
 from forties.vector import VectorGame
 
 
@@ -164,8 +164,8 @@ def test_gamecost_fingerprints_every_decision(capsys: pytest.CaptureFixture[str]
                                               monkeypatch: pytest.MonkeyPatch) -> None:
     """The same games give the same digest; other players, another game or other
     decisions give another; it counts every action of the arena's games."""
-    from forties.bench import gamecost
     from forties.bots.basic import BasicBot
+    from lab import gamecost
 
     one = gamecost.game_cost("merrimack-valley", "basic", "random", [0])
     assert one.digest == gamecost.game_cost("merrimack-valley", "basic", "random", [0]).digest
@@ -188,7 +188,7 @@ def test_gamecost_fingerprints_every_decision(capsys: pytest.CaptureFixture[str]
 ])
 def test_gamecost_refuses_bad_input(args: list[str], says: str,
                                     capsys: pytest.CaptureFixture[str]) -> None:
-    from forties.bench import gamecost
+    from lab import gamecost
 
     assert gamecost.main(args) == 2
     err = capsys.readouterr().err

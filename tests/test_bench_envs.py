@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from forties.bench import envs
+from bench import envs
 
 
 def test_a_short_run_reports_every_row_and_ratio(tmp_path: Path,

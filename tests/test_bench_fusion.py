@@ -1,11 +1,11 @@
-"""``python -m forties.bench.fusion``: where the expert's card play loses, on the real cards."""
+"""``python -m lab.fusion``: where the expert's card play loses, on the real cards."""
 
 from __future__ import annotations
 
 import pytest
 
-from forties.bench import fusion
 from forties.bots import expert
+from lab import fusion
 
 
 @pytest.fixture(autouse=True)

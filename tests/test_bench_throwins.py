@@ -1,4 +1,4 @@
-"""``python -m forties.bench.throwins``: the share of Forty One hands thrown in."""
+"""``python -m lab.throwins``: the share of Forty One hands thrown in."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from forties.actions import Action, Verb
-from forties.bench import throwins
 from forties.bots.basic import BasicBot
+from lab import throwins
 
 
 class Bidder(BasicBot):

@@ -1,6 +1,6 @@
 """The strength figures in docs/benchmarks.md are the ones their logs give.
 
-Every ``python -m forties.bench.strength ... --summary`` command that the page shows is run
+Every ``python -m lab.strength ... --summary`` command that the page shows is run
 again here on the kept logs (``docs/bench-logs/``), and each figure it prints (points a
 hand, share of the oracle's margin, gain over another log, each with its interval) must
 stand in the page's text. A log that grows or a figure typed wrong fails this test.
@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from forties.bench import strength
+from lab import strength
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = (ROOT / "docs" / "benchmarks.md").read_text(encoding="utf-8")
-PREFIX = "python -m forties.bench.strength "
+PREFIX = "python -m lab.strength "
 LOG_FLAGS = ("--log", "--share", "--over")
 
 NUMBER = r"[+-]?\d+\.\d+"

@@ -596,7 +596,7 @@ def test_strength_log_resumes_and_agrees_with_the_arena(tmp_path: Path,
                                                         capsys: pytest.CaptureFixture[str]) -> None:
     """The long-match log plays the arena's own deals: stopped after 2 and resumed to 4,
     it holds the margins ``play_deal`` gives deals 0 to 3, and its summary says so."""
-    from forties.bench import strength
+    from lab import strength
 
     log = str(tmp_path / "m.jsonl")
     strength.main(["basic", "random", "--count", "2", "--log", log])
@@ -609,9 +609,9 @@ def test_strength_log_resumes_and_agrees_with_the_arena(tmp_path: Path,
 
 
 def test_decision_time_bench_times_forty_one_score_player() -> None:
-    """``python -m forties.bench.expert HANDS forty-one score`` times the score player's
+    """``python -m bench.expert HANDS forty-one score`` times the score player's
     bids and cards (one hand here)."""
-    from forties.bench.expert import decision_times
+    from bench.expert import decision_times
 
     by_phase = decision_times("forty-one", 1, "score")
     assert set(by_phase) == {"auction", "play"}

@@ -10,14 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from forties.bench import par41
-from forties.bench.par41 import first_lead
 from forties.cards import HEARTS
 from forties.fortyone import FortyOneState
 from forties.rules import build_rules
 from forties.solver import solve_forty_one
 from forties.solver.dd41 import team_tricks
 from forties.state import Phase
+from lab import par41
+from lab.par41 import first_lead
 
 from .test_solver import plain_forty_one, position
 
@@ -109,7 +109,7 @@ def test_bad_positions_get_one_line(hands: list[int], leader: int, trick: list[i
 
 def test_the_par_benchmark_logs_each_hand_and_resumes(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """``python -m forties.bench.par41`` (docs/benchmarks.md), small: a line per hand, the
+    """``python -m lab.par41`` (docs/benchmarks.md), small: a line per hand, the
     exact figure or none past the budget, the old estimate beside it; it resumes."""
     log = tmp_path / "par.jsonl"
     par41.main(["--deals", "1", "--seed", "40007", "--log", str(log)])

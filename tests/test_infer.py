@@ -420,17 +420,17 @@ def test_auction_classes_read_bids_holds_and_passes() -> None:
 
 
 def test_decision_time_bench_times_expert_infer() -> None:
-    """``python -m forties.bench.expert HANDS merrimack-valley infer`` times it."""
-    from forties.bench.expert import decision_times
+    """``python -m bench.expert HANDS merrimack-valley infer`` times it."""
+    from bench.expert import decision_times
 
     by_phase = decision_times("merrimack-valley", 1, "infer")
     assert "play" in by_phase and all(t >= 0 for t in by_phase["play"])
 
 
 def test_placement_bench_reports_both_samplers(capsys: pytest.CaptureFixture[str]) -> None:
-    """``python -m forties.bench.infer POSITIONS PRESET`` prints the log-loss of the plain,
+    """``python -m lab.infer POSITIONS PRESET`` prints the log-loss of the plain,
     the weighed and the weighed-and-read deals over the same positions."""
-    from forties.bench.infer import report
+    from lab.infer import report
 
     report(positions=3, preset="auction-45")
     out = capsys.readouterr().out.splitlines()
@@ -441,10 +441,10 @@ def test_placement_bench_reports_both_samplers(capsys: pytest.CaptureFixture[str
 
 
 def test_agreement_bench_counts_the_experts_cards_that_are_basics() -> None:
-    """``python -m forties.bench.infer agree HANDS PRESET`` counts, by the number of legal
+    """``python -m lab.infer agree HANDS PRESET`` counts, by the number of legal
     cards, how often the expert's card was ``basic``'s: in two hands, some of its cards
     are and some are not."""
-    from forties.bench import infer as bench
+    from lab import infer as bench
 
     rows = bench.agreement(2, "merrimack-valley")
     assert rows and all(k >= 2 and 0 <= same <= total for k, (same, total) in rows.items())
@@ -454,10 +454,10 @@ def test_agreement_bench_counts_the_experts_cards_that_are_basics() -> None:
 
 def test_spread_bench_says_the_reading_leaves_the_weight_on_fewer_deals(
         capsys: pytest.CaptureFixture[str]) -> None:
-    """``python -m forties.bench.infer spread POSITIONS PRESET``: by tricks played, the
+    """``python -m lab.infer spread POSITIONS PRESET``: by tricks played, the
     effective share of the drawn deals the reading leaves the weight on, above nothing
     and, once an opponent has played against basic's rule's alternatives, under all."""
-    from forties.bench import infer as bench
+    from lab import infer as bench
 
     rows = bench.spread(12, "merrimack-valley")
     shares = [x for xs in rows.values() for x in xs]
@@ -536,12 +536,12 @@ def _nearer(rows: dict[tuple[int, str], list[float]], col: int, kinds: tuple[str
 
 
 def test_the_calibrated_weighing_places_kings_and_top_trumps_nearer_the_truth() -> None:
-    """``python -m forties.bench.infer calibration HANDS PRESET``, small: against
+    """``python -m lab.infer calibration HANDS PRESET``, small: against
     ``basic``, before the first card and over the first three tricks, ``expert-calib``'s
     deals put the hidden off-suit kings and top-4 trumps in the others' hands nearer the
     truth than the plain sampler; today's Merrimack Valley weighing does not (it places
     both in the hands less often than the plain sampler, the truth being more often)."""
-    from forties.bench import infer as bench
+    from lab import infer as bench
 
     rows = bench.calibration(16, "merrimack-valley", draws=240)
     calib, today = bench.WEIGHINGS.index("calib"), bench.WEIGHINGS.index("today")
@@ -552,7 +552,7 @@ def test_the_calibrated_weighing_places_kings_and_top_trumps_nearer_the_truth() 
 
 
 def test_calibration_bench_prints_each_kind_and_trick(capsys: pytest.CaptureFixture[str]) -> None:
-    from forties.bench import infer as bench
+    from lab import infer as bench
 
     mp = pytest.MonkeyPatch()
     real = bench.calibration
@@ -570,7 +570,7 @@ def test_expert_calib_weighs_with_the_calibrated_table_and_times_it() -> None:
     """The level ``expert-calib`` weighs its deals in every preset with the calibrated
     table (``calib=True``), reading the opponents' cards where the default does; the
     default ``expert`` does not use it; ``bench.expert ... calib`` times it."""
-    from forties.bench.expert import decision_times
+    from bench.expert import decision_times
 
     calls: list[dict[str, Any]] = []
     real = inf.weighted_worlds

@@ -20,8 +20,8 @@ from forties.solver import solve_forty_one
 from forties.solver.dd41 import team_tricks
 from forties.state import GameState
 from forties.tui import advice
-from forties.web.client import SeatClient
 from forties.web.service import _pool_par
+from tests.client import SeatClient
 
 from .helpers_web import ServerProcess, basic_player, serving
 

@@ -22,7 +22,7 @@ BIN = Path(sys.executable).parent
 SMALLER = (
     ("--minutes 3", "--minutes 0.05 --tables 16 --deals 3"),
     ("--deals 20", "--deals 1 --games 0 --jobs 1"),
-    ("make bench-envs", f"{BIN}/python -m forties.bench.envs --seconds 0.05 --rounds 1 "
+    ("make bench-envs", f"{BIN}/python -m bench.envs --seconds 0.05 --rounds 1 "
                         "--tables 8"),
 )
 

@@ -30,7 +30,7 @@ import psycopg
 import pytest
 import pytest_asyncio
 
-from forties.web.client import SeatClient
+from tests.client import SeatClient
 
 from .helpers_engine import FORTIES
 from .helpers_scale import Serve
@@ -465,7 +465,7 @@ async def test_the_load_test_measures_one_and_two_processes(tmp_path: Path, pg: 
                                                             rd: Redis) -> None:
     """``make loadtest``'s run, tiny: moves are played and counted, latencies and the CPU
     of every part measured, and the report compares the counts of processes."""
-    from forties.bench.load import one_run, report
+    from bench.load import one_run, report
 
     # two seconds, or longer until four moves are heard: the suite's other workers may
     # hold the machine's two cores for a while

@@ -1,4 +1,4 @@
-"""``python -m forties.bench.strength``: many worker processes log the same results as
+"""``python -m lab.strength``: many worker processes log the same results as
 one, a log is completed with only the deals it lacks, and a match stopped (by
 ``--stop-after`` or Ctrl-C) keeps a log of whole lines."""
 
@@ -13,9 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from forties.bench import strength
+from lab import strength
 
-SRC = str(Path(strength.__file__).parents[2])
+ROOT = Path(__file__).resolve().parents[1]
+# the package and the repository root, where the lab is (it is not installed)
+PATH = os.pathsep.join([str(ROOT / "src"), str(ROOT)])
 MV = ["--preset", "merrimack-valley"]
 
 
@@ -111,8 +113,8 @@ def test_bad_arguments_get_one_line(tmp_path: Path, capsys: pytest.CaptureFixtur
 
 
 def run(args: list[str], **kw: object) -> subprocess.Popen[str]:
-    env = os.environ | {"PYTHONPATH": SRC}
-    return subprocess.Popen([sys.executable, "-m", "forties.bench.strength", *args], env=env,
+    env = os.environ | {"PYTHONPATH": PATH}
+    return subprocess.Popen([sys.executable, "-m", "lab.strength", *args], env=env, cwd=ROOT,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             **kw)  # type: ignore[call-overload]
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from forties.web.client import SeatClient
+from tests.client import SeatClient
 
 from .helpers_engine import FORTIES
 from .helpers_web import (

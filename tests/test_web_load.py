@@ -6,11 +6,14 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]  # where the benchmarks are (not installed)
 
 
 def test_the_load_tool_plays_five_tables_and_reports() -> None:
-    res = subprocess.run([sys.executable, "-m", "forties.bench.tables", "--tables", "5",
-                          "--seconds", "3", "--json"], capture_output=True, text=True,
+    res = subprocess.run([sys.executable, "-m", "bench.tables", "--tables", "5",
+                          "--seconds", "3", "--json"], cwd=ROOT, capture_output=True, text=True,
                          timeout=300, check=False)
     assert res.returncode == 0, res.stderr[-2000:]
     out = json.loads(res.stdout)
@@ -23,13 +26,13 @@ def test_the_load_tool_plays_five_tables_and_reports() -> None:
 
 
 def test_the_load_tool_refuses_bad_sizes_in_one_line() -> None:
-    res = subprocess.run([sys.executable, "-m", "forties.bench.tables", "--tables", "0"],
-                         capture_output=True, text=True, timeout=60, check=False)
+    res = subprocess.run([sys.executable, "-m", "bench.tables", "--tables", "0"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=60, check=False)
     assert res.returncode == 2 and len(res.stderr.strip().splitlines()) == 1
 
 
 def test_the_load_tool_measures_a_running_server_only_with_its_address() -> None:
-    res = subprocess.run([sys.executable, "-m", "forties.bench.tables", "--pid", "1"],
-                         capture_output=True, text=True, timeout=60, check=False)
+    res = subprocess.run([sys.executable, "-m", "bench.tables", "--pid", "1"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=60, check=False)
     assert res.returncode == 2 and len(res.stderr.strip().splitlines()) == 1
     assert "--url" in res.stderr

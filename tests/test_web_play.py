@@ -16,7 +16,7 @@ import pytest
 import pytest_asyncio
 
 from forties import PRESETS
-from forties.web.client import SeatClient
+from tests.client import SeatClient
 
 from .helpers_engine import FORTIES
 from .helpers_web import (

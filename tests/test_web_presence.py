@@ -15,7 +15,7 @@ import pytest_asyncio
 
 from forties.rules import build_rules
 from forties.table import COMPUTER, PERSON, Settings, Table
-from forties.web.client import SeatClient
+from tests.client import SeatClient
 
 from .helpers_web import (
     BACKENDS,

@@ -13,7 +13,7 @@ import pytest
 import pytest_asyncio
 
 from forties.cards import mask_names, mask_of, parse_card
-from forties.web.client import SeatClient
+from tests.client import SeatClient
 
 from .helpers_web import ServerProcess, private_table, serving, stop_all
 

@@ -12,7 +12,7 @@ import httpx
 import pytest
 import pytest_asyncio
 
-from forties.web.client import SeatClient
+from tests.client import SeatClient
 
 from .helpers_web import (
     BACKENDS,

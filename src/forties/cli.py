@@ -306,25 +306,6 @@ def odds(presets: tuple[str, ...], deals: int, seed: int, md_path: str | None,
             fail(f"{plot_path}: cannot write: {e.strerror}")
 
 
-@main.command(context_settings={"ignore_unknown_options": True, "allow_extra_args": True,
-                                "help_option_names": []})
-@click.pass_context
-def bench(ctx: click.Context) -> None:
-    """Measure the engine: random hands per second for every preset (and OpenSpiel's
-    euchre and spades when open_spiel is installed: pip install -e '.[bench]'), the
-    solver's time per deal and the expert's decision time.
-
-    \b
-    Examples:
-      forties bench
-      forties bench --games merrimack-valley,euchre --rounds 3
-      forties bench --help
-    """
-    from .bench.__main__ import main as bench_main
-
-    sys.exit(bench_main(list(ctx.args)))
-
-
 @main.command()
 @click.argument("shell", type=click.Choice(["bash", "zsh", "fish"]))
 def completion(shell: str) -> None:

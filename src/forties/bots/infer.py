@@ -41,7 +41,7 @@ hand, the kitty and its discards) and the cards played. Dividing it out put each
 features back to its class's average over all deals, limited to the features still
 possible: a defender's chance of holding a top trump the bidder holds went to holding
 none, and the deals put the hidden top trumps in the others' hands less often than the
-plain sampler (0.43 against 0.47, truth 0.55; ``python -m forties.bench.infer
+plain sampler (0.43 against 0.47, truth 0.55; ``python -m lab.infer
 calibration``). No default uses it yet.
 
 The level ``expert-infer`` weighs its deals so in every preset, without the reading of

@@ -1,6 +1,6 @@
 """How well the imagined deals place the cards that matter, with and without inference.
 
-``python -m forties.bench.infer [POSITIONS] [PRESET]`` stops hands of ``basic``
+``python -m lab.infer [POSITIONS] [PRESET]`` stops hands of ``basic``
 against itself at a random card of the play, and for the seat to play asks where
 each of the top four trumps it cannot see lies: the share of its imagined deals
 (96, as the expert draws) that give each card to each other seat, plain
@@ -12,23 +12,23 @@ to the true holder, over the same positions. The deals are played by ``basic``,
 the model ``infer`` was counted on, so this measures the inference where its
 model holds; the duplicate match measures it against the expert.
 
-``python -m forties.bench.infer ducks [HANDS]`` plays HANDS Merrimack Valley hands of
+``python -m lab.infer ducks [HANDS]`` plays HANDS Merrimack Valley hands of
 ``expert`` against itself and counts how often a seat last to a trick that the other
 side is winning, holding a card that would take it, does not: what ``infer`` reads
 from such a trick (``PLAY_FLOOR``) should be above that rate.
 
-``python -m forties.bench.infer agree [HANDS] [PRESET]`` plays HANDS hands of ``expert``
+``python -m lab.infer agree [HANDS] [PRESET]`` plays HANDS hands of ``expert``
 against itself and counts how often its card, where it had a choice, is the one
 ``basic`` would have played: how far ``expert-policy``'s reading of the opponents'
 cards (``POLICY_FLOOR``) holds against players other than ``basic``.
 
-``python -m forties.bench.infer spread [POSITIONS] [PRESET]`` stops hands of ``basic``
+``python -m lab.infer spread [POSITIONS] [PRESET]`` stops hands of ``basic``
 against itself at a card of the first four tricks and, for each number of tricks played,
 says how many of the deals the expert draws to choose its solved ones from the reading of
 the opponents' cards leaves the weight on (their effective number, the median): why
 ``expert-pool`` draws more.
 
-``python -m forties.bench.infer calibration [HANDS] [PRESET]`` plays HANDS hands of
+``python -m lab.infer calibration [HANDS] [PRESET]`` plays HANDS hands of
 ``basic`` against itself and, from the leader's seat at the first card of each of the
 first four tricks, asks for each kind of card it cannot see (off-suit king, other
 off-suit card, top-4 trump, other trump) how often it is in another seat's hand (and not

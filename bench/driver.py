@@ -1,13 +1,13 @@
 """The load driver of both web load tests: tables made through the API, four seat clients
 each playing random legal actions, and what they measure.
 
-``make loadtest-tables`` (``forties.bench.tables``: one ``forties serve`` on its SQLite)
-and ``make loadtest`` (``forties.bench.load``: one or several processes over PostgreSQL and
+``make loadtest-tables`` (``bench.tables``: one ``forties serve`` on its SQLite)
+and ``make loadtest`` (``bench.load``: one or several processes over PostgreSQL and
 Redis) start their servers their own way and drive them with this module:
 
 - ``make_tables``: private tables of people, each made by a host who shares the invite
   links and guests who join by them (started at once, or later with ``start_tables``);
-- ``Players``: a ``forties.web.client.SeatClient`` for every seat, connected round-robin
+- ``Players``: a ``tests.client.SeatClient`` for every seat, connected round-robin
   to the servers' addresses (so that with several processes the seats of a table are
   spread over them), each playing a random legal action as soon as its view offers one
   (or after about ``think`` seconds) and saying "ready" at each review;
@@ -33,9 +33,21 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from .services import cpu_seconds
-
 Made = tuple[str, dict[int, str]]  # a table's id and each seat's token
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """User and system CPU time used so far by the processes ``pids`` (those still there),
+    and by their children that have ended."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += sum(int(x) for x in fields[11:15])  # utime, stime, cutime, cstime
+    return total / tick
 
 
 def raise_file_limit() -> None:
@@ -110,7 +122,7 @@ class Players:
     """A seat client for every seat of ``made``, connected round-robin to ``ws_bases``."""
 
     def __init__(self, made: list[Made], ws_bases: list[str], think: float = 0.0) -> None:
-        from ..web.client import SeatClient
+        from tests.client import SeatClient
 
         self.clients: list[SeatClient] = []
         self.sent: dict[tuple[str, int], float] = {}

@@ -1,6 +1,6 @@
 """Decision time of the ``expert`` player at its default strength, on one core.
 
-``python -m forties.bench.expert [HANDS] [PRESET] [MODE]`` plays
+``python -m bench.expert [HANDS] [PRESET] [MODE]`` plays
 HANDS hands of PRESET (Merrimack Valley by default; Forty One's player for the score by
 default, with ``tricks`` the earlier one, ``expert-tricks``; with ``infer``, the 45s player
 whose imagined deals are weighed by what the others did, ``expert-infer``; with
@@ -102,6 +102,6 @@ def report(preset: str = "merrimack-valley", hands: int = 40, mode: str = "trick
 if __name__ == "__main__":
     mode = sys.argv[3] if len(sys.argv) > 3 else "score"
     if mode not in MODES:
-        sys.exit(f"forties.bench.expert: the mode is one of {', '.join(MODES)}, not {mode!r}")
+        sys.exit(f"bench.expert: the mode is one of {', '.join(MODES)}, not {mode!r}")
     report(preset=sys.argv[2] if len(sys.argv) > 2 else "merrimack-valley",
            hands=int(sys.argv[1]) if len(sys.argv) > 1 else 40, mode=mode)

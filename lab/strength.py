@@ -15,14 +15,14 @@ same deals, paired deal by deal. With ``--summary``, ``--log`` may be named more
 once to pool logs of other seeds (the same match on more deals); ``--share`` and
 ``--over`` are then named once per log, in the same order, each paired with its own::
 
-    python -m forties.bench.strength oracle basic --kind deal --count 1000 --log o.jsonl
-    python -m forties.bench.strength oracle basic --kind deal --log o.jsonl --summary
-    python -m forties.bench.strength expert basic --kind play --count 500 --log e.jsonl
-    python -m forties.bench.strength expert basic --kind play --log e.jsonl --summary \
+    python -m lab.strength oracle basic --kind deal --count 1000 --log o.jsonl
+    python -m lab.strength oracle basic --kind deal --log o.jsonl --summary
+    python -m lab.strength expert basic --kind play --count 500 --log e.jsonl
+    python -m lab.strength expert basic --kind play --log e.jsonl --summary \
         --share o-play.jsonl
-    python -m forties.bench.strength expert basic --kind play --log e.jsonl --summary \
+    python -m lab.strength expert basic --kind play --log e.jsonl --summary \
         --over e-before.jsonl
-    python -m forties.bench.strength expert basic --summary --log e1.jsonl --log e7.jsonl \
+    python -m lab.strength expert basic --summary --log e1.jsonl --log e7.jsonl \
         --share o1.jsonl --share o7.jsonl
 
 ``--jobs N`` plays the deals (or games) the log lacks in N worker processes; each
@@ -35,7 +35,7 @@ played by the next run on the same log); Ctrl-C ends it the same way. The match 
 only numpy and numba besides the package's own sources, so a borrowed machine with many
 cores can run it from a clone without installing anything else::
 
-    PYTHONPATH=src python -m forties.bench.strength expert basic --preset merrimack-valley \
+    PYTHONPATH=src python -m lab.strength expert basic --preset merrimack-valley \
         --count 2000 --jobs 16 --stop-after 600 --log e.jsonl
 """
 
@@ -52,7 +52,7 @@ import time
 from collections.abc import Iterator, Sequence
 from typing import Any, NoReturn
 
-from ..arena import (
+from forties.arena import (
     mean_interval,
     play_deal,
     play_deal_fixed,
@@ -60,7 +60,7 @@ from ..arena import (
     share_interval,
     wilson_interval,
 )
-from ..rules import Rules, RulesError, build_rules
+from forties.rules import Rules, RulesError, build_rules
 
 # Players that never search with the compiled solvers: nothing to warm up for them.
 UNCOMPILED = ("random", "basic")
@@ -268,7 +268,7 @@ def play(path: str, count: int, jobs: int = 1, stop_after: float | None = None) 
     start = time.perf_counter()
     deadline = None if stop_after is None else start + stop_after
     if jobs > 1 and not {_MATCH["a"], _MATCH["b"], _MATCH["auction"]} <= set(UNCOMPILED):
-        from ..warmup import warm_up
+        from forties.warmup import warm_up
 
         warm_up()  # compiled once here, shared with the workers (or loaded from the cache)
     played = 0
@@ -300,7 +300,7 @@ def _fail(message: str) -> NoReturn:
 
 
 def _check_player(level: str) -> None:
-    from ..bots import COMPARISON_LEVELS, LEVELS, unavailable
+    from forties.bots import COMPARISON_LEVELS, LEVELS, unavailable
 
     if level not in LEVELS + COMPARISON_LEVELS:
         _fail(f"unknown player {level!r}; players: {', '.join(LEVELS + COMPARISON_LEVELS)}")

@@ -1,6 +1,6 @@
 """How often a Forty One hand is thrown in (the bids under the minimum), by the players.
 
-``python -m forties.bench.throwins LEVELS [HANDS] [SEED]`` plays HANDS hands (200 by
+``python -m lab.throwins LEVELS [HANDS] [SEED]`` plays HANDS hands (200 by
 default) of whole Forty One games, LEVELS being the four seats' players in seat order,
 comma separated (``basic,expert,expert,expert``: a person's seat played by ``basic``
 among three experts), each game after the first from the next seed, and prints the share
@@ -67,7 +67,7 @@ def count(bots: list[Bot], hands: int, seed: int = 1) -> ThrowIns:
 
 def main(argv: list[str]) -> None:
     if not argv or len(argv) > 3:
-        sys.exit("usage: python -m forties.bench.throwins LEVELS [HANDS] [SEED]")
+        sys.exit("usage: python -m lab.throwins LEVELS [HANDS] [SEED]")
     levels = argv[0].split(",")
     if len(levels) != 4:
         sys.exit("LEVELS: four players, one a seat, comma separated")
@@ -78,7 +78,7 @@ def main(argv: list[str]) -> None:
             raise ValueError("HANDS: at least 1")
         result = throw_ins(levels, hands, seed)
     except ValueError as e:
-        sys.exit(f"forties.bench.throwins: {e}")
+        sys.exit(f"lab.throwins: {e}")
     print(result.text(levels))
 
 

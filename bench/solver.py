@@ -1,4 +1,4 @@
-"""``python -m forties.bench.solver``: the double-dummy solver's time per full deal.
+"""``python -m bench.solver``: the double-dummy solver's time per full deal.
 
 Forty-Fives: Merrimack Valley, four players, a random deal and a random trump; a
 random seat bids, takes the kitty and throws exactly it away, so the 20 cards
@@ -133,7 +133,7 @@ def report(deals: int = 300, seed: int = 1) -> dict[str, Any]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m forties.bench.solver",
+    p = argparse.ArgumentParser(prog="python -m bench.solver",
                                 description=__doc__.splitlines()[0] if __doc__ else None)
     p.add_argument("--deals", type=int, default=300, help="deals per engine (default 300)")
     p.add_argument("--seed", type=int, default=1, help="seed of the deals")

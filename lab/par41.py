@@ -1,4 +1,4 @@
-"""``python -m forties.bench.par41``: Forty One's par from the first lead, hand by hand.
+"""``python -m lab.par41``: Forty One's par from the first lead, hand by hand.
 
 For each of ``--deals`` random hands (bid at random, at the first lead): the exact
 partnership solver (``forties.solver.dd41``) with the par's budget, its positions
@@ -18,8 +18,8 @@ import random
 import statistics
 import time
 
+from bench.solver import forty_one_deal
 from forties.analysis import PAR_41_BUDGET, PAR_41_DEPTH
-from forties.bench.solver import forty_one_deal
 from forties.fortyone import FortyOneState
 from forties.solver import dd41, solve_forty_one
 

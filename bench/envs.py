@@ -1,6 +1,6 @@
 """Steps per second of the research environments beside RLCard's card games.
 
-    python -m forties.bench.envs [--seconds S] [--rounds R] [--tables N] [--json FILE]
+    python -m bench.envs [--seconds S] [--rounds R] [--tables N] [--json FILE]
 
 Every loop plays random legal actions, one hand an episode, on one core, timed in
 CPU seconds; the environments take turns within each round, a figure is the median
@@ -39,7 +39,7 @@ RLCARD_GAMES = ("bridge", "uno")
 
 def vector_rate(preset: str, seconds: float, tables: int, opponents: str,
                 seed: int = 1) -> dict[str, float]:
-    from ..envs.vector import FortiesVectorEnv
+    from forties.envs.vector import FortiesVectorEnv
 
     # copy=False: the loop keeps nothing, and the figures stay those of the env's own work
     env = FortiesVectorEnv(preset, tables=tables, opponents=opponents, episode="hand",
@@ -66,7 +66,7 @@ def vector_rate(preset: str, seconds: float, tables: int, opponents: str,
 
 def random_hand_length(preset: str) -> float:
     """The mean number of actions (every seat's) in a random hand, from 400 hands."""
-    from .. import build_rules, new_game
+    from forties import build_rules, new_game
 
     rules = build_rules(preset)
     rng = random.Random(3)
@@ -81,7 +81,7 @@ def random_hand_length(preset: str) -> float:
 
 
 def aec_rate(preset: str, seconds: float, seed: int = 1) -> dict[str, float]:
-    from ..envs import aec_env
+    from forties.envs import aec_env
 
     env = aec_env(preset, episode="hand")
     rng = random.Random(seed)
@@ -167,7 +167,7 @@ def report(result: dict[str, Any]) -> str:
 
 
 def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(prog="python -m forties.bench.envs",
+    ap = argparse.ArgumentParser(prog="python -m bench.envs",
                                  description="Steps per second of the research environments "
                                              "beside RLCard's.")
     ap.add_argument("--seconds", type=float, default=3.0, help="CPU seconds per row a round")

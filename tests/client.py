@@ -1,6 +1,6 @@
 """A small websocket client of a table: a seat (or a spectator) that reconnects by itself.
 
-Used by the tests and by the load test (``forties.bench.load``). It keeps the last view
+Used by the tests and by the load test (``bench.load``). It keeps the last view
 and the last event number, says hello with that number on every (re)connection, and
 can play by itself: ``autoplay`` chooses among the view's legal actions and says
 "ready" at each review.

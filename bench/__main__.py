@@ -1,4 +1,4 @@
-"""``python -m forties.bench``: random full hands per second for every preset and for OpenSpiel's
+"""``python -m bench``: random full hands per second for every preset and for OpenSpiel's
 euchre and spades, in one run, with the ratios the project aims at.
 
 Each preset is played four ways: by ``GameState`` one action at a time; by the compiled
@@ -91,10 +91,10 @@ def machine() -> dict[str, Any]:
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(
-        prog="forties bench", description=__doc__.splitlines()[0],
+        prog="python -m bench", description=__doc__.splitlines()[0],
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog="Examples:\n  forties bench\n  forties bench --games merrimack-valley,euchre "
-               "--rounds 3\n  make bench")
+        epilog="Examples (from the repository root):\n  make bench\n  python -m bench --games "
+               "merrimack-valley,euchre --rounds 3")
     p.add_argument("--seconds", type=float, default=1.0,
                    help="CPU seconds per game per round (default 1)")
     p.add_argument("--rounds", type=int, default=5, help="rounds (default 5)")

@@ -1,11 +1,11 @@
 """The web server under load, on one process and on several: ``make loadtest``.
 
-    python -m forties.bench.load [--workers 1,2] [--tables T] [--seconds S] [--json FILE]
+    python -m bench.load [--workers 1,2] [--tables T] [--seconds S] [--json FILE]
 
-A throwaway PostgreSQL and Redis are started on 127.0.0.1 (``forties.bench.services``),
+A throwaway PostgreSQL and Redis are started on 127.0.0.1 (``tests.services``),
 then, for each count N of ``--workers`` in turn, N ``forties serve --db ... --redis ...``
 processes on N ports of this machine, over a fresh database. ``--tables`` tables of four
-people each are played by websocket clients in this process (``forties.web.client``), each
+people each are played by websocket clients in this process (``tests.client``), each
 client connecting to a process in turn (round-robin: the four seats of a table are spread
 over the processes, so that every move is told across them through Redis). Every client
 plays a random legal action as soon as its view offers one, and says "ready" at each
@@ -15,7 +15,7 @@ review; the review closes when all four are ready. The games go to 10,000 points
 Measured over ``--seconds`` after a warm-up: moves committed a second (every action in the
 database, from its events), the time from a client sending its action to the moment the
 last of the table's four seats hears the event of it (p50 and p99: the same measure as
-``make loadtest-tables``, whose tables and players, ``forties.bench.driver``, these are),
+``make loadtest-tables``, whose tables and players, ``bench.driver``, these are),
 and the CPU time of each part (the server processes, PostgreSQL, Redis, and this load
 generator) per move, from /proc. Bounded: the run stops after its seconds, whatever the
 state of the games.
@@ -173,7 +173,7 @@ def report(rows: list[dict[str, Any]]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m forties.bench.load", description=__doc__,
+    ap = argparse.ArgumentParser(prog="python -m bench.load", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--workers", default="1,2",
                     help="server processes, or a list of counts run in turn (default 1,2)")
@@ -191,7 +191,7 @@ def main(argv: list[str] | None = None) -> int:
 
     import tempfile
 
-    from .services import postgres, redis
+    from tests.services import postgres, redis
 
     rows = []
     with tempfile.TemporaryDirectory(prefix="forties-load-") as folder, postgres() as pg, \

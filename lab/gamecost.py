@@ -1,13 +1,13 @@
 """What seeded arena games cost, and a fingerprint of every decision in them.
 
-``python -m forties.bench.gamecost A B --preset PRESET --games 500,501`` plays games 500
+``python -m lab.gamecost A B --preset PRESET --games 500,501`` plays games 500
 and 501 of ``forties arena A B --seed 1`` (each in both rotations, as the arena does)
 and prints how many actions were taken, a digest of all of them in order, and the CPU
 seconds the games took. Run from two checkouts (``PYTHONPATH=OTHER/src``), it measures a
 change meant to make a player faster without changing it: the same digest says every
 decision was the same, and the two CPU times are the gain::
 
-    python -m forties.bench.gamecost expert basic --preset forty-one --games 502,503,504
+    python -m lab.gamecost expert basic --preset forty-one --games 502,503,504
 """
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..arena import play_game
-from ..rules import RulesError, build_rules
-from ..state import GameState
+from forties.arena import play_game
+from forties.rules import RulesError, build_rules
+from forties.state import GameState
 
 
 @dataclass(frozen=True)
@@ -49,7 +49,7 @@ def game_cost(preset: str, a: str, b: str, games: Sequence[int], seed: int = 1) 
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m forties.bench.gamecost",
+    p = argparse.ArgumentParser(prog="python -m lab.gamecost",
                                 description="CPU and a digest of every action of seeded games")
     p.add_argument("a")
     p.add_argument("b")
@@ -65,7 +65,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("gamecost: --games takes game numbers (0 or more) separated by commas, "
               f"not {args.games!r}", file=sys.stderr)
         return 2
-    from ..bots import COMPARISON_LEVELS, LEVELS, unavailable
+    from forties.bots import COMPARISON_LEVELS, LEVELS, unavailable
 
     players = LEVELS + COMPARISON_LEVELS
     for level in (args.a, args.b):

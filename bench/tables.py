@@ -1,8 +1,8 @@
 """Load test of one ``forties serve`` on its embedded SQLite: many tables of four
 websocket clients at once (``make loadtest-tables``; ``make loadtest`` is the scale-out
-test over PostgreSQL and Redis, ``forties.bench.load``).
+test over PostgreSQL and Redis, ``bench.load``).
 
-    python -m forties.bench.tables [--tables N] [--seconds S] [--think T] [--preset P]
+    python -m bench.tables [--tables N] [--seconds S] [--think T] [--preset P]
                                  [--url URL [--pid PID]] [--json]
 
 Starts ``forties serve`` on 127.0.0.1 (a free port, a fresh SQLite database in a
@@ -10,7 +10,7 @@ temporary folder) unless ``--url`` names a running one (``--pid``: its process, 
 measure); makes N private tables through the API (a host and three guests by their
 invites), connects four seat clients to each and lets them play random legal actions: as
 fast as the server answers, or after a pause of about ``--think`` seconds each (people's
-pace). The tables and the players are ``forties.bench.driver``'s, as in ``make loadtest``.
+pace). The tables and the players are ``bench.driver``'s, as in ``make loadtest``.
 After ``--seconds`` it reports:
 
 - actions per second (every seat's actions at every table),
@@ -151,7 +151,7 @@ async def run(tables: int, seconds: float, think: float, preset: str,
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m forties.bench.tables",
+    ap = argparse.ArgumentParser(prog="python -m bench.tables",
                                  description=__doc__.split("\n\n")[0] if __doc__ else None)
     ap.add_argument("--tables", type=int, default=500)
     ap.add_argument("--seconds", type=float, default=30.0)

@@ -1,19 +1,19 @@
 """Where the 45s expert's card play loses, judged on the real cards (issue 15's card play).
 
-``python -m forties.bench.fusion losses HANDS [PRESET]`` plays HANDS hands of experts at
+``python -m lab.fusion losses HANDS [PRESET]`` plays HANDS hands of experts at
 every seat and, at each card with a choice, asks the double-dummy solver on the *real*
 deal what the card played is worth against the best card there (both sides perfect from
 then on): the expert's losses by trick, leader or follower, bidding side or defence. A
 seat that cannot see the cards loses some of this whatever it does; the figure says where
 the oracle's edge comes from.
 
-``python -m forties.bench.fusion differ HANDS [PRESET] [CARDS] [TURNS]`` plays the same
+``python -m lab.fusion differ HANDS [PRESET] [CARDS] [TURNS]`` plays the same
 hands and, at each card of a seat holding 2 to CARDS cards, also asks the search that
 keeps one card for all the deals the seat cannot tell apart (``bots.alphamu``, TURNS of
 the seat's turns) which card it would play: how often it differs from the expert's
 average, and what the difference is worth on the real deal.
 
-``python -m forties.bench.fusion worlds HANDS [PRESET] [COUNT]`` plays the same hands and,
+``python -m lab.fusion worlds HANDS [PRESET] [COUNT]`` plays the same hands and,
 at each card with a choice, also asks the expert which card it would play on COUNT
 imagined deals, and on as many deals as it plays on but drawn afresh (the control: how
 often, and for how much, a mere redraw changes the card); what each other card is worth
@@ -21,7 +21,7 @@ on the real deal, a hand, with a 95% interval over the hands. ``--reference DEAL
 judges the cards by the expert's values on DEALS deals instead: what the noise of a
 smaller draw costs, without the real deal's luck.
 
-``python -m forties.bench.fusion bids HANDS [PRESET] [COUNT] --reference DEALS`` does the
+``python -m lab.fusion bids HANDS [PRESET] [COUNT] --reference DEALS`` does the
 same for the choices made before the first card (bids, holds, raises, trump, discards),
 each valued on COUNT imagined deals instead of the expert's 120, and judged by its values
 on DEALS deals (the real deal's value of a bid would ask for the rest of the auction).
@@ -177,7 +177,7 @@ def more_worlds(preset: str, hands: int, count: int, seed: int = 40_000,
 
 
 def main(argv: list[str] | None = None) -> None:
-    p = argparse.ArgumentParser(prog="python -m forties.bench.fusion",
+    p = argparse.ArgumentParser(prog="python -m lab.fusion",
                                 description=__doc__.splitlines()[0])
     sub = p.add_subparsers(dest="what", required=True)
     lo = sub.add_parser("losses")
