@@ -11,7 +11,7 @@ import os
 import re
 import signal
 import subprocess
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -166,6 +166,33 @@ def basic_player(view: dict[str, Any]) -> str:
 
 async def stop_all(clients: list[SeatClient]) -> None:
     await asyncio.gather(*(c.stop() for c in clients))
+
+
+def lately(c: SeatClient, frames: int = 6) -> list[Any]:
+    """What ``c`` heard last, in short: each frame's type, and an event's kind and seat."""
+    return [(f["type"], f["event"].get("kind"), f["event"].get("seat"))
+            if f["type"] == "event" else f["type"] for f in c.frames[-frames:]]
+
+
+async def expect(c: SeatClient, test: Callable[[SeatClient], bool], what: str,
+                 timeout: float = 30.0, seen: Callable[[SeatClient], Any] = lately) -> None:
+    """Wait until ``test(c)`` holds; after ``timeout`` seconds, fail with ``what`` was
+    expected and what ``c`` had seen (``seen(c)``), rather than with a bare timeout."""
+    try:
+        await c.wait_for(test, timeout)
+    except TimeoutError:
+        raise AssertionError(f"expected {what} within {timeout} s; {c.url} saw "
+                             f"{seen(c)}") from None
+
+
+async def pinged(c: SeatClient) -> None:
+    """Return once the server has answered a ping on ``c``'s connection: every message
+    ``c`` sent before is answered, and every frame the server had for it is here (one
+    connection's messages are handled, and its frames sent, in order)."""
+    pongs = sum(f["type"] == "pong" for f in c.frames)
+    assert await c.send({"type": "ping"}), f"{c.url}: not connected"
+    await expect(c, lambda c: sum(f["type"] == "pong" for f in c.frames) > pongs,
+                 "the answer to a ping")
 
 
 # ----- what each seat may know at each version ----------------------------------------------

@@ -18,6 +18,8 @@ from .helpers_web import (
     BACKENDS,
     ServerProcess,
     basic_player,
+    expect,
+    pinged,
     private_table,
     serving,
     stop_all,
@@ -48,6 +50,11 @@ def acts(c: SeatClient, seat: int | None = None) -> list[dict[str, Any]]:
 
 def events(c: SeatClient, kind: str) -> list[dict[str, Any]]:
     return [f for f in c.frames if f["type"] == "event" and f["event"]["kind"] == kind]
+
+
+def rematches(c: SeatClient) -> list[str]:
+    """The links to a rematch ``c`` was given, in order."""
+    return [f["url"] for f in c.frames if f["type"] == "rematch"]
 
 
 def my_turn(c: SeatClient) -> bool:
@@ -211,9 +218,9 @@ async def test_rematch_tokens_go_each_to_its_own_seat(http: httpx.AsyncClient,
         await bob.wait_for(lambda c: c.over, timeout=30)
         await watcher.wait_for(lambda c: c.over, timeout=30)
         await ann.send({"type": "rematch"})
-        await ann.wait_for(lambda c: c.rematch_url is not None)
-        await bob.wait_for(lambda c: c.rematch_url is not None)
-        await asyncio.sleep(0.3)
+        await expect(ann, lambda c: c.rematch_url is not None, "Ann's link to the rematch")
+        await expect(bob, lambda c: c.rematch_url is not None, "Bob's link to the rematch")
+        await pinged(watcher)  # (a rematch frame told to the watcher would be here by now)
         assert ann.rematch_url != bob.rematch_url
         new = ann.rematch_url.split("/t/")[1].split("#")[0]  # type: ignore[union-attr]
         ann_tok = ann.rematch_url.split("#token=")[1]  # type: ignore[union-attr]
@@ -229,9 +236,12 @@ async def test_rematch_tokens_go_each_to_its_own_seat(http: httpx.AsyncClient,
             assert c.table is not None and c.table["status"] == "playing"
             assert [s["name"] for s in c.table["seats"][:2]] == ["Ann", "Bob"]
             await c.stop()
+        first = rematches(bob)
+        assert first == [bob.rematch_url]
         await bob.send({"type": "rematch"})  # asked again: the same table
-        await asyncio.sleep(0.3)
-        assert [f["url"] for f in bob.frames if f["type"] == "rematch"][-1] == bob.rematch_url
+        await expect(bob, lambda c: len(rematches(c)) == 2, "a second answer to Bob's rematch",
+                     timeout=10, seen=rematches)
+        assert rematches(bob) == first * 2
     finally:
         await stop_all([ann, bob, watcher])
 
