@@ -5,6 +5,7 @@ restarted server that gives every seat exactly what it had."""
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
@@ -154,6 +155,55 @@ async def test_a_dropped_seat_keeps_its_grace_then_a_computer_plays_it(
         await back.stop()
     finally:
         await stop_all([host, *others])
+
+
+async def test_a_seat_back_within_its_grace_has_a_full_grace_at_its_next_drop(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """One process: a person drops, comes back within the grace period and drops again;
+    the seat is kept for a full grace period from the second drop (the first drop's
+    timer, ended by the return, must not take it early)."""
+    grace = 3.0
+    srv = ServerProcess(tmp_path_factory.mktemp("grace"), grace_seconds=grace).start()
+    try:
+        async with httpx.AsyncClient(base_url=srv.http, timeout=30) as http:
+            r = await http.post("/api/tables", json={"preset": "merrimack-valley",
+                                                     "name": "Ann", "turn_seconds": 60})
+            made = r.json()
+            table = made["table"]
+            await http.post(f"/api/tables/{table}/start", json={"token": made["token"]})
+        heard: list[tuple[float, dict[str, Any]]] = []
+        watcher = SeatClient(srv.ws, table).start()
+        watcher.on_frame = lambda c, f: heard.append((time.monotonic(), f))
+
+        def told(connected: bool) -> int:
+            return sum(f == {"type": "presence", "seat": 0, "connected": connected}
+                       for _, f in heard)
+
+        try:
+            await expect(watcher, lambda c: c.view is not None, "the watcher's snapshot")
+            me = SeatClient(srv.ws, table, made["token"]).start()
+            await expect(watcher, lambda c: told(True) == 1, "Ann at her seat")
+            await me.stop()
+            await expect(watcher, lambda c: told(False) == 1, "Ann gone")
+            await asyncio.sleep(grace / 2)  # (away for half the grace period)
+            me = SeatClient(srv.ws, table, made["token"]).start()
+            await expect(watcher, lambda c: told(True) == 2, "Ann back")
+            assert not events(watcher, "away")
+            dropped = time.monotonic()
+            await me.stop()
+            await expect(watcher, lambda c: bool(events(c, "away")),
+                         "a computer to take Ann's seat after the grace period",
+                         timeout=grace + 30)
+            at, away = next((t, f) for t, f in heard if f["type"] == "event"
+                            and f["event"]["kind"] == "away")
+            assert away["event"]["seat"] == 0
+            assert at - dropped >= grace, \
+                f"the seat was taken {at - dropped:.2f} s after the second drop, not {grace}"
+        finally:
+            await watcher.stop()
+    finally:
+        code, _, err = srv.stop()
+        assert code == 0 and "Traceback" not in err, err[-3000:]
 
 
 async def test_out_of_time_a_computer_plays_until_the_person_is_back(
