@@ -371,8 +371,19 @@ async def test_a_restarted_server_gives_each_seat_what_it_had(
     clients = [SeatClient(srv.ws, table, tokens[s]).autoplay(basic_player).start()
                for s in sorted(tokens)]
     await clients[0].wait_for(lambda c: c.seq > 30)
+    for c in clients:
+        c.chooser = None  # nobody plays on
+    for c in clients:
+        await pinged(c)  # the last action (or "ready") each seat sent is answered
+
+    def dealing(c: SeatClient) -> bool:
+        """Everyone said "ready" to the hand in review: the next deal comes by itself."""
+        v = c.view or {}
+        return v.get("phase") == "hand-over" and not v.get("over") and \
+            all(v.get("hand_index") in other.ready_sent for other in clients)
+
+    await expect(clients[0], lambda c: not dealing(c), "the deal after everyone was ready")
     await stop_all(clients)
-    await asyncio.sleep(0.5)  # the last action sent is answered
     before = {}
     for s in sorted(tokens):
         c = SeatClient(srv.ws, table, tokens[s]).start()
