@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from forties import warmup
+from forties import paths, warmup
 
 
 def no_cache_setting(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -26,7 +26,7 @@ def no_cache_setting(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_cache_stays_beside_the_sources_when_the_package_can_be_written(
         monkeypatch: pytest.MonkeyPatch) -> None:
     no_cache_setting(monkeypatch)
-    assert warmup.configure_cache() is None
+    assert paths.configure_cache() is None
     assert "NUMBA_CACHE_DIR" not in os.environ
 
 
@@ -40,13 +40,13 @@ def test_cache_goes_to_the_user_cache_folder_when_the_package_is_read_only(
     no_cache_setting(monkeypatch)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     real_access = os.access
-    monkeypatch.setattr(warmup.os, "access", lambda p, mode: False if str(p).startswith(
+    monkeypatch.setattr(paths.os, "access", lambda p, mode: False if str(p).startswith(
         str(package)) else real_access(p, mode))
     if sys.platform.startswith("linux"):
-        assert warmup.configure_cache(package) == tmp_path / "cache" / "forties" / "numba"
+        assert paths.configure_cache(package) == tmp_path / "cache" / "forties" / "numba"
         assert os.environ["NUMBA_CACHE_DIR"] == str(tmp_path / "cache" / "forties" / "numba")
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "mine"))
-    assert warmup.configure_cache(package) == tmp_path / "mine"
+    assert paths.configure_cache(package) == tmp_path / "mine"
     assert os.environ["NUMBA_CACHE_DIR"] == str(tmp_path / "mine")
 
 

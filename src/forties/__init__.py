@@ -1,7 +1,7 @@
 """forties: the Forty-Fives family of card games and Forty One, as a rules engine,
 game records and a referee."""
 
-from .warmup import configure_cache as _configure_cache
+from .paths import configure_cache as _configure_cache
 
 _configure_cache()  # before numba is imported: where the compiled search is kept
 

@@ -428,7 +428,8 @@ def warm_up_command(everything: bool) -> None:
       forties warm-up
       forties warm-up --all
     """
-    from .warmup import configure_cache, warm_all, warm_up
+    from .paths import configure_cache
+    from .warmup import warm_all, warm_up
 
     where = configure_cache()
     click.echo("Getting the computer players' search ready (compiled once after an install "

@@ -7,56 +7,14 @@ compiles on their first use (20 to 50 seconds each) and keeps on disk.
 ``forties warm-up`` (part of ``make run``'s set-up) does that beforehand, so that the
 first expert decision of a game takes a second, not a minute.
 
-Where the compiled code is kept: beside the sources (``__pycache__``), as numba
-does, when the package folder can be written (a clone, a virtual environment);
-otherwise (a package installed in a system folder) in the user's cache folder,
-``$XDG_CACHE_HOME/forties/numba`` (``~/.cache/forties/numba``). ``NUMBA_CACHE_DIR``,
-when set, is used as it is.
-
-This module is imported with the package, before numba: keep its imports light.
+Where numba keeps the compiled code is decided when the package is imported
+(``forties.paths.configure_cache``).
 """
 
 from __future__ import annotations
 
-import os
 import sys
 import time
-from pathlib import Path
-
-PACKAGE_DIR = Path(__file__).parent
-
-
-def user_cache_dir() -> Path:
-    """The user's cache folder for forties' compiled code, by the platform's convention."""
-    home = Path.home()
-    if sys.platform == "win32":
-        base = Path(os.environ.get("LOCALAPPDATA") or home / "AppData" / "Local")
-    elif sys.platform == "darwin":
-        base = home / "Library" / "Caches"
-    else:
-        base = Path(os.environ.get("XDG_CACHE_HOME") or home / ".cache")
-    return base / "forties" / "numba"
-
-
-def writable(folder: Path) -> bool:
-    """Whether numba could keep its cache in ``folder``'s ``__pycache__``."""
-    cache = folder / "__pycache__"
-    return os.access(cache if cache.is_dir() else folder, os.W_OK)
-
-
-def configure_cache(package_dir: Path = PACKAGE_DIR) -> Path | None:
-    """Send numba's cache to the user's cache folder when the package folder cannot be
-    written; the folder chosen, or None for numba's own place beside the sources. Must run
-    before numba is imported (it reads ``NUMBA_CACHE_DIR`` once)."""
-    given = os.environ.get("NUMBA_CACHE_DIR")
-    if given:
-        return Path(given)
-    if all(writable(package_dir / sub) for sub in ("solver", "vector")):
-        return None
-    folder = user_cache_dir()
-    os.environ["NUMBA_CACHE_DIR"] = str(folder)
-    return folder
-
 
 WARM_FUNCTIONS = {"forties.solver.kernel": ("_future", "_future_ff"),
                   "forties.solver.score41": ("_value",), "forties.solver.dd41": ("_solve",),
