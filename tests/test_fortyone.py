@@ -674,7 +674,7 @@ def _finished_game(target: int, seed: int) -> Record:
 def test_show_prints_the_hands_as_dealt_by_suit() -> None:
     """``forties show`` (and ``demo``) print each hand as dealt sorted by suit, hearts first,
     as the terminal game and ``replay --plain`` hold them, not in the order dealt."""
-    from forties.tui.words import sort_hand
+    from forties.show import sort_hand
 
     record = _finished_game(6, 3)
     text = render(record).splitlines()

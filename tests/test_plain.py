@@ -237,7 +237,7 @@ def test_undo_and_words_at_the_prompt() -> None:
 def test_hand_sorted_as_a_player_holds_it() -> None:
     """Trumps first in trump order (rules.md section 1: with diamonds trump, 5D JD AH
     are the top three), then the other suits, each best first."""
-    from forties.tui.words import sort_hand
+    from forties.show import sort_hand
 
     assert sort_hand(["2C", "KS", "AH", "JD", "5D", "QS"], "D", "forty-fives") == \
         ["5D", "JD", "AH", "KS", "QS", "2C"]

@@ -1,19 +1,37 @@
-"""A readable hand history of a record: who bid what, trump, each trick, points, scores."""
+"""A readable hand history of a record: who bid what, trump, each trick, points, scores;
+and a hand in the order a player holds it, for every client that shows one."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from .actions import Action, Verb, bid_text
-from .cards import CARD_NAMES, SUIT_NAMES, format_mask
+from .cards import CARD_NAMES, SUIT_NAMES, SUITS, format_mask, parse_card
+from .fortyfives import OFF_ORDER, TRUMP_ORDER
 from .record import Record, Replay
-from .rules import PRESETS, FortyOneRules
+from .rules import FORTY_ONE, PRESETS, FortyOneRules
 from .scoring import forty_one_reason
 from .state import GameState, Phase
 
 
-def _sort_hand(names: list[str], trump: str | None, game: str) -> list[str]:
-    from .tui.words import sort_hand
-
-    return sort_hand(names, trump, game)
+def sort_hand(names: Sequence[str], trump: str | None, game: str) -> list[str]:
+    """A hand as a player holds it: trumps first, best first, then the other suits
+    alternating colours, each best first."""
+    cards = [parse_card(n) for n in names]
+    if game == FORTY_ONE:
+        order = {c: (0 if c // 13 == 2 else 1 + (0, 2, 0, 1)[c // 13], -(c % 13)) for c in cards}
+        return [n for _, n in sorted(zip((order[c] for c in cards), names, strict=True))]
+    t = SUITS.index(trump) if trump else -1
+    keys: dict[int, tuple[int, int]] = {}
+    suit_rank = {3: 1, 2: 2, 0: 3, 1: 4}  # spades, hearts, clubs, diamonds: colours alternate
+    for c in cards:
+        if t >= 0 and c in TRUMP_ORDER[t]:
+            keys[c] = (0, TRUMP_ORDER[t].index(c))
+        else:
+            s = c // 13
+            off = OFF_ORDER[s]
+            keys[c] = (suit_rank[s], off.index(c) if c in off else -1)
+    return [n for _, n in sorted(zip((keys[c] for c in cards), names, strict=True))]
 
 
 def side_name(record: Record, side: tuple[int, ...]) -> str:
@@ -51,7 +69,7 @@ def render(record: Record) -> str:
         out.append(f"Hand {h + 1}, dealer {names[st.dealer]}")
         trump = st.view(None).get("trump")
         for seat, cards in enumerate(hand.deal.hands):  # as a player holds them: by suit
-            held = _sort_hand([CARD_NAMES[c] for c in cards], trump, rules.game)
+            held = sort_hand([CARD_NAMES[c] for c in cards], trump, rules.game)
             out.append(f"  {names[seat]:<12} {' '.join(held)}")
         if hand.deal.kitty:
             out.append(f"  {'kitty':<12} {_cards(hand.deal.kitty)}")

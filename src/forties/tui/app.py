@@ -26,6 +26,7 @@ from ..actions import BID_30_FOR_60, BID_60_FOR_120, Action, Verb
 from ..cards import mask_of_names, parse_card
 from ..fortyfives import bid_ladder
 from ..rules import FortyFivesRules
+from ..show import sort_hand
 from ..state import GameState
 from . import advice
 from .screens import (
@@ -49,7 +50,6 @@ from .words import (
     pretty,
     refusal,
     so_far,
-    sort_hand,
     suit_text,
     task,
 )

@@ -15,6 +15,7 @@ from typing import Any, TextIO
 from ..actions import Action, ActionSyntaxError, Verb, parse_bid
 from ..cards import SUIT_NAMES, SUITS, CardError, card_name, mask_of_names, parse_suit
 from ..rules import FORTY_ONE, PRESETS
+from ..show import sort_hand
 from .advice import hint_line, par_within
 from .session import Session
 from .words import (
@@ -32,7 +33,6 @@ from .words import (
     rules_in_words,
     side_names,
     so_far,
-    sort_hand,
     task,
 )
 

@@ -19,10 +19,11 @@ from textual.widgets import Footer, RichLog, Static
 from ..actions import Action, ActionSyntaxError
 from ..cards import CARD_NAMES
 from ..record import Record, RecordError, Replay
+from ..show import sort_hand
 from ..state import DealError, GameState
 from .app import CSS, compose_table
 from .table import draw_table, scores_text
-from .words import cards_text, game_name, hand_start, narrate, pretty, sort_hand
+from .words import cards_text, game_name, hand_start, narrate, pretty
 
 
 @dataclass

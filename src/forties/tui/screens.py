@@ -16,6 +16,7 @@ from textual.widgets import Static
 
 from ..cards import CARD_NAMES, card_name, mask_of_names
 from ..rules import Rules, describe
+from ..show import sort_hand
 from . import advice
 from .session import HandReview
 from .table import cards_line
@@ -28,7 +29,6 @@ from .words import (
     is_red,
     rank_tables,
     rules_in_words,
-    sort_hand,
     suit_text,
 )
 

@@ -12,11 +12,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..actions import Action, Verb, bid_text, parse_bid
-from ..cards import CARD_NAMES, SUIT_NAMES, SUIT_SYMBOLS, SUITS, parse_card
+from ..cards import CARD_NAMES, SUIT_NAMES, SUIT_SYMBOLS, SUITS
 from ..fortyfives import OFF_ORDER, TRUMP_ORDER, bid_need
 from ..pad import REASONS
 from ..rules import FORTY_ONE, PRESETS, FortyFivesRules, FortyOneRules, Rules, rules_from_json
 from ..scoring import forty_one_blocked, forty_one_reason
+from ..show import sort_hand
 
 RED_SUITS = "DH"
 COMPASS = ("North", "East", "South", "West")
@@ -56,26 +57,6 @@ def pretty(text: str, fancy: bool = True) -> str:
 
 def is_red(name: str) -> bool:
     return name[1] in RED_SUITS
-
-
-def sort_hand(names: Sequence[str], trump: str | None, game: str) -> list[str]:
-    """A hand as a player holds it: trumps first, best first, then the other suits
-    alternating colours, each best first."""
-    cards = [parse_card(n) for n in names]
-    if game == FORTY_ONE:
-        order = {c: (0 if c // 13 == 2 else 1 + (0, 2, 0, 1)[c // 13], -(c % 13)) for c in cards}
-        return [n for _, n in sorted(zip((order[c] for c in cards), names, strict=True))]
-    t = SUITS.index(trump) if trump else -1
-    keys: dict[int, tuple[int, int]] = {}
-    suit_rank = {3: 1, 2: 2, 0: 3, 1: 4}  # spades, hearts, clubs, diamonds: colours alternate
-    for c in cards:
-        if t >= 0 and c in TRUMP_ORDER[t]:
-            keys[c] = (0, TRUMP_ORDER[t].index(c))
-        else:
-            s = c // 13
-            off = OFF_ORDER[s]
-            keys[c] = (suit_rank[s], off.index(c) if c in off else -1)
-    return [n for _, n in sorted(zip((keys[c] for c in cards), names, strict=True))]
 
 
 def game_name(preset: str) -> str:
