@@ -15,7 +15,7 @@ from .actions import Action, Verb, bid_text
 from .cards import CARD_NAMES, HEARTS, SUIT_MASKS, SUIT_NAMES, SUITS, format_mask, mask_names
 from .rules import FortyOneRules
 from .scoring import FortyOneHand, bid_value, score_forty_one, team_qualifies
-from .state import Deal, GameState, Phase, Refusal, card_actions, new_trick, not_held
+from .state import Deal, DealError, GameState, Phase, Refusal, card_actions, new_trick, not_held
 
 
 def _keys(led: int) -> tuple[int, ...]:
@@ -48,8 +48,6 @@ class FortyOneState(GameState):
 
     def check_deal(self, deal: Deal) -> None:
         if deal.kitty or deal.stock:
-            from .state import DealError
-
             raise DealError("a Forty One deal has no kitty and no stock")
         deal.check(4, 13, 0, full_deck=True)
 

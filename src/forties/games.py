@@ -1,13 +1,16 @@
-"""The games the engine plays, and the one way to start one."""
+"""The games the engine plays, and the one way to start one.
+
+Importing this module registers every game's state machine in ``GAMES`` (each game class
+adds itself there when its module is imported: ``GameState.__init_subclass__``).
+"""
 
 from __future__ import annotations
 
-from .fortyfives import FortyFivesState
-from .fortyone import FortyOneState
-from .rules import FORTY_FIVES, FORTY_ONE, Rules, RulesError, build_rules
-from .state import Deal, GameState
+from . import fortyfives, fortyone  # noqa: F401  (imported to register their games)
+from .rules import Rules, RulesError, build_rules
+from .state import GAMES, Deal, GameState
 
-GAMES: dict[str, type[GameState]] = {FORTY_FIVES: FortyFivesState, FORTY_ONE: FortyOneState}
+__all__ = ["GAMES", "game_class", "new_game"]
 
 
 def game_class(rules: Rules) -> type[GameState]:

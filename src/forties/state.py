@@ -20,6 +20,7 @@ from .cards import BITS, CARD_NAMES, FULL_DECK, CardError, mask_names, parse_car
 from .cards import cards_of as _cards
 from .lazy import SubsetActions
 from .rules import Rules, RulesError, rules_from_json
+from .scoring import game_won
 
 _CARD_VERBS = frozenset((Verb.PLAY, Verb.DISCARD, Verb.ROB, Verb.CALL))
 
@@ -260,6 +261,11 @@ def new_trick(leader: int, cards: tuple[int, ...], winner: int | None) -> Trick:
     return t
 
 
+GAMES: dict[str, type[GameState]] = {}
+"""Every game's state machine by its name (``Rules.game``): each registers itself when its
+module is imported, and ``forties.games`` imports them all."""
+
+
 class GameState:
     """A game in progress: mutable, applied one action at a time, copied with ``clone``.
 
@@ -271,6 +277,12 @@ class GameState:
 
     game: ClassVar[str] = ""
     hand_size: ClassVar[int] = 5
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """A class that names its ``game`` is that game's state machine, in ``GAMES``."""
+        super().__init_subclass__(**kwargs)
+        if "game" in cls.__dict__:
+            GAMES[cls.game] = cls
 
     rules: Rules
     n: int
@@ -436,8 +448,6 @@ class GameState:
 
     def _game_won(self, winner: int | tuple[int, ...]) -> None:
         """Record a game won; in a match, start the next game or end the match."""
-        from .scoring import game_won
-
         games, over = game_won(getattr(self.rules, "match", "single"), self.games, winner,
                                self.side_of)
         self.games = list(games)
@@ -470,8 +480,6 @@ class GameState:
     @classmethod
     def from_json(cls, obj: Any) -> GameState:
         """Rebuild a state written by ``to_json``; raises StateError."""
-        from .games import GAMES, game_class
-
         try:
             if not isinstance(obj, dict) or obj.get("format") != "forties-state/1":
                 raise StateError("not a forties state (format forties-state/1)")
@@ -494,7 +502,7 @@ class GameState:
             if obj["seed"] is not None and type(obj["seed"]) is not int:
                 raise StateError(f"cannot read state: seed is {obj['seed']!r}, not a number")
             _whole(obj["first_dealer"], "first_dealer", n - 1)
-            klass = game_class(rules)
+            klass = GAMES[rules.game]
             state = object.__new__(klass)
             GameState.__init__(state, rules, obj["seed"], obj["first_dealer"],
                                Deal.from_json(obj["deal"]))
