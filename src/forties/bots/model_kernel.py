@@ -7,23 +7,16 @@ checks the search against the engine and ``BasicBot`` itself.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, TypeVar, cast
+from typing import Any
 
 import numpy as np
-from numba import njit
 
 from ..envs.basic_kernel import play_card
+from ..jit import jit
 from ..vector import kernel as k
 
-_F = TypeVar("_F", bound=Callable[..., Any])
 
-def _jit(f: _F) -> _F:
-    jit: Any = njit
-    return cast(_F, jit(cache=True)(f))
-
-
-@_jit
+@jit()
 def search(hands: Any, tc: Any, tn: int, leader: int, turn: int, played: int, p0: int,
            p1: int, trump: int, priv: int, suit_or_trump: bool, hoh: bool, bonus: int,
            side_of: Any, bidding: Any, side: int) -> int:

@@ -8,34 +8,25 @@ auction, trump, the cards played (``kernels.M_PLAYED``), scores and who bid.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, TypeVar, cast
+from typing import Any
 
 import numpy as np
-from numba import njit
 
 from ..bots.basic import TRUMP_WORTH
+from ..jit import jit
 from ..vector import kernel as k
-
-_F = TypeVar("_F", bound=Callable[..., Any])
-
-
-def _jit(f: _F) -> _F:
-    jit: Any = njit
-    return cast(_F, jit(cache=True)(f))
-
 
 T_WORTH = np.array(TRUMP_WORTH, dtype=np.float64)
 HEARTS = 2
 KING = 11
 
 
-@_jit
+@jit()
 def card_worth(c: int, trump: int) -> int:
     return k.T_KEY[trump, c // 13, c]
 
 
-@_jit
+@jit()
 def strength(hand: int, trump: int) -> float:
     pts = 0.0
     for i in range(14):
@@ -53,7 +44,7 @@ def strength(hand: int, trump: int) -> float:
     return pts
 
 
-@_jit
+@jit()
 def help_points(R: Any) -> float:
     partnered = False
     for x in range(R[k.R_NSIDES]):
@@ -66,7 +57,7 @@ def help_points(R: Any) -> float:
     return 2.0 + (2.0 if R[k.R_KITTY] else 0.0) + (6.0 if partnered else 0.0)
 
 
-@_jit
+@jit()
 def best_strength(hand: int) -> float:
     best = strength(hand, 0)
     for t in range(1, 4):
@@ -74,12 +65,12 @@ def best_strength(hand: int) -> float:
     return best
 
 
-@_jit
+@jit()
 def same_side(R: Any, a: int, b: int) -> bool:
     return bool(R[k.R_SIDE_OF + a] == R[k.R_SIDE_OF + b])
 
 
-@_jit
+@jit()
 def bid(S: Any, R: Any, t: int, s: int, target: int) -> tuple[int, int]:
     hand = S[t, k.F_HANDS + s]
     est = best_strength(hand) + help_points(R)
@@ -113,7 +104,7 @@ def bid(S: Any, R: Any, t: int, s: int, target: int) -> tuple[int, int]:
     return k.V_BID, first
 
 
-@_jit
+@jit()
 def discard(S: Any, R: Any, t: int, s: int) -> int:
     hand = S[t, k.F_HANDS + s]
     trump = S[t, k.F_TRUMP]
@@ -143,7 +134,7 @@ def discard(S: Any, R: Any, t: int, s: int) -> int:
     return out
 
 
-@_jit
+@jit()
 def cheapest(options: int, trump: int, by_trump: bool) -> int:
     best = -1
     best_key = 1 << 40
@@ -161,7 +152,7 @@ def cheapest(options: int, trump: int, by_trump: bool) -> int:
     return best
 
 
-@_jit
+@jit()
 def play_card(s: int, hand: int, played: int, tc: Any, tn: int, leader: int, n: int,
                trump: int, side_of: Any, bidding: bool, options: int) -> int:
     """``basic.play_card``: the trick's cards ``tc[:tn]``, led by ``leader``; each seat's
@@ -248,7 +239,7 @@ def play_card(s: int, hand: int, played: int, tc: Any, tn: int, leader: int, n: 
     return cheap
 
 
-@_jit
+@jit()
 def play(S: Any, R: Any, t: int, s: int, played: int) -> int:
     n = R[k.R_N]
     bidder = S[t, k.F_BIDDER]
@@ -258,7 +249,7 @@ def play(S: Any, R: Any, t: int, s: int, played: int) -> int:
                      bidder >= 0 and same_side(R, bidder, s), k.ff_play_mask(S, R, t, s))
 
 
-@_jit
+@jit()
 def fo_tricks(hand: int) -> float:
     hearts = 0
     top = 0
@@ -291,7 +282,7 @@ def fo_tricks(hand: int) -> float:
     return tricks
 
 
-@_jit
+@jit()
 def fo_low(options: int) -> int:
     best = -1
     best_key = 1 << 40
@@ -307,7 +298,7 @@ def fo_low(options: int) -> int:
     return best
 
 
-@_jit
+@jit()
 def fo_overtake(S: Any, t: int, s: int, options: int, ls: int, best_key: int, tn: int,
                 played: int, voids: int) -> int:
     """``BasicBot._overtake_41``: the card that takes the trick the partner is winning
@@ -347,7 +338,7 @@ def fo_overtake(S: Any, t: int, s: int, options: int, ls: int, best_key: int, tn
     return best
 
 
-@_jit
+@jit()
 def fo_choice(S: Any, R: Any, t: int, s: int, played: int = 0,
               voids: int = 0) -> tuple[int, int]:
     hand = S[t, k.F_HANDS + s]
@@ -409,7 +400,7 @@ def fo_choice(S: Any, R: Any, t: int, s: int, played: int = 0,
     return k.V_PLAY, 1 << low
 
 
-@_jit
+@jit()
 def choice(S: Any, R: Any, t: int, target: int, played: int,
            voids: int = 0) -> tuple[int, int]:
     """``BasicBot``'s action on table ``t`` for the seat to act: (verb, argument).

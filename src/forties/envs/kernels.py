@@ -10,21 +10,11 @@ layout; the tests hold the two equal, and hold it blind to hidden cards.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, TypeVar, cast
+from typing import Any
 
-from numba import njit
-
+from ..jit import jit
 from ..vector import kernel as k
 from . import basic_kernel as bk
-
-_F = TypeVar("_F", bound=Callable[..., Any])
-
-
-def _jit(f: _F) -> _F:
-    jit: Any = njit
-    return cast(_F, jit(cache=True)(f))
-
 
 # ----- the memory row ---------------------------------------------------------------------
 
@@ -56,7 +46,7 @@ FO_CARD0 = 13
  B1_SCORES, B1_GAMES) = range(11)
 
 
-@_jit
+@jit()
 def ladder_index(v: int) -> int:
     if v == 60:
         return 6
@@ -65,7 +55,7 @@ def ladder_index(v: int) -> int:
     return v // 5 - 1
 
 
-@_jit
+@jit()
 def put_cards(out: Any, base: int, cards: int) -> None:
     while cards:
         low = cards & -cards
@@ -73,7 +63,7 @@ def put_cards(out: Any, base: int, cards: int) -> None:
         cards ^= low
 
 
-@_jit
+@jit()
 def side_rank(R: Any, me: int, x: int) -> int:
     """Where side ``x`` stands in the observer's list of sides (``encoding.side_order``)."""
     n = R[k.R_N]
@@ -95,7 +85,7 @@ def side_rank(R: Any, me: int, x: int) -> int:
     return rank
 
 
-@_jit
+@jit()
 def public_points(S: Any, R: Any, t: int, x: int) -> int:
     """Side ``x``'s points as the table sees them (``_public_points``)."""
     if S[t, k.F_PHASE] != k.PLAY:
@@ -107,7 +97,7 @@ def public_points(S: Any, R: Any, t: int, x: int) -> int:
     return pts
 
 
-@_jit
+@jit()
 def observe(S: Any, R: Any, M: Any, t: int, me: int, starts: Any, out: Any) -> None:
     """Seat ``me``'s observation of table ``t`` into ``out`` (zeroed here)."""
     out[:] = 0.0
@@ -117,7 +107,7 @@ def observe(S: Any, R: Any, M: Any, t: int, me: int, starts: Any, out: Any) -> N
         ff_observe(S, R, M, t, me, starts, out)
 
 
-@_jit
+@jit()
 def _common(S: Any, R: Any, M: Any, t: int, me: int, starts: Any, out: Any, b_hand: int,
             b_trick: int, b_played: int, b_phase: int, b_to_act: int, b_dealer: int,
             b_leader: int) -> None:
@@ -142,7 +132,7 @@ def _common(S: Any, R: Any, M: Any, t: int, me: int, starts: Any, out: Any, b_ha
         put_cards(out, starts[b_played] + 52 * ((s - me) % n), M[t, M_PLAYED + s] & ~current)
 
 
-@_jit
+@jit()
 def fo_observe(S: Any, R: Any, M: Any, t: int, me: int, starts: Any, out: Any) -> None:
     _common(S, R, M, t, me, starts, out, B1_HAND, B1_TRICK, B1_PLAYED, B1_PHASE, B1_TO_ACT,
             B1_DEALER, B1_LEADER)
@@ -154,7 +144,7 @@ def fo_observe(S: Any, R: Any, M: Any, t: int, me: int, starts: Any, out: Any) -
         out[starts[B1_GAMES] + r] = S[t, k.F_GAMES + s] / 2.0
 
 
-@_jit
+@jit()
 def ff_observe(S: Any, R: Any, M: Any, t: int, me: int, starts: Any, out: Any) -> None:
     _common(S, R, M, t, me, starts, out, B_HAND, B_TRICK, B_PLAYED, B_PHASE, B_TO_ACT,
             B_DEALER, B_LEADER)
@@ -222,7 +212,7 @@ def ff_observe(S: Any, R: Any, M: Any, t: int, me: int, starts: Any, out: Any) -
 # ----- action ids -------------------------------------------------------------------------
 
 
-@_jit
+@jit()
 def slot_mask(hand: int, cards: int) -> int:
     m = 0
     i = 0
@@ -235,7 +225,7 @@ def slot_mask(hand: int, cards: int) -> int:
     return m
 
 
-@_jit
+@jit()
 def slot_cards(hand: int, slots: int) -> int:
     out = 0
     i = 0
@@ -248,7 +238,7 @@ def slot_cards(hand: int, slots: int) -> int:
     return out
 
 
-@_jit
+@jit()
 def action_id(S: Any, R: Any, t: int, verb: int, arg: int) -> int:
     """The id of table ``t``'s legal action (verb, arg) (``encoding.action_id``)."""
     if R[k.R_GAME] == k.G_FORTY_ONE:
@@ -274,7 +264,7 @@ def action_id(S: Any, R: Any, t: int, verb: int, arg: int) -> int:
     return DISCARD0 + slot_mask(S[t, k.F_HANDS + S[t, k.F_TURN]], arg)
 
 
-@_jit
+@jit()
 def pack_pick_mask(hand: int, pile: int, picks: int) -> int:
     most = min(k.popcount(hand), k.popcount(pile))
     out = 0
@@ -285,7 +275,7 @@ def pack_pick_mask(hand: int, pile: int, picks: int) -> int:
     return out
 
 
-@_jit
+@jit()
 def legal_mask(S: Any, R: Any, M: Any, t: int, out: Any) -> None:
     """The legal ids of the seat to act on table ``t`` into ``out`` (zeroed here)."""
     out[:] = 0
@@ -315,13 +305,13 @@ def legal_mask(S: Any, R: Any, M: Any, t: int, out: Any) -> None:
 # ----- stepping ---------------------------------------------------------------------------
 
 
-@_jit
+@jit()
 def forget_hand(M: Any, t: int) -> None:
     for j in range(MF):
         M[t, j] = 0
 
 
-@_jit
+@jit()
 def record(S: Any, M: Any, t: int, verb: int, arg: int) -> None:
     """Remember what the seat to act does, as its view's history would show it."""
     s = S[t, k.F_TURN]
@@ -339,7 +329,7 @@ def record(S: Any, M: Any, t: int, verb: int, arg: int) -> None:
     M[t, M_PICKS] = 0
 
 
-@_jit
+@jit()
 def apply_id(S: Any, D: Any, R: Any, M: Any, t: int, i: int) -> int:
     """Apply action id ``i`` (legal: the caller checked its mask) for the seat to act.
     Returns 1 if an action reached the engine, 0 for a pick of robbing the pack."""
@@ -360,14 +350,14 @@ def apply_id(S: Any, D: Any, R: Any, M: Any, t: int, i: int) -> int:
     return -1
 
 
-@_jit
+@jit()
 def apply_index(S: Any, D: Any, R: Any, M: Any, t: int, j: int) -> None:
     verb, arg = k.nth(S, R, t, j)
     record(S, M, t, verb, arg)
     k.apply(S, D, R, t, verb, arg)
 
 
-@_jit
+@jit()
 def new_game(S: Any, D: Any, R: Any, M: Any, t: int) -> None:
     """Start a new game on table ``t``, its first dealer one seat on from the last's."""
     k.shuffle(S, D, t)
@@ -375,7 +365,7 @@ def new_game(S: Any, D: Any, R: Any, M: Any, t: int) -> None:
     forget_hand(M, t)
 
 
-@_jit
+@jit()
 def hand_over(S: Any, D: Any, R: Any, M: Any, t: int, learner: int, game_reward: bool,
               one_hand: bool, max_hands: int, hands: Any, rew: Any, done: Any,
               trunc: Any, starts: Any, final_obs: Any) -> None:
@@ -402,7 +392,7 @@ def hand_over(S: Any, D: Any, R: Any, M: Any, t: int, learner: int, game_reward:
     forget_hand(M, t)
 
 
-@_jit
+@jit()
 def advance(S: Any, D: Any, R: Any, M: Any, P: Any, learner: int, game_reward: bool,
             one_hand: bool, max_hands: int, hands: Any, rew: Any, done: Any, trunc: Any,
             starts: Any, final_obs: Any, waiting: Any, basic_target: int) -> None:
@@ -430,7 +420,7 @@ def advance(S: Any, D: Any, R: Any, M: Any, P: Any, learner: int, game_reward: b
             apply_index(S, D, R, M, t, k.rand_below(S, t, c))
 
 
-@_jit
+@jit()
 def basic_choice(S: Any, R: Any, M: Any, t: int, target: int) -> tuple[int, int]:
     """``basic``'s action for the seat to act on table ``t`` (``basic_kernel.choice``)."""
     played = 0
@@ -442,7 +432,7 @@ def basic_choice(S: Any, R: Any, M: Any, t: int, target: int) -> tuple[int, int]
     return bk.choice(S, R, t, target, played, voids)
 
 
-@_jit
+@jit()
 def apply_ids(S: Any, D: Any, R: Any, M: Any, tables: Any, ids: Any, scratch: Any) -> int:
     """Apply ``ids[i]`` on table ``tables[i]`` for the seat to act; returns the first
     position whose id is not legal (nothing applied from there), or -1."""
@@ -456,7 +446,7 @@ def apply_ids(S: Any, D: Any, R: Any, M: Any, tables: Any, ids: Any, scratch: An
     return -1
 
 
-@_jit
+@jit()
 def observe_all(S: Any, R: Any, M: Any, tables: Any, seat: int, starts: Any, obs: Any,
                 masks: Any) -> None:
     for i in range(tables.shape[0]):

@@ -44,7 +44,8 @@ from typing import Any
 import numpy as np
 
 from ..cards import HEARTS
-from .kernel import _bit_length, _jit, _popcount
+from ..jit import jit
+from .kernel import _bit_length, _popcount
 
 # frame columns
 (F_SEAT, F_K, F_WON, F_REM, F_LED, F_WCARD, F_WSEAT, F_H, F_N, F_I, F_RES, F_MAX, F_K0,
@@ -59,7 +60,7 @@ SUIT = 0x1FFF
 ENTER, NEXT, RETURN = 0, 1, 2
 
 
-@_jit(inline=True)
+@jit(inline=True, refcount=False)
 def _beats(c: int, w: int, trump: int) -> bool:
     """Whether card ``c`` beats the card ``w`` winning the trick so far."""
     if c >> 4 == w >> 4:
@@ -67,7 +68,7 @@ def _beats(c: int, w: int, trump: int) -> bool:
     return c >> 4 == trump
 
 
-@_jit(inline=True)
+@jit(inline=True, refcount=False)
 def _top_run(hand: int, cards: int) -> int:
     """How many of the highest of ``cards`` (one suit) ``hand`` holds, from the top down."""
     n = 0
@@ -80,7 +81,7 @@ def _top_run(hand: int, cards: int) -> int:
     return n
 
 
-@_jit(inline=True)
+@jit(inline=True, refcount=False)
 def _word(hands: Any, present: int, s: int) -> int:
     """One suit by relative rank: the holders of its remaining cards from the top down
     (two bits each), then how many there are (four bits)."""
@@ -103,7 +104,7 @@ def _word(hands: Any, present: int, s: int) -> int:
     return word << 4 | n
 
 
-@_jit(inline=True)
+@jit(inline=True, refcount=False)
 def _key(hands: Any, present: int, leader: int, trump: int) -> Any:
     """The position by relative rank, the plain suits in a canonical order (they differ
     only in their cards): the key's two words and the order (slot i holds suit
@@ -133,7 +134,7 @@ def _key(hands: Any, present: int, leader: int, trump: int) -> Any:
     return k0, k1, perm
 
 
-@_jit(inline=True)
+@jit(inline=True, refcount=False)
 def _encode(card: int, perm: int, present: int) -> int:
     """A card as the table keeps it: its suit's slot in the key and how many cards left
     rank above it (-1: none)."""
@@ -147,7 +148,7 @@ def _encode(card: int, perm: int, present: int) -> int:
     return int(slot << 4 | _popcount(above))
 
 
-@_jit(inline=True)
+@jit(inline=True, refcount=False)
 def _decode(code: int, perm: int, present: int) -> int:
     """The card ``_encode`` kept, in a position with the same key."""
     if code < 0:
@@ -161,7 +162,7 @@ def _decode(code: int, perm: int, present: int) -> int:
     return 16 * s + _bit_length(sm) - 1
 
 
-@_jit(inline=True)
+@jit(inline=True, refcount=False)
 def _slot(k0: int, k1: int, cfg: Any, ttkey: Any, store: bool) -> int:
     x = (k0 ^ 0x5851F42D4C957F2D) * 0x2545F4914F6CDD1D
     x ^= x >> 29
@@ -189,7 +190,7 @@ def _slot(k0: int, k1: int, cfg: Any, ttkey: Any, store: bool) -> int:
     return int(free)
 
 
-@_jit(inline=True)
+@jit(inline=True, refcount=False)
 def _sure(hands: Any, present: int, leader: int, trump: int) -> Any:
     """Tricks the leader's side and the other side are sure of: the leader's cashable top
     cards, and each hand's top trumps."""
@@ -220,7 +221,7 @@ def _sure(hands: Any, present: int, leader: int, trump: int) -> Any:
     return mine, theirs
 
 
-@_jit(inline=True)
+@jit(inline=True, refcount=False)
 def _lead_score(hands: Any, present: int, c: int, seat: int, part: int, o1: int, o2: int,
                 trump: int, tm: int) -> int:
     """How promising leading ``c`` looks (higher: tried sooner)."""
@@ -248,7 +249,7 @@ def _lead_score(hands: Any, present: int, c: int, seat: int, part: int, o1: int,
     return 30 - rank
 
 
-@_jit(inline=True)
+@jit(inline=True, refcount=False)
 def _append(mv: Any, sp: int, n: int, cards: int) -> int:
     """``cards`` after the ``n`` moves already in ``mv[sp]``, lowest first; how many now."""
     while cards:
@@ -259,7 +260,7 @@ def _append(mv: Any, sp: int, n: int, cards: int) -> int:
     return n
 
 
-@_jit(inline=True)
+@jit(inline=True, refcount=False)
 def _moves(hands: Any, fr: Any, mv: Any, sp: int, present: int, trump: int,
            maxmask: int) -> int:
     """The seat's moves in ``mv[sp]``, best first, one card per run of equal ones."""
@@ -331,7 +332,7 @@ def _moves(hands: Any, fr: Any, mv: Any, sp: int, present: int, trump: int,
     return _append(mv, sp, n, win)
 
 
-@_jit(inline=True)
+@jit(inline=True, refcount=False)
 def _enter(hands: Any, cfg: Any, ttkey: Any, ttb: Any, fr: Any, mv: Any, sp: int) -> int:
     """0 or 1 when the node is decided at once, else 2 with its moves set up."""
     cfg[C_NODES] += 1
@@ -414,7 +415,7 @@ def _enter(hands: Any, cfg: Any, ttkey: Any, ttb: Any, fr: Any, mv: Any, sp: int
     return 2
 
 
-@_jit(inline=True)
+@jit(inline=True, refcount=False)
 def _finish(cfg: Any, ttkey: Any, ttb: Any, fr: Any, sp: int) -> bool:
     res = fr[sp, F_RES] == 1
     if fr[sp, F_K] == 0:
@@ -433,7 +434,7 @@ def _finish(cfg: Any, ttkey: Any, ttb: Any, fr: Any, sp: int) -> bool:
     return bool(res)
 
 
-@_jit(inline=True)
+@jit(inline=True, refcount=False)
 def _child(hands: Any, cfg: Any, fr: Any, mv: Any, sp: int) -> bool:
     i = fr[sp, F_I]
     if i >= fr[sp, F_N]:
@@ -479,7 +480,7 @@ def _child(hands: Any, cfg: Any, fr: Any, mv: Any, sp: int) -> bool:
     return True
 
 
-@_jit()
+@jit(refcount=False)
 def _search(hands: Any, cfg: Any, ttkey: Any, ttb: Any, fr: Any, mv: Any) -> bool:
     sp = 0
     mode = ENTER
@@ -518,7 +519,7 @@ def _search(hands: Any, cfg: Any, ttkey: Any, ttb: Any, fr: Any, mv: Any) -> boo
             mode = NEXT
 
 
-@_jit(nogil=True)  # a long search in a thread leaves the others (a screen) running
+@jit(nogil=True, refcount=False)  # a long search in a thread leaves the others (a screen) running
 def _solve(hands: Any, trick: Any, nt: int, leader: int, rem: int, cfg: Any, ttkey: Any,
            ttb: Any, fr: Any, mv: Any) -> int:
     """The tricks the side ``cfg[C_MAXMASK]`` takes of the ``rem`` left (the trick in

@@ -16,27 +16,16 @@ The tables are module state: one search at a time per process.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, TypeVar, cast
+from typing import Any
 
 import numpy as np
 from llvmlite import ir  # type: ignore[import-untyped]
-from numba import njit, types
+from numba import types
 from numba.core.extending import intrinsic
 
 from ..fortyfives import FortyFivesState
+from ..jit import jit
 from .position import FF_RANK, FF_SEG, FOLLOW_MODES, SPECIAL_CLASS, Position, ff_special_cards
-
-_F = TypeVar("_F", bound=Callable[..., Any])
-
-
-def _jit(inline: bool = False, nogil: bool = False) -> Callable[[_F], _F]:
-    """numba's ``njit``, cached on disk, without reference counting: every array is the
-    caller's, and counting references to them took three quarters of the time. ``nogil``:
-    other Python threads run while it does."""
-    jit: Any = njit
-    return cast(Callable[[_F], _F], jit(cache=True, inline="always" if inline else "never",
-                                        _nrt=False, nogil=nogil))
 
 # cfg slots: the rules and the position's scalars, then the table's state
 (N, TSEG, PRIV, AH, PLAIN, FOLLOW, BONUSBIT, CALLED, TRICKS, HORIZON, LEADER, TNO, K0, MM,
@@ -76,12 +65,12 @@ def _clz_typer(typingctx: Any, x: Any) -> Any:
 _clz: Any = intrinsic(_clz_typer)  # the leading zero bits of an int64 (64 for 0)
 
 
-@_jit(inline=True)
+@jit(inline=True, refcount=False)
 def _bit_length(x: int) -> int:
     return int(64 - _clz(x))
 
 
-@_jit()
+@jit(refcount=False)
 def _estimate(hands: Any, present: int, n: int, maxmask: int, leader: int, rem: int,
               segmask: Any) -> int:
     won0 = 0
@@ -121,7 +110,7 @@ def _estimate(hands: Any, present: int, n: int, maxmask: int, leader: int, rem: 
     return wmax + (rem - wmax - wmin + odd) // 2
 
 
-@_jit(inline=True)
+@jit(inline=True, refcount=False)
 def _slot(hands: Any, n: int, meta: int, cfg: Any, ttkey: Any, store: bool) -> int:
     """The table row holding this key (-1 if absent); with ``store``, a row to write it."""
     x = (meta + 1) * 0x5851F42D4C957F2D
@@ -164,7 +153,7 @@ MAX_DEPTH = 64
 ENTER, NEXT, RETURN = 0, 1, 2
 
 
-@_jit(inline=True)
+@jit(inline=True, refcount=False)
 def _enter(hands: Any, seg: Any, cls: Any, segmask: Any, cfg: Any, ttkey: Any, ttb: Any,
            fr: Any, sp: int) -> int:
     """A node's first look: 0 or 1 when it is decided at once, else 2 with its moves set
@@ -294,7 +283,7 @@ def _enter(hands: Any, seg: Any, cls: Any, segmask: Any, cfg: Any, ttkey: Any, t
     return 2
 
 
-@_jit(inline=True)
+@jit(inline=True, refcount=False)
 def _finish(hands: Any, cfg: Any, ttkey: Any, ttb: Any, fr: Any, sp: int) -> bool:
     """A node's last act: a trick's first node records what it proved in the table."""
     result = bool(fr[sp, F_RESULT] == 1)
@@ -313,7 +302,7 @@ def _finish(hands: Any, cfg: Any, ttkey: Any, ttb: Any, fr: Any, sp: int) -> boo
     return result
 
 
-@_jit(inline=True)
+@jit(inline=True, refcount=False)
 def _child(hands: Any, seg: Any, cfg: Any, fr: Any, sp: int) -> bool:
     """Play the frame's next card and set up the child's frame; False when none is left."""
     first = fr[sp, F_FIRST]
@@ -390,7 +379,7 @@ def _child(hands: Any, seg: Any, cfg: Any, fr: Any, sp: int) -> bool:
     return True
 
 
-@_jit(inline=True)
+@jit(inline=True, refcount=False)
 def _set(fr: Any, q: int, seat: int, k: int, need: int, tno: int, present: int, tmask: int,
          led: int, wcard: int, wseat: int, mm: int, pend: int, pu: int) -> None:
     fr[q, F_SEAT] = seat
@@ -407,7 +396,7 @@ def _set(fr: Any, q: int, seat: int, k: int, need: int, tno: int, present: int, 
     fr[q, F_PU] = pu
 
 
-@_jit()
+@jit(refcount=False)
 def _search(hands: Any, seg: Any, cls: Any, segmask: Any, cfg: Any, ttkey: Any, ttb: Any,
             fr: Any) -> bool:
     """The twin's recursive ``search`` from the node in frame 0, run on an explicit stack
@@ -447,7 +436,7 @@ def _search(hands: Any, seg: Any, cls: Any, segmask: Any, cfg: Any, ttkey: Any, 
             mode = NEXT
 
 
-@_jit()
+@jit(refcount=False)
 def _future(buf: Any, cfg: Any, ttkey: Any, ttb: Any, fr: Any) -> int:
     """``twin.future`` on the position in ``buf`` and ``cfg``: a binary search on ``need``."""
     hands = buf[B_HANDS:B_HANDS + 8]
@@ -493,7 +482,7 @@ def _future(buf: Any, cfg: Any, ttkey: Any, ttb: Any, fr: Any) -> int:
     return lo
 
 
-@_jit()
+@jit(refcount=False)
 def _compact_ff(buf: Any, cfg: Any, order: Any, seg52: Any) -> None:
     """``position.forty_fives_position`` in compiled code: number the raw cards in
     ``buf[B_RAW:]`` and fill the rest of ``buf`` and ``cfg``."""
@@ -561,7 +550,7 @@ def _compact_ff(buf: Any, cfg: Any, order: Any, seg52: Any) -> None:
     cfg[CALLED] = called
 
 
-@_jit()
+@jit(refcount=False)
 def _future_ff(buf: Any, cfg: Any, ttkey: Any, ttb: Any, fr: Any, order: Any,
                seg52: Any) -> int:
     _compact_ff(buf, cfg, order, seg52)

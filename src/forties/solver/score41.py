@@ -42,10 +42,11 @@ import numpy as np
 
 from ..actions import Action
 from ..fortyone import PLAY_ACTIONS, FortyOneState
+from ..jit import jit
 from ..rules import FortyOneRules
 from ..scoring import FortyOneHand, score_forty_one
 from ..state import Phase
-from .kernel import _bit_length, _jit, _popcount
+from .kernel import _bit_length, _popcount
 from .position import Position, forty_one_position
 
 # What ending the game is worth, in points of a hand (the players' ``WIN_BONUS``).
@@ -104,7 +105,7 @@ MAX_DEPTH = 60
 ENTER, NEXT, RETURN = 0, 1, 2
 
 
-@_jit(inline=True)
+@jit(inline=True, refcount=False)
 def _slot(hands: Any, meta: int, cfg: Any, ttkey: Any, store: bool) -> int:
     x = (meta + 1) * 0x5851F42D4C957F2D
     for i in range(4):
@@ -134,7 +135,7 @@ def _slot(hands: Any, meta: int, cfg: Any, ttkey: Any, store: bool) -> int:
     return free
 
 
-@_jit(inline=True)
+@jit(inline=True, refcount=False)
 def _bounds(needs: int, rem: int, vals: Any) -> Any:
     """The best and the worst outcome value still possible with ``rem`` tricks left."""
     made = 0
@@ -165,7 +166,7 @@ def _bounds(needs: int, rem: int, vals: Any) -> Any:
     return best, worst
 
 
-@_jit()
+@jit(refcount=False)
 def _estimate(hands: Any, present: int, tseg: int, segmask: Any, needs: int, rem: int,
               vals: Any) -> int:
     """A guess at the outcome: each seat takes the top cards it holds in each suit (a run
@@ -204,7 +205,7 @@ def _estimate(hands: Any, present: int, tseg: int, segmask: Any, needs: int, rem
     return int(vals[made])
 
 
-@_jit(inline=True)
+@jit(inline=True, refcount=False)
 def _set(fr: Any, q: int, seat: int, k: int, needs: int, tno: int, present: int, tmask: int,
          led: int, wcard: int, wseat: int, thr: int) -> None:
     fr[q, F_SEAT] = seat
@@ -219,7 +220,7 @@ def _set(fr: Any, q: int, seat: int, k: int, needs: int, tno: int, present: int,
     fr[q, F_THR] = thr
 
 
-@_jit(inline=True)
+@jit(inline=True, refcount=False)
 def _enter(hands: Any, seg: Any, segmask: Any, vals: Any, srt: Any, cfg: Any, ttkey: Any,
            ttb: Any, fr: Any, sp: int) -> int:
     """0 or 1 when the node is decided at once (value below / at least the threshold),
@@ -323,7 +324,7 @@ def _enter(hands: Any, seg: Any, segmask: Any, vals: Any, srt: Any, cfg: Any, tt
     return 2
 
 
-@_jit(inline=True)
+@jit(inline=True, refcount=False)
 def _finish(hands: Any, cfg: Any, ttkey: Any, ttb: Any, fr: Any, sp: int) -> bool:
     result = bool(fr[sp, F_RESULT] == 1)
     if fr[sp, F_K] == 0:
@@ -341,7 +342,7 @@ def _finish(hands: Any, cfg: Any, ttkey: Any, ttb: Any, fr: Any, sp: int) -> boo
     return result
 
 
-@_jit(inline=True)
+@jit(inline=True, refcount=False)
 def _child(hands: Any, seg: Any, cfg: Any, fr: Any, sp: int) -> bool:
     first = fr[sp, F_FIRST]
     second = fr[sp, F_SECOND]
@@ -385,7 +386,7 @@ def _child(hands: Any, seg: Any, cfg: Any, fr: Any, sp: int) -> bool:
     return True
 
 
-@_jit()
+@jit(refcount=False)
 def _search(hands: Any, seg: Any, segmask: Any, vals: Any, srt: Any, cfg: Any, ttkey: Any,
             ttb: Any, fr: Any) -> bool:
     sp = 0
@@ -423,7 +424,7 @@ def _search(hands: Any, seg: Any, segmask: Any, vals: Any, srt: Any, cfg: Any, t
             mode = NEXT
 
 
-@_jit()
+@jit(refcount=False)
 def _value(buf: Any, needs: int, cfg: Any, ttkey: Any, ttb: Any, fr: Any) -> int:
     """The value of the position in ``buf``/``cfg`` for the team ``cfg[MM]``: a binary
     search over the sorted outcome values, each step a null-window search."""

@@ -15,23 +15,14 @@ on disk.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, TypeVar, cast
+from typing import Any
 
 import numpy as np
-from numba import njit
 
 from ..cards import HEARTS, SUIT_MASKS
 from ..fortyfives import ABOVE, KEY, PRIVILEGED, TRUMP_ORDER, TRUMPS
 from ..fortyone import KEY as KEY41
-
-_F = TypeVar("_F", bound=Callable[..., Any])
-
-
-def _jit(f: _F) -> _F:
-    jit: Any = njit
-    return cast(_F, jit(cache=True)(f))
-
+from ..jit import jit
 
 # ----- codes ------------------------------------------------------------------------------
 
@@ -108,7 +99,7 @@ ACE, FIVE = 12, 3
 # ----- bits -------------------------------------------------------------------------------
 
 
-@_jit
+@jit()
 def popcount(x: int) -> int:
     c = 0
     while x:
@@ -117,13 +108,13 @@ def popcount(x: int) -> int:
     return c
 
 
-@_jit
+@jit()
 def low_index(x: int) -> int:
     """The index of the lowest set bit of ``x`` (> 0)."""
     return T_LOG67[(x & -x) % 67]
 
 
-@_jit
+@jit()
 def nth_bit(x: int, k: int) -> int:
     """The ``k``-th lowest set bit of ``x``, as a mask."""
     for _ in range(k):
@@ -131,7 +122,7 @@ def nth_bit(x: int, k: int) -> int:
     return x & -x
 
 
-@_jit
+@jit()
 def unrank(cards: int, m: int, k: int, i: int) -> int:
     """The ``i``-th ``k``-subset, in lexicographic order, of the ``m`` bits of ``cards``
     (lowest first), as ``itertools.combinations`` lists them."""
@@ -155,12 +146,12 @@ def unrank(cards: int, m: int, k: int, i: int) -> int:
 # ----- Forty-Fives: the hand --------------------------------------------------------------
 
 
-@_jit
+@jit()
 def _seat_mask(n: int) -> int:
     return (1 << n) - 1
 
 
-@_jit
+@jit()
 def ff_begin(S: Any, D: Any, R: Any, t: int) -> None:
     """Deal the hand from ``D[t]`` and start it (``_start_hand`` and ``_begin``)."""
     n = R[R_N]
@@ -242,7 +233,7 @@ def ff_begin(S: Any, D: Any, R: Any, t: int) -> None:
         S[t, F_TURN] = (dealer + 1) % n
 
 
-@_jit
+@jit()
 def ff_min_bid_for(S: Any, R: Any, t: int, seat: int) -> int:
     lo = R[R_MIN_BID]
     if R[R_MIN100] and S[t, F_SCORES + R[R_SIDE_OF + seat]] >= 100:
@@ -250,7 +241,7 @@ def ff_min_bid_for(S: Any, R: Any, t: int, seat: int) -> int:
     return lo
 
 
-@_jit
+@jit()
 def ff_dealer_bagged(S: Any, R: Any, t: int, seat: int) -> bool:
     dealer = S[t, F_DEALER]
     if seat != dealer or S[t, F_HIGH]:
@@ -259,19 +250,19 @@ def ff_dealer_bagged(S: Any, R: Any, t: int, seat: int) -> bool:
     return R[R_REDEAL] == 0 and S[t, F_PASSED] == others
 
 
-@_jit
+@jit()
 def ff_may_hold(S: Any, R: Any, t: int, seat: int) -> bool:
     high = S[t, F_HIGH]
     return bool(seat == S[t, F_DEALER] and R[R_MAY_HOLD] and high > 0
                 and S[t, F_HIGH_BIDDER] != seat and high >= ff_min_bid_for(S, R, t, seat))
 
 
-@_jit
+@jit()
 def ff_ladder_count(R: Any) -> int:
     return (30 - R[R_MIN_BID]) // 5 + 1 + R[R_B3060] + R[R_B60120]
 
 
-@_jit
+@jit()
 def ff_ladder(R: Any, i: int) -> int:
     """The ``i``-th bid of the ladder, lowest first."""
     plain = (30 - R[R_MIN_BID]) // 5 + 1
@@ -282,21 +273,21 @@ def ff_ladder(R: Any, i: int) -> int:
     return 120
 
 
-@_jit
+@jit()
 def ff_trump_ok(S: Any, R: Any, t: int, suit: int) -> bool:
     if R[R_NEEDS_CARD] or S[t, F_WENT_KITTY]:
         return bool(S[t, F_HANDS + S[t, F_BIDDER]] & T_TRUMPS[suit])
     return True
 
 
-@_jit
+@jit()
 def ff_may_go_on(S: Any, R: Any, t: int) -> bool:
     went = S[t, F_WENT_KITTY]
     return bool((R[R_GO_KITTY] and not went)
                 or (R[R_GO_TOP] and went and not S[t, F_WENT_TOP]))
 
 
-@_jit
+@jit()
 def ff_discard_sizes(S: Any, R: Any, t: int, s: int) -> tuple[int, int]:
     """How many cards seat ``s`` may discard: lo <= k < hi."""
     have = popcount(S[t, F_HANDS + s])
@@ -311,7 +302,7 @@ def ff_discard_sizes(S: Any, R: Any, t: int, s: int) -> tuple[int, int]:
     return max(have - 5, 0), hi
 
 
-@_jit
+@jit()
 def ff_call_ok(S: Any, t: int) -> int:
     """The cards the bidder may call (every card but the trumps above his best)."""
     tr = S[t, F_TRUMP]
@@ -328,7 +319,7 @@ def ff_call_ok(S: Any, t: int) -> int:
     return ok & ~(1 << T_ORDER[tr, 0])  # never the 5 of trumps
 
 
-@_jit
+@jit()
 def follow_mask(hand: int, led: int, tr: int, priv: int, suit_or_trump: bool,
                 hoh: bool) -> int:
     """The cards of ``hand`` that may be played to a trick led with ``led``
@@ -350,7 +341,7 @@ def follow_mask(hand: int, led: int, tr: int, priv: int, suit_or_trump: bool,
     return hand
 
 
-@_jit
+@jit()
 def trick_taken(cards: Any, n: int, leader: int, tr: int, bonus: int) -> tuple[int, int]:
     """The seat that takes the trick of ``cards[:n]`` led by ``leader``, and its points
     (10 with the bonus card in it)."""
@@ -370,7 +361,7 @@ def trick_taken(cards: Any, n: int, leader: int, tr: int, bonus: int) -> tuple[i
     return (leader + bi) % n, pts
 
 
-@_jit
+@jit()
 def ff_play_mask(S: Any, R: Any, t: int, s: int) -> int:
     """The cards seat ``s`` may play (``legal_play_mask``)."""
     hand = S[t, F_HANDS + s]
@@ -384,7 +375,7 @@ def ff_play_mask(S: Any, R: Any, t: int, s: int) -> int:
     return hand
 
 
-@_jit
+@jit()
 def ff_count(S: Any, R: Any, t: int) -> int:
     """How many legal actions table ``t`` has (0 once the hand is over)."""
     s = S[t, F_TURN]
@@ -441,7 +432,7 @@ def ff_count(S: Any, R: Any, t: int) -> int:
     return 0
 
 
-@_jit
+@jit()
 def ff_nth(S: Any, R: Any, t: int, k: int) -> tuple[int, int]:
     """The ``k``-th legal action of table ``t``: (verb, argument)."""
     s = S[t, F_TURN]
@@ -512,7 +503,7 @@ def ff_nth(S: Any, R: Any, t: int, k: int) -> tuple[int, int]:
     return -1, 0
 
 
-@_jit
+@jit()
 def ff_end_auction(S: Any, R: Any, t: int) -> None:
     if S[t, F_HIGH] == 0:
         S[t, F_THROWN] = 1
@@ -528,14 +519,14 @@ def ff_end_auction(S: Any, R: Any, t: int) -> None:
         ff_to_trump(S, R, t)
 
 
-@_jit
+@jit()
 def ff_take_kitty(S: Any, t: int) -> None:
     if not S[t, F_KITTY_TAKEN]:
         S[t, F_HANDS + S[t, F_BIDDER]] |= S[t, F_KITTY]
         S[t, F_KITTY_TAKEN] = 1
 
 
-@_jit
+@jit()
 def ff_to_trump(S: Any, R: Any, t: int) -> None:
     if R[R_KITTY_FIRST]:
         ff_take_kitty(S, t)
@@ -543,7 +534,7 @@ def ff_to_trump(S: Any, R: Any, t: int) -> None:
     S[t, F_TURN] = S[t, F_BIDDER]
 
 
-@_jit
+@jit()
 def ff_auction_apply(S: Any, R: Any, t: int, s: int, verb: int, arg: int) -> None:
     n = R[R_N]
     if verb == V_PASS:
@@ -574,7 +565,7 @@ def ff_auction_apply(S: Any, R: Any, t: int, s: int, verb: int, arg: int) -> Non
     S[t, F_TURN] = nxt
 
 
-@_jit
+@jit()
 def ff_replenish(S: Any, D: Any, R: Any, t: int) -> None:
     """The dealer restores every hand to five from the stock, from his left."""
     n = R[R_N]
@@ -607,7 +598,7 @@ def ff_replenish(S: Any, D: Any, R: Any, t: int) -> None:
     S[t, F_STOCK_POS] = pos
 
 
-@_jit
+@jit()
 def ff_after_draw(S: Any, R: Any, t: int) -> None:
     if R[R_CALL_PARTNER]:
         S[t, F_PHASE] = CALL
@@ -616,7 +607,7 @@ def ff_after_draw(S: Any, R: Any, t: int) -> None:
         ff_start_play(S, R, t)
 
 
-@_jit
+@jit()
 def ff_start_play(S: Any, R: Any, t: int) -> None:
     n = R[R_N]
     lead = R[R_LEAD]
@@ -650,7 +641,7 @@ def ff_start_play(S: Any, R: Any, t: int) -> None:
     S[t, F_LEADER] = leader
 
 
-@_jit
+@jit()
 def ff_bidding_sides(S: Any, R: Any, t: int) -> tuple[int, int]:
     """The bidding sides: the bidder's, and his called partner's if another; -1 if none."""
     b = S[t, F_BIDDER]
@@ -663,7 +654,7 @@ def ff_bidding_sides(S: Any, R: Any, t: int) -> tuple[int, int]:
     return bs, -1
 
 
-@_jit
+@jit()
 def game_won(S: Any, R: Any, t: int, kind: int, val: int) -> None:
     """A game is won (``_game_won``): in a best-of-3 match the next game may be due."""
     if R[R_BEST3]:
@@ -677,13 +668,13 @@ def game_won(S: Any, R: Any, t: int, kind: int, val: int) -> None:
     S[t, F_WVAL] = val
 
 
-@_jit
+@jit()
 def close_hand(S: Any, t: int) -> None:
     S[t, F_PHASE] = GAME_OVER if S[t, F_OVER] else HAND_OVER
     S[t, F_TURN] = -1
 
 
-@_jit
+@jit()
 def ff_finish_trick(S: Any, R: Any, t: int) -> None:
     n = R[R_N]
     leader = S[t, F_LEADER]
@@ -716,7 +707,7 @@ def ff_finish_trick(S: Any, R: Any, t: int) -> None:
     S[t, F_LEADER] = w
 
 
-@_jit
+@jit()
 def ff_delta(S: Any, R: Any, t: int, x: int) -> int:
     """What side ``x``'s score moves by for the hand just played (``hand_deltas``)."""
     b0, b1 = ff_bidding_sides(S, R, t)
@@ -737,7 +728,7 @@ def ff_delta(S: Any, R: Any, t: int, x: int) -> int:
     return S[t, F_POINTS + x]
 
 
-@_jit
+@jit()
 def ff_score_hand(S: Any, R: Any, t: int) -> None:
     none = R[R_AUCTION] == AU_NONE
     for x in range(R[R_NSIDES]):  # a delta reads the points and the start scores only
@@ -751,7 +742,7 @@ def ff_score_hand(S: Any, R: Any, t: int) -> None:
     close_hand(S, t)
 
 
-@_jit
+@jit()
 def ff_going_out(S: Any, R: Any, t: int) -> None:
     """Whether a side has gone out, and who wins (``_going_out``)."""
     ns = R[R_NSIDES]
@@ -802,7 +793,7 @@ def ff_going_out(S: Any, R: Any, t: int) -> None:
         game_won(S, R, t, W_SIDE, best)
 
 
-@_jit
+@jit()
 def ff_trump_apply(S: Any, R: Any, D: Any, t: int, s: int, verb: int, arg: int) -> None:
     """Name trump, or go on the kitty (or the top card)."""
     n = R[R_N]
@@ -824,7 +815,7 @@ def ff_trump_apply(S: Any, R: Any, D: Any, t: int, s: int, verb: int, arg: int) 
     S[t, F_TURN] = (S[t, F_DEALER] + 1) % n
 
 
-@_jit
+@jit()
 def ff_apply(S: Any, D: Any, R: Any, t: int, verb: int, arg: int) -> None:
     """Apply a legal action to table ``t``."""
     s = S[t, F_TURN]
@@ -884,7 +875,7 @@ def ff_apply(S: Any, D: Any, R: Any, t: int, verb: int, arg: int) -> None:
 # ----- Forty One ---------------------------------------------------------------------------
 
 
-@_jit
+@jit()
 def fo_begin(S: Any, D: Any, R: Any, t: int) -> None:
     for x in range(6):
         S[t, F_START + x] = S[t, F_SCORES + x]
@@ -906,7 +897,7 @@ def fo_begin(S: Any, D: Any, R: Any, t: int) -> None:
     S[t, F_LEADER] = -1
 
 
-@_jit
+@jit()
 def fo_play_mask(S: Any, t: int, s: int) -> int:
     hand = S[t, F_HANDS + s]
     if S[t, F_TRICK_N]:
@@ -916,7 +907,7 @@ def fo_play_mask(S: Any, t: int, s: int) -> int:
     return hand
 
 
-@_jit
+@jit()
 def fo_count(S: Any, R: Any, t: int) -> int:
     s = S[t, F_TURN]
     if s < 0:
@@ -926,14 +917,14 @@ def fo_count(S: Any, R: Any, t: int) -> int:
     return popcount(fo_play_mask(S, t, s))
 
 
-@_jit
+@jit()
 def fo_nth(S: Any, R: Any, t: int, k: int) -> tuple[int, int]:
     if S[t, F_PHASE] == AUCTION:
         return V_BID, k + 1
     return V_PLAY, nth_bit(fo_play_mask(S, t, S[t, F_TURN]), k)
 
 
-@_jit
+@jit()
 def fo_qualifies(S: Any, R: Any, t: int, a: int, b: int) -> bool:
     target = R[R_TARGET]
     pa = S[t, F_SCORES + a]
@@ -942,7 +933,7 @@ def fo_qualifies(S: Any, R: Any, t: int, a: int, b: int) -> bool:
     return bool((pa >= target and (not pos or pb > 0)) or (pb >= target and (not pos or pa > 0)))
 
 
-@_jit
+@jit()
 def fo_score_hand(S: Any, R: Any, t: int) -> None:
     for s in range(4):
         bid = S[t, F_BIDS + s]
@@ -965,7 +956,7 @@ def fo_score_hand(S: Any, R: Any, t: int) -> None:
     close_hand(S, t)
 
 
-@_jit
+@jit()
 def fo_apply(S: Any, D: Any, R: Any, t: int, verb: int, arg: int) -> None:
     s = S[t, F_TURN]
     if S[t, F_PHASE] == AUCTION:
@@ -1016,21 +1007,21 @@ def fo_apply(S: Any, D: Any, R: Any, t: int, verb: int, arg: int) -> None:
 # ----- both games ----------------------------------------------------------------------------
 
 
-@_jit
+@jit()
 def count(S: Any, R: Any, t: int) -> int:
     if R[R_GAME] == G_FORTY_ONE:
         return fo_count(S, R, t)
     return ff_count(S, R, t)
 
 
-@_jit
+@jit()
 def nth(S: Any, R: Any, t: int, k: int) -> tuple[int, int]:
     if R[R_GAME] == G_FORTY_ONE:
         return fo_nth(S, R, t, k)
     return ff_nth(S, R, t, k)
 
 
-@_jit
+@jit()
 def find(S: Any, R: Any, t: int, verb: int, arg: int) -> int:
     """The index of (verb, arg) among table ``t``'s legal actions, or -1."""
     for i in range(count(S, R, t)):
@@ -1040,7 +1031,7 @@ def find(S: Any, R: Any, t: int, verb: int, arg: int) -> int:
     return -1
 
 
-@_jit
+@jit()
 def apply(S: Any, D: Any, R: Any, t: int, verb: int, arg: int) -> None:
     if R[R_GAME] == G_FORTY_ONE:
         fo_apply(S, D, R, t, verb, arg)
@@ -1048,7 +1039,7 @@ def apply(S: Any, D: Any, R: Any, t: int, verb: int, arg: int) -> None:
         ff_apply(S, D, R, t, verb, arg)
 
 
-@_jit
+@jit()
 def begin(S: Any, D: Any, R: Any, t: int) -> None:
     if R[R_GAME] == G_FORTY_ONE:
         fo_begin(S, D, R, t)
@@ -1056,7 +1047,7 @@ def begin(S: Any, D: Any, R: Any, t: int) -> None:
         ff_begin(S, D, R, t)
 
 
-@_jit
+@jit()
 def new_game(S: Any, D: Any, R: Any, t: int, first_dealer: int) -> None:
     """Start a new game on table ``t`` with the deck already in ``D[t]``."""
     for x in range(6):
@@ -1072,7 +1063,7 @@ def new_game(S: Any, D: Any, R: Any, t: int, first_dealer: int) -> None:
     begin(S, D, R, t)
 
 
-@_jit
+@jit()
 def next_hand(S: Any, D: Any, R: Any, t: int) -> None:
     """Deal the next hand on table ``t`` from ``D[t]`` (``GameState.next_hand``)."""
     S[t, F_HAND_INDEX] += 1
@@ -1084,7 +1075,7 @@ def next_hand(S: Any, D: Any, R: Any, t: int) -> None:
     begin(S, D, R, t)
 
 
-@_jit
+@jit()
 def rand_below(S: Any, t: int, bound: int) -> int:
     """A uniform draw from 0..bound-1 by table ``t``'s own generator (xorshift64*)."""
     x = S[t, F_RNG]
@@ -1096,7 +1087,7 @@ def rand_below(S: Any, t: int, bound: int) -> int:
     return min(int(u * (1.0 / 9007199254740992.0) * bound), bound - 1)
 
 
-@_jit
+@jit()
 def shuffle(S: Any, D: Any, t: int) -> None:
     for i in range(52):
         D[t, i] = i
@@ -1107,14 +1098,14 @@ def shuffle(S: Any, D: Any, t: int) -> None:
         D[t, j] = c
 
 
-@_jit
+@jit()
 def deal_on(S: Any, D: Any, R: Any, t: int) -> None:
     """After a hand: shuffle, then deal on as ``deal_from_deck``."""
     shuffle(S, D, t)
     deal_from_deck(S, D, R, t)
 
 
-@_jit
+@jit()
 def deal_from_deck(S: Any, D: Any, R: Any, t: int) -> None:
     """After a hand: count it, and deal the next one from ``D[t]``, or a new game once the
     game is over (its first dealer one seat on from the last game's)."""
@@ -1127,7 +1118,7 @@ def deal_from_deck(S: Any, D: Any, R: Any, t: int) -> None:
         next_hand(S, D, R, t)
 
 
-@_jit
+@jit()
 def new_games(S: Any, D: Any, R: Any, first_dealer: int, shuffle_decks: bool) -> None:
     for t in range(S.shape[0]):
         if shuffle_decks:
@@ -1138,14 +1129,14 @@ def new_games(S: Any, D: Any, R: Any, first_dealer: int, shuffle_decks: bool) ->
         S[t, F_THROWN_DONE] = 0
 
 
-@_jit
+@jit()
 def counts(S: Any, R: Any, out: Any) -> None:
     """Every table's count of legal actions, into ``out``."""
     for t in range(S.shape[0]):
         out[t] = count(S, R, t)
 
 
-@_jit
+@jit()
 def step(S: Any, D: Any, R: Any, choice: Any, counts: Any, auto: bool) -> int:
     """Every table with a legal action applies its ``choice[t]``-th; with ``auto``, a hand
     that ends is followed by the next deal. ``counts`` holds each table's count of legal
@@ -1166,7 +1157,7 @@ def step(S: Any, D: Any, R: Any, choice: Any, counts: Any, auto: bool) -> int:
     return -1
 
 
-@_jit
+@jit()
 def play_random(S: Any, D: Any, R: Any, steps: int) -> None:
     """``steps`` rounds: every table plays a uniformly random legal action, dealing on."""
     for _ in range(steps):
