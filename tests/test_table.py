@@ -98,6 +98,10 @@ def test_refusals_name_the_reason() -> None:
             t.check_act(who, text, t.version)
         assert e.value.code == code, (who, text, e.value.reason)
         assert "\n" not in e.value.reason
+        with pytest.raises(TableError) as again:  # acting is refused the same way
+            t.act(who, text, t.version)
+        assert (again.value.code, again.value.reason, again.value.refusal,
+                again.value.params) == (code, e.value.reason, e.value.refusal, e.value.params)
     with pytest.raises(TableError) as e:
         t.check_act(seat, f"{seat} bid 10", t.version)
     assert e.value.reason == t.state.reason(__import__("forties").Action.parse(f"{seat} bid 10"))
@@ -425,3 +429,44 @@ def test_an_away_persons_seat_is_a_persons_to_the_tables_expert() -> None:
     t.apply({"kind": "away", "seat": 3})
     assert t.seat_levels() == ["expert", "basic", "basic", None]
     assert all(chose == untold for chose, _, untold in _seat_0_where_the_two_experts_differ(t, 2))
+
+
+def test_acting_makes_the_events_and_the_game_ends_by_them() -> None:
+    """``act`` answers an accepted action with its event, and with the game's end after
+    the action that ends it; the table's status for storage follows the events; a
+    computer's decision made on an old version is dropped."""
+    t = table("merrimack-valley", seed=3, people=4)
+    t.settings.level = "random"
+    ends = 0
+    while not t.state.over:
+        if t.status == "review":
+            t.apply({"kind": "deal", "hand": t.state.hand_index + 1})
+            continue
+        seat = t.state.turn
+        assert seat is not None
+        a = computer_choice("basic", t.computer_key(), t.state.view(seat),
+                            t.state.legal_actions())
+        events = t.act(seat, str(a), t.version)
+        assert events[0] == {"kind": "act", "seat": seat, "action": str(a)}
+        assert t.stored_status(events) == ("over" if len(events) == 2 else "playing")
+        ends += len(events) == 2
+        for e in events:
+            t.apply(e)
+    assert ends == 1 and t.status == "over" and t.past[-1].event == {"kind": "over"}
+
+
+def test_a_computers_decision_counts_only_on_its_own_turn() -> None:
+    t = table(people=0)
+    d = t.decision()
+    assert d is not None and d.seat == t.state.turn and d.version == t.version
+    events = t.computer_act(d.version, d.choose())
+    assert events == [{"kind": "act", "seat": d.seat, "action": str(t.decide())}]
+    for e in events:
+        t.apply(e)
+    assert t.computer_act(d.version, d.choose()) is None  # the table moved on
+    later = t.decision()
+    assert later is not None
+    assert t.state.phase.value == "auction"
+    with pytest.raises(TableError) as e:
+        t.computer_act(later.version, f"{later.seat} bid 10")
+    assert e.value.code == "illegal"

@@ -27,7 +27,7 @@ from .bots import LEVELS, make_bot
 from .games import new_game
 from .record import Record, Recorder
 from .rules import PRESETS, Rules, format_value, wire_id
-from .state import GameState, Phase, Refusal
+from .state import GameState, IllegalActionError, Phase, Refusal
 
 PERSON, COMPUTER, EMPTY = "person", "computer", "empty"
 KINDS = (PERSON, COMPUTER, EMPTY)
@@ -190,6 +190,25 @@ def computer_choice(level: str, key: str, view: dict[str, Any],
     return make_bot(level, random.Random(key), seats=seats).choose(view, legal)
 
 
+@dataclass(frozen=True)
+class Decision:
+    """A computer player's turn as it decides it: its seat, the version it decides on,
+    its level, the key its generator is seeded by, its view, the legal actions and the
+    table's seats as it is told them. Plain data, so that another thread or process may
+    decide while the table goes on."""
+
+    seat: int
+    version: int
+    level: str
+    key: str
+    view: dict[str, Any]
+    legal: list[Action]
+    seats: list[str | None]
+
+    def choose(self) -> Action:
+        return computer_choice(self.level, self.key, self.view, self.legal, self.seats)
+
+
 def rules_line(rules: Rules) -> str:
     """The rules in one line: the preset's summary and the house rules changed."""
     line = PRESETS[rules.preset].summary
@@ -330,14 +349,21 @@ class Table:
     def computer_key(self) -> str:
         return f"{self.id}:{self.version}"
 
-    def decide(self) -> Action:
-        """The computer player's action now (random and basic players are quick)."""
+    def decision(self) -> Decision | None:
+        """What the computer player to act decides from (None: no computer is to act)."""
         seat = self.computer_to_act()
         if seat is None:
+            return None
+        return Decision(seat, self.version, self.level_of(seat), self.computer_key(),
+                        self.state.view(seat), list(self.state.legal_actions()),
+                        self.seat_levels())
+
+    def decide(self) -> Action:
+        """The computer player's action now (random and basic players are quick)."""
+        decision = self.decision()
+        if decision is None:
             raise TableError("turn", "no computer player is to act")
-        return computer_choice(self.level_of(seat), self.computer_key(),
-                               self.state.view(seat), self.state.legal_actions(),
-                               self.seat_levels())
+        return decision.choose()
 
     # ----- checks -----------------------------------------------------------------------
 
@@ -345,6 +371,20 @@ class Table:
         """The action ``text`` by ``seat`` made on ``version``, if it may be applied now;
         raises TableError: "stale" (the game moved since), "turn", "bad", "illegal" (the
         engine's reason)."""
+        action = self._table_allows(seat, text, version)
+        reason = self.state.reason(action)
+        if reason is not None:
+            raise TableError.engine("illegal", reason, self.words(reason, action.seat))
+        return action
+
+    def act(self, seat: int | None, text: Any, version: Any) -> list[dict[str, Any]]:
+        """The events of the action ``text`` by ``seat`` made on ``version`` (the web's
+        and the terminal's one way to act): refused as ``check_act`` refuses, else the
+        action and, when it ends the game, the game's end."""
+        return self._events(self._table_allows(seat, text, version))
+
+    def _table_allows(self, seat: int | None, text: Any, version: Any) -> Action:
+        """``check_act`` but for the engine's own reason."""
         if seat is None:
             raise TableError("seat", "spectators do not play")
         if type(version) is not int:
@@ -372,10 +412,43 @@ class Table:
         if self.controller(seat) != PERSON:
             away = Refusal("a computer player has your seat: take it back first", "away")
             raise TableError.engine("turn", away, away)
-        reason = self.state.reason(action)
-        if reason is not None:
-            raise TableError.engine("illegal", reason, self.words(reason, seat))
         return action
+
+    def computer_act(self, version: int, action: Action | str) -> list[dict[str, Any]] | None:
+        """The events of a computer player's ``action``, decided on ``version``; None
+        when the table has moved on since (that computer's turn is over)."""
+        if isinstance(action, str):
+            action = Action.parse(action)
+        if self.version != version or self.computer_to_act() != action.seat:
+            return None
+        return self._events(action)
+
+    def _events(self, action: Action) -> list[dict[str, Any]]:
+        """The events of ``action``, its legality checked here, once (the engine's reason,
+        raised as "illegal"): the action, then the game's end if it ends the game. The
+        game after it is worked out on a copy, the events being stored before they are
+        applied."""
+        after = self.state.clone()
+        try:
+            after.apply(action)
+        except IllegalActionError as e:
+            raise TableError.engine("illegal", e.reason, self.words(e.reason, action.seat)) \
+                from None
+        events: list[dict[str, Any]] = [{"kind": "act", "seat": action.seat,
+                                         "action": str(action)}]
+        if after.over:
+            events.append({"kind": "over"})
+        return events
+
+    def check_hint(self, seat: int | None) -> int:
+        """``seat`` if it may ask for a hint now (the host allows hints, and it is the
+        turn of the person in that seat); raises TableError."""
+        if not self.settings.hints:
+            raise TableError("hints", "the host does not allow hints at this table")
+        if seat is None or self.status != PLAYING or self.state.turn != seat or \
+                self.controller(seat) != PERSON:
+            raise TableError("turn", "a hint is for your own turn")
+        return seat
 
     def seat_label(self, seat: int) -> str:
         """A seat as the pages name it: the person's name (or a computer player's own),
@@ -436,9 +509,36 @@ class Table:
         self.past.append(_Past(self.seq, self.version, event, hand,
                                len(self.state.history), pad))
 
-    def game_over_event(self) -> dict[str, Any] | None:
-        """The ``over`` event due after an action that ended the game."""
-        return {"kind": "over"} if self.state.over else None
+    def stored_status(self, events: Sequence[dict[str, Any]]) -> str:
+        """The status storage keeps for the table once ``events`` are applied: waiting,
+        playing (a hand under review too) or over."""
+        kinds = {e["kind"] for e in events}
+        if "over" in kinds:
+            return OVER
+        return PLAYING if "start" in kinds or self.status != WAITING else WAITING
+
+    def still_wanted(self, hand: int, events: Sequence[dict[str, Any]]) -> bool:
+        """Whether ``events``, chosen when the game was in ``hand`` and refused because
+        another process moved the table first, do not depend on what it did (a chat line;
+        "ready" in the same hand's review; a person back in a seat still away; a guest in
+        a seat still empty, the seat's key being the database's already; the par of a
+        hand not told yet), so that they are stored after its events rather than
+        refused."""
+        def wanted(e: dict[str, Any]) -> bool:
+            kind = e["kind"]
+            if kind == "chat":
+                return True
+            if kind == "ready":
+                return self.status == REVIEW and self.state.hand_index == hand and \
+                    e.get("seat") not in self.ready
+            if kind == "back":
+                return bool(self.seats[e["seat"]].away)
+            if kind == "sit":
+                return bool(e.get("as") == PERSON and self.seats[e["seat"]].kind == EMPTY)
+            if kind == "par":
+                return bool(e["hand"] not in self.par)
+            return False
+        return all(wanted(e) for e in events)
 
     # ----- the turn timer ---------------------------------------------------------------
 
@@ -656,6 +756,7 @@ __all__ = [
     "REVIEW",
     "TABLE_LEVELS",
     "WAITING",
+    "Decision",
     "Seat",
     "Settings",
     "Table",

@@ -788,15 +788,13 @@ class Service:
         hand = t.state.hand_index
         for attempt in range(RETRIES):
             new_version = t.version + sum(e["kind"] in GAME_EVENTS for e in events)
-            kinds = {e["kind"] for e in events}
-            status = OVER if "over" in kinds else PLAYING if (
-                "start" in kinds or t.status != WAITING) else WAITING
             try:
-                await self.store.append(t.id, t.seq, t.version, events, new_version, status)
+                await self.store.append(t.id, t.seq, t.version, events, new_version,
+                                        t.stored_status(events))
                 break
             except Conflict:
                 await self._reload(live)
-                if attempt + 1 == RETRIES or not still_wanted(t, hand, events):
+                if attempt + 1 == RETRIES or not t.still_wanted(hand, events):
                     raise TableError("stale", "the game has moved on since: that was not "
                                               "done") from None
         for e in events:
@@ -876,36 +874,26 @@ class Service:
             await asyncio.sleep(0)
         async with live.lock:
             t = live.table
-            seat = t.computer_to_act()
-            if t.version != version or seat is None:
+            d = t.decision()
+            if t.version != version or d is None:
                 return
-            level, seats = t.level_of(seat), t.seat_levels()
-            view, legal, key = t.state.view(seat), t.state.legal_actions(), t.computer_key()
-        if level in QUICK_LEVELS:
-            action = str(computer_choice(level, key, view, legal, seats))
+        if d.level in QUICK_LEVELS:
+            action = str(d.choose())
         elif self.closing:
             return
         else:
             action = await asyncio.get_running_loop().run_in_executor(
-                self.pool, _pool_choice, level, key, view, [str(a) for a in legal], seats)
+                self.pool, _pool_choice, d.level, d.key, d.view, [str(a) for a in d.legal],
+                d.seats)
         async with live.lock:
-            t = live.table
-            if t.version != version or t.computer_to_act() != seat:
-                return
             try:
-                await self._commit(live, self._act_events(t, seat, Action.parse(action)))
+                events = live.table.computer_act(version, action)
+                if events is None:
+                    return
+                await self._commit(live, events)
             except TableError:
                 return
         self.after(live)
-
-    @staticmethod
-    def _act_events(t: Table, seat: int, action: Action) -> list[dict[str, Any]]:
-        probe = t.state.clone()
-        probe.apply(action)
-        events: list[dict[str, Any]] = [{"kind": "act", "seat": seat, "action": str(action)}]
-        if probe.over:
-            events.append({"kind": "over"})
-        return events
 
     async def _deal(self, live: Live, version: int, delay: float) -> None:
         if delay > 0:
@@ -1126,10 +1114,8 @@ class Service:
         seat = conn.seat
         if kind == "act":
             async with live.lock:
-                t = live.table
-                action = t.check_act(seat, msg.get("action"), msg.get("version"))
-                assert seat is not None
-                await self._commit(live, self._act_events(t, seat, action))
+                await self._commit(live, live.table.act(seat, msg.get("action"),
+                                                        msg.get("version")))
             self.after(live)
         elif kind == "chat":
             await self._chat(live, seat, msg)
@@ -1205,12 +1191,7 @@ class Service:
 
     async def _hint(self, conn: Conn, live: Live) -> None:
         t = live.table
-        seat = conn.seat
-        if not t.settings.hints:
-            raise TableError("hints", "the host does not allow hints at this table")
-        if seat is None or t.status != PLAYING or t.state.turn != seat or \
-                t.controller(seat) != PERSON:
-            raise TableError("turn", "a hint is for your own turn")
+        seat = t.check_hint(conn.seat)
         if self.closing:
             raise TableError("turn", "the server is stopping: ask again when it is back")
         state = t.state.clone()
@@ -1361,29 +1342,6 @@ class Service:
 
 TAKEOVER_SECONDS = 3.0  # a process waits this long for another's computer turn
 RETRIES = 5  # tries of a chat line or a "ready" that another process's event got before
-
-
-def still_wanted(t: Table, hand: int, events: list[dict[str, Any]]) -> bool:
-    """Whether ``events``, refused because another process moved the table first, do not
-    depend on what it did (a chat line; "ready" in the same hand's review; a person back
-    in a seat still away; a guest in a seat still empty, the seat's key being the
-    database's already; the par of a hand not told yet), so that they are stored after
-    its events rather than refused."""
-    def wanted(e: dict[str, Any]) -> bool:
-        kind = e["kind"]
-        if kind == "chat":
-            return True
-        if kind == "ready":
-            return t.status == REVIEW and t.state.hand_index == hand and \
-                e.get("seat") not in t.ready
-        if kind == "back":
-            return bool(t.seats[e["seat"]].away)
-        if kind == "sit":
-            return bool(e.get("as") == PERSON and t.seats[e["seat"]].kind == EMPTY)
-        if kind == "par":
-            return bool(e["hand"] not in t.par)
-        return False
-    return all(wanted(e) for e in events)
 
 
 __all__ = ["Conn", "Limits", "Live", "Seat", "Service", "token_hash"]
