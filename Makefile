@@ -39,6 +39,7 @@ warm-all: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench lab
 	$(BIN)/mypy
+	$(BIN)/lint-imports
 
 # The browser tests drive Debian's Chromium (never a downloaded browser): installed with apt
 # when it is missing.
@@ -91,4 +92,4 @@ loadtest-tables: $(STAMP)
 	$(BIN)/python -m bench.tables --tables 500 --seconds 30 $(LOADFLAGS)
 
 clean:
-	rm -rf $(VENV) build *.egg-info src/*.egg-info .mypy_cache .ruff_cache .pytest_cache .hypothesis
+	rm -rf $(VENV) build *.egg-info src/*.egg-info .mypy_cache .ruff_cache .import_linter_cache .pytest_cache .hypothesis
