@@ -26,6 +26,7 @@ import statistics
 import sys
 import time
 
+import lab.levels  # noqa: F401  (the modes but score are comparison players)
 from forties import new_game
 from forties.bots import make_bot
 from forties.bots.basic import BasicBot

@@ -19,7 +19,9 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import lab.levels  # noqa: F401  (the comparison players join PLAYERS)
 from forties.arena import play_game
+from forties.bots import PLAYERS, unavailable
 from forties.rules import RulesError, build_rules
 from forties.state import GameState
 
@@ -65,9 +67,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("gamecost: --games takes game numbers (0 or more) separated by commas, "
               f"not {args.games!r}", file=sys.stderr)
         return 2
-    from forties.bots import COMPARISON_LEVELS, LEVELS, unavailable
-
-    players = LEVELS + COMPARISON_LEVELS
+    players = tuple(PLAYERS)
     for level in (args.a, args.b):
         why = (f"no player {level!r}; the players are {', '.join(players)}"
                if level not in players else unavailable(level))

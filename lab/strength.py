@@ -52,6 +52,7 @@ import time
 from collections.abc import Iterator, Sequence
 from typing import Any, NoReturn
 
+import lab.levels  # noqa: F401  (the comparison players join PLAYERS)
 from forties.arena import (
     mean_interval,
     play_deal,
@@ -60,6 +61,7 @@ from forties.arena import (
     share_interval,
     wilson_interval,
 )
+from forties.bots import PLAYERS, unavailable
 from forties.rules import Rules, RulesError, build_rules
 
 # Players that never search with the compiled solvers: nothing to warm up for them.
@@ -300,10 +302,8 @@ def _fail(message: str) -> NoReturn:
 
 
 def _check_player(level: str) -> None:
-    from forties.bots import COMPARISON_LEVELS, LEVELS, unavailable
-
-    if level not in LEVELS + COMPARISON_LEVELS:
-        _fail(f"unknown player {level!r}; players: {', '.join(LEVELS + COMPARISON_LEVELS)}")
+    if level not in PLAYERS:
+        _fail(f"unknown player {level!r}; players: {', '.join(PLAYERS)}")
     why = unavailable(level)
     if why:
         _fail(why)

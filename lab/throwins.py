@@ -14,6 +14,7 @@ import sys
 import time
 from dataclasses import dataclass
 
+import lab.levels  # noqa: F401  (the comparison players join PLAYERS)
 from forties import new_game
 from forties.arena import wilson_interval
 from forties.bots import Bot, make_bot

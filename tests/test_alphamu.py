@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+import lab.levels  # noqa: F401  (the comparison players join PLAYERS)
 from forties import build_rules, new_game
 from forties.bots import alphamu
 from forties.bots.expert import ExpertBot

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+import lab.levels  # noqa: F401  (the comparison players join PLAYERS)
 from forties import arena, build_rules, new_game
 from forties.actions import Action
 from forties.analysis import hint, par
@@ -263,7 +264,7 @@ def test_deals_a_bid_by_level_and_players() -> None:
     """A 45s choice before the first card is valued over 120 imagined deals by ``expert``
     and over WIDE_DEALS by ``expert-wide-bids`` with four players, a sixth of each with
     six. The deals drawn are as many as that says."""
-    from forties.bots import WIDE_DEALS
+    from lab.levels import WIDE_DEALS
 
     for preset, options, div in (("merrimack-valley", {}, 1), ("auction-45", {"players": 6}, 6)):
         g = new_game(build_rules(preset, options), seed=5)
@@ -289,8 +290,8 @@ def test_deals_a_card_by_level_and_players() -> None:
     """A 45s card is valued over PLAY_WORLDS imagined deals by ``expert`` with four
     players (``expert-narrow``: 96, the expert as it was; ``expert-wide``: WIDE_WORLDS
     whatever the players); with six, ``expert`` keeps 96, a sixth early in the hand."""
-    from forties.bots import WIDE_WORLDS
     from forties.bots.expert import PLAY_WORLDS, PLAY_WORLDS_MANY
+    from lab.levels import WIDE_WORLDS
 
     assert PLAY_WORLDS > 96 == PLAY_WORLDS_MANY
     for preset, options, want in (

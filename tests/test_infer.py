@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+import lab.levels  # noqa: F401  (the comparison players join PLAYERS)
 from forties import build_rules, new_game
 from forties.actions import Action, Verb
 from forties.bots import infer as inf

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+import lab.levels  # noqa: F401  (the comparison players join PLAYERS)
 from forties import build_rules, new_game
 from forties.bots import make_bot
 from forties.bots.basic import BasicBot

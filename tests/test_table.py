@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+import lab.levels  # noqa: F401  (the comparison players join PLAYERS)
 from forties import Record, build_rules, referee
 from forties.scoring import score_forty_fives
 from forties.table import (

@@ -360,11 +360,11 @@ def arena(a: str, b: str, preset: str | None, options: tuple[str, ...], rules_fi
       forties arena oracle basic --deals 2000 --play-only
     """
     from .arena import run_match
-    from .bots import COMPARISON_LEVELS, unavailable
+    from .bots import PLAYERS, unavailable
 
     for level in (a, b):
-        if level not in LEVELS + COMPARISON_LEVELS:
-            fail(f"unknown player {level!r}; players: {', '.join(LEVELS + COMPARISON_LEVELS)}")
+        if level not in PLAYERS:
+            fail(f"unknown player {level!r}; players: {', '.join(PLAYERS)}")
         why = unavailable(level)
         if why:
             fail(why)
