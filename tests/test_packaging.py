@@ -44,3 +44,18 @@ def test_no_installed_module_imports_the_lab() -> None:
                 continue
             for name in names:
                 assert name.split(".")[0] not in OUTSIDE, (path, name)
+
+
+def test_every_data_file_of_the_package_is_installed() -> None:
+    """The files ``forties`` reads that are not Python (the counted tables of
+    ``bots/infer``, the web client, the translations, the migrations' template) are
+    named in pyproject.toml's package-data, so that the wheel carries them."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    globs = config["package-data"]["forties"]
+    package = ROOT / "src" / "forties"
+    data = [p for p in package.rglob("*") if p.is_file() and p.suffix != ".py"
+            and "__pycache__" not in p.parts]  # (compiled code, numba's too, made here)
+    assert any(p.name == "infer_counts.json" for p in data)
+    installed = {p for g in globs for p in package.glob(g)}
+    for path in data:
+        assert path in installed, path.relative_to(package)

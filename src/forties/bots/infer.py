@@ -12,7 +12,7 @@ resampling: many cheap deals, a few solved):
   and kept one card) says something of its cards when the play began, read as a few
   features: which of the top four trumps it held and how many trumps. How often each
   feature goes with each class is counted from hands that ``basic`` plays against
-  itself (``python -m forties.bots.infer`` counts them again; ``infer_counts``).
+  itself (``python -m forties.bots.infer`` counts them again; ``infer_counts.json``).
   The sampler deals the hidden cards evenly within the hard facts, so a deal's
   weight is, for each other seat, P(its features | its class), read from the
   counts, over the sampler's own odds of those features (their share among the
@@ -30,7 +30,7 @@ resampling: many cheap deals, a few solved):
   which reads them as ``basic``'s too.
 
 **``expert-calib``** weighs its deals by another table (``calib_features``,
-``infer_calib_counts``): how many of the top four trumps each seat held (not which), how
+``infer_calib_counts.json``): how many of the top four trumps each seat held (not which), how
 many trumps and how many off-suit kings (``basic`` keeps its kings with two trumps or
 fewer), from a proposal that deals a seat that kept cards its off-suit kings more often
 (``sampler.knowledge(kings=True)``). And it divides out the sampler's odds of each seat's
@@ -51,8 +51,10 @@ match showed it stronger (``INFER_PRESETS`` and ``POLICY_PRESETS`` in ``bots.exp
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Sequence
+from importlib import resources
 from typing import Any
 
 from ..actions import parse_bid
@@ -214,20 +216,25 @@ class Table:
 
 
 _TABLES: dict[tuple[str, bool], Table] = {}
+# The counted tables, package data beside this module: features, then ``calib_features``.
+COUNTS_FILES = {False: "infer_counts.json", True: "infer_calib_counts.json"}
+
+
+def read_counts(calib: bool = False) -> dict[str, dict[str, list[int]]]:
+    """Every preset's counts (class -> features), as ``main`` wrote them."""
+    text = resources.files(__package__).joinpath(COUNTS_FILES[calib]).read_text("utf-8")
+    counts: dict[str, dict[str, list[int]]] = json.loads(text)["counts"]
+    return counts
 
 
 def table(preset: str, calib: bool = False) -> Table | None:
     """The counted table of ``preset`` (None where it has none: no auction, no draw);
-    with ``calib``, ``expert-calib``'s (``calib_features``, ``infer_calib_counts``)."""
+    with ``calib``, ``expert-calib``'s (``calib_features``, ``infer_calib_counts.json``)."""
     if (preset, calib) not in _TABLES:
-        if calib:
-            from .infer_calib_counts import COUNTS
-        else:
-            from .infer_counts import COUNTS
-
-        if preset not in COUNTS:
+        counts = read_counts(calib)
+        if preset not in counts:
             return None
-        _TABLES[preset, calib] = Table(COUNTS[preset], CALIB_FEATURES if calib else FEATURES)
+        _TABLES[preset, calib] = Table(counts[preset], CALIB_FEATURES if calib else FEATURES)
     return _TABLES[preset, calib]
 
 
@@ -503,27 +510,25 @@ def _fit(preset: str, hands: int, seed: int = 1,
 
 def write_counts(path: str, hands: int, out: dict[str, dict[str, list[int]]],
                  calib: bool = False) -> None:
-    """Write the counts as the module ``infer_counts`` (``infer_calib_counts``)."""
-    what = "``calib_features``" if calib else "features"
+    """Write the counts as JSON (``COUNTS_FILES``), a class to a line so that a count
+    made again shows in a diff as the rows it changed."""
+    what = "calib_features" if calib else "features"
+    presets = []
+    for p, counts in out.items():
+        rows = ",\n".join(f"      {json.dumps(cls)}: {json.dumps(counts[cls])}"
+                           for cls in sorted(counts))
+        presets.append(f"    {json.dumps(p)}: {{\n{rows}\n    }}")
+    about = (f"Counts for forties.bots.infer: (class, {what}) over {hands:,} hands of basic "
+             "against itself per preset (python -m forties.bots.infer writes this file).")
+    body = ",\n".join(presets)
     with open(path, "w", encoding="utf-8") as f:
-        f.write(f'"""Counts for ``infer``: (class, {what}) over '
-                f'{hands:,} hands of ``basic`` against itself\n'
-                'per preset (``python -m forties.bots.infer`` writes this file)."""\n\n'
-                "COUNTS: dict[str, dict[str, list[int]]] = {\n")
-        for p, counts in out.items():
-            f.write(f"    {p!r}: {{\n")
-            for cls in sorted(counts):
-                row = counts[cls]
-                lines = ",\n            ".join(
-                    ", ".join(str(x) for x in row[i:i + 16]) for i in range(0, len(row), 16))
-                f.write(f"        {cls!r}: [\n            {lines}],\n")
-            f.write("    },\n")
-        f.write("}\n")
+        f.write(f'{{\n  "about": {json.dumps(about)},\n  "hands": {hands},\n'
+                f'  "counts": {{\n{body}\n  }}\n}}\n')
 
 
 def main(argv: list[str] | None = None) -> None:
     """Count the tables again: ``python -m forties.bots.infer [HANDS] [DIR]`` writes
-    ``infer_counts.py`` and ``infer_calib_counts.py`` beside this module (or in DIR)."""
+    ``infer_counts.json`` and ``infer_calib_counts.json`` beside this module (or in DIR)."""
     import os
     import sys
 
@@ -531,7 +536,7 @@ def main(argv: list[str] | None = None) -> None:
     hands = int(args[0]) if args else 60_000
     where = args[1] if len(args) > 1 else os.path.dirname(__file__)
     presets = ("merrimack-valley", "auction-45", "call-your-partner")
-    for calib, name in ((False, "infer_counts.py"), (True, "infer_calib_counts.py")):
+    for calib, name in COUNTS_FILES.items():
         out = {p: _fit(p, hands, calib=calib) for p in presets}
         path = os.path.join(where, name)
         write_counts(path, hands, out, calib)
