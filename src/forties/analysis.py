@@ -67,8 +67,7 @@ def _expert(seed: int, worlds: int, deals: int | None, **kw: Any) -> ExpertBot:
 def _game_may_end(state: GameState) -> bool:
     """Whether a side could reach the game's target in this hand (60 is the most a hand
     can score: 30 for 60)."""
-    target = getattr(state.rules, "target", None)
-    return target is not None and max(state.scores) + 60 >= target
+    return max(state.scores) + 60 >= state.rules.target
 
 
 def _reason(action: Action, choice: Choice, for_game: Action | None) -> str:

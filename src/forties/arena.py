@@ -32,7 +32,7 @@ def arena_teams(rules: Rules) -> tuple[tuple[int, ...], ...]:
     """The teams that score together: Forty One's partnerships, else the scoring sides."""
     if isinstance(rules, FortyOneRules):
         return rules.teams
-    return rules.sides  # type: ignore[attr-defined,no-any-return]
+    return rules.sides
 
 
 def team_total(state: GameState, team: tuple[int, ...], before: Sequence[int]) -> int:

@@ -383,7 +383,7 @@ def arena(a: str, b: str, preset: str | None, options: tuple[str, ...], rules_fi
         why = unsupported(rules)
         if why:
             fail(why)
-    teams = 2 if rules.game == "forty-one" else len(rules.sides)  # type: ignore[attr-defined]
+    teams = 2 if rules.game == "forty-one" else len(rules.sides)
     pool = open_ray(ray_address, jobs)
     try:
         with click.progressbar(length=deals + games, label=f"{a} vs {b}",

@@ -225,7 +225,7 @@ class Pad:
 
     @property
     def sides(self) -> tuple[tuple[int, ...], ...]:
-        return self.rules.sides  # type: ignore[attr-defined, no-any-return]
+        return self.rules.sides
 
     def side_name(self, x: int) -> str:
         return _and(self.names[s] for s in self.sides[x])
@@ -296,7 +296,7 @@ class Pad:
         assert w is not None
         who = self.winner_name(w)
         verb = "wins" if len(self._winner_seats(w)) == 1 else "win"
-        target = self.rules.target  # type: ignore[attr-defined]
+        target = self.rules.target
         why = REASONS[row.outcome.reason or "first"].format(target=target)
         if getattr(self.rules, "match", "single") == "best-of-3":
             score = "-".join(str(g) for g in sorted(row.games, reverse=True))
@@ -534,9 +534,9 @@ class Pad:
         if kind == "double":
             return f"{self.names[who]}'s bid doubled"
         if kind == "partner-not-positive":
-            return f"{self.names[who]} is past {r.target} but the partner is not above 0"  # type: ignore[attr-defined]
+            return f"{self.names[who]} is past {r.target} but the partner is not above 0"
         if kind == "hanging":
-            return f"{self.side_name(who)} hung on {r.target - 5}"  # type: ignore[attr-defined]
+            return f"{self.side_name(who)} hung on {r.target - 5}"
         return None  # made, set, thrown in: said already
 
     # ----- saving ----------------------------------------------------------------------
@@ -596,7 +596,7 @@ class Pad:
             "may_throw_in": getattr(self.rules, "all_pass", "") == "redeal"
             and getattr(self.rules, "auction", "") != "none",
             "call_partner": bool(getattr(self.rules, "call_partner", False)),
-            "target": self.rules.target,  # type: ignore[attr-defined]
+            "target": self.rules.target,
             "min_total": getattr(self.rules, "min_total", None),
             "lock_at": getattr(self.rules, "lock_at", None),
             "match": getattr(self.rules, "match", "single"),

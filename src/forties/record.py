@@ -266,7 +266,7 @@ def _winner(st: GameState) -> Any:
 
 def _tail(st: GameState | None, record: Record) -> dict[str, Any]:
     if st is None:
-        return {"scores": [0] * len(record.rules.sides),  # type: ignore[attr-defined]
+        return {"scores": [0] * len(record.rules.sides),
                 "over": False, "winner": None, "to_act": None, "legal": []}
     out: dict[str, Any] = {"scores": list(st.scores), "over": st.over, "winner": _winner(st)}
     if st.over:
@@ -284,7 +284,7 @@ def referee(record: Record) -> tuple[dict[str, Any], int]:
     Raises RecordError for a record that is not a game at all (exit status 2).
     """
     replay = Replay(record)
-    sides = [list(s) for s in record.rules.sides]  # type: ignore[attr-defined]
+    sides = [list(s) for s in record.rules.sides]
     try:
         st = replay.run()
     except PositionedIllegal as e:

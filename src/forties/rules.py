@@ -223,6 +223,17 @@ class Rules:
 
     @property
     def players(self) -> int:  # pragma: no cover - overridden
+        """How many play."""
+        raise NotImplementedError
+
+    @property
+    def sides(self) -> tuple[tuple[int, ...], ...]:  # pragma: no cover - overridden
+        """The seats that score together, side by side (a seat alone is a side of one)."""
+        raise NotImplementedError
+
+    @property
+    def target(self) -> int:  # pragma: no cover - overridden
+        """The score that wins the game."""
         raise NotImplementedError
 
     def options(self) -> dict[str, Value]:

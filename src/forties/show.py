@@ -51,7 +51,7 @@ def _cards(cards: list[int] | tuple[int, ...]) -> str:
 def render(record: Record) -> str:
     """The whole record as text; an illegal action ends it with a line saying why."""
     rules = record.rules
-    sides: tuple[tuple[int, ...], ...] = rules.sides  # type: ignore[attr-defined]
+    sides: tuple[tuple[int, ...], ...] = rules.sides
     out = [f"{PRESETS[rules.preset].summary.split(':')[0]} ({rules.preset})"]
     if rules.overrides:
         out.append("House rules: " + ", ".join(f"{k}={v}" for k, v in rules.overrides))
@@ -218,7 +218,7 @@ def _forty_one_waits(st: GameState, record: Record) -> list[str]:
         return out
     for a, b in teams:
         for p, q in ((a, b), (b, a)):
-            if sc[p] >= rules.target and sc[q] <= 0:  # type: ignore[attr-defined]
+            if sc[p] >= rules.target and sc[q] <= 0:
                 out.append(says(names[p], "have", "has") + f" {sc[p]} but partner {names[q]} "
                            "is not above 0")
     return out

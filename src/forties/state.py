@@ -315,7 +315,7 @@ class GameState:
             raise DealError(f"the seed must be a whole number, not {_shown(seed)}")
         if type(first_dealer) is not int or not 0 <= first_dealer < self.n:
             raise DealError(f"first dealer {first_dealer} is not a seat (0..{self.n - 1})")
-        self.sides = rules.sides  # type: ignore[attr-defined]
+        self.sides = rules.sides
         side_of = [0] * self.n
         for i, side in enumerate(self.sides):
             for s in side:
@@ -498,7 +498,7 @@ class GameState:
             if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
                 raise StateError("cannot read state: actions must be a list of action lines "
                                  "such as \"0 play 5H\"")
-            n, sides = rules.players, len(rules.sides)  # type: ignore[attr-defined]
+            n, sides = rules.players, len(rules.sides)
             if obj["seed"] is not None and type(obj["seed"]) is not int:
                 raise StateError(f"cannot read state: seed is {obj['seed']!r}, not a number")
             _whole(obj["first_dealer"], "first_dealer", n - 1)

@@ -76,7 +76,7 @@ def utility(st: GameState, seat: int, outcome: Sequence[int],
         return u + win_bonus * _forty_one_win(st, seat, deltas)
     u = sum(deltas[x] for x in mine) / len(mine) - (
         sum(deltas[x] for x in others) / len(others) if others else 0.0)
-    target = st.rules.target  # type: ignore[attr-defined]
+    target = st.rules.target
     now = st.scores
     if any(now[x] + deltas[x] >= target for x in mine):
         u += win_bonus

@@ -236,7 +236,7 @@ class Encoder:
         self.n = rules.players
         self.layout = layout_for(rules)
         self.actions = action_count(rules)
-        self.target: int = rules.target  # type: ignore[attr-defined]
+        self.target: int = rules.target
         self.auction = not self.forty_one and rules.auction != "none"  # type: ignore[attr-defined]
         self._starts = {name: start for name, start, _ in self.layout.blocks}
 

@@ -486,8 +486,8 @@ class TableApp(App[None]):
 
     def draw_scores(self, v: dict[str, Any]) -> None:
         s = self.session
-        target = getattr(s.record.rules, "target", "")
-        self.query_one("#scores", Static).update(scores_text(v, s.names, s.human, target))
+        self.query_one("#scores", Static).update(
+            scores_text(v, s.names, s.human, s.record.rules.target))
 
     def draw_hand(self, v: dict[str, Any], legal: Any) -> None:
         phase = v["phase"]

@@ -121,7 +121,7 @@ class ReplayApp(App[None]):
         kitty = [CARD_NAMES[c] for c in deal.kitty]
         draw_table(self, v, names, 0, None, hand_of, kitty)
         self.query_one("#scores", Static).update(
-            scores_text(v, names, None, getattr(self.record.rules, "target", "")))
+            scores_text(v, names, None, self.record.rules.target))
         log = self.query_one("#log", RichLog)
         log.clear()
         start = self.at

@@ -147,7 +147,7 @@ class Session:
         dealer = (human - 1) % n if first_dealer is None else first_dealer
         state = new_game(rules, seed=seed, first_dealer=dealer, deal=deal)
         if levels is None:
-            levels = seat_levels(n, human, rules.sides,  # type: ignore[attr-defined]
+            levels = seat_levels(n, human, rules.sides,
                                  check_level(partner), check_level(opponents))
         seat_names = list(names) if names else default_names(n, human, you)
         started = _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
@@ -175,7 +175,7 @@ class Session:
             raise SessionError(f"there is no seat {seat}: seats are 0 to {n - 1}")
         old = saved.get("levels")
         kept = old if isinstance(old, list) and len(old) == n else [None] * n
-        mine = next((side for side in record.rules.sides  # type: ignore[attr-defined]
+        mine = next((side for side in record.rules.sides
                      if seat in side), (seat,))
         levels: list[str | None] = []
         for s, lv in enumerate(kept):  # each seat keeps its level unless told otherwise

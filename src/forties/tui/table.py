@@ -223,7 +223,7 @@ def kitty_info(v: dict[str, Any], names: Sequence[str],
 
 
 def scores_text(v: dict[str, Any], names: Sequence[str], human: int | None,
-                target: Any) -> Text:
+                target: int) -> Text:
     text = Text()
     if v["game"] == "forty-one":
         for a, b in ((0, 2), (1, 3)):

@@ -65,7 +65,7 @@ def rules_vector(rules: Rules) -> Int64Array:
         raise RulesError(f"the vector engine plays up to {k.MAX_SEATS} players, not "
                          f"players={rules.players}")
     r = np.zeros(k.R_SIZE, dtype=np.int64)
-    sides: tuple[tuple[int, ...], ...] = rules.sides  # type: ignore[attr-defined]
+    sides: tuple[tuple[int, ...], ...] = rules.sides
     r[k.R_N] = rules.players
     r[k.R_NSIDES] = len(sides)
     for x, side in enumerate(sides):

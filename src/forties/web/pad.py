@@ -85,7 +85,7 @@ def presets_json() -> list[dict[str, Any]]:
         out.append({
             "name": p.name, "game": wire_id(p.game),
             "summary": p.summary, "players": rules.players,
-            "sides": [list(s) for s in rules.sides],  # type: ignore[attr-defined]
+            "sides": [list(s) for s in rules.sides],
             "bids": [str(b) for b in bid_ladder(rules)]
             if isinstance(rules, FortyFivesRules) else [],
         })
