@@ -20,7 +20,7 @@ from forties.solver import solve_forty_one
 from forties.solver.dd41 import team_tricks
 from forties.state import GameState
 from forties.tui import advice
-from forties.web.service import _pool_par
+from forties.web.pools import pool_par
 from tests.client import SeatClient
 
 from .helpers_web import ServerProcess, basic_player, serving
@@ -111,7 +111,7 @@ def test_the_par_of_a_played_hand_in_player_words(seed: int) -> None:
     # the terminal's advice says the same, with its own names
     assert advice.par(st, names) == f"Double-dummy par: {words}"
     # and the web's review frame carries the same figures
-    value = _pool_par(st)
+    value = pool_par(st)
     assert value is not None
     assert value["teams"] == [{"seats": list(tm.seats), "tricks": tm.tricks,
                                "bids": list(tm.bids)} for tm in got.teams]
@@ -130,7 +130,7 @@ def test_a_hand_past_the_budget_gets_the_estimate_and_says_so() -> None:
     leader = (st.dealer + 1) % 4
     assert got.points == solve_forty_one(first, leader, depth=PAR_41_DEPTH)
     assert "estimate" in got.text and f"would take about {got.points} trick" in got.text
-    assert _pool_par(st, 1000) == {
+    assert pool_par(st, 1000) == {
         "side": list(got.side), "points": got.points, "text": got.text, "exact": False,
         "teams": [{"seats": list(tm.seats), "tricks": tm.tricks, "bids": list(tm.bids)}
                   for tm in got.teams]}
@@ -178,7 +178,7 @@ async def test_a_long_par_does_not_hold_up_the_server_stopping() -> None:
     import os
     import time
 
-    from forties.web.service import ParPool, ParsEnded
+    from forties.web.pools import ParPool, ParsEnded
 
     pars = ParPool()
     pid = await pars.run(os.getpid)

@@ -14,7 +14,8 @@ from typing import Any
 
 import pytest
 
-from forties.web.service import Limits, ParPool, Service, _child_of_the_server
+from forties.web.pools import ParPool, child_of_the_server
+from forties.web.service import Limits, Service
 from forties.web.spawn import spawn_context
 from forties.web.store import Store
 
@@ -148,12 +149,12 @@ async def test_the_servers_processes_die_with_it_even_killed(tmp_path: Path) -> 
         service.store.close()
 
 
-def test_a_child_of_the_server_is_deaf_to_ctrl_c_while_it_starts() -> None:
+def test_achild_of_the_server_is_deaf_to_ctrl_c_while_it_starts() -> None:
     """A SIGINT that comes while the child is still importing (before a line of ours
     runs) neither kills it nor prints a KeyboardInterrupt: it waits, blocked, and the
     child's first act drops it. (A plain spawned child dies of it.)"""
     for _ in range(3):
-        child = spawn_context().Process(target=_child_of_the_server)
+        child = spawn_context().Process(target=child_of_the_server)
         child.start()
         os.kill(child.pid, signal.SIGINT)  # (Python is starting: loading the server's modules)
         child.join(60)
@@ -305,6 +306,7 @@ async def test_the_servers_computer_players_are_told_what_each_seat_is(
     with it: ``test_table``, ``test_model``)."""
     from concurrent.futures import ThreadPoolExecutor
 
+    from forties.web import pools
     from forties.web import service as svc
 
     told: list[tuple[str, Any]] = []
@@ -314,7 +316,8 @@ async def test_the_servers_computer_players_are_told_what_each_seat_is(
         told.append((level, seats))
         return real(level, key, view, legal, seats)
 
-    monkeypatch.setattr(svc, "computer_choice", choice)
+    monkeypatch.setattr(svc, "computer_choice", choice)  # (the quick levels')
+    monkeypatch.setattr(pools, "computer_choice", choice)  # (the pool's)
     service = Service(Store(f"sqlite:///{tmp_path / 't.db'}"), Limits())
     service._pool = ThreadPoolExecutor(1)  # (in this process, where the stand-in is)
     try:

@@ -15,7 +15,8 @@ from typing import Any
 
 import pytest
 
-from forties.web.service import Limits, ParFailed, ParPool, ParsEnded, Service
+from forties.web.pools import ParFailed, ParPool, ParsEnded
+from forties.web.service import Limits, Service
 from forties.web.store import Store
 
 from .helpers_web import alive

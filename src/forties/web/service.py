@@ -10,7 +10,8 @@ Computer players take their turns here: random and basic players inline, expert 
 oracle in a process pool so the event loop never waits on a search. Turn timers and a
 grace period for dropped connections hand a seat to a computer player until its person
 is back; the review of a finished hand closes when every person is ready or after a
-while; the double-dummy par of each hand is worked out in a process of its own.
+while; the double-dummy par of each hand is worked out in a process of its own
+(``forties.web.pools``).
 """
 
 from __future__ import annotations
@@ -20,22 +21,14 @@ import contextlib
 import hashlib
 import json
 import logging
-import os
-import pickle
-import queue
 import secrets
-import signal
-import sys
-import threading
 import time
 import unicodedata
 from collections.abc import Awaitable, Callable
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
-from multiprocessing.connection import wait as wait_for
 from typing import TYPE_CHECKING, Any
 
-from ..actions import Action
 from ..rules import RulesError, build_rules, rules_from_json
 from ..state import GameState
 from ..table import (
@@ -53,11 +46,10 @@ from ..table import (
     Table,
     TableError,
     check_level,
-    computer_choice,
     computer_name,
 )
 from .limits import Bucket, Limits, PerMinute
-from .spawn import deaf_to_ctrl_c, spawn_context
+from .pools import ParPool, ParsEnded, computers_pool, pool_choice, pool_hint, pool_par
 from .store import Conflict, Store
 
 if TYPE_CHECKING:
@@ -159,292 +151,6 @@ class Live:
     remote: set[int] = field(default_factory=set)
 
 
-# ----- work done in the process pool --------------------------------------------------------
-
-
-def _pool_choice(level: str, key: str, view: dict[str, Any], legal: list[str],
-                 seats: list[str | None]) -> str:
-    return str(computer_choice(level, key, view, [Action.parse(a) for a in legal], seats))
-
-
-class ParsEnded(RuntimeError):
-    """A par that will not come back: the pars' process ended before it answered (killed
-    or crashed; the next par starts a fresh one), or the server is stopping."""
-
-
-class ParFailed(RuntimeError):
-    """A par whose answer (its value, or the exception it raised) could not be sent or
-    read back: it would fail the same way if asked again, unlike ``ParsEnded``."""
-
-
-PAR_ASKED_AGAIN = 2  # a hand's par lost with the pars' process: asked again twice at most
-
-
-class ParPool:
-    """One process for the pars, at a lower priority (``nice``: its niceness, 10 unless
-    told), so that a long search never holds up a computer's move; ended, not waited for,
-    when the server stops (a par may search for a minute). The server runs the process
-    itself, over two pipes, so that its death at any moment (a SIGTERM to the whole
-    process group, a crash) fails only the pars it owed, and the next par starts a fresh
-    one; nothing the server waits on can be held by a dead process."""
-
-    def __init__(self, nice: int = 10) -> None:
-        self._child: _ParsChild | None = None
-        self.nice = nice
-        self.closed = False  # closed for good: a par asked after it is refused
-
-    def run(self, fn: Callable[..., Any], *args: Any) -> asyncio.Future[Any]:
-        """``fn(*args)`` in the pars' process, as an awaitable: its value, or the exception
-        it raised, or ``ParFailed`` when that answer cannot come back through the pipe,
-        or ``ParsEnded`` when the process ends before it answers."""
-        loop = asyncio.get_running_loop()
-        fut: asyncio.Future[Any] = loop.create_future()
-        call = pickle.dumps((fn, args), pickle.HIGHEST_PROTOCOL)
-        if not self._open().send(call, loop, fut):  # (it died that instant)
-            fut.set_exception(ParsEnded("the pars' process ended: the par was not worked "
-                                        "out"))
-        return fut
-
-    def start(self) -> None:
-        """Start the process now, and have it load the solvers first (``forties serve``
-        does this as it starts: the first par then waits on neither)."""
-        self._open().send(pickle.dumps((_load_solvers, ())), None, None)
-
-    def _open(self) -> _ParsChild:
-        if self.closed:  # (a process started now would outlive its server's stop)
-            raise RuntimeError("the server is stopping: no more pars")
-        if self._child is None or self._child.dead:
-            self._child = _ParsChild(self.nice)
-        return self._child
-
-    def close(self) -> None:
-        """Refuse pars from now on and end the process at once (SIGKILL: a par is only
-        worked out again), whether it waits, searches, is frozen or is already dead; the
-        pars it owed fail with ``ParsEnded``."""
-        self.closed = True
-        child, self._child = self._child, None
-        if child is not None:
-            child.end()
-
-
-Owed = tuple[asyncio.AbstractEventLoop, asyncio.Future[Any]]
-
-
-class _ParsChild:
-    """The pars' process, started at once, and the parent's side of it: a thread that
-    sends it the work (a write to a busy process may wait: never the event loop) and one
-    that reads its answers and settles each par's future on its loop. When the process
-    dies the reader fails every par it owed and the child is ``dead``."""
-
-    def __init__(self, nice: int) -> None:
-        ctx = spawn_context()
-        work_in, self._work = ctx.Pipe(duplex=False)
-        self._answers, answers_out = ctx.Pipe(duplex=False)
-        self.process = ctx.Process(target=_serve_pars, args=(work_in, answers_out, nice),
-                                   name="forties-pars", daemon=True)
-        try:
-            self.process.start()
-        except BaseException:
-            for conn in (work_in, self._work, self._answers, answers_out):
-                conn.close()
-            raise
-        work_in.close()  # (the child's ends: its death then closes the pipes)
-        answers_out.close()
-        self.dead = False
-        self._ended = False  # by end(), not a death of its own
-        self._lock = threading.Lock()
-        self._owed: dict[int, Owed | None] = {}
-        self._next = 0
-        self._outbox: queue.SimpleQueue[tuple[int, bytes] | None] = queue.SimpleQueue()
-        self._sender = threading.Thread(target=self._sending, name="forties-pars-send",
-                                        daemon=True)
-        self._reader = threading.Thread(target=self._reading, name="forties-pars-read",
-                                        daemon=True)
-        self._sender.start()
-        self._reader.start()
-
-    def send(self, call: bytes, loop: asyncio.AbstractEventLoop | None,
-             fut: asyncio.Future[Any] | None) -> bool:
-        """Queue ``call`` (a pickled function and its arguments) for the process; its
-        answer settles ``fut`` (none: the answer is dropped). False if the process has
-        died (nothing queued)."""
-        with self._lock:
-            if self.dead:
-                return False
-            self._next += 1
-            job = self._next
-            self._owed[job] = (loop, fut) if loop is not None and fut is not None else None
-        self._outbox.put((job, call))
-        return True
-
-    def _sending(self) -> None:
-        while True:
-            item = self._outbox.get()
-            if item is None:
-                return
-            try:
-                self._work.send_bytes(pickle.dumps(item, pickle.HIGHEST_PROTOCOL))
-            except OSError:  # the process is gone: the reader fails what it owed
-                return
-
-    def _reading(self) -> None:
-        ready: list[Any] = [self._answers, self.process.sentinel]
-        why = "the pars' process ended"
-        try:
-            while self._answers in wait_for(ready):  # (else only its end: nothing to read)
-                job, ok, payload = pickle.loads(self._answers.recv_bytes())
-                try:
-                    value = pickle.loads(payload)
-                except Exception as e:  # (sent, but not to be read here)
-                    ok, value = False, ParFailed(f"a par's answer could not be read: {e!r}")
-                with self._lock:
-                    owed = self._owed.pop(job, None)
-                if owed is not None:
-                    _settle(*owed, value if ok else None, None if ok else value)
-        except (EOFError, OSError):
-            pass
-        except Exception as e:  # (a broken answer: the pipe can no longer be trusted)
-            why = f"the pars' process sent a broken answer ({e!r})"
-            with contextlib.suppress(Exception):
-                self.process.kill()
-        with self._lock:
-            self.dead = True
-            owed_all, self._owed = list(self._owed.values()), {}
-            ended = self._ended
-        self._outbox.put(None)
-        if ended:
-            return  # (end() fails them)
-        self.process.join(1)
-        code = self.process.exitcode
-        if code is not None and code < 0:
-            with contextlib.suppress(ValueError):
-                why += f" (killed by {signal.Signals(-code).name})"
-        elif code is not None:
-            why += f" (status {code})"
-        error = ParsEnded(why + ": the par was not worked out")
-        for owed in owed_all:
-            if owed is not None:
-                _settle(*owed, None, error)
-
-    def end(self) -> None:
-        """Kill the process and stop the threads, waiting a second at most for each: it
-        never waits on anything the process could hold."""
-        with self._lock:
-            self.dead = self._ended = True
-            owed_all, self._owed = list(self._owed.values()), {}
-        with contextlib.suppress(Exception):
-            self.process.kill()  # (a frozen process too)
-        with contextlib.suppress(Exception):
-            self.process.join(1)
-        self._outbox.put(None)
-        self._sender.join(1)  # (a write it was in failed when the process died)
-        self._reader.join(1)
-        for conn, thread in ((self._work, self._sender), (self._answers, self._reader)):
-            if not thread.is_alive():  # (never close a pipe under a thread still in it)
-                conn.close()
-        error = ParsEnded("the server is stopping: the par was not worked out")
-        for owed in owed_all:
-            if owed is not None:
-                _settle(*owed, None, error)
-
-
-def _settle(loop: asyncio.AbstractEventLoop, fut: asyncio.Future[Any], value: Any,
-            error: BaseException | None) -> None:
-    """Give ``fut`` its value or its exception, on its loop (from any thread). A par that
-    raised StopIteration fails with a RuntimeError (a future refuses StopIteration, and
-    would never be settled), as a coroutine does."""
-    if isinstance(error, StopIteration):
-        cause, error = error, RuntimeError(f"the par raised StopIteration: {error!r}")
-        error.__cause__ = cause
-
-    def settle() -> None:
-        if fut.done():
-            return  # (cancelled meanwhile: nobody waits)
-        if error is not None:
-            fut.set_exception(error)
-        else:
-            fut.set_result(value)
-
-    with contextlib.suppress(RuntimeError):  # the loop has closed: nobody waits
-        loop.call_soon_threadsafe(settle)
-
-
-def _serve_pars(work: Any, answers: Any, nice: int) -> None:
-    """The pars' process: each call it is sent, one at a time, answered with its value or
-    the exception it raised; it ends when its server closes the pipe (or dies)."""
-    _child_of_the_server(nice)
-    while True:
-        try:
-            job, call = pickle.loads(work.recv_bytes())
-        except (EOFError, OSError):
-            return
-        try:
-            fn, args = pickle.loads(call)
-            value, ok = fn(*args), True
-        except Exception as e:
-            value, ok = e, False
-        try:
-            payload = pickle.dumps(value, pickle.HIGHEST_PROTOCOL)
-        except Exception as e:
-            payload = pickle.dumps(ParFailed(f"a par's answer could not be sent: {e!r}"))
-            ok = False
-        try:
-            answers.send_bytes(pickle.dumps((job, ok, payload), pickle.HIGHEST_PROTOCOL))
-        except OSError:
-            return
-
-
-def _child_of_the_server(nice: int = 0) -> None:
-    """A worker process of the server's (the pars', the computer players'): deaf to
-    Ctrl-C, at ``nice``
-    (the pars' yield the cores to the play: a par may search for a minute), and on Linux
-    ended with its server even when the server is killed outright (else it would go on
-    with what it was given)."""
-    # Ctrl-C in a terminal reaches the whole process group: the server ends its workers
-    # itself (no KeyboardInterrupt traceback from each of them, even while they start)
-    deaf_to_ctrl_c()
-    if nice:
-        with contextlib.suppress(OSError, AttributeError):
-            os.nice(nice)
-    if sys.platform.startswith("linux"):
-        with contextlib.suppress(OSError, AttributeError):
-            import ctypes
-
-            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-
-
-def _load_solvers() -> None:
-    from ..warmup import warm_up
-
-    warm_up()
-
-
-def _pool_par(state: GameState, budget: int | None = None) -> dict[str, Any] | None:
-    from ..analysis import par
-
-    try:
-        got = par(state, budget)
-    except (TypeError, ValueError, NotImplementedError):  # no solver for this game (yet)
-        return None
-    if got is None:
-        return None
-    out: dict[str, Any] = {"side": list(got.side), "points": got.points, "text": got.text}
-    if got.teams:  # Forty One: both partnerships, each with its seats' bids
-        out["teams"] = [{"seats": list(tm.seats), "tricks": tm.tricks, "bids": list(tm.bids)}
-                        for tm in got.teams]
-        out["exact"] = got.exact
-    return out
-
-
-def _pool_hint(state: GameState, seat: int) -> dict[str, Any]:
-    from ..analysis import hint
-
-    got = hint(state, seat, worlds=16)
-    return {"action": str(got.action), "text": got.explanation,
-            "values": [{"action": str(a), "points": round(v, 1)}
-                       for a, v in sorted(got.values.items(), key=lambda kv: -kv[1])]}
-
-
 class Service:
     """Every live table of this process over one store."""
 
@@ -512,10 +218,7 @@ class Service:
         if self.closing:  # (a process started now would outlive its server's stop)
             raise RuntimeError("the server is stopping: no more computer players' work")
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(
-                max_workers=max(1, int(self.limits.workers)),
-                mp_context=spawn_context(),
-                initializer=_child_of_the_server)
+            self._pool = computers_pool(int(self.limits.workers))
         return self._pool
 
     def _spawn(self, coro: Awaitable[Any]) -> asyncio.Task[Any]:
@@ -883,7 +586,7 @@ class Service:
             return
         else:
             action = await asyncio.get_running_loop().run_in_executor(
-                self.pool, _pool_choice, d.level, d.key, d.view, [str(a) for a in d.legal],
+                self.pool, pool_choice, d.level, d.key, d.view, [str(a) for a in d.legal],
                 d.seats)
         async with live.lock:
             try:
@@ -944,7 +647,7 @@ class Service:
         if self.closing:
             return
         try:
-            value = await self.par_pool.run(_pool_par, state, self.limits.par_budget)
+            value = await self.par_pool.run(pool_par, state, self.limits.par_budget)
         except ParsEnded as e:  # its process died: asked again when someone comes to the
             if self.closing:  # table, twice at most (a par that kills its process every
                 return  # time would start a fresh one at every event of the review)
@@ -1196,7 +899,7 @@ class Service:
             raise TableError("turn", "the server is stopping: ask again when it is back")
         state = t.state.clone()
         version = t.version
-        got = await asyncio.get_running_loop().run_in_executor(self.pool, _pool_hint, state,
+        got = await asyncio.get_running_loop().run_in_executor(self.pool, pool_hint, state,
                                                                seat)
         if live.table.version == version:
             conn.send_json({"type": "hint", **got})
@@ -1340,6 +1043,7 @@ class Service:
         return len(events)
 
 
+PAR_ASKED_AGAIN = 2  # a hand's par lost with the pars' process: asked again twice at most
 TAKEOVER_SECONDS = 3.0  # a process waits this long for another's computer turn
 RETRIES = 5  # tries of a chat line or a "ready" that another process's event got before
 
