@@ -30,11 +30,26 @@ async def answer(fut: asyncio.Future[Any], within: float = START) -> Any:
     return await asyncio.wait_for(fut, within)
 
 
-async def busy(pars: ParPool) -> tuple[int, asyncio.Future[Any]]:
+def marked_sleep(mark: str, seconds: float) -> None:
+    """A long par that leaves ``mark`` (a file) when it begins."""
+    Path(mark).touch()
+    time.sleep(seconds)
+
+
+async def begun(mark: Path) -> None:
+    """Return once the par that leaves ``mark`` has begun in the pars' process."""
+    end = time.monotonic() + START
+    while not mark.exists():
+        assert time.monotonic() < end, f"the pars' process did not begin the par in {START} s"
+        await asyncio.sleep(0.02)
+
+
+async def busy(pars: ParPool, folder: Path) -> tuple[int, asyncio.Future[Any]]:
     """The pars' process's pid, and a par it is in the middle of (a minute long)."""
     pid = await answer(pars.run(os.getpid))
-    long = pars.run(time.sleep, 60)
-    await asyncio.sleep(0.3)  # (it has it)
+    mark = folder / "begun"
+    long = pars.run(marked_sleep, str(mark), 60)
+    await begun(mark)
     return pid, long
 
 
@@ -97,10 +112,10 @@ async def test_the_sends_never_wait_on_a_busy_process() -> None:
 @pytest.mark.asyncio
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM], ids=["SIGKILL", "SIGTERM"])
 async def test_a_killed_process_fails_its_pars_and_the_next_starts_afresh(
-        sig: signal.Signals) -> None:
+        sig: signal.Signals, tmp_path: Path) -> None:
     pars = ParPool(0)
     try:
-        pid, long = await busy(pars)
+        pid, long = await busy(pars, tmp_path)
         os.kill(pid, sig)
         began = time.monotonic()
         with pytest.raises(ParsEnded, match=rf"ended \(killed by {sig.name}\): the par was not"):
@@ -117,7 +132,8 @@ async def test_a_killed_process_fails_its_pars_and_the_next_starts_afresh(
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads /proc")
 @pytest.mark.asyncio
 @pytest.mark.parametrize("state", ["idle", "busy", "frozen", "dead", "never started"])
-async def test_close_returns_at_once_whatever_the_process_is_doing(state: str) -> None:
+async def test_close_returns_at_once_whatever_the_process_is_doing(state: str,
+                                                                  tmp_path: Path) -> None:
     """Busy in a minute's search, frozen (SIGSTOP), already dead (killed that instant,
     before the server heard), waiting, or never started: ``close`` returns within a
     couple of seconds, the process gone, its pars failed; later pars are refused."""
@@ -126,7 +142,7 @@ async def test_close_returns_at_once_whatever_the_process_is_doing(state: str) -
     if state == "idle":
         pid = await answer(pars.run(os.getpid))
     elif state != "never started":
-        pid, long = await busy(pars)
+        pid, long = await busy(pars, tmp_path)
         if state == "frozen":
             os.kill(pid, signal.SIGSTOP)
         elif state == "dead":
@@ -155,12 +171,14 @@ async def test_a_par_lost_with_its_process_is_one_line_and_asked_again(
     service = Service(Store(f"sqlite:///{tmp_path / 't.db'}"), Limits(par_nice=0))
     pid = await answer(service.par_pool.run(os.getpid))
     real = service.par_pool.run
-    service.par_pool.run = lambda fn, *args: real(time.sleep, 60)  # type: ignore[method-assign]
+    mark = tmp_path / "begun"
+    service.par_pool.run = (  # type: ignore[method-assign]
+        lambda fn, *args: real(marked_sleep, str(mark), 60))
     live: Any = SimpleNamespace(table=SimpleNamespace(id="t1"), par_asked={3}, par_lost={},
                                 lock=asyncio.Lock())
     try:
         task = asyncio.ensure_future(service._par(live, 3, None))  # type: ignore[arg-type]
-        await asyncio.sleep(0.3)
+        await begun(mark)
         with caplog.at_level(logging.WARNING, logger="forties.web"):
             os.kill(pid, signal.SIGKILL)
             await asyncio.wait_for(task, 5.0)
