@@ -6,7 +6,6 @@ that record's game at that version."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import subprocess
 from pathlib import Path
@@ -21,6 +20,7 @@ from .helpers_web import (
     ServerProcess,
     basic_player,
     check_frames,
+    expect,
     knowledge_by_version,
     private_table,
     stop_all,
@@ -44,20 +44,23 @@ async def test_sigkill_mid_hand_and_the_games_go_on(tmp_path: Path) -> None:
     everyone = [c for cs in clients.values() for c in cs] + list(watchers.values())
     try:
         for cs in clients.values():
-            await cs[0].wait_for(lambda c: c.seq > 40, timeout=60)
+            await expect(cs[0], lambda c: c.seq > 40, "forty events before the crash",
+                         timeout=60)
         mid_hand = [w.view is not None and w.view["phase"] != "hand-over"
                     for w in watchers.values()]
         srv.kill()
         assert srv.proc is not None and srv.proc.returncode == -9
         before = {t: w.seq for t, w in watchers.items()}
-        await asyncio.sleep(0.5)  # clients find the server gone and keep knocking
+        for c in everyone:  # clients find the server gone and keep knocking
+            await expect(c, lambda c: c.ws is None, "the connection lost with the server")
         srv = ServerProcess(tmp_path, db=srv.db, review_seconds=30.0).start(port=srv.port)
         for c in everyone:
-            await c.wait_for(lambda c: c.connections >= 2, timeout=60)
+            await expect(c, lambda c: c.connections >= 2, "a connection to the new server",
+                         timeout=60)
         for t, cs in clients.items():
             for c in cs:
-                await c.wait_for(lambda c: c.over, timeout=180)
-            await watchers[t].wait_for(lambda c: c.over, timeout=30)
+                await expect(c, lambda c: c.over, "the game over", timeout=180)
+            await expect(watchers[t], lambda c: c.over, "the game over")
             assert watchers[t].seq > before[t]
     finally:
         await stop_all(everyone)
