@@ -164,6 +164,26 @@ def where(pages: list[Any]) -> list[str]:
     return out
 
 
+def until(page: Any, js: str, what: str, arg: Any = None, timeout: float = 15.0) -> None:
+    """Wait until the JavaScript ``js`` (a function of ``arg``, or an expression) holds in
+    ``page``; after ``timeout`` seconds, fail saying ``what`` was expected and what the
+    page shows."""
+    from playwright.sync_api import TimeoutError as PageTimeout
+
+    try:
+        page.wait_for_function(js, arg=arg, timeout=timeout * 1000)
+    except PageTimeout:
+        raise AssertionError(f"expected {what} within {timeout} s; the page shows "
+                             f"{where([page])}") from None
+
+
+def drawn(page: Any) -> None:
+    """Return once ``page`` has drawn a frame after this call: its layout, and whatever its
+    resize observers changed, have settled."""
+    page.evaluate("() => new Promise((done) => requestAnimationFrame("
+                  "() => requestAnimationFrame(() => done(null))))")
+
+
 def play_until(pages: list[Any], done: Any, limit: float = 120.0, **how: Any) -> None:
     """Let whichever page has the turn act until ``done()`` is true. A page (or a hall's
     table frame) that moves on to its next table while it is read is looked at again,

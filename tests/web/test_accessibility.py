@@ -13,13 +13,16 @@ from .pages import (
     PHONE,
     act,
     body,
+    drawn,
     hand_cards,
     measure_targets,
     mine,
     new_page,
     over,
     post,
+    until,
     wait_ready,
+    where,
 )
 
 # Every change of a live region's text (role=status/alert/log or aria-live other than off),
@@ -64,10 +67,17 @@ def test_the_turn_timer_is_not_read_out_every_second(server: str, browser: Any) 
     page.wait_for_function("document.body.dataset.mine === 'true'")
     timer = ".statusrow .timer:not([hidden])"
     page.wait_for_selector(timer)
-    page.wait_for_timeout(300)
+    until(page, "window.__live.some(([r, t]) => r === 'status' && t === 'Your turn to bid')",
+          "the status line to say it is the player's turn")
     heard = len(live(page))
     first = page.text_content(timer)
-    page.wait_for_timeout(3300)
+    until(page, "sel => document.querySelector(sel).getAttribute('aria-label')",
+          "the countdown's label", arg=timer)
+    left = int(re.sub(r"\D", "", page.get_attribute(timer, "aria-label") or ""))
+    # three seconds of the countdown, watched
+    until(page, "([sel, left]) => parseInt(document.querySelector(sel)"
+                ".getAttribute('aria-label')) <= left - 3", "the countdown to run 3 s",
+          arg=[timer, left], timeout=20)
     # the countdown runs, but nothing is read out while the player thinks
     assert page.text_content(timer) != first
     assert live(page)[heard:] == []
@@ -85,7 +95,7 @@ def test_the_turn_timer_is_not_read_out_every_second(server: str, browser: Any) 
 def play_hand(page: Any, limit: float = 60.0) -> None:
     deadline = time.monotonic() + limit
     while not over(page):
-        assert time.monotonic() < deadline, "the hand did not finish"
+        assert time.monotonic() < deadline, f"the hand did not finish: {where([page])}"
         if mine(page):
             act(page)
         else:
@@ -113,7 +123,8 @@ def test_a_french_screen_reader_hears_each_thing_once_and_you_in_the_second_pers
     page.click("#b-chat")
     page.click("#phrases button[data-phrase='hearts-on-hearts']")
     page.wait_for_selector("#chatlog li")
-    page.wait_for_timeout(300)
+    until(page, "window.__live.some(([, t]) => t.includes('Cœur sur cœur'))",
+          "the chat message read out")
     said = [text for _, text in live(page) if "Cœur sur cœur" in text]
     assert said == ["Vous : Cœur sur cœur !"] or said == ["Vous: Cœur sur cœur !"]
     page.click("#b-chat")
@@ -131,9 +142,9 @@ def test_a_french_screen_reader_hears_each_thing_once_and_you_in_the_second_pers
     play_hand(page)
     page.wait_for_function("document.activeElement.tagName === 'H2'")
     assert page.evaluate("document.activeElement.closest('#review') !== null")
-    page.wait_for_function("!document.getElementById('par').textContent.includes('…')",
-                           timeout=30000)
-    page.wait_for_timeout(200)
+    until(page, "!document.getElementById('par').textContent.includes('…')", "the par shown",
+          timeout=30)
+    drawn(page)
     assert focused(page) == "H2#"  # still there once the review is drawn again (the par)
     result = [text for region, text in live(page)[heard:]
               if region == "announce" and "Scores :" in text]
@@ -184,7 +195,7 @@ def test_a_hand_entered_on_the_pad_is_read_out_and_the_focus_goes_to_the_next(
     page.fill("#points1", "20")
     page.press("#points1", "Enter")  # the keyboard's way to send the form
     page.wait_for_selector("#sheet tbody tr:nth-child(1)")
-    page.wait_for_timeout(300)
+    until(page, "window.__live.some(([r]) => r === 'announce')", "the hand read out")
     assert page.evaluate("document.activeElement.closest('#fields') !== null"), focused(page)
     said = [text for region, text in live(page) if region == "announce"]
     assert len(said) == 1, live(page)
@@ -247,7 +258,7 @@ def test_the_bidders_eight_cards_fit_a_french_phone_with_a_timer_and_hints(
     # hands until the player takes the bid (the highest bid each time) and has the kitty
     while not (body(page, "phase") == "draw" and mine(page)
                and page.locator("#hand button.card").count() == 8):
-        assert time.monotonic() < deadline, "the player never took the bid"
+        assert time.monotonic() < deadline, f"the player never took the bid: {where([page])}"
         if body(page, "phase") == "hand-over":
             hand = body(page, "hand")
             page.click("#ready")
@@ -258,7 +269,7 @@ def test_the_bidders_eight_cards_fit_a_french_phone_with_a_timer_and_hints(
             time.sleep(0.05)
     page.wait_for_selector("#hint")
     page.wait_for_selector(".statusrow .timer:not([hidden])")
-    page.wait_for_timeout(200)
+    drawn(page)
     got = page.evaluate("""() => ({
       scrollY: window.scrollY, height: window.innerHeight,
       bottom: Math.max(...[...document.querySelectorAll('#hand button.card')]
@@ -393,6 +404,10 @@ SPILT = """() => {
 }"""
 
 
+# What shows that a page without a table is drawn: the new pad's form, the new evening's.
+LOADED = {"/pad": "#new:not([hidden])", "/hall": "input[name=title]"}
+
+
 def test_no_page_scrolls_sideways_on_a_phone_nor_at_twice_the_text_size(
         server: str, browser: Any) -> None:
     for lang in ("en", "fr", "ar"):
@@ -400,15 +415,17 @@ def test_no_page_scrolls_sideways_on_a_phone_nor_at_twice_the_text_size(
         page = new_page(browser, PHONE, lang)
         page.goto(f"{server}/hall?lang={lang}")  # the new evening's form, at its own size
         page.wait_for_selector("input[name=title]")
-        page.wait_for_timeout(300)
+        drawn(page)
         assert page.evaluate(SPILT) == [], (lang, "/hall")
         for path in ("/", "/pad", "/hall", "/replay", made["url"].replace("#", f"?lang={lang}#")):
             page.goto(server + (path if path.startswith("/t/") else f"{path}?lang={lang}"))
             if path.startswith("/t/") or path in ("/", "/replay"):
                 wait_ready(page)
-            page.wait_for_timeout(500)
+            else:  # (the pad's and the hall's forms, drawn once the page has asked)
+                page.wait_for_selector(LOADED[path])
+            drawn(page)
             page.evaluate(DOUBLE_TEXT)
-            page.wait_for_timeout(200)
+            drawn(page)
             assert page.evaluate(SPILT) == [], (lang, path)
         page.context.close()
 
@@ -417,7 +434,7 @@ def test_the_hall_pages_controls_are_44_pixels(server: str, browser: Any) -> Non
     page = new_page(browser, PHONE)
     page.goto(f"{server}/hall")
     page.wait_for_selector("input[name=title]")
-    page.wait_for_timeout(300)
+    drawn(page)
     assert measure_targets(page) == []
     page.fill("input[name=title]", "Parish hall")
     page.click("button[type=submit]")
