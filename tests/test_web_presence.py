@@ -20,6 +20,7 @@ from tests.client import SeatClient
 from .helpers_web import (
     BACKENDS,
     ServerProcess,
+    expect,
     private_table,
     serving,
     stop_all,
@@ -202,11 +203,8 @@ async def test_a_person_who_acts_again_gets_a_new_full_turn_at_a_live_table(
             await c.wait_for(lambda c: c.view is not None)
         for c in seats:
             await c.autoplay(first_legal).play_now()
-        try:
-            await dealer.wait_for(lambda c: len(acts()) >= 5, timeout=30)
-        except TimeoutError as e:
-            raise AssertionError(f"five actions expected (three passes, the dealer's bid "
-                                 f"and trump); saw {[f['event'] for f in acts()]}") from e
+        await expect(dealer, lambda c: len(acts()) >= 5, "five actions (three passes, the "
+                     "dealer's bid and trump)", seen=lambda c: [f["event"] for f in acts()])
         passed, bid = acts()[2], acts()[3]
         assert [f["event"]["text"] for f in acts()[:4]] == [
             "0 pass", "1 pass", "2 pass", "3 bid 15"]
