@@ -25,10 +25,13 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Sequence
+from typing import Any
 
 import lab.levels  # noqa: F401  (the modes but score are comparison players)
 from forties import new_game
-from forties.bots import make_bot
+from forties.actions import Action
+from forties.bots import Bot, make_bot, play_hand
 from forties.bots.basic import BasicBot
 from forties.bots.expert import ExpertBot
 
@@ -58,26 +61,31 @@ def decision_times(preset: str = "merrimack-valley", hands: int = 40,
     g = new_game(preset, seed=0)
     warm = make_bot(level, random.Random(0), seats=["basic"] * g.n)  # (every search loaded)
     warm.choose(g.view(g.turn or 0), g.legal_actions())  # load the solver once
-    while g.phase.value != "play" and not g.hand_over:
-        g.apply(BasicBot().choose(g.view(g.turn or 0), g.legal_actions()))
+    play_hand(g, [BasicBot()] * g.n, to_play=True)
     if g.phase.value == "play":
         warm.choose(g.view(g.turn or 0), g.legal_actions())
     for seed in range(hands):
         g = new_game(preset, seed=10_000 + seed)
         seats = [level if s % 2 == 0 else "basic" for s in range(g.n)]
-        bots = [make_bot(level, random.Random(seed), seats=seats) if s % 2 == 0 else BasicBot()
-                for s in range(g.n)]
-        while not g.hand_over:
-            s = g.turn
-            assert s is not None
-            view, legal = g.view(s), g.legal_actions()
-            t = time.process_time()
-            a = bots[s].choose(view, legal)
-            dt = time.process_time() - t
-            if isinstance(bots[s], ExpertBot) and len(legal) > 1:
-                by_phase.setdefault(g.phase.value, []).append(dt)
-            g.apply(a)
+        bots: list[Bot] = [Timed(make_bot(level, random.Random(seed), seats=seats), by_phase)
+                           if s % 2 == 0 else BasicBot() for s in range(g.n)]
+        play_hand(g, bots)
     return by_phase
+
+
+class Timed:
+    """An expert whose decisions with a choice are timed (CPU seconds), by phase."""
+
+    def __init__(self, bot: Bot, by_phase: dict[str, list[float]]) -> None:
+        self.bot, self.by_phase, self.name = bot, by_phase, bot.name
+
+    def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:
+        t = time.process_time()
+        a = self.bot.choose(view, legal)
+        dt = time.process_time() - t
+        if isinstance(self.bot, ExpertBot) and len(legal) > 1:
+            self.by_phase.setdefault(view["phase"], []).append(dt)
+        return a
 
 
 def p95(sorted_times: list[float]) -> float:

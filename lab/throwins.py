@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import lab.levels  # noqa: F401  (the comparison players join PLAYERS)
 from forties import new_game
 from forties.arena import wilson_interval
-from forties.bots import Bot, make_bot
+from forties.bots import Bot, make_bot, play_hand
 from forties.fortyone import FortyOneState
 from forties.state import Phase
 
@@ -50,10 +50,7 @@ def count(bots: list[Bot], hands: int, seed: int = 1) -> ThrowIns:
     g = new_game("forty-one", seed=seed)
     while played + thrown < hands:
         assert isinstance(g, FortyOneState)
-        while g.phase is not Phase.HAND_OVER and g.phase is not Phase.GAME_OVER:
-            s = g.turn
-            assert s is not None
-            g.apply(bots[s].choose(g.view(s), g.legal_actions()))
+        play_hand(g, bots)
         if g.thrown_in:
             thrown += 1
         else:

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from forties import arena
+from forties import arena, bots
 from forties.actions import Action, Verb
 from forties.arena import (
     fixed_contract,
@@ -69,11 +69,12 @@ def _with_contrary(monkeypatch: pytest.MonkeyPatch) -> list[ContraryBot]:
 
 def _starts_of_play(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
     """What each rotation's table holds at its first card: the moves before it, the
-    hands, the contract (filled in as the arena plays)."""
+    hands, the contract (filled in as the arena plays: each player's choice goes through
+    ``bots.choose``)."""
     seen: list[dict[str, Any]] = []
-    real = arena._act
+    real = bots.choose
 
-    def act(state: GameState, bot: Bot) -> None:
+    def choose(state: GameState, bot: Bot, sees_all: bool = False) -> Action:
         if state.phase is Phase.PLAY and not any(a.verb is Verb.PLAY for a in state.history):
             seen.append({"history": [str(a) for a in state.history],
                          "hands": list(state.hands),
@@ -81,9 +82,9 @@ def _starts_of_play(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
                                       for k in ("bidder", "bid", "trump", "partner", "called",
                                                 "bids")},
                          "dealer": state.dealer})
-        real(state, bot)
+        return real(state, bot, sees_all)
 
-    monkeypatch.setattr(arena, "_act", act)
+    monkeypatch.setattr(bots, "choose", choose)
     return seen
 
 

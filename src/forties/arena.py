@@ -19,10 +19,10 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
-from .bots import Bot, make_bot
+from .bots import Bot, make_bot, play_hand, play_out
 from .games import new_game
 from .rules import FortyOneRules, Rules
-from .state import GameState, Phase
+from .state import GameState
 
 if TYPE_CHECKING:
     from .cluster import RayPool
@@ -48,15 +48,6 @@ def _bots_for(level_a: str, level_b: str, teams: tuple[tuple[int, ...], ...], ro
     return [make_bot(level, rng, seats=seats) for level in seats]
 
 
-def _act(state: GameState, bot: Bot) -> None:
-    seat = state.turn
-    assert seat is not None
-    if getattr(bot, "needs_state", False):
-        state.apply(bot.choose_from_state(state))  # type: ignore[attr-defined]
-    else:
-        state.apply(bot.choose(state.view(seat), state.legal_actions()))
-
-
 def _new_deal(rules: Rules, seed: int, deal_no: int) -> GameState:
     """Deal ``deal_no`` of ``seed``, from 0-0 (the dealer moves round with the deal number)."""
     return new_game(rules, seed=seed * 1_000_003 + deal_no, first_dealer=deal_no % rules.players)
@@ -70,9 +61,7 @@ def fixed_contract(rules: Rules, seed: int, deal_no: int, auction: str = "basic"
     their own seeded generator, so a seed and a deal number decide the contract."""
     st = _new_deal(rules, seed, deal_no)
     rng = random.Random(seed * 6_151 + deal_no * 37 + 17)
-    bots = [make_bot(auction, rng) for _ in range(st.n)]
-    while not st.hand_over and st.phase is not Phase.PLAY:
-        _act(st, bots[st.turn])  # type: ignore[index]
+    play_hand(st, [make_bot(auction, rng) for _ in range(st.n)], to_play=True, sees_all=True)
     return st
 
 
@@ -87,9 +76,7 @@ def _duplicate(rules: Rules, a: str, b: str, seed: int, deal_no: int,
     for rot in range(len(teams)):
         st = _new_deal(rules, seed, deal_no) if start is None else start.clone()
         rng = random.Random(seed * 7919 + deal_no * 31 + rot)
-        bots = _bots_for(a, b, teams, rot, st.n, rng)
-        while not st.hand_over:
-            _act(st, bots[st.turn])  # type: ignore[index]
+        play_hand(st, _bots_for(a, b, teams, rot, st.n, rng), sees_all=True)
         gains = [team_total(st, t, st.start_scores) for t in teams]
         others = [g for i, g in enumerate(gains) if i != rot]
         margins.append(gains[rot] - sum(others) / len(others))
@@ -126,16 +113,8 @@ def play_game(rules: Rules, a: str, b: str, seed: int, game_no: int,
     for rot in range(len(teams)):
         st = new_game(rules, seed=seed * 100_003 + game_no)
         rng = random.Random(seed * 104_729 + game_no * 31 + rot)
-        bots = _bots_for(a, b, teams, rot, st.n, rng)
-        hands = 0
-        while not st.over and hands < max_hands:
-            while not st.hand_over:
-                _act(st, bots[st.turn])  # type: ignore[index]
-                if on_action is not None:
-                    on_action(st)
-            hands += 1
-            if not st.over:
-                st.next_hand()
+        play_out(st, _bots_for(a, b, teams, rot, st.n, rng), max_hands, sees_all=True,
+                 on_action=on_action)
         w = st.winner
         seats = set(w) if isinstance(w, tuple) else set(st.sides[w]) if w is not None else set()
         if seats and seats <= set(teams[rot]):

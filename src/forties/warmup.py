@@ -35,7 +35,7 @@ def warm_up() -> float:
     players, hints and pars make. The seconds it took."""
     import random
 
-    from .bots import make_bot
+    from .bots import make_bot, play_hand
     from .bots.model import model_outcomes
     from .fortyfives import FortyFivesState
     from .games import new_game
@@ -47,13 +47,10 @@ def warm_up() -> float:
     bot = make_bot("basic", random.Random(1))
     for preset in ("merrimack-valley", "forty-one"):
         state = new_game(build_rules(preset), seed=1)
-        while state.phase is not Phase.PLAY:
-            if state.hand_over:  # thrown in
-                state.next_hand()
-                continue
-            seat = state.turn
-            assert seat is not None
-            state.apply(bot.choose(state.view(seat), state.legal_actions()))
+        play_hand(state, [bot] * state.n, to_play=True)
+        while state.phase is not Phase.PLAY:  # thrown in
+            state.next_hand()
+            play_hand(state, [bot] * state.n, to_play=True)
         if preset == "forty-one":  # the expert's search for the score, and the par
             score41.best_moves_score(state, exact_tricks=6, depth=1)
             dd41.team_tricks([1, 2, 4, 8], 0, [], 5)

@@ -482,7 +482,7 @@ def _fit(preset: str, hands: int, seed: int = 1,
     ``calib``, ``calib_features``)."""
     from .. import new_game
     from ..rules import build_rules
-    from ..state import Phase
+    from . import play_hand
     from .basic import BasicBot
 
     players = build_rules(preset).players
@@ -490,10 +490,7 @@ def _fit(preset: str, hands: int, seed: int = 1,
     counts: dict[str, list[int]] = {}
     for h in range(hands):
         g = new_game(preset, seed=seed * 1_000_003 + h, first_dealer=h % players)
-        while not g.hand_over and g.phase is not Phase.PLAY:
-            s = g.turn
-            assert s is not None
-            g.apply(bot.choose(g.view(s), g.legal_actions()))
+        play_hand(g, [bot] * g.n, to_play=True)
         if g.hand_over:
             continue
         view = g.view(None)

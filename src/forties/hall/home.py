@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..bots import make_bot
+from ..bots import make_bot, play_out
 from ..games import new_game
 from ..rules import FORTY_FIVES, Rules, RulesError, build_rules, find_preset
 from ..state import GameState
@@ -36,15 +36,8 @@ def _rules(preset: str, options: Mapping[str, Any], forced: Mapping[str, Any]) -
 
 def _play(state: GameState, levels: Sequence[str], rng: random.Random) -> GameState:
     seats = [levels[s % len(levels)] for s in range(state.n)]
-    bots = [make_bot(level, rng, seats=seats) for level in seats]
-    while True:
-        while not state.hand_over:
-            seat = state.turn
-            assert seat is not None
-            state.apply(bots[seat].choose(state.view(seat), state.legal_actions()))
-        if state.over:
-            return state
-        state.next_hand()
+    play_out(state, [make_bot(level, rng, seats=seats) for level in seats], max_hands=None)
+    return state
 
 
 # ----- the six-player ante -------------------------------------------------------------------

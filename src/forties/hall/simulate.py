@@ -17,7 +17,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..bots import LEVELS, make_bot
+from ..bots import LEVELS, make_bot, play_out
 from ..games import new_game
 from ..rules import Rules
 from .checks import Check, check_evening
@@ -60,17 +60,8 @@ def play_table(rules: Rules, seed: int, levels: tuple[str, str],
     st = new_game(rules, seed=seed, first_dealer=0)
     rng = random.Random(seed)
     seat_levels = [levels[s % 2] for s in range(4)]
-    bots = [make_bot(level, rng, seats=seat_levels) for level in seat_levels]
-    hands = 1
-    while True:
-        while not st.hand_over:
-            seat = st.turn
-            assert seat is not None
-            st.apply(bots[seat].choose(st.view(seat), st.legal_actions()))
-        if st.over or hands >= max_hands:
-            break
-        st.next_hand()
-        hands += 1
+    hands = play_out(st, [make_bot(level, rng, seats=seat_levels) for level in seat_levels],
+                     max_hands)
     pts = (couple_side_points(st, 0), couple_side_points(st, 1))
     w = st.winner
     if w is None:
