@@ -10,7 +10,6 @@ import copy
 import importlib.util
 import json
 import os
-import random
 import re
 import shutil
 import subprocess
@@ -21,7 +20,6 @@ import click
 import pytest
 
 import forties
-from forties.bots import make_bot
 from forties.cli import main as cli_main
 
 from .hall_helpers import hall_of, play_game
@@ -678,8 +676,7 @@ def test_play_takes_every_level_and_resume_keeps_them(tmp_path: Path, partner: s
     assert res.returncode == 0, res.stderr
     resumed = Session.resume(saved)
     assert resumed.levels == [None, opponents, partner, opponents]
-    assert [type(b).__name__ if b else None for b in resumed.bots][1:] == [
-        type(make_bot(lv, random.Random(0))).__name__ for lv in (opponents, partner, opponents)]
+    assert resumed.table.seat_levels() == [None, opponents, partner, opponents]
     again = Session.resume(saved, partner="basic")
     assert again.levels == [None, opponents, "basic", opponents]
 

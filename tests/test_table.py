@@ -468,6 +468,6 @@ def test_a_computers_decision_counts_only_on_its_own_turn() -> None:
     later = t.decision()
     assert later is not None
     assert t.state.phase.value == "auction"
-    with pytest.raises(TableError) as e:
+    with pytest.raises(TableError) as refused:
         t.computer_act(later.version, f"{later.seat} bid 10")
-    assert e.value.code == "illegal"
+    assert refused.value.code == "illegal"

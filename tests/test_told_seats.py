@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from forties import build_rules, new_game
+from forties import build_rules, new_game, table
 from forties.bots import Bot
 from forties.bots import make_bot as real_make_bot
 from forties.bots.expert import ExpertBot
@@ -43,10 +43,23 @@ def test_the_halls_home_games_tell_the_seats(monkeypatch: pytest.MonkeyPatch) ->
     assert told == [(lv, seats) for lv in seats]
 
 
-def test_the_terminals_expert_knows_its_opponents_are_basic() -> None:
+def test_the_terminals_expert_knows_its_opponents_are_basic(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    made: list[Bot] = []
+
+    def make(level: str, rng: random.Random, seats: Any = None) -> Bot:
+        made.append(real_make_bot(level, rng, seats))
+        return made[-1]
+
+    monkeypatch.setattr(table, "make_bot", make)
     session = Session.start(build_rules("merrimack-valley"), seed=5, partner="expert",
                             opponents="basic", save_path=None)
-    partner = session.bots[2]
+    session.act(session.legal()[0])
+    while session.state.turn != 2:
+        session.bot_step()
+    made.clear()
+    session.bot_decision()()
+    [partner] = made
     assert isinstance(partner, ExpertBot)
     assert partner.seats == (None, "basic", "expert", "basic")
-    assert session.bots[0] is None
+    assert session.table.seats[0].kind == "person" and session.table.seat_levels()[0] is None

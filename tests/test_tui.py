@@ -736,22 +736,25 @@ async def test_auto_next_deals_on_after_the_review_without_a_key() -> None:
 
 
 @pytest.mark.asyncio
-async def test_computer_players_think_on_a_thread_and_show_their_progress() -> None:
+async def test_computer_players_think_on_a_thread_and_show_their_progress(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     """With a delay the computer players decide on a worker thread; one that takes longer
     than a moment shows who is thinking and for how long, and the game goes on to the
     person's turn by itself."""
     import time
 
+    import forties.table
+
     session = Session.start(build_rules("merrimack-valley"), human=1, first_dealer=3, seed=4)
-    slow = session.bots[0]
-    assert slow is not None
-    fast_choose = slow.choose
+    fast_choice = forties.table.computer_choice
 
-    def slow_choose(view: dict[str, Any], legal: Any) -> Action:
-        time.sleep(2.2)
-        return fast_choose(view, legal)
+    def slow_choice(level: str, key: str, view: dict[str, Any], legal: Any,
+                    seats: Any = None) -> Action:
+        if view["seat"] == 0:
+            time.sleep(2.2)
+        return fast_choice(level, key, view, legal, seats)
 
-    slow.choose = slow_choose  # type: ignore[method-assign]
+    monkeypatch.setattr(forties.table, "computer_choice", slow_choice)
     app = TableApp(session, delay=0.01, par=False, autoplay=False)
     async with app.run_test(size=SIZE) as pilot:
         seen = ""

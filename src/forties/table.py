@@ -174,9 +174,19 @@ def seat_words(reason: str, names: Sequence[str], you: int | None = None) -> str
 
 
 def check_level(level: Any) -> str:
-    """``level`` if the table's computer players can play at it; raises TableError."""
+    """``level`` if the web's tables offer computer players of it; raises TableError."""
     if not isinstance(level, str) or level not in TABLE_LEVELS:
         raise TableError("bad", f"level must be one of {', '.join(TABLE_LEVELS)}")
+    return level
+
+
+def computer_level(level: str) -> str:
+    """``level`` if a computer player of it exists (the terminal offers every one, the
+    comparison levels too); raises TableError("bad", the reason)."""
+    try:
+        make_bot(level, random.Random(0))
+    except ValueError as e:
+        raise TableError("bad", str(e)) from None
     return level
 
 
@@ -270,6 +280,7 @@ class Table:
     started_at: str = ""
     seats: list[Seat] = field(default_factory=list)
     recorder: Recorder | None = None  # a game already under way (the terminal's)
+    labels: list[str] | None = None  # the seats' names in refusals (None: seat_label's)
 
     def __post_init__(self) -> None:
         if self.recorder is not None:
@@ -285,7 +296,11 @@ class Table:
             extras = {"started": self.started_at} if self.started_at else {}
             self.rec = Recorder(self.state, names, extras)
         self.seq = 0
-        self.version = 0
+        # A game under way is at the version its events would have brought it to: the
+        # start, each action and each deal after the first
+        hands = self.rec.record.hands
+        self.version = 0 if self.recorder is None else \
+            len(hands) + sum(len(h.actions) for h in hands)
         self.started = self.recorder is not None
         self.ready: set[int] = set()
         self.pad: list[dict[str, Any]] = []
@@ -347,7 +362,10 @@ class Table:
         return bool(here) and all(i in self.ready for i in here)
 
     def computer_key(self) -> str:
-        return f"{self.id}:{self.version}"
+        """What a computer player's generator is seeded by: the game (its seed, as its
+        deals are) and the position (the version), so that the same game makes the same
+        choices wherever it is played, brought back after a restart or a save."""
+        return f"{self.seed}:{self.version}"
 
     def decision(self) -> Decision | None:
         """What the computer player to act decides from (None: no computer is to act)."""
@@ -461,8 +479,10 @@ class Table:
         return f"{'Computer' if s.kind == COMPUTER else 'Seat'} {seat + 1}"
 
     def words(self, reason: str, you: int | None) -> str:
-        """The engine's ``reason`` with its seats named as the pages name them."""
-        return seat_words(reason, [self.seat_label(i) for i in range(self.n)], you)
+        """The engine's ``reason`` with its seats named as the pages name them (or as
+        ``labels`` names them)."""
+        names = self.labels or [self.seat_label(i) for i in range(self.n)]
+        return seat_words(reason, names, you)
 
     # ----- events -----------------------------------------------------------------------
 
@@ -763,6 +783,7 @@ __all__ = [
     "TableError",
     "check_level",
     "computer_choice",
+    "computer_level",
     "rules_line",
     "seat_words",
 ]

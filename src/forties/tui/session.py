@@ -1,10 +1,10 @@
 """One person's game against computer players, written to disk as it goes.
 
-A ``Session`` holds the game and its record, the seat the person plays and the
-computer players of the others. Every action is written to the save file at
-once (a temporary file renamed over it), so a crash or Ctrl-C loses nothing and
-``forties play --resume FILE`` carries on. Both terminal clients (full-screen
-and plain) drive a game through this one class.
+A ``Session`` is a table (``forties.table.Table``, the web's too: it accepts or refuses
+the person's actions and decides the computer players') plus saving to a file and undo.
+Every action is written to the save file at once (a temporary file renamed over it), so
+a crash or Ctrl-C loses nothing and ``forties play --resume FILE`` carries on. Both
+terminal clients (full-screen and plain) drive a game through this one class.
 """
 
 from __future__ import annotations
@@ -18,13 +18,13 @@ from pathlib import Path
 from typing import Any
 
 from ..actions import Action
-from ..bots import LEVELS, Bot, make_bot
+from ..bots import LEVELS
 from ..games import new_game
 from ..paths import data_dir as data_dir
 from ..record import HandRecord, Record, Recorder, RecordError, Replay, replay_record
 from ..rules import Rules
 from ..state import Deal, GameState, IllegalActionError, Phase
-from ..table import COMPUTER, PERSON, Seat, Settings, Table, seat_words
+from ..table import COMPUTER, PERSON, Seat, Settings, Table, TableError, computer_level
 from . import advice
 from .words import default_names, hand_start, narrate
 
@@ -92,10 +92,9 @@ class HandReview:
 def check_level(level: str) -> str:
     """``level`` if a computer player of that level exists; raises SessionError."""
     try:
-        make_bot(level, random.Random(0))
-    except ValueError as e:
-        raise SessionError(str(e)) from None
-    return level
+        return computer_level(level)
+    except TableError as e:
+        raise SessionError(e.reason) from None
 
 
 def seat_levels(n: int, human: int, sides: Sequence[Sequence[int]], partner: str,
@@ -109,16 +108,13 @@ class Session:
     """A game in progress between one person and computer players, saved as it goes."""
 
     def __init__(self, rec: Recorder, human: int, levels: Sequence[str | None],
-                 save_path: Path | None, rng: random.Random, save: bool = True) -> None:
+                 save_path: Path | None, save: bool = True) -> None:
         self.human = human
         self.levels = list(levels)
-        self.rec = rec  # the table (forties.table) that holds the game and its record
-        self.save_path = save_path
-        self.rng = rng
-        self.bots: list[Bot | None] = [
-            None if lv is None else make_bot(lv, rng, seats=self.levels) for lv in self.levels]
         self.names = list(rec.record.players)
         self.names[human] = "You"  # the record keeps his name; the table speaks to him
+        self.rec = rec  # the table (forties.table) that holds the game and its record
+        self.save_path = save_path
         # The record's own notes are kept: ours go beside them (a note that is not an
         # object, such as a line of words, is kept as the notes' "text").
         notes = self.rec.record.extras.get("notes")
@@ -152,7 +148,7 @@ class Session:
         seat_names = list(names) if names else default_names(n, human, you)
         started = _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
         rec = Recorder(state, seat_names, {"started": started})
-        return cls(rec, human, levels, save_path, random.Random(seed))
+        return cls(rec, human, levels, save_path)
 
     @classmethod
     def resume(cls, path: Path, *, human: int | None = None, partner: str | None = None,
@@ -188,7 +184,7 @@ class Session:
             record.extras["seed"] = seed
         state = _replay(record, seed, path)
         return cls(Recorder(state, record=record), seat, levels, save_path or path,
-                   random.Random(seed + 1), save=False)
+                   save=False)
 
     # ----- the game -------------------------------------------------------------------
 
@@ -204,7 +200,7 @@ class Session:
         seats = [Seat(rec.record.players[i], PERSON if lv is None else COMPUTER, lv)
                  for i, lv in enumerate(self.levels)]
         self.table = Table("terminal", st.rules, st.seed or 0, Settings(),
-                           st.first_dealer, seats=seats, recorder=rec)
+                           st.first_dealer, seats=seats, recorder=rec, labels=self.names)
 
     @property
     def state(self) -> GameState:
@@ -224,7 +220,7 @@ class Session:
 
     @property
     def bots_turn(self) -> bool:
-        return not self.state.hand_over and self.state.turn != self.human
+        return self.table.computer_to_act() is not None
 
     @property
     def new_hand_due(self) -> bool:
@@ -234,38 +230,45 @@ class Session:
         return self.state.legal_actions() if self.my_turn else []
 
     def reason(self, action: Action) -> str | None:
-        """Why the person may not make ``action`` now, seats named as the table names them
-        (the engine numbers them from 0); None if he may."""
-        why = self.state.reason(action)
-        return None if why is None else seat_words(why, self.names, self.human)
+        """Why the person may not make ``action`` now, as the table refuses it, seats
+        named as the terminal names them; None if he may."""
+        try:
+            self.table.check_act(self.human, str(action), self.table.version)
+        except TableError as e:
+            return self._words(e, action)
+        return None
 
     def act(self, action: Action) -> list[str]:
-        """The person's action (raises IllegalActionError with the reason); what happened."""
-        why = self.reason(action)
-        if why is not None:
-            raise IllegalActionError(action, why)
-        return self._apply(action)
+        """The person's action; what happened. Raises the table's refusal (TableError,
+        as the web's, with its code) in the terminal's words."""
+        try:
+            events = self.table.act(self.human, str(action), self.table.version)
+        except TableError as e:
+            raise TableError(e.code, self._words(e, action), e.refusal, e.params) from None
+        return self._apply(events)
+
+    def _words(self, refused: TableError, action: Action) -> str:
+        """The table's refusal of ``action`` as the terminal says it: an action for
+        another seat that the engine refuses anyway, with the engine's reason."""
+        why = self.state.reason(action) if refused.refusal == "not-yours" else None
+        return refused.reason if why is None else self.table.words(why, self.human)
 
     def bot_step(self, action: Action | None = None) -> list[str]:
         """One computer player's action (``action`` when it was worked out beforehand, as
         ``bot_decision`` does); what happened (one line per event)."""
         if action is None:
             action = self.bot_decision()()
-        seat = self.state.turn
-        assert seat is not None and seat != self.human and action.seat == seat
-        return self._apply(action)
+        events = self.table.computer_act(self.table.version, action)
+        assert events is not None, f"{action}: not a computer player's turn"
+        return self._apply(events)
 
     def bot_decision(self) -> Callable[[], Action]:
         """The computer player to act, ready to decide: a call that works out its action
         from a copy of what it sees and changes nothing, so it may run on another thread
         while the table stays live."""
-        st = self.state
-        seat = st.turn
-        assert seat is not None and seat != self.human
-        bot = self.bots[seat]
-        assert bot is not None
-        view, legal = st.view(seat), st.legal_actions()
-        return lambda: bot.choose(view, legal)
+        decision = self.table.decision()
+        assert decision is not None
+        return decision.choose
 
     def run_bots(self) -> list[str]:
         """Every computer player's action up to the person's turn or the hand's end."""
@@ -274,9 +277,10 @@ class Session:
             out += self.bot_step()
         return out
 
-    def _apply(self, action: Action) -> list[str]:
+    def _apply(self, events: list[dict[str, Any]]) -> list[str]:
         before = self.view()
-        self.table.apply({"kind": "act", "seat": action.seat, "action": str(action)})
+        for e in events:
+            self.table.apply(e)
         self.save()
         return narrate(before, self.view(), self.names, self.human, fancy=False)
 
