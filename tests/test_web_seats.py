@@ -20,6 +20,7 @@ from .helpers_web import (
     ServerProcess,
     basic_player,
     expect,
+    lately,
     pinged,
     private_table,
     serving,
@@ -79,7 +80,8 @@ async def test_computers_fill_the_other_seats_and_play(http: httpx.AsyncClient,
         assert me.table is not None
         assert [s["kind"] for s in me.table["seats"]] == ["person"] + ["computer"] * 3
         await me.act(me.view["legal"][0])  # type: ignore[index]
-        await me.wait_for(lambda c: len({f["event"]["seat"] for f in acts(c)}) == 4)
+        await expect(me, lambda c: len({f["event"]["seat"] for f in acts(c)}) == 4,
+                     "every seat to have played")
     finally:
         await me.stop()
 
@@ -93,13 +95,14 @@ async def test_a_stale_or_repeated_action_is_refused_without_effect(
         action, version = me.view["legal"][0], me.view["version"]
         await me.act(action, version)
         await me.act(action, version)  # a double click
-        await me.wait_for(lambda c: bool(c.errors))
+        await expect(me, lambda c: bool(c.errors), "the double click refused")
         assert me.errors[0]["code"] == "stale"
-        await me.wait_for(lambda c: c.view is not None and c.view["version"] > version)
+        await expect(me, lambda c: c.view is not None and c.view["version"] > version,
+                     "the action applied")
         history = me.view["history"]
         assert history.count(action) == 1
         await me.act(action, version - 1)
-        await me.wait_for(lambda c: len(c.errors) == 2)
+        await expect(me, lambda c: len(c.errors) == 2, "the stale action refused")
         assert me.errors[1]["code"] == "stale"
     finally:
         await me.stop()
@@ -111,9 +114,10 @@ async def test_away_a_computer_plays_the_seat_and_back_plays_nothing(
     try:
         await me.wait_for(my_turn)
         await me.send({"type": "away"})
-        await me.wait_for(lambda c: len(acts(c, 0)) >= 3, timeout=60)
+        await expect(me, lambda c: len(acts(c, 0)) >= 3, "a computer to play the seat 3 times",
+                     timeout=60)
         await me.send({"type": "back"})
-        await me.wait_for(lambda c: bool(events(c, "back")))
+        await expect(me, lambda c: bool(events(c, "back")), "the seat taken back")
         back = events(me, "back")[0]
         assert back["table"]["seats"][0]["away"] is False
         i = me.frames.index(back)
@@ -124,7 +128,8 @@ async def test_away_a_computer_plays_the_seat_and_back_plays_nothing(
                  and f["event"]["kind"] == "act" and f["event"]["seat"] == 0]
         assert later == []  # nobody played for me since I came back
         await me.send({"type": "back"})
-        await me.wait_for(lambda c: any(e["code"] == "back" for e in c.errors))
+        await expect(me, lambda c: any(e["code"] == "back" for e in c.errors),
+                     "a second \"back\" refused")
     finally:
         await me.stop()
 
@@ -140,18 +145,16 @@ async def test_a_dropped_seat_keeps_its_grace_then_a_computer_plays_it(
         await guest.wait_for(lambda c: c.view is not None)
         await host.wait_for(lambda c: c.table is not None)
         await guest.stop()  # gone: after the grace period a computer takes the seat
-        await host.wait_for(lambda c: any(f["event"].get("seat") == 1
-                                          for f in events(c, "away")), timeout=30)
-        await host.wait_for(lambda c: len(acts(c, 1)) >= 2, timeout=60)
+        await expect(host, lambda c: any(f["event"].get("seat") == 1 for f in events(c, "away")),
+                     "a computer to take seat 1 after its grace period")
+        await expect(host, lambda c: len(acts(c, 1)) >= 2, "a computer to play seat 1 twice",
+                     timeout=60)
         back = SeatClient(server.ws, table, tokens[1]).start()
         await back.wait_for(lambda c: c.table is not None)
         assert back.table is not None and back.table["seats"][1]["away"] is True
         await back.send({"type": "back"})
-        try:
-            await host.wait_for(lambda c: bool(events(c, "back")))
-        except TimeoutError:
-            print("DEBUG back", back.errors, back.frames[-3:], back.url, host.url)
-            raise
+        await expect(host, lambda c: bool(events(c, "back")), "seat 1 taken back",
+                     seen=lambda c: (lately(c), back.errors, lately(back)))
         await back.stop()
     finally:
         await stop_all([host, *others])
@@ -218,8 +221,8 @@ async def test_out_of_time_a_computer_plays_until_the_person_is_back(
         assert me.table is not None
         deadline = me.frames[-1].get("table", me.table)["deadline"]
         assert deadline is not None
-        await me.wait_for(lambda c: bool(events(c, "away")), timeout=30)
-        await me.wait_for(lambda c: len(acts(c, 0)) >= 1, timeout=30)
+        await expect(me, lambda c: bool(events(c, "away")), "a computer to take the seat in time")
+        await expect(me, lambda c: len(acts(c, 0)) >= 1, "a computer to play the seat")
     finally:
         await me.stop()
 
@@ -230,7 +233,7 @@ async def test_hints_only_where_the_host_allows_them(http: httpx.AsyncClient,
     try:
         await me.wait_for(my_turn)
         await me.send({"type": "hint"})
-        await me.wait_for(lambda c: bool(c.errors))
+        await expect(me, lambda c: bool(c.errors), "the hint refused")
         assert me.errors[0]["code"] == "hints"
     finally:
         await me.stop()
@@ -242,7 +245,7 @@ async def test_hints_only_where_the_host_allows_them(http: httpx.AsyncClient,
         await me.wait_for(my_turn)
         assert me.view is not None
         await me.send({"type": "hint"})
-        await me.wait_for(lambda c: bool(c.hints), timeout=120)
+        await expect(me, lambda c: bool(c.hints), "a hint", timeout=120)
         hint = me.hints[0]
         assert hint["action"] in me.view["legal"] and hint["text"]
         assert all(v["action"] in me.view["legal"] for v in hint["values"])
@@ -302,7 +305,7 @@ async def test_the_par_of_each_hand_is_told(http: httpx.AsyncClient,
     seats = [SeatClient(server.ws, table, tokens[s]).autoplay(basic_player).start()
              for s in sorted(tokens)]
     try:
-        await seats[0].wait_for(lambda c: bool(events(c, "par")), timeout=120)
+        await expect(seats[0], lambda c: bool(events(c, "par")), "the par", timeout=120)
         par = events(seats[0], "par")[0]["event"]
         assert par["hand"] == 0 and isinstance(par["value"]["points"], int)
         assert par["value"]["text"]
@@ -337,7 +340,7 @@ async def test_no_par_is_worked_out_for_a_table_nobody_is_at(http: httpx.AsyncCl
         snap = next(f for f in back.frames if f["type"] == "snapshot")
         # (hands 0 to 2 have ended: the table is at hand 3, or still reviewing hand 2)
         assert snap["view"]["hand_index"] >= 2 and snap["par"] == {}
-        await back.wait_for(lambda c: bool(events(c, "par")), timeout=60)
+        await expect(back, lambda c: bool(events(c, "par")), "the par again", timeout=60)
         assert events(back, "par")[0]["event"]["hand"] >= 2
     finally:
         await back.stop()
@@ -352,8 +355,8 @@ async def test_reconnecting_gets_exactly_the_missed_events(http: httpx.AsyncClie
     try:
         await late.wait_for(lambda c: c.seq > 10)
         await late.drop()  # the phone sleeps; it comes back by itself
-        await late.wait_for(lambda c: c.connections == 2, timeout=30)
-        await late.wait_for(lambda c: c.seq > 60, timeout=60)
+        await expect(late, lambda c: c.connections == 2, "the client back by itself")
+        await expect(late, lambda c: c.seq > 60, "sixty events", timeout=60)
         assert [f["type"] for f in late.frames].count("snapshot") == 1
         assert late.gaps == 0
         numbers = [f["seq"] for f in late.frames if f["type"] != "snapshot" and "seq" in f]
