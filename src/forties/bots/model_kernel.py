@@ -1,6 +1,6 @@
 """``bots.model``'s search compiled: the opponents play ``basic``'s card, one side searches.
 
-On bit masks: the opponents' cards are ``envs.basic_kernel.play_card``, ``basic.play_card``
+On bit masks: the opponents' cards are ``basic_kernel.play_card``, ``basic.play_card``
 compiled (the rule the vector environments' ``basic`` plays by); ``tests/test_model.py``
 checks the search against the engine and ``BasicBot`` itself.
 """
@@ -11,9 +11,9 @@ from typing import Any
 
 import numpy as np
 
-from ..envs.basic_kernel import play_card
 from ..jit import jit
 from ..vector import kernel as k
+from .basic_kernel import play_card
 
 
 @jit()

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..bots import basic_kernel as bk
 from ..jit import jit
 from ..vector import kernel as k
-from . import basic_kernel as bk
 
 # ----- the memory row ---------------------------------------------------------------------
 

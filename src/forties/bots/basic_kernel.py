@@ -1,9 +1,10 @@
-"""``basic`` (``forties.bots.basic``) compiled, as a fixed player for thousands of tables.
+"""``basic`` (``basic.py`` beside it) compiled, as a fixed player for thousands of tables.
 
 Rule for rule the same choices as ``BasicBot.choose`` given the seat's view and legal
 actions (the tests compare the two at every decision of many random games). It reads
-the table's row only where the view shows the same thing: the seat's hand, the
-auction, trump, the cards played (``kernels.M_PLAYED``), scores and who bid.
+the compiled engine's table row only where the view shows the same thing: the seat's
+hand, the auction, trump, scores and who bid; the cards played this hand are the
+caller's (the vector environments keep them in ``envs.kernels.M_PLAYED``).
 """
 
 from __future__ import annotations
@@ -12,9 +13,9 @@ from typing import Any
 
 import numpy as np
 
-from ..bots.basic import TRUMP_WORTH
 from ..jit import jit
 from ..vector import kernel as k
+from .basic import TRUMP_WORTH
 
 T_WORTH = np.array(TRUMP_WORTH, dtype=np.float64)
 HEARTS = 2
