@@ -1,4 +1,4 @@
-"""A long duplicate match that keeps every result as it comes (for `docs/benchmarks.md`).
+"""A long duplicate match that keeps every result as it comes (for `docs/lab-notes.md`).
 
 ``forties arena`` prints its figures when the match is over; a match of slow players
 on a busy machine may have to stop first. This plays the same deals and games as

@@ -1,9 +1,10 @@
-"""The strength figures in docs/benchmarks.md are the ones their logs give.
+"""The strength figures in docs/benchmarks.md and docs/lab-notes.md are the ones their
+logs give.
 
-Every ``python -m lab.strength ... --summary`` command that the page shows is run
-again here on the kept logs (``docs/bench-logs/``), and each figure it prints (points a
-hand, share of the oracle's margin, gain over another log, each with its interval) must
-stand in the page's text. A log that grows or a figure typed wrong fails this test.
+Every ``python -m lab.strength ... --summary`` command that a page shows is run again
+here on the kept logs (``docs/bench-logs/``), and each figure it prints (points a hand,
+share of the oracle's margin, gain over another log, each with its interval) must stand
+in that page's text. A log that grows or a figure typed wrong fails this test.
 """
 
 from __future__ import annotations
@@ -17,17 +18,26 @@ import pytest
 from lab import strength
 
 ROOT = Path(__file__).resolve().parents[1]
-PAGE = (ROOT / "docs" / "benchmarks.md").read_text(encoding="utf-8")
+PAGES = {name: (ROOT / "docs" / name).read_text(encoding="utf-8")
+         for name in ("benchmarks.md", "lab-notes.md")}
 PREFIX = "python -m lab.strength "
 LOG_FLAGS = ("--log", "--share", "--over")
 
 NUMBER = r"[+-]?\d+\.\d+"
 
 
-def summaries() -> list[list[str]]:
-    """The arguments of each summary command in the page whose logs are all kept."""
+def summaries() -> list[tuple[str, list[str]]]:
+    """Each page's summary commands whose logs are all kept: the page, the arguments."""
     found = []
-    for line in PAGE.splitlines():
+    for name, page in PAGES.items():
+        found += [(name, args) for args in page_summaries(page)]
+    return found
+
+
+def page_summaries(page: str) -> list[list[str]]:
+    """The arguments of each summary command in ``page`` whose logs are all kept."""
+    found = []
+    for line in page.splitlines():
         line = line.strip()
         if not line.startswith(PREFIX) or "--summary" not in line:
             continue
@@ -59,25 +69,27 @@ def flat(text: str) -> str:
 
 
 SUMMARIES = summaries()
-FLAT_PAGE = flat(PAGE)
+FLAT_PAGES = {name: flat(page) for name, page in PAGES.items()}
 
 
 def test_the_page_shows_summaries_of_kept_logs() -> None:
     # so the test below cannot pass by finding nothing to check
     assert len(SUMMARIES) >= 12
+    assert {name for name, _ in SUMMARIES} == set(PAGES)
 
 
-@pytest.mark.parametrize("args", SUMMARIES, ids=lambda a: a[a.index("--log") + 1])
+@pytest.mark.parametrize(("name", "args"), SUMMARIES,
+                         ids=lambda x: x if isinstance(x, str) else x[x.index("--log") + 1])
 def test_each_summary_figure_stands_in_the_page(
-        args: list[str], monkeypatch: pytest.MonkeyPatch,
+        name: str, args: list[str], monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.chdir(ROOT)
     strength.main(args)
     out = capsys.readouterr().out
     pats = figures(out)
     assert pats, out
-    missing = [p for p in pats if not re.search(p, FLAT_PAGE)]
-    assert not missing, f"{out}\nnot in docs/benchmarks.md: {missing}"
+    missing = [p for p in pats if not re.search(p, FLAT_PAGES[name])]
+    assert not missing, f"{out}\nnot in docs/{name}: {missing}"
 
 
 def test_a_figure_not_in_the_page_is_caught() -> None:
@@ -85,7 +97,7 @@ def test_a_figure_not_in_the_page_is_caught() -> None:
            "+9.87 (+9.01 .. +9.99), 1 s of play\n  share ...: 98.7% (95%: 97.1% .. 99.9%)")
     pats = figures(out)
     assert len(pats) == 2
-    assert not any(re.search(p, FLAT_PAGE) for p in pats)
+    assert not any(re.search(p, page) for p in pats for page in FLAT_PAGES.values())
     share, points = pats
     assert re.search(points, flat("took **+9.87 a hand (+9.01 .. +9.99)**"))
     assert re.search(share, flat("reached **98.7% (97.1% ..\n  99.9%)** of it"))

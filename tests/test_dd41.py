@@ -109,7 +109,7 @@ def test_bad_positions_get_one_line(hands: list[int], leader: int, trick: list[i
 
 def test_the_par_benchmark_logs_each_hand_and_resumes(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """``python -m lab.par41`` (docs/benchmarks.md), small: a line per hand, the
+    """``python -m lab.par41`` (docs/lab-notes.md), small: a line per hand, the
     exact figure or none past the budget, the old estimate beside it; it resumes."""
     log = tmp_path / "par.jsonl"
     par41.main(["--deals", "1", "--seed", "40007", "--log", str(log)])

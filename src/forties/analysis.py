@@ -139,7 +139,7 @@ class Par:
 
 PAR_41_DEPTH = 6  # Forty One's fallback estimate: tricks searched, estimated beyond
 # Forty One's exact par: the most positions searched (about two minutes of a core) before
-# falling back to the estimate (see docs/benchmarks.md)
+# falling back to the estimate (see docs/lab-notes.md)
 PAR_41_BUDGET = 1_000_000_000
 
 

@@ -19,7 +19,7 @@ This is the default (``forty_one="score"``; the level ``expert``, also named
 ``expert-score``): in duplicate matches it beat the earlier player
 (``forty_one="tricks"``, the level ``expert-tricks``: team tricks, bids from
 playouts) by about 0.4 points a hand, 95% interval above zero (see
-docs/benchmarks.md).
+docs/lab-notes.md).
 
 45s card play with ``infer=True`` (the level ``expert-infer``): the imagined deals
 are drawn in proportion to how likely each is to have produced the others' bids,
@@ -27,7 +27,7 @@ draw and plays (``bots.infer``). The default (``infer=None``) does so where a du
 match showed the weighed player stronger, Auction 45 of four players (INFER_PRESETS),
 and Merrimack Valley of four, where it also reads each card the opponents played as
 ``basic``'s (``policy``, POLICY_PRESETS; the level ``expert-policy`` does so in every
-preset), and samples without it elsewhere (docs/benchmarks.md); ``infer=False``, the
+preset), and samples without it elsewhere (docs/lab-notes.md); ``infer=False``, the
 level ``expert-plain``, never weighs.
 
 Where the table shows both opponents as ``basic`` computer players (``seats``), the 45s
@@ -64,7 +64,7 @@ from .sampler import worlds
 # early solves are far dearer, so a sixth of these early in the hand). 256 beat 96 in
 # the play on Auction 45 over 2,000 deals, +0.49 a hand (+0.18 .. +0.80), and was ahead,
 # short of significance, on Merrimack Valley, +0.15 (-0.02 .. +0.33) over 4,000 deals
-# (docs/benchmarks.md)
+# (docs/lab-notes.md)
 PLAY_WORLDS = 256
 PLAY_WORLDS_MANY = 96
 
@@ -88,7 +88,7 @@ INFER_PRESETS = ("auction-45",)
 # 45s presets (of four players) whose default expert also reads each card the opponents
 # played as ``basic``'s: on Merrimack Valley it beat the expert of 96 deals a card by
 # +0.48 a hand (+0.21 .. +0.76) in the card play alone and +0.64 (+0.22 .. +1.06) in
-# whole hands, 2,000 deals each (docs/benchmarks.md); on Auction 45, against today's
+# whole hands, 2,000 deals each (docs/lab-notes.md); on Auction 45, against today's
 # expert, +0.12 a hand (-0.18 .. +0.41) in the card play alone, not significant.
 POLICY_PRESETS = ("merrimack-valley",)
 

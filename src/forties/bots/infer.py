@@ -78,7 +78,7 @@ OVERSAMPLE = 3  # cheap deals drawn for each deal solved
 # ``expert-pool``: the reading leaves few deals with most of the weight (of 768 drawn, as
 # much as some 120 to 280 evenly weighed deals would hold: ``bench.infer spread``), so it
 # draws more to choose from; against ``basic`` it gained on Auction 45, against the expert
-# it lost there (docs/benchmarks.md), so no default draws so
+# it lost there (docs/lab-notes.md), so no default draws so
 POOL_OVERSAMPLE = 8
 SOFT = True  # the proposal keeps the sampler's own soft facts (its odds are divided out)
 TEMPER = 1.0  # each deal's weight is its likelihood to this power

@@ -11,7 +11,7 @@ tricks, searched ``depth41`` tricks deep before that. It bids as ``basic`` does:
 bidding by the solver's value of each bid on the true deal (``bid41 = "solver"``,
 the later seats bidding what their cards promise, the whole hand searched three
 tricks deep and estimated beyond) lost 0.90 points a hand to ``basic``'s bids
-(paired, 300 deals; see docs/benchmarks.md), the estimate beyond the horizon being
+(paired, 300 deals; see docs/lab-notes.md), the estimate beyond the horizon being
 too rough to choose a bid by. ``forty_one="tricks"`` keeps the earlier oracle
 (team tricks), for comparison.
 """
@@ -78,7 +78,7 @@ class BlindOracleBot(OracleBot):
     as the default expert does, from its own seat's view alone (the levels
     ``oracle-blind1`` to ``oracle-blind4``). Between the expert (every trick blind) and the
     oracle (none), it measures how much of the oracle's edge rests on seeing the cards in
-    the early tricks (docs/benchmarks.md). Forty One: the oracle."""
+    the early tricks (docs/lab-notes.md). Forty One: the oracle."""
 
     def __init__(self, rng: random.Random, blind_tricks: int) -> None:
         super().__init__(rng)
