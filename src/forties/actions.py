@@ -13,6 +13,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from .cards import SUITS, CardError, format_mask, mask_of, parse_card, parse_suit
+from .errors import FortiesError
 
 
 class Verb(Enum):
@@ -39,7 +40,7 @@ BID_30_FOR_60 = 60
 BID_60_FOR_120 = 120
 
 
-class ActionSyntaxError(ValueError):
+class ActionSyntaxError(FortiesError, ValueError):
     """A text that is not an action at all (as opposed to an illegal one)."""
 
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from .errors import FortiesError
+
 SUITS = "CDHS"
 RANKS = "23456789TJQKA"
 SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
@@ -25,7 +27,7 @@ _SYMBOL_TO_SUIT = {sym: SUITS[i] for i, sym in enumerate(SUIT_SYMBOLS)}
 _SYMBOL_TO_SUIT.update({"♧": "C", "♢": "D", "♡": "H", "♤": "S"})
 
 
-class CardError(ValueError):
+class CardError(FortiesError, ValueError):
     """A text that is not a card."""
 
 

@@ -21,6 +21,8 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
 
+from .errors import FortiesError
+
 T = TypeVar("T")
 R = TypeVar("R")
 
@@ -29,7 +31,7 @@ R = TypeVar("R")
 IN_FLIGHT_PER_CPU = 4
 
 
-class ClusterError(Exception):
+class ClusterError(FortiesError):
     """Ray is missing or the cluster cannot be reached (a one-line message)."""
 
 

@@ -21,6 +21,7 @@ from typing import Any
 
 from .actions import ActionSyntaxError, bid_text, parse_bid
 from .cards import SUIT_NAMES, SUITS, CardError, parse_card
+from .errors import Refused
 from .fortyfives import bid_ladder
 from .rules import FortyFivesRules, FortyOneRules, Rules, RulesError, rules_from_json, wire_id
 from .scoring import (
@@ -37,14 +38,13 @@ DEFAULT_NAMES = ("Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ivy", "Jo
 MAX_HANDS = 1000
 
 
-class PadError(ValueError):
+class PadError(Refused, ValueError):
     """A pad entry or file that cannot be taken: one line saying why. The commonest carry
     a ``code`` and its ``words`` (numbers, seat or side indexes), so that a page can say
     the same in its reader's language; the English line stays for the command line."""
 
     def __init__(self, message: str, code: str | None = None, **words: Any) -> None:
-        super().__init__(message)
-        self.code = code
+        super().__init__(message, code, words)
         self.words = words
 
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from .actions import Action, ActionSyntaxError, bid_text
 from .cards import CARD_NAMES, SUITS
+from .errors import FortiesError
 from .games import game_class
 from .rules import FORTY_FIVES, FORTY_ONE, Rules, RulesError, rules_from_json
 from .state import Deal, DealError, GameState, IllegalActionError, Phase
@@ -22,7 +23,7 @@ FORMAT = "forties-record/1"
 OPTIONAL_KEYS = ("seed", "started", "times", "notes", "event")
 
 
-class RecordError(ValueError):
+class RecordError(FortiesError, ValueError):
     """A record that is not a game at all: says what is wrong and where. Messages number
     hands and actions from 1, as people count (the referee's JSON keeps the record's
     0-based indices)."""
@@ -219,7 +220,7 @@ class Replay:
         return self.state
 
 
-class PositionedIllegal(Exception):
+class PositionedIllegal(FortiesError):
     def __init__(self, hand: int, index: int, text: str, reason: str, replay: Replay) -> None:
         super().__init__(f"hand {hand + 1}, action {index + 1} ({text}): {reason}")
         self.hand, self.index, self.text, self.reason, self.replay = (

@@ -18,6 +18,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Literal
 
+from .errors import FortiesError
+
 FORTY_FIVES = "forty-fives"
 FORTY_ONE = "forty-one"
 # What the server's JSON and the score pad call each game (its pages read these); the
@@ -32,7 +34,7 @@ def wire_id(game: str) -> str:
     return WIRE_IDS[game]
 
 
-class RulesError(ValueError):
+class RulesError(FortiesError, ValueError):
     """Rules that cannot be built: an unknown preset or option, a bad value, a conflict."""
 
 

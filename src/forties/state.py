@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 from .actions import Action, ActionSyntaxError, Verb
 from .cards import BITS, CARD_NAMES, FULL_DECK, CardError, mask_names, parse_card
 from .cards import cards_of as _cards
+from .errors import FortiesError, Refused
 from .lazy import SubsetActions
 from .rules import Rules, RulesError, rules_from_json
 from .scoring import game_won
@@ -45,11 +46,14 @@ class Phase(Enum):
 _HAND_OVER, _GAME_OVER = Phase.HAND_OVER, Phase.GAME_OVER
 
 
-class IllegalActionError(ValueError):
-    """An action that is well formed but against the rules; ``reason`` says why."""
+class IllegalActionError(Refused, ValueError):
+    """An action that is well formed but against the rules; ``reason`` says why (with its
+    code and params when it is a ``Refusal``)."""
 
     def __init__(self, action: Action, reason: str) -> None:
-        super().__init__(f"{action}: {reason}")
+        code, params = (reason.code, dict(reason.params)) if isinstance(reason, Refusal) \
+            else (None, None)
+        super().__init__(f"{action}: {reason}", code, params)
         self.action = action
         self.reason = reason
 
@@ -129,15 +133,15 @@ def not_held(mask: int) -> Refusal:
                    {"cards": mask_names(mask)})
 
 
-class DealError(ValueError):
+class DealError(FortiesError, ValueError):
     """A deal that cannot be played under the rules (wrong counts, a card twice...)."""
 
 
-class StateError(ValueError):
+class StateError(FortiesError, ValueError):
     """A serialized state that cannot be read."""
 
 
-class SeatError(ValueError):
+class SeatError(FortiesError, ValueError):
     """A view asked for a seat that is not at the table."""
 
 

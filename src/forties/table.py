@@ -24,6 +24,7 @@ from typing import Any
 
 from .actions import Action, ActionSyntaxError
 from .bots import LEVELS, make_bot
+from .errors import Refused
 from .games import new_game
 from .record import Record, Recorder
 from .rules import PRESETS, Rules, format_value, wire_id
@@ -41,19 +42,19 @@ CATCH_UP = 64  # events kept for a reconnecting client; more missed: a snapshot
 CHAT_KEPT = 50
 
 
-class TableError(ValueError):
+class TableError(Refused, ValueError):
     """A request the table refuses: ``code`` for programs ("illegal", "stale", "turn",
-    "bad", "seat", "over"...), ``reason`` in a player's words. Where the engine's reason
-    has a code of its own (``forties.state.Refusal``), ``refusal`` and ``params`` carry it,
-    for a page that says it in the reader's language."""
+    "bad", "seat", "over"...), ``reason`` (the message) in a player's words. Where the
+    engine's reason has a code of its own (``forties.state.Refusal``), ``refusal`` and
+    ``params`` carry it, for a page that says it in the reader's language."""
+
+    code: str  # (a table's refusal always has one)
 
     def __init__(self, code: str, reason: str, refusal: str | None = None,
                  params: dict[str, Any] | None = None) -> None:
-        super().__init__(reason)
-        self.code = code
+        super().__init__(reason, code, params)
         self.reason = reason
         self.refusal = refusal
-        self.params = params
 
     @classmethod
     def engine(cls, code: str, reason: str, words: str) -> TableError:

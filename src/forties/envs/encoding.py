@@ -49,6 +49,7 @@ import numpy.typing as npt
 from ..actions import BID_30_FOR_60, BID_60_FOR_120, Action, Verb, parse_bid
 from ..cards import SUITS, parse_card
 from ..cards import cards_of as _cards
+from ..errors import FortiesError
 from ..rules import FortyFivesRules, Rules, RulesError
 from ..state import Phase
 
@@ -75,11 +76,11 @@ PHASES = tuple(Phase)
 _LADDER_INDEX = {v: i for i, v in enumerate(LADDER)}
 
 
-class ActionIdError(ValueError):
+class ActionIdError(FortiesError, ValueError):
     """An action id that is not legal now (or not an id at all)."""
 
 
-class EpisodeError(RuntimeError, ValueError):
+class EpisodeError(FortiesError, RuntimeError, ValueError):
     """A call the episode is not ready for: before ``reset()``, or after its end. (A
     RuntimeError, as ``env.game`` raised before ``reset()``, and a ValueError, as the
     environments' other refusals.)"""

@@ -35,6 +35,7 @@ import pyspiel
 from ..actions import Action, Verb
 from ..cards import BITS, CARD_NAMES
 from ..cards import cards_of as _cards
+from ..errors import FortiesError
 from ..games import game_class
 from ..rules import PRESETS, FortyFivesRules, Rules, build_rules
 from ..state import Deal, GameState, IllegalActionError, Phase
@@ -317,7 +318,7 @@ class ViewObserver:
 UNSUPPORTED = ("go_on_kitty", "dealer_robs_pack", "four_and_a_flip")
 
 
-class ResampleError(ValueError):
+class ResampleError(FortiesError, ValueError):
     """No world consistent with the seat's view was found (or the rules are not covered)."""
 
 

@@ -10,8 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from ..errors import FortiesError
 
-class HallError(ValueError):
+
+class HallError(FortiesError, ValueError):
     """Something the director asked for that cannot be done, in one line."""
 
 

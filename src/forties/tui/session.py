@@ -19,6 +19,7 @@ from typing import Any
 
 from ..actions import Action
 from ..bots import LEVELS
+from ..errors import FortiesError
 from ..games import new_game
 from ..paths import data_dir as data_dir
 from ..record import HandRecord, Record, Recorder, RecordError, Replay, replay_record
@@ -31,7 +32,7 @@ from .words import default_names, hand_start, narrate
 NOTES_KEY = "forties-play"
 
 
-class SessionError(ValueError):
+class SessionError(FortiesError, ValueError):
     """A game that cannot be started or resumed: says why in a player's words."""
 
 

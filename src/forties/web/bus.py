@@ -29,6 +29,8 @@ import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from ..errors import FortiesError
+
 log = logging.getLogger("forties.web")
 CHANNEL = "forties:tables"
 RETRY_SECONDS = 1.0
@@ -41,7 +43,7 @@ OnMoved = Callable[[str, int], Awaitable[None]]
 OnNote = Callable[[str, dict[str, Any]], Awaitable[None]]
 
 
-class BusError(Exception):
+class BusError(FortiesError):
     """Redis cannot be reached (a one-line message)."""
 
 

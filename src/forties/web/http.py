@@ -21,6 +21,8 @@ from typing import Any, Protocol, TypeVar
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
+from .. import errors
+
 Handler = Callable[[Request], Awaitable[Response]]
 T = TypeVar("T")
 CAS_TRIES = 8  # reads and writes of a document before a change is refused as busy
@@ -62,15 +64,13 @@ class Tables(Documents, Protocol):
         ...
 
 
-class Refused(Exception):
+class Refused(errors.Refused):
     """A request that cannot be done: ``status`` and one line for the person (and a
     ``code`` the browser client translates, where it has one)."""
 
     def __init__(self, message: str, status: int = 400, code: str | None = None) -> None:
-        super().__init__(message)
-        self.message = message
+        super().__init__(message, code)
         self.status = status
-        self.code = code
 
 
 def error(status: int, message: str, code: str | None = None) -> JSONResponse:

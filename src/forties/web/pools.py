@@ -22,6 +22,7 @@ from multiprocessing.process import BaseProcess
 from typing import Any
 
 from ..actions import Action
+from ..errors import FortiesError
 from ..state import GameState
 from ..table import computer_choice
 from .spawn import deaf_to_ctrl_c, spawn_context
@@ -94,12 +95,12 @@ def load_solvers() -> None:
 # ----- the pars' pool -----------------------------------------------------------------------
 
 
-class ParsEnded(RuntimeError):
+class ParsEnded(FortiesError, RuntimeError):
     """A par that will not come back: the pars' process ended before it answered (killed
     or crashed; the next par starts a fresh one), or the server is stopping."""
 
 
-class ParFailed(RuntimeError):
+class ParFailed(FortiesError, RuntimeError):
     """A par whose answer (its value, or the exception it raised) could not be sent or
     read back: it would fail the same way if asked again, unlike ``ParsEnded``."""
 

@@ -13,6 +13,8 @@ import sys
 import threading
 from typing import Any
 
+from ..errors import FortiesError
+
 # The largest websocket frame the transport reads: the app itself answers a message over
 # its own limit (Limits.message_bytes, 4 KiB) with a "size" error frame and keeps the
 # connection; only a frame over this one is closed by the transport (code 1009).
@@ -36,7 +38,7 @@ def uvicorn_config(app: Any) -> Any:
                           timeout_graceful_shutdown=GRACEFUL_SECONDS)
 
 
-class StoppedBySignal(Exception):
+class StoppedBySignal(FortiesError):
     """SIGTERM, raised again by uvicorn once the server has stopped."""
 
 

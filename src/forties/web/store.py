@@ -24,15 +24,17 @@ from typing import Any, TypeVar
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
+from ..errors import FortiesError
+
 T = TypeVar("T")
 MIGRATIONS = Path(__file__).parent / "migrations"
 
 
-class Conflict(Exception):
+class Conflict(FortiesError):
     """The row moved under us (another process or request got there first)."""
 
 
-class StoreError(Exception):
+class StoreError(FortiesError):
     """A database that cannot be opened: says why in one line."""
 
 
