@@ -19,6 +19,8 @@ from typing import Any
 from .actions import Action, Verb, bid_text
 from .bots.expert import Choice, ExpertBot
 from .cards import SUIT_NAMES
+from .fortyfives import FortyFivesState
+from .fortyone import FortyOneState
 from .position import forty_fives_position, forty_one_position, start_hands_of
 from .state import GameState, Phase
 
@@ -153,14 +155,14 @@ def par(state: GameState, budget: int | None = None) -> Par | None:
         return None
     if not state.tricks and state.phase is not Phase.PLAY:
         return None
-    if state.game == "forty-one":
+    if isinstance(state, FortyOneState):
         return par_forty_one(state, budget)
-    start = start_hands_of(state)
+    assert isinstance(state, FortyFivesState)
     st = state
-    pos = forty_fives_position(st.rules, dealer=st.dealer, start_hands=start,  # type: ignore[arg-type]
-                               trump=st.trump, bidder=st.bidder,  # type: ignore[attr-defined]
-                               bid=st.bid, scores=st.start_scores, plays=[],  # type: ignore[attr-defined]
-                               called=st.called, up_card=st.up_card)  # type: ignore[attr-defined]
+    pos = forty_fives_position(st.rules, dealer=st.dealer, start_hands=start_hands_of(st),
+                               trump=st.trump, bidder=st.bidder, bid=st.bid,
+                               scores=st.start_scores, plays=[], called=st.called,
+                               up_card=st.up_card)
     who = pos.bidder if pos.bidder >= 0 else pos.turn
     assert who is not None
     side = pos.sides[pos.side_of[who]]
@@ -180,11 +182,11 @@ def par_forty_one(state: GameState, budget: int | None = None) -> Par | None:
     from .solver import solve_forty_one
     from .solver.dd41 import team_tricks
 
-    if state.game != "forty-one":
+    if not isinstance(state, FortyOneState):
         raise TypeError("par_forty_one is for a Forty One hand")
     if not state.tricks and state.phase is not Phase.PLAY:
         return None
-    bids = list(state.bids)  # type: ignore[attr-defined]
+    bids = [b or 0 for b in state.bids]  # all made: the hand is in play
     start = start_hands_of(state)
     leader = (state.dealer + 1) % 4
     mine = (leader % 2, leader % 2 + 2)
@@ -193,7 +195,7 @@ def par_forty_one(state: GameState, budget: int | None = None) -> Par | None:
                       budget=PAR_41_BUDGET if budget is None else budget)
     exact = got is not None
     if got is None:
-        first = forty_one_position(state.rules, dealer=state.dealer,  # type: ignore[arg-type]
+        first = forty_one_position(state.rules, dealer=state.dealer,
                                    start_hands=start, bids=bids, scores=state.start_scores,
                                    plays=[])
         got = int(solve_forty_one(first, leader, exact_tricks=6, depth=PAR_41_DEPTH))

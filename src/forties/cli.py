@@ -30,7 +30,7 @@ from .command_line import (
 )
 from .games import new_game
 from .record import Recorder, RecordError, referee, replay_record
-from .rules import PRESETS, RulesError, build_rules, describe
+from .rules import PRESETS, FortyFivesRules, RulesError, build_rules, describe
 from .show import render
 
 preset_option = click.option(
@@ -278,7 +278,7 @@ def odds(presets: tuple[str, ...], deals: int, seed: int, md_path: str | None,
             rules = build_rules(name)
         except RulesError as e:
             fail(str(e))
-        if rules.game != "forty-fives" or rules.auction == "none":  # type: ignore[attr-defined]
+        if not isinstance(rules, FortyFivesRules) or rules.auction == "none":
             fail(f"{name} has no bidding: odds are for the auction games")
         chosen.append(rules.preset)
     if plot_path:

@@ -528,7 +528,8 @@ class Pad:
         if kind == "made-30-60":
             return "30 made scores 60"
         if kind == "locked":
-            return f"{self.side_name(who)} locked at {r.lock_at}: no score without the bid"  # type: ignore[attr-defined]
+            assert isinstance(r, FortyFivesRules)  # a lock is a Forty-Fives rule
+            return f"{self.side_name(who)} locked at {r.lock_at}: no score without the bid"
         if kind == "reset":
             return f"{self.side_name(who)} on 45 exactly: back to 0"
         if kind == "double":

@@ -15,8 +15,10 @@ from typing import Any
 from .actions import Action, ActionSyntaxError, bid_text
 from .cards import CARD_NAMES, SUITS
 from .errors import FortiesError
+from .fortyfives import FortyFivesState
+from .fortyone import FortyOneState
 from .games import game_class
-from .rules import FORTY_FIVES, FORTY_ONE, Rules, RulesError, rules_from_json
+from .rules import FORTY_FIVES, FORTY_ONE, FortyFivesRules, Rules, RulesError, rules_from_json
 from .state import Deal, DealError, GameState, IllegalActionError, Phase
 
 FORMAT = "forties-record/1"
@@ -234,27 +236,25 @@ def hand_summary(st: GameState) -> dict[str, Any]:
         tricks.append({"leader": st.trick_leader,
                        "cards": [CARD_NAMES[c] for c in st.trick_cards], "winner": None})
     out: dict[str, Any] = {"dealer": st.dealer}
-    if st.game == FORTY_ONE:
-        out.update({"bidder": None, "bid": None, "trump": "H",
-                    "bids": list(st.bids)})  # type: ignore[attr-defined]
+    if isinstance(st, FortyOneState):
+        out.update({"bidder": None, "bid": None, "trump": "H", "bids": list(st.bids)})
         out["tricks"] = tricks
-        out["points"] = list(st.taken)  # type: ignore[attr-defined]
+        out["points"] = list(st.taken)
     else:
-        bidder = st.bidder  # type: ignore[attr-defined]
-        bid = st.bid  # type: ignore[attr-defined]
-        trump = st.trump  # type: ignore[attr-defined]
+        assert isinstance(st, FortyFivesState)
+        bidder, bid, trump = st.bidder, st.bid, st.trump
         out.update({
             "bidder": bidder if bidder >= 0 else None,
             "bid": bid_text(bid) if bid else None,
             "trump": SUITS[trump] if trump >= 0 else None,
         })
         out["tricks"] = tricks
-        out["points"] = list(st.points)  # type: ignore[attr-defined]
-        if st.rules.call_partner:  # type: ignore[attr-defined]
-            called = st.called  # type: ignore[attr-defined]
+        out["points"] = list(st.points)
+        if st.rules.call_partner:
+            called = st.called
             out["called"] = None if called < 0 else (
                 "none" if called == 0 else CARD_NAMES[called.bit_length() - 1])
-            partner = st.partner  # type: ignore[attr-defined]
+            partner = st.partner
             out["partner"] = partner if partner >= 0 else None
     out["scores"] = list(st.scores)
     return out
@@ -274,7 +274,7 @@ def _tail(st: GameState | None, record: Record) -> dict[str, Any]:
         out.update({"to_act": None, "legal": None})
     else:
         out.update({"to_act": st.turn, "legal": [str(a) for a in st.legal_actions()]})
-    if record.rules.game == FORTY_FIVES and record.rules.match == "best-of-3":  # type: ignore[attr-defined]
+    if isinstance(record.rules, FortyFivesRules) and record.rules.match == "best-of-3":
         out["games"] = list(st.games)
     return out
 

@@ -7,7 +7,8 @@ from collections.abc import Sequence
 
 from .actions import Action, Verb, bid_text
 from .cards import CARD_NAMES, SUIT_NAMES, SUITS, format_mask, parse_card
-from .fortyfives import OFF_ORDER, TRUMP_ORDER
+from .fortyfives import OFF_ORDER, TRUMP_ORDER, FortyFivesState
+from .fortyone import FortyOneState
 from .record import Record, Replay
 from .rules import FORTY_ONE, PRESETS, FortyOneRules
 from .scoring import forty_one_reason
@@ -51,12 +52,12 @@ def _cards(cards: list[int] | tuple[int, ...]) -> str:
 def render(record: Record) -> str:
     """The whole record as text; an illegal action ends it with a line saying why."""
     rules = record.rules
-    sides: tuple[tuple[int, ...], ...] = rules.sides
+    sides = rules.sides
     out = [f"{PRESETS[rules.preset].summary.split(':')[0]} ({rules.preset})"]
     if rules.overrides:
         out.append("House rules: " + ", ".join(f"{k}={v}" for k, v in rules.overrides))
-    if rules.game == "forty-one":
-        teams = rules.teams  # type: ignore[attr-defined]
+    if isinstance(rules, FortyOneRules):
+        teams = rules.teams
         out.append("Teams: " + "  vs  ".join(side_name(record, t) for t in teams)
                    + " (each player scores alone)")
     else:
@@ -133,10 +134,10 @@ def _auction_label(st: GameState) -> str:
 
 def _bids_total(st: GameState) -> str:
     """Forty One: the bids' total, and whether it was enough to play."""
-    if st.game != "forty-one":
+    if not isinstance(st, FortyOneState):
         return ""
-    total = sum(st.bids)  # type: ignore[attr-defined]
-    need = st.rules.min_total  # type: ignore[attr-defined]
+    total = sum(b or 0 for b in st.bids)
+    need = st.rules.min_total
     return f" (total {total}{f', under {need}' if total < need else ''})"
 
 
@@ -182,39 +183,40 @@ def _hand_end(st: GameState, record: Record) -> list[str]:
     if not st.hand_over:
         return ["(hand in progress)"]
     lines = []
-    if st.game == "forty-one":
-        bids = st.bids  # type: ignore[attr-defined]
-        taken = st.taken  # type: ignore[attr-defined]
-        deltas = st.hand_deltas()  # type: ignore[attr-defined]
+    if isinstance(st, FortyOneState):
+        bids = [b or 0 for b in st.bids]  # all made: the hand was played
+        taken = st.taken
+        deltas = st.hand_deltas()
         for s in range(st.n):
             verdict = "made" if taken[s] >= bids[s] else "down"
             lines.append(f"{record.players[s]:<12} bid {bids[s]:>2}, took {taken[s]:>2}: "
                          f"{verdict} {deltas[s]:+d}")
     else:
-        pts = st.points  # type: ignore[attr-defined]
+        assert isinstance(st, FortyFivesState)
+        pts = st.points
         lines.append("Points: " + ", ".join(
             f"{side_name(record, s)} {pts[i]}" for i, s in enumerate(sides)))
-        bidder = st.bidder  # type: ignore[attr-defined]
-        made = st.made()  # type: ignore[attr-defined]
+        bidder = st.bidder
+        made = st.made()
         if made is not None:
-            bid = bid_text(st.bid)  # type: ignore[attr-defined]
+            bid = bid_text(st.bid)
             lines.append(f"{record.players[bidder]} bid {bid}: {'made' if made else 'set'}")
     lines.append("Scores: " + ", ".join(
         f"{side_name(record, s)} {st.scores[i]}" for i, s in enumerate(sides)))
-    if st.game == "forty-one" and not st.over:
+    if isinstance(st, FortyOneState) and not st.over:
         lines.extend(_forty_one_waits(st, record))
     return lines
 
 
-def _forty_one_waits(st: GameState, record: Record) -> list[str]:
+def _forty_one_waits(st: FortyOneState, record: Record) -> list[str]:
     """Why a player on the target has not won yet: a partner not above 0, or a tie."""
     rules = st.rules
     sc, names = st.scores, record.players
-    teams = rules.teams  # type: ignore[attr-defined]
-    if all(st.team_qualifies(t) for t in teams):  # type: ignore[attr-defined]
-        return [f"Both teams qualify, level by {rules.tie}: play goes on"]  # type: ignore[attr-defined]
+    teams = rules.teams
+    if all(st.team_qualifies(t) for t in teams):
+        return [f"Both teams qualify, level by {rules.tie}: play goes on"]
     out: list[str] = []
-    if not rules.partner_positive:  # type: ignore[attr-defined]
+    if not rules.partner_positive:
         return out
     for a, b in teams:
         for p, q in ((a, b), (b, a)):

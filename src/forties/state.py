@@ -13,7 +13,7 @@ import struct
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 from .actions import Action, ActionSyntaxError, Verb
 from .cards import BITS, CARD_NAMES, FULL_DECK, CardError, mask_names, parse_card
@@ -430,13 +430,13 @@ class GameState:
     def _apply(self, action: Action) -> None:
         raise NotImplementedError
 
-    def child(self, action: Action | str) -> GameState:
+    def child(self, action: Action | str) -> Self:
         """A copy with ``action`` applied; this state is unchanged."""
         c = self.clone()
         c.apply(action)
         return c
 
-    def clone(self) -> GameState:
+    def clone(self) -> Self:
         c = object.__new__(type(self))
         c.__dict__.update(self.__dict__)
         for k, v in self.__dict__.items():
@@ -527,6 +527,10 @@ class GameState:
         except (KeyError, TypeError, ValueError, RulesError, DealError, ActionSyntaxError,
                 IllegalActionError) as e:
             raise StateError(f"cannot read state: {e}") from None
+
+    def legal_play_mask(self, s: int) -> int:
+        """The cards seat ``s`` may play to the trick in progress, as a card set."""
+        raise NotImplementedError
 
     # ----- views ------------------------------------------------------------------------
 

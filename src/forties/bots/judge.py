@@ -126,7 +126,10 @@ class PlayoutJudge:
     def outcome(self, st: GameState) -> list[int]:
         c = st.clone()
         sim.playout(c)
-        return list(c.taken) if isinstance(c, FortyOneState) else list(c.points)  # type: ignore[attr-defined]
+        if isinstance(c, FortyOneState):
+            return list(c.taken)
+        assert isinstance(c, FortyFivesState)
+        return list(c.points)
 
     def play_outcomes(self, st: GameState) -> dict[Action, list[int]]:
         out = {}

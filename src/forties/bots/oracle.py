@@ -53,7 +53,7 @@ class OracleBot(ExpertBot):
         t = self.truth
         if (isinstance(t, FortyOneState) and self.forty_one == "score" and self.bid41 != "basic"
                 and t.phase is Phase.AUCTION and len(legal) > 1):
-            return bid_by_solver([t.clone()], view["seat"], legal,  # type: ignore[list-item]
+            return bid_by_solver([t.clone()], view["seat"], legal,
                                  self.exact41, self.depth41, int(self.win_bonus), self.bid41)
         if t is None or t.phase is not Phase.PLAY:
             a = self.basic.choose(view, legal)

@@ -60,7 +60,7 @@ def call_choice(st: FortyFivesState, seat: int) -> Action:
 def greedy_card(st: GameState, seat: int) -> int:
     """A quick card for playouts: win the trick cheaply unless a partner has it, else
     throw the cheapest card."""
-    legal = st.legal_play_mask(seat)  # type: ignore[attr-defined]
+    legal = st.legal_play_mask(seat)
     cards = bits(legal)
     if len(cards) == 1:
         return cards[0]

@@ -237,8 +237,8 @@ class Encoder:
         self.n = rules.players
         self.layout = layout_for(rules)
         self.actions = action_count(rules)
-        self.target: int = rules.target
-        self.auction = not self.forty_one and rules.auction != "none"  # type: ignore[attr-defined]
+        self.target = rules.target
+        self.auction = isinstance(rules, FortyFivesRules) and rules.auction != "none"
         self._starts = {name: start for name, start, _ in self.layout.blocks}
 
     # ----- actions --------------------------------------------------------------------

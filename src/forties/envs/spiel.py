@@ -36,6 +36,7 @@ from ..actions import Action, Verb
 from ..cards import BITS, CARD_NAMES
 from ..cards import cards_of as _cards
 from ..errors import FortiesError
+from ..fortyfives import FortyFivesState
 from ..games import game_class
 from ..rules import PRESETS, FortyFivesRules, Rules, build_rules
 from ..state import Deal, GameState, IllegalActionError, Phase
@@ -427,7 +428,7 @@ def _try_world(st: GameState, seat: int, view: dict[str, Any], receivers: dict[i
             else []
         stock_of[s] = drew
         pre = held & ~sum(BITS[c] for c in drew)
-        if ff and st.has_discarded[s]:  # type: ignore[attr-defined]
+        if isinstance(st, FortyFivesState) and st.has_discarded[s]:
             count = view["discard_counts"][s]
             x = 0
             for _ in range(count):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from ..rules import FORTY_ONE, Rules, RulesError, build_rules, rules_from_json
+from ..rules import FortyFivesRules, Rules, RulesError, build_rules, rules_from_json
 from .events import HallError
 
 PLACES = ("score-levels", "standard")
@@ -67,7 +67,7 @@ class Settings:
 
     def problem(self) -> str | None:
         r = self.rules
-        if r.players != 4 or (r.game != FORTY_ONE and r.teams != "pairs"):  # type: ignore[attr-defined]
+        if r.players != 4 or (isinstance(r, FortyFivesRules) and r.teams != "pairs"):
             return (f"an evening is played by couples: the rules must be for four players "
                     f"in two pairs ({r.preset} here has {r.players} players)")
         if not 1 <= self.games <= MAX_GAMES:

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 from ..bots import LEVELS, make_bot, play_out
 from ..games import new_game
 from ..rules import Rules
+from ..state import GameState
 from .checks import Check, check_evening
 from .draw import derived_seed
 from .evening import Hall
@@ -44,12 +45,10 @@ class TableGame:
     hands: int
 
 
-def couple_side_points(state: object, side: int) -> int:
+def couple_side_points(state: GameState, side: int) -> int:
     """A couple's score: its side's, or (Forty One) its two players' added."""
-    scores = state.scores  # type: ignore[attr-defined]
     seats = (0, 2) if side == 0 else (1, 3)
-    side_of = state.side_of  # type: ignore[attr-defined]
-    return int(sum(scores[x] for x in {side_of[s] for s in seats}))
+    return sum(state.scores[x] for x in {state.side_of[s] for s in seats})
 
 
 def play_table(rules: Rules, seed: int, levels: tuple[str, str],
