@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from forties import arena, bots
+from forties import arena
 from forties.actions import Action, Verb
 from forties.arena import (
     fixed_contract,
@@ -24,7 +24,7 @@ from forties.arena import (
     run_match,
     share_interval,
 )
-from forties.bots import Bot
+from forties.bots import Bot, play
 from forties.bots.basic import BasicBot
 from forties.rules import build_rules
 from forties.state import GameState, Phase
@@ -70,9 +70,9 @@ def _with_contrary(monkeypatch: pytest.MonkeyPatch) -> list[ContraryBot]:
 def _starts_of_play(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
     """What each rotation's table holds at its first card: the moves before it, the
     hands, the contract (filled in as the arena plays: each player's choice goes through
-    ``bots.choose``)."""
+    ``bots.play.choose``)."""
     seen: list[dict[str, Any]] = []
-    real = bots.choose
+    real = play.choose
 
     def choose(state: GameState, bot: Bot, sees_all: bool = False) -> Action:
         if state.phase is Phase.PLAY and not any(a.verb is Verb.PLAY for a in state.history):
@@ -84,7 +84,7 @@ def _starts_of_play(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
                          "dealer": state.dealer})
         return real(state, bot, sees_all)
 
-    monkeypatch.setattr(bots, "choose", choose)
+    monkeypatch.setattr(play, "choose", choose)
     return seen
 
 

@@ -482,8 +482,8 @@ def _fit(preset: str, hands: int, seed: int = 1,
     ``calib``, ``calib_features``)."""
     from .. import new_game
     from ..rules import build_rules
-    from . import play_hand
     from .basic import BasicBot
+    from .play import play_hand
 
     players = build_rules(preset).players
     bot = BasicBot()
