@@ -1,5 +1,6 @@
 """The one way forties compiles a function with numba: ``njit``, kept in numba's cache on
-disk (``warmup`` says where), so that a later process loads it instead of compiling it."""
+disk (``paths.configure_cache`` says where), so that a later process loads it instead of
+compiling it."""
 
 from __future__ import annotations
 
