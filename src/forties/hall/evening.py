@@ -117,7 +117,7 @@ class Hall:
         self.games = self.settings.games
         self.sat_out: dict[int, int] = {}
         self.notes: list[str] = []
-        self.contest_events: dict[str, list[Event]] = {}
+        self.contest_events: dict[str, list[Vote | Answer | CutDeck | PlayoffWin]] = {}
         # replaying a saved evening: what was accepted then stands, even where a rule
         # added since would refuse it now (leaving after the last game, before 2026-11-28)
         self.replaying = False
@@ -316,7 +316,7 @@ class Hall:
                          self.settings.seed)
             ct.start()
             for e in self.contest_events.get(key, []):
-                ct.apply(e)  # type: ignore[arg-type]
+                ct.apply(e)
             out[key] = ct
         return out
 
