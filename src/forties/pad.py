@@ -23,7 +23,15 @@ from .actions import ActionSyntaxError, bid_text, parse_bid
 from .cards import SUIT_NAMES, SUITS, CardError, parse_card
 from .errors import Refused
 from .fortyfives import bid_ladder
-from .rules import FortyFivesRules, FortyOneRules, Rules, RulesError, rules_from_json, wire_id
+from .rules import (
+    FortyFivesRules,
+    FortyOneRules,
+    Rules,
+    RulesError,
+    build_rules,
+    rules_from_json,
+    wire_id,
+)
 from .scoring import (
     FortyFivesHand,
     FortyOneHand,
@@ -680,8 +688,6 @@ def _trump_words(t: str) -> str:
 def new_pad(preset: str, options: dict[str, Any] | None = None, names: Sequence[str] = (),
             first_dealer: int = 0, title: str = "") -> Pad:
     """A blank pad for a preset and house rules; raises PadError."""
-    from .rules import build_rules
-
     try:
         rules = build_rules(preset, options or {})
     except RulesError as e:

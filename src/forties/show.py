@@ -9,6 +9,7 @@ from .actions import Action, Verb, bid_text
 from .cards import CARD_NAMES, SUIT_NAMES, SUITS, format_mask, parse_card
 from .fortyfives import OFF_ORDER, TRUMP_ORDER, FortyFivesState
 from .fortyone import FortyOneState
+from .pad import REASONS
 from .record import Record, Replay
 from .rules import FORTY_ONE, PRESETS, FortyOneRules
 from .scoring import forty_one_reason
@@ -235,8 +236,6 @@ def game_end(st: GameState, record: Record) -> str:
             if st.game == "forty-one" else ""
         why = ""
         if isinstance(st.rules, FortyOneRules):  # the rule that ended it, as the pad says it
-            from .pad import REASONS
-
             code = forty_one_reason(st.rules, st.scores)
             why = f": {REASONS[code].format(target=st.rules.target)}" if code else ""
         return ("Game over: " + says(" & ".join(record.players[s] for s in w), "win", "wins")
