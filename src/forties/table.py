@@ -20,7 +20,7 @@ import re
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Required, TypedDict, cast
 
 from .actions import Action, ActionSyntaxError
 from .bots import LEVELS, make_bot
@@ -40,6 +40,70 @@ PHRASES = ("hearts-on-hearts", "well-played", "sorry-partner", "good-game", "hur
 TABLE_LEVELS = tuple(lv for lv in LEVELS if lv != "ismcts")
 CATCH_UP = 64  # events kept for a reconnecting client; more missed: a snapshot
 CHAT_KEPT = 50
+
+# What the table takes and gives, as JSON objects. An event: what happened at the table,
+# as stored (``kind`` and what that kind carries: a seat, an action, a hand, a name...).
+Event = TypedDict("Event", {
+    "kind": Required[str],  # one of EVENT_KINDS
+    "seat": int,
+    "action": str,  # act: the action as the record writes it
+    "hand": int,  # deal, par: the hand, counted from 0
+    "as": str,  # sit: person, computer or empty
+    "name": str | None,
+    "level": str | None,
+    "text": str,  # chat; an action as a seat's view writes it (public_event)
+    "phrase": str,
+    "value": Any,  # par
+}, total=False)
+
+
+class View(TypedDict, total=False):
+    """What one seat may know (``GameState.view``, one key a field of it; each game adds
+    its own, such as the bid or the tricks taken), with the version it was seen at."""
+
+    game: str
+    rules: dict[str, Any]
+    seat: int | None
+    players: int
+    sides: list[list[int]]
+    hand_index: int
+    dealer: int
+    phase: str
+    to_act: int | None
+    scores: list[int]
+    games: list[int]
+    over: bool
+    winner: Any
+    hand: list[str]
+    tricks: list[Any]
+    trick: dict[str, Any] | None
+    legal: list[str]
+    deal: dict[str, Any] | None
+    history: list[str]
+    version: int
+
+
+class Frame(TypedDict, total=False):
+    """What one connection is sent: a ``snapshot`` of the whole table, an ``event`` with
+    the view after it, or a ``chat`` line; the turn timer with them (``deadline``,
+    ``left``)."""
+
+    type: Required[str]
+    seq: int
+    version: int
+    you: int | None
+    table: dict[str, Any]
+    view: View
+    event: Event
+    pad: list[dict[str, Any]]
+    chat: list[Frame]
+    par: dict[str, Any]
+    deadline: float | None
+    left: float | None
+    seat: int | None
+    name: str | None
+    phrase: str
+    text: str
 
 
 class TableError(Refused, ValueError):
@@ -259,7 +323,7 @@ class _Past:
 
     seq: int
     version: int
-    event: dict[str, Any]
+    event: Event
     hand: _HandStart | None
     done: int  # the hand's actions in, just after the event (the game as it was then)
     pad: bool
@@ -305,7 +369,7 @@ class Table:
         self.started = self.recorder is not None
         self.ready: set[int] = set()
         self.pad: list[dict[str, Any]] = []
-        self.chat: deque[dict[str, Any]] = deque(maxlen=CHAT_KEPT)
+        self.chat: deque[Frame] = deque(maxlen=CHAT_KEPT)
         self.par: dict[int, Any] = {}
         self.deadline: float | None = None  # kept by whoever runs the clock (turn_clock)
         self._clock_key: tuple[int, int, str] | None = None
@@ -396,7 +460,7 @@ class Table:
             raise TableError.engine("illegal", reason, self.words(reason, action.seat))
         return action
 
-    def act(self, seat: int | None, text: Any, version: Any) -> list[dict[str, Any]]:
+    def act(self, seat: int | None, text: Any, version: Any) -> list[Event]:
         """The events of the action ``text`` by ``seat`` made on ``version`` (the web's
         and the terminal's one way to act): refused as ``check_act`` refuses, else the
         action and, when it ends the game, the game's end."""
@@ -433,7 +497,7 @@ class Table:
             raise TableError.engine("turn", away, away)
         return action
 
-    def computer_act(self, version: int, action: Action | str) -> list[dict[str, Any]] | None:
+    def computer_act(self, version: int, action: Action | str) -> list[Event] | None:
         """The events of a computer player's ``action``, decided on ``version``; None
         when the table has moved on since (that computer's turn is over)."""
         if isinstance(action, str):
@@ -442,7 +506,7 @@ class Table:
             return None
         return self._events(action)
 
-    def _events(self, action: Action) -> list[dict[str, Any]]:
+    def _events(self, action: Action) -> list[Event]:
         """The events of ``action``, its legality checked here, once (the engine's reason,
         raised as "illegal"): the action, then the game's end if it ends the game. The
         game after it is worked out on a copy, the events being stored before they are
@@ -453,7 +517,7 @@ class Table:
         except IllegalActionError as e:
             raise TableError.engine("illegal", e.reason, self.words(e.reason, action.seat)) \
                 from None
-        events: list[dict[str, Any]] = [{"kind": "act", "seat": action.seat,
+        events: list[Event] = [{"kind": "act", "seat": action.seat,
                                          "action": str(action)}]
         if after.over:
             events.append({"kind": "over"})
@@ -487,7 +551,7 @@ class Table:
 
     # ----- events -----------------------------------------------------------------------
 
-    def apply(self, event: dict[str, Any]) -> None:
+    def apply(self, event: Event) -> None:
         """Apply one event (already checked and stored); moves ``seq`` on."""
         kind = event["kind"]
         moved = kind in GAME_EVENTS
@@ -530,7 +594,7 @@ class Table:
         self.past.append(_Past(self.seq, self.version, event, hand,
                                len(self.state.history), pad))
 
-    def stored_status(self, events: Sequence[dict[str, Any]]) -> str:
+    def stored_status(self, events: Sequence[Event]) -> str:
         """The status storage keeps for the table once ``events`` are applied: waiting,
         playing (a hand under review too) or over."""
         kinds = {e["kind"] for e in events}
@@ -538,14 +602,14 @@ class Table:
             return OVER
         return PLAYING if "start" in kinds or self.status != WAITING else WAITING
 
-    def still_wanted(self, hand: int, events: Sequence[dict[str, Any]]) -> bool:
+    def still_wanted(self, hand: int, events: Sequence[Event]) -> bool:
         """Whether ``events``, chosen when the game was in ``hand`` and refused because
         another process moved the table first, do not depend on what it did (a chat line;
         "ready" in the same hand's review; a person back in a seat still away; a guest in
         a seat still empty, the seat's key being the database's already; the par of a
         hand not told yet), so that they are stored after its events rather than
         refused."""
-        def wanted(e: dict[str, Any]) -> bool:
+        def wanted(e: Event) -> bool:
             kind = e["kind"]
             if kind == "chat":
                 return True
@@ -603,29 +667,30 @@ class Table:
             "house_rules": [[k, v] for k, v in self.rules.overrides],
         }
 
-    def view(self, seat: int | None, state: GameState | None = None) -> dict[str, Any]:
+    def view(self, seat: int | None, state: GameState | None = None) -> View:
         """VIEW: the engine's one view for ``seat`` (None: a spectator) with the version."""
-        v = (state or self.state).view(seat)
+        v = cast(View, (state or self.state).view(seat))
         v["version"] = self.version
         if self.status == WAITING and v.get("legal"):
             v["legal"] = []  # dealt, but nobody plays before the host starts the table
         return v
 
     def snapshot(self, seat: int | None, host: bool = False,
-                 now: float | None = None) -> dict[str, Any]:
+                 now: float | None = None) -> Frame:
         """The whole table as ``seat`` may see it; with ``now``, the turn timer too."""
-        out: dict[str, Any] = {
+        out: Frame = {
             "type": "snapshot", "seq": self.seq, "version": self.version, "you": seat,
             "table": self.summary(seat, host), "view": self.view(seat),
             "pad": list(self.pad), "chat": list(self.chat),
             "par": {str(k): v for k, v in self.par.items()}}
         if now is not None:
-            out.update(self.timer(now))
+            timer = self.timer(now)
+            out["deadline"], out["left"] = timer["deadline"], timer["left"]
         return out
 
-    def event_frame(self, seat: int | None, event: dict[str, Any], host: bool = False,
+    def event_frame(self, seat: int | None, event: Event, host: bool = False,
                     past: _Past | None = None, state: GameState | None = None,
-                    now: float | None = None) -> dict[str, Any]:
+                    now: float | None = None) -> Frame:
         """The frame that tells ``seat`` of ``event`` (the last one applied, or ``past``,
         whose game ``state`` the caller may have rebuilt already); with ``now``, the turn
         timer as it stands (``timer``)."""
@@ -636,7 +701,7 @@ class Table:
         view = self.view(seat, state)
         if past is not None:
             view["version"] = past.version
-        out: dict[str, Any] = {"type": "event", "seq": past.seq if past else self.seq,
+        out: Frame = {"type": "event", "seq": past.seq if past else self.seq,
                                "version": view["version"],
                                "event": self.public_event(event, view), "view": view}
         pad = past.pad if past is not None else (
@@ -646,11 +711,12 @@ class Table:
         if pad:
             out["pad"] = list(self.pad)
         if now is not None:
-            out.update(self.timer(now))
+            timer = self.timer(now)
+            out["deadline"], out["left"] = timer["deadline"], timer["left"]
         return out
 
     @staticmethod
-    def public_event(event: dict[str, Any], view: dict[str, Any]) -> dict[str, Any]:
+    def public_event(event: Event, view: View) -> Event:
         """EVENT as a seat learns of it: an action as the seat's view writes it (another
         seat's discards are counted, not named)."""
         kind = event["kind"]
@@ -662,13 +728,13 @@ class Table:
             return {"kind": "deal", "hand": event["hand"]}
         if kind == "par":
             return {"kind": "par", "hand": event["hand"], "value": event["value"]}
-        out: dict[str, Any] = {"kind": kind}
+        out: Event = {"kind": kind}
         if "seat" in event:
             out["seat"] = event["seat"]
         return out
 
-    def chat_frame(self, event: dict[str, Any], seq: int) -> dict[str, Any]:
-        out: dict[str, Any] = {"type": "chat", "seq": seq, "seat": event.get("seat"),
+    def chat_frame(self, event: Event, seq: int) -> Frame:
+        out: Frame = {"type": "chat", "seq": seq, "seat": event.get("seat"),
                                "name": event.get("name")}
         if "phrase" in event:
             out["phrase"] = event["phrase"]
@@ -677,7 +743,7 @@ class Table:
         return out
 
     def frames_since(self, seat: int | None, seq: int, host: bool = False,
-                     now: float | None = None) -> list[dict[str, Any]] | None:
+                     now: float | None = None) -> list[Frame] | None:
         """The frames of the events after ``seq`` as ``seat`` would have had them, or None
         when they are no longer all kept (the client then gets a snapshot)."""
         if seq == self.seq:
@@ -778,10 +844,13 @@ __all__ = [
     "TABLE_LEVELS",
     "WAITING",
     "Decision",
+    "Event",
+    "Frame",
     "Seat",
     "Settings",
     "Table",
     "TableError",
+    "View",
     "check_level",
     "computer_choice",
     "computer_level",

@@ -25,7 +25,7 @@ from ..paths import data_dir as data_dir
 from ..record import HandRecord, Record, Recorder, RecordError, Replay, replay_record
 from ..rules import Rules
 from ..state import Deal, GameState, IllegalActionError, Phase
-from ..table import COMPUTER, PERSON, Seat, Settings, Table, TableError, computer_level
+from ..table import COMPUTER, PERSON, Event, Seat, Settings, Table, TableError, computer_level
 from . import advice
 from .words import default_names, hand_start, narrate
 
@@ -278,7 +278,7 @@ class Session:
             out += self.bot_step()
         return out
 
-    def _apply(self, events: list[dict[str, Any]]) -> list[str]:
+    def _apply(self, events: list[Event]) -> list[str]:
         before = self.view()
         for e in events:
             self.table.apply(e)

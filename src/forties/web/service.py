@@ -24,10 +24,10 @@ import logging
 import secrets
 import time
 import unicodedata
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ..rules import RulesError, build_rules, rules_from_json
 from ..state import GameState
@@ -41,6 +41,7 @@ from ..table import (
     PLAYING,
     REVIEW,
     WAITING,
+    Event,
     Seat,
     Settings,
     Table,
@@ -107,7 +108,7 @@ class Conn:
             return
         self.queue.put_nowait(text)
 
-    def send_json(self, obj: dict[str, Any]) -> None:
+    def send_json(self, obj: Mapping[str, Any]) -> None:
         self.send(encode(obj))
 
     def error(self, code: str, message: str, refusal: str | None = None,
@@ -266,8 +267,8 @@ class Service:
                       Settings.from_json(json.loads(row["settings"])),
                       int(row["first_dealer"] or 0))
         self._pace(table)
-        for e in events:
-            table.apply(e)
+        for e in events:  # (stored as the table made them: the database knows no table)
+            table.apply(cast(Event, e))
         return table
 
     def _pace(self, table: Table) -> None:
@@ -324,7 +325,7 @@ class Service:
         if dealer is not None and (type(dealer) is not int or not 0 <= dealer < n):
             raise TableError("bad", f"dealer must be a seat from 0 to {n - 1}")
         table_id = secrets.token_urlsafe(9)
-        events: list[dict[str, Any]] = []
+        events: list[Event] = []
         keys: list[dict[str, Any]] = []
         tokens: dict[int, str] = {}
         invites: dict[int, str] = {}
@@ -380,11 +381,10 @@ class Service:
         return {"table": table_id, "tokens": tokens, "invites": invites}
 
     @staticmethod
-    def _start_events(given_kinds: list[dict[str, Any]], n: int,
-                      level: str) -> list[dict[str, Any]]:
+    def _start_events(given_kinds: list[Event], n: int, level: str) -> list[Event]:
         """Computer players in the empty seats, then the start."""
         seated = {e["seat"] for e in given_kinds if e["kind"] == "sit" and e["as"] != EMPTY}
-        out: list[dict[str, Any]] = [
+        out: list[Event] = [
             {"kind": "sit", "seat": i, "as": COMPUTER, "name": computer_name(level),
              "level": level} for i in range(n) if i not in seated]
         out.append({"kind": "start"})
@@ -456,6 +456,7 @@ class Service:
                 raise TableError("started", "the game has started")
             if t.seats[seat].kind == PERSON:
                 raise TableError("taken", "a person sits there")
+            event: Event
             if level is None:
                 event = {"kind": "sit", "seat": seat, "as": EMPTY}
             else:
@@ -470,7 +471,8 @@ class Service:
             t = live.table
             if t.status != WAITING:
                 raise TableError("started", "the game has started")
-            sits = [{"kind": "sit", "seat": i, "as": s.kind} for i, s in enumerate(t.seats)]
+            sits: list[Event] = [{"kind": "sit", "seat": i, "as": s.kind}
+                                 for i, s in enumerate(t.seats)]
             await self._commit(live, self._start_events(sits, t.n, t.settings.level))
         self.after(live)
 
@@ -485,7 +487,7 @@ class Service:
 
     # ----- committing ---------------------------------------------------------------
 
-    async def _commit(self, live: Live, events: list[dict[str, Any]]) -> None:
+    async def _commit(self, live: Live, events: list[Event]) -> None:
         """Store ``events`` (under ``live.lock``), then apply them and tell everyone."""
         t = live.table
         hand = t.state.hand_index
@@ -507,7 +509,7 @@ class Service:
         live.standby = False
         self._announce(t.id, t.seq)
 
-    def _broadcast(self, live: Live, event: dict[str, Any]) -> None:
+    def _broadcast(self, live: Live, event: Event) -> None:
         """Tell every connection of ``event``: one frame built per seat, sent as is."""
         t = live.table
         texts: dict[int | None, str] = {}
@@ -875,7 +877,7 @@ class Service:
     async def _chat(self, live: Live, seat: int | None, msg: dict[str, Any]) -> None:
         if seat is None:
             raise TableError("seat", "spectators watch without speaking")
-        event: dict[str, Any] = {"kind": "chat", "seat": seat,
+        event: Event = {"kind": "chat", "seat": seat,
                                  "name": live.table.seats[seat].name}
         if "phrase" in msg:
             if msg["phrase"] not in PHRASES:
@@ -1035,7 +1037,7 @@ class Service:
         """The events committed since this process's last (under ``live.lock``): applied
         and told to this process's connections, in order. How many there were."""
         t = live.table
-        events = await self.store.events_after(t.id, t.seq)
+        events = [cast(Event, e) for e in await self.store.events_after(t.id, t.seq)]
         for e in events:
             t.apply(e)
             t.turn_clock(time.time())

@@ -15,7 +15,7 @@ import contextlib
 import json
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -197,7 +197,7 @@ class Store:
     # ----- tables -------------------------------------------------------------------
 
     async def create_table(self, row: dict[str, Any], keys: list[dict[str, Any]],
-                           events: list[dict[str, Any]]) -> None:
+                           events: Sequence[Mapping[str, Any]]) -> None:
         """A new table with its seat keys and first events, all or nothing. Raises
         Conflict when ``row["rematch_of"]`` already has its rematch (made by another
         process or request at the same moment)."""
@@ -236,7 +236,8 @@ class Store:
         return await self._run(work)
 
     async def append(self, table_id: str, seq: int, version: int,
-                     events: list[dict[str, Any]], new_version: int, status: str) -> None:
+                     events: Sequence[Mapping[str, Any]], new_version: int,
+                     status: str) -> None:
         """Store ``events`` after event ``seq`` of a table at ``version``; raises Conflict
         when the table is no longer there (another process moved it). Returns once the
         events are committed (with whatever other tables' moves were waiting too)."""
