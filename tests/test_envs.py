@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, seed_test
+from pettingzoo.test import api_test, render_test, seed_test
 
 from forties import build_rules
 from forties.actions import Action, Verb
@@ -25,6 +25,7 @@ from forties.envs.encoding import (
     FF_ACTIONS,
     FO_ACTIONS,
     GO_ON,
+    PHASES,
     PICK0,
     ROB_PACK,
     ActionIdError,
@@ -71,6 +72,74 @@ def test_pettingzoo_api_test_passes_with_house_rules(preset: str, options: dict[
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         api_test(aec_env(preset, options), num_cycles=100)
+
+
+@pytest.mark.parametrize(("preset", "options"), [(p, {}) for p in PRESETS] + list(VARIANTS))
+def test_pettingzoo_render_test_passes(preset: str, options: dict[str, Any],
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    render_test(lambda **kw: aec_env(preset, options, **kw))
+    assert "hand 1," in capsys.readouterr().out  # "human" prints the table
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_every_agent_sees_the_finished_hand_before_the_next_deal(preset: str) -> None:
+    env = aec_env(preset, max_hands=3)
+    env.reset(seed=2)
+    seen: list[tuple[str, int]] = []
+    for agent in env.agent_iter(5000):
+        obs, reward, term, trunc, info = env.last()
+        if term or trunc:
+            assert info["ended"] == "max_hands" or env.game.over
+            env.step(None)
+            continue
+        if info:
+            assert info["ended"] == "hand" and info["scores"] == env.game.scores
+            assert env.game.hand_over and not env.game.over
+            phase = env.encoder.layout.view(obs["observation"], "phase")
+            assert phase[PHASES.index(Phase.HAND_OVER)] == 1
+            assert np.flatnonzero(obs["action_mask"]).tolist() == [0]
+            seat = env.seat_of(agent)
+            assert reward == hand_rewards(env.game, env._before)[seat]
+            seen.append((agent, info["hand"]))
+        env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    hands = sorted({h for _, h in seen})
+    assert hands == [1, 2] or env.game.over
+    assert seen[:len(env.possible_agents)] == [(a, 1) for a in env.possible_agents]
+
+
+def test_the_state_is_the_whole_table() -> None:
+    env = aec_env("auction-45")
+    env.reset(seed=4)
+    st = env.game
+    state = env.state()
+    assert env.state_space.contains(state)
+    size = env.encoder.layout.size
+    for s in range(st.n):
+        obs = state[s * size:(s + 1) * size]
+        hand = np.flatnonzero(env.encoder.layout.view(obs, "hand"))
+        assert sum(1 << int(c) for c in hand) == st.hands[s]
+    rest = state[st.n * size:]
+    assert sum(1 << int(c) for c in np.flatnonzero(rest[:52])) == st.kitty
+    assert sorted(np.flatnonzero(rest[52:]).tolist()) == sorted(st.deal.stock)
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_observation_bounds_are_finite_and_hold_extreme_scores(preset: str) -> None:
+    env = aec_env(preset)
+    space = env.observation_space("player_0")["observation"]
+    assert np.isfinite(space.low).all() and np.isfinite(space.high).all()
+    env.reset(seed=1)
+    env.game.scores = [-10_000 * (i % 2 * 2 - 1) for i in range(len(env.game.scores))]
+    for agent in env.agents:
+        assert space.contains(env.observe(agent)["observation"])
+    venv = FortiesVectorEnv(preset, tables=2, seed=1)
+    venv.reset(seed=1)
+    x = len(env.game.scores)
+    venv.game.S[:, vk.F_SCORES:vk.F_SCORES + x] = env.game.scores
+    venv.game.S[:, vk.F_START:vk.F_START + x] = env.game.scores
+    obs = venv._observation()
+    assert venv.single_observation_space.contains(
+        {"observation": obs["observation"][0], "action_mask": obs["action_mask"][0]})
 
 
 def test_the_action_spaces_are_fixed_by_game() -> None:

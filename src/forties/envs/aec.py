@@ -11,11 +11,14 @@
 
 Agents are ``player_0`` .. ``player_{n-1}``, the engine's seats. An observation is
 ``{"observation": float32 vector, "action_mask": int8 vector}``, built from the
-seat's view alone (``forties.envs.encoding`` documents both). A hand that ends is
-followed by the next deal, and the episode is a whole game (``episode="game"``, cut
-short after ``max_hands`` hands) or one hand (``episode="hand"``). ``reward="hand"``
-gives every agent, at the end of each hand, the points its side's score moved by;
-``reward="game"`` gives +1 to the winners and -1 to the others when the game is won.
+seat's view alone (``forties.envs.encoding`` documents both). The episode is a whole
+game (``episode="game"``, cut short after ``max_hands`` hands) or one hand
+(``episode="hand"``). ``reward="hand"`` gives every agent, at the end of each hand,
+the points its side's score moved by; ``reward="game"`` gives +1 to the winners and -1
+to the others when the game is won. A hand that ends in a game that goes on is seen by
+every agent before the next deal: each in turn observes the finished hand (its reward
+and ``info["ended"] == "hand"``) and steps with id 0, its one legal action. ``state()``
+is the whole table, for centralized critics.
 """
 
 from __future__ import annotations
@@ -80,7 +83,8 @@ def hand_rewards(state: GameState, before: list[int]) -> list[float]:
 class FortiesAEC(AECEnv):  # type: ignore[misc]
     """The game as a PettingZoo AEC environment (see the module's doc)."""
 
-    metadata: ClassVar[dict[str, Any]] = {"name": "forties_v0", "render_modes": ["ansi"],
+    metadata: ClassVar[dict[str, Any]] = {"name": "forties_v0",
+                                          "render_modes": ["human", "ansi"],
                                           "is_parallelizable": False}
 
     def __init__(self, rules: Rules | str = "merrimack-valley",
@@ -92,8 +96,9 @@ class FortiesAEC(AECEnv):  # type: ignore[misc]
         check_choice("episode", episode, EPISODES)
         if type(max_hands) is not int or max_hands < 1:
             raise ValueError(f"max_hands must be a whole number from 1, not {max_hands!r}")
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        if render_mode not in (None, "human", "ansi"):
+            raise ValueError(f"render_mode must be None, 'human' or 'ansi', not "
+                             f"{render_mode!r}")
         self.rules = make_rules(rules, options)
         self.encoder = Encoder(self.rules)
         self.reward_mode = reward
@@ -110,9 +115,14 @@ class FortiesAEC(AECEnv):  # type: ignore[misc]
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(self.encoder.actions)
                               for a in self.possible_agents}
+        deal_low, deal_high = np.zeros(104, np.float32), np.ones(104, np.float32)
+        self.state_space = spaces.Box(np.concatenate([np.tile(low, n), deal_low]),
+                                      np.concatenate([np.tile(high, n), deal_high]),
+                                      dtype=np.float32)
         self.np_random, _ = seeding.np_random(None)
         self.state_: GameState | None = None
         self.picks = 0
+        self.seeing: list[str] = []  # the agents still to see the hand just ended
         self._mask_key = -1
         self._version = 0  # counts the changes to the position
         self._mask = np.zeros(self.encoder.actions, dtype=np.int8)
@@ -157,10 +167,14 @@ class FortiesAEC(AECEnv):  # type: ignore[misc]
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.hands = 1
         self.picks = 0
+        self.seeing = []
         self._before = list(self.state_.scores)
         self._select()
 
     def _select(self) -> None:
+        if self.seeing:
+            self.agent_selection = self.seeing[0]
+            return
         turn = self.game.turn
         if turn is not None:
             self.agent_selection = self.possible_agents[turn]
@@ -193,6 +207,10 @@ class FortiesAEC(AECEnv):  # type: ignore[misc]
 
     def legal_mask(self, seat: int) -> npt.NDArray[np.int8]:
         st = self.game
+        if self.seeing:  # the hand is over: the agent to see it may only step on (id 0)
+            out = np.zeros(self.encoder.actions, dtype=np.int8)
+            out[0] = self.seeing[0] == self.possible_agents[seat]
+            return out
         if seat != st.turn:
             return np.zeros(self.encoder.actions, dtype=np.int8)
         # observe() and step() both ask for the mask of the same position: make it once
@@ -223,6 +241,13 @@ class FortiesAEC(AECEnv):  # type: ignore[misc]
         self._version += 1
         self._cumulative_rewards[agent] = 0.0
         self.rewards = {a: 0.0 for a in self.agents}
+        if self.seeing:
+            self.seeing.pop(0)
+            if not self.seeing:
+                self._deal_on()
+            self._select()
+            self._accumulate_rewards()
+            return
         if st.phase is Phase.PACK and i != PASS:
             if i != ROB_PACK:
                 self.picks |= 1 << (i - PICK0)
@@ -239,35 +264,64 @@ class FortiesAEC(AECEnv):  # type: ignore[misc]
         self._accumulate_rewards()
 
     def _end_hand(self) -> None:
+        """The hand is over: its rewards, and the end of the episode or, for a game that
+        goes on, every agent in turn to see the hand before the next deal."""
         st = self.game
         if self.reward_mode == "hand":
             for s, r in enumerate(hand_rewards(st, self._before)):
                 self.rewards[self.possible_agents[s]] = r
+        ended = "hand"
         if st.over:
+            ended = "game"
             if self.reward_mode == "game":
                 won = winners_of(st)
                 for s in range(st.n):
                     self.rewards[self.possible_agents[s]] = 1.0 if s in won else -1.0
             self.terminations = {a: True for a in self.agents}
-            return
-        if self.episode == "hand":
+        elif self.episode == "hand":
             self.terminations = {a: True for a in self.agents}
-            return
-        if self.hands >= self.max_hands:
+        elif self.hands >= self.max_hands:
+            ended = "max_hands"
             self.truncations = {a: True for a in self.agents}
-            return
+        else:
+            self.seeing = list(self.agents)
+        info = {"ended": ended, "hand": self.hands, "scores": list(st.scores)}
+        self.infos = {a: dict(info) for a in self.agents}
+
+    def _deal_on(self) -> None:
+        """Every agent has seen the hand that ended: deal the next."""
+        st = self.game
         st.next_hand()
         self.hands += 1
         self._before = list(st.scores)
+        self.infos = {a: {} for a in self.agents}
 
     # ----- the rest of the API --------------------------------------------------------
 
+    def state(self) -> npt.NDArray[np.float32]:
+        """The whole table, for a centralized critic: every seat's observation (seat 0
+        first, each from its own seat), then the hand's kitty and stock as dealt
+        (52 each)."""
+        st = self.game
+        out = [self.observe(a)["observation"] for a in self.possible_agents]
+        deal = np.zeros(104, dtype=np.float32)
+        for c in st.deal.kitty:
+            deal[c] = 1
+        for c in st.deal.stock:
+            deal[52 + c] = 1
+        return np.concatenate([*out, deal])
+
     def render(self) -> str | None:
-        if self.render_mode != "ansi" or self.state_ is None:
+        """``"ansi"``: the table in a line; ``"human"``: that line printed."""
+        if self.render_mode is None or self.state_ is None:
             return None
         st = self.state_
-        return (f"hand {st.hand_index + 1}, {st.phase.value}, to act: {st.turn}, "
+        text = (f"hand {st.hand_index + 1}, {st.phase.value}, to act: {st.turn}, "
                 f"scores {st.scores}")
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
 
     def close(self) -> None:
         pass

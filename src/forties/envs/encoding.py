@@ -73,6 +73,9 @@ FO_CARD0 = 13
 FO_ACTIONS = FO_CARD0 + 52  # 65
 
 PHASES = tuple(Phase)
+# A side's score is observed as score / target, clipped to this either way, so that every
+# observation lies in finite bounds (a score can fall without limit in principle).
+SCORE_CLIP = 2.0
 _LADDER_INDEX = {v: i for i, v in enumerate(LADDER)}
 
 
@@ -332,7 +335,8 @@ class Encoder:
         order = side_order(view["sides"], n, me)
         for i, x in enumerate(order):
             obs[starts["games"] + i] = view["games"][x] / 2
-            obs[starts["scores"] + i] = view["scores"][x] / self.target
+            obs[starts["scores"] + i] = min(max(view["scores"][x] / self.target, -SCORE_CLIP),
+                                            SCORE_CLIP)
         if self.forty_one:
             for s in range(4):
                 obs[starts["bids"] + 14 * rel(s) + (view["bids"][s] or 0)] = 1
@@ -397,17 +401,18 @@ class Encoder:
         return obs
 
     def bounds(self) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
-        """The observation's lowest and highest values: 0 and 1, but for the scaled
-        blocks (scores go below 0 and past the target; the dealer who robs the pack
-        may have discarded more than nine cards)."""
+        """The observation's lowest and highest values: 0 and 1, but for the scores
+        (clipped to +-``SCORE_CLIP`` targets) and the discard counts (a dealer who robs
+        the pack may have discarded more than nine cards; no seat more than 52)."""
         low = np.zeros(self.layout.size, dtype=np.float32)
         high = np.ones(self.layout.size, dtype=np.float32)
         for name, start, shape in self.layout.blocks:
             size = int(np.prod(shape))
-            if name in ("scores", "points"):
-                low[start:start + size] = -np.inf
-            if name in ("scores", "points", "discard_counts"):
-                high[start:start + size] = np.inf
+            if name == "scores":
+                low[start:start + size] = -SCORE_CLIP
+                high[start:start + size] = SCORE_CLIP
+            if name == "discard_counts":
+                high[start:start + size] = 52 / 9
         return low, high
 
 

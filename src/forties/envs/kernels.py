@@ -34,6 +34,7 @@ PASS, HOLD, RAISE, BID0, TRUMP0, GO_ON, CARD0, CALL_NONE, DISCARD0 = 0, 1, 2, 3,
 PICK0 = 581
 ROB_PACK = 633
 FO_CARD0 = 13
+SCORE_CLIP = 2.0  # as ``encoding.SCORE_CLIP``
 
 # Blocks of the Forty-Fives observation, in ``encoding.forty_fives_layout``'s order; the
 # caller passes their starts in ``starts``.
@@ -98,6 +99,12 @@ def public_points(S: Any, R: Any, t: int, x: int) -> int:
 
 
 @jit()
+def scaled_score(score: int, R: Any) -> float:
+    """A score as observed (``encoding.Encoder.observe``): / target, clipped."""
+    return min(max(score / R[k.R_TARGET], -SCORE_CLIP), SCORE_CLIP)
+
+
+@jit()
 def observe(S: Any, R: Any, M: Any, t: int, me: int, starts: Any, out: Any) -> None:
     """Seat ``me``'s observation of table ``t`` into ``out`` (zeroed here)."""
     out[:] = 0.0
@@ -140,7 +147,7 @@ def fo_observe(S: Any, R: Any, M: Any, t: int, me: int, starts: Any, out: Any) -
         r = (s - me) % 4
         out[starts[B1_BIDS] + 14 * r + S[t, k.F_BIDS + s]] = 1.0
         out[starts[B1_TAKEN] + r] = S[t, k.F_TAKEN + s] / 13.0
-        out[starts[B1_SCORES] + r] = S[t, k.F_SCORES + s] / R[k.R_TARGET]
+        out[starts[B1_SCORES] + r] = scaled_score(S[t, k.F_SCORES + s], R)
         out[starts[B1_GAMES] + r] = S[t, k.F_GAMES + s] / 2.0
 
 
@@ -156,7 +163,7 @@ def ff_observe(S: Any, R: Any, M: Any, t: int, me: int, starts: Any, out: Any) -
         score = S[t, k.F_SCORES + x]
         if ph == k.PLAY and not auction:
             score = S[t, k.F_START + x] + public_points(S, R, t, x)
-        out[starts[B_SCORES] + i] = score / R[k.R_TARGET]
+        out[starts[B_SCORES] + i] = scaled_score(score, R)
         out[starts[B_POINTS] + i] = public_points(S, R, t, x) / 30.0
         out[starts[B_GAMES] + i] = S[t, k.F_GAMES + x] / 2.0
     trump = S[t, k.F_TRUMP]
