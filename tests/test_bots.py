@@ -652,3 +652,15 @@ def test_the_blind_oracle_plays_as_the_expert_then_as_the_oracle(preset: str) ->
     forty_one = new_game("forty-one", seed=3)
     blind.truth = forty_one  # Forty One: the oracle, blind for no trick
     assert not blind.blind()
+
+
+def test_play_out_plays_to_the_end_of_its_last_hand() -> None:
+    """``play_out`` with ``max_hands``: that many hands, the last played to its end and no
+    next one dealt; without a limit, the game to its end."""
+    from forties.bots import play_out
+
+    g = new_game("merrimack-valley", seed=1)
+    assert play_out(g, [make_bot("random", random.Random(1)) for _ in range(g.n)], 2) == 2
+    assert g.hand_index == 1 and g.hand_over and not g.over
+    hands = play_out(g, [make_bot("basic", random.Random(1)) for _ in range(g.n)], None)
+    assert g.over and hands == g.hand_index  # the first call's hand counted again
