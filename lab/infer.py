@@ -46,6 +46,7 @@ from collections.abc import Iterator
 
 from forties import new_game
 from forties.actions import Action
+from forties.bots import play_hand
 from forties.bots.basic import BasicBot
 from forties.bots.expert import INFER_PRESETS, PLAY_WORLDS, POLICY_PRESETS, ExpertBot
 from forties.bots.infer import OVERSAMPLE, Evidence, _beats_any, draw_deals, weighted_worlds
@@ -224,15 +225,17 @@ def calibration(hands: int = 100, preset: str = "merrimack-valley", seed: int = 
     rng = random.Random(seed)
     out: dict[tuple[int, str], list[float]] = {}
     policy = preset in POLICY_PRESETS
+
+    def at_a_lead(g: GameState) -> None:
+        """Weigh the leader's view at the first card of each of the first four tricks
+        (``play_hand`` calls it after every action; the hand's start is in its auction)."""
+        if g.phase is Phase.PLAY and isinstance(g, FortyFivesState) \
+                and not g.trick_cards and len(g.tricks) < 4 and g.bidder >= 0:
+            _calibrate(g, out, draws, rng, policy)
+
     for h in range(hands):
         g = new_game(preset, seed=seed + h)
-        while not g.hand_over:
-            if g.phase is Phase.PLAY and isinstance(g, FortyFivesState) \
-                    and not g.trick_cards and len(g.tricks) < 4 and g.bidder >= 0:
-                _calibrate(g, out, draws, rng, policy)
-            s = g.turn
-            assert s is not None
-            g.apply(bot.choose(g.view(s), g.legal_actions()))
+        play_hand(g, [bot] * g.n, on_action=at_a_lead)
     return out
 
 
