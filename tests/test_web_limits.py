@@ -306,20 +306,20 @@ async def test_the_servers_computer_players_are_told_what_each_seat_is(
     with it: ``test_table``, ``test_model``)."""
     from concurrent.futures import ThreadPoolExecutor
 
+    from forties import table
     from forties.web import pools
-    from forties.web import service as svc
 
     told: list[tuple[str, Any]] = []
-    real = svc.computer_choice
+    real = table.computer_choice
 
     def choice(level: str, key: str, view: Any, legal: Any, seats: Any = None) -> Any:
         told.append((level, seats))
         return real(level, key, view, legal, seats)
 
-    monkeypatch.setattr(svc, "computer_choice", choice)  # (the quick levels')
+    monkeypatch.setattr(table, "computer_choice", choice)  # (the quick levels')
     monkeypatch.setattr(pools, "computer_choice", choice)  # (the pool's)
     service = Service(Store(f"sqlite:///{tmp_path / 't.db'}"), Limits())
-    service._pool = ThreadPoolExecutor(1)  # (in this process, where the stand-in is)
+    service.pools.computers_pool = ThreadPoolExecutor(1)  # (in this process, with the stand-in)
     try:
         await service.create_table(
             "merrimack-valley", settings={"bot_delay": 0},

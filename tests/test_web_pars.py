@@ -177,7 +177,7 @@ async def test_a_par_lost_with_its_process_is_one_line_and_asked_again(
     live: Any = SimpleNamespace(table=SimpleNamespace(id="t1"), par_asked={3}, par_lost={},
                                 lock=asyncio.Lock())
     try:
-        task = asyncio.ensure_future(service._par(live, 3, None))  # type: ignore[arg-type]
+        task = asyncio.ensure_future(service.turns.par(live, 3, None))  # type: ignore[arg-type]
         await begun(mark)
         with caplog.at_level(logging.WARNING, logger="forties.web"):
             os.kill(pid, signal.SIGKILL)
@@ -259,9 +259,9 @@ async def test_a_failed_par_is_not_asked_again_and_a_lost_one_twice_at_most(
     try:
         with caplog.at_level(logging.WARNING, logger="forties.web"):
             for _ in range(6):
-                before = set(service._tasks)
-                service._ask_par(live)
-                await asyncio.wait_for(asyncio.gather(*(service._tasks - before)), START)
+                before = set(service.live_tables.tasks)
+                service.turns.ask_par(live)
+                await asyncio.wait_for(asyncio.gather(*(service.live_tables.tasks - before)), START)
         assert len(calls) == asked
         got = [(r.levelname, r.getMessage(), r.exc_info) for r in caplog.records]
         assert len(got) == len(lines), got

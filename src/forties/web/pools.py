@@ -16,7 +16,7 @@ import pickle
 import signal
 import sys
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.process import BaseProcess
 from typing import Any
@@ -44,12 +44,6 @@ def child_of_the_server(nice: int = 0) -> None:
             import ctypes
 
             ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-
-
-def computers_pool(workers: int) -> ProcessPoolExecutor:
-    """The pool for the expert and oracle players' choices and for the hints."""
-    return ProcessPoolExecutor(max_workers=max(1, workers), mp_context=spawn_context(),
-                               initializer=child_of_the_server)
 
 
 # ----- the work, run in the pools' processes ------------------------------------------------
@@ -222,6 +216,36 @@ class ParPool:
             _settle(loop, fut, None, error)
 
 
+class Pools:
+    """The server's two pools: the computer players' and the hints' (``workers``
+    processes, started when a computer first needs one), and the pars' (``ParPool``)."""
+
+    def __init__(self, workers: int = 1, par_nice: int = 10) -> None:
+        self.workers = workers
+        self.computers_pool: Executor | None = None
+        self.pars = ParPool(par_nice)
+        self.closed = False
+
+    @property
+    def computers(self) -> Executor:
+        if self.closed:  # (a process started now would outlive its server's stop)
+            raise RuntimeError("the server is stopping: no more computer players' work")
+        if self.computers_pool is None:
+            self.computers_pool = ProcessPoolExecutor(
+                max_workers=max(1, self.workers), mp_context=spawn_context(),
+                initializer=child_of_the_server)
+        return self.computers_pool
+
+    def close(self) -> None:
+        """Refuse work from now on; the computers' pool is not waited for, the pars'
+        process is ended at once."""
+        self.closed = True
+        if self.computers_pool is not None:
+            self.computers_pool.shutdown(wait=False, cancel_futures=True)
+        self.pars.close()
+        self.computers_pool = None
+
+
 def _settle(loop: asyncio.AbstractEventLoop, fut: asyncio.Future[Any], value: Any,
             error: BaseException | None) -> None:
     """Give ``fut`` its value or its exception, on its loop (from any thread). A par that
@@ -243,5 +267,5 @@ def _settle(loop: asyncio.AbstractEventLoop, fut: asyncio.Future[Any], value: An
         loop.call_soon_threadsafe(settle)
 
 
-__all__ = ["ParFailed", "ParPool", "ParsEnded", "child_of_the_server", "computers_pool",
+__all__ = ["ParFailed", "ParPool", "ParsEnded", "Pools", "child_of_the_server",
            "pool_choice", "pool_hint", "pool_par"]

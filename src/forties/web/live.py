@@ -1,0 +1,230 @@
+"""The tables in play in this process (``LiveTables``) and the websockets at them
+(``Conn``): each table loaded once from the store and changed under its own lock; every
+change is committed to the database before it is applied here, told to every connection
+at the table (one frame built per seat) and announced to the other processes.
+
+The database's version of a table is the authority: a commit that finds the table moved
+by another process first takes that process's events, and is refused as stale unless it
+does not depend on them (``Table.still_wanted``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, cast
+
+from ..rules import rules_from_json
+from ..table import GAME_EVENTS, Event, Settings, Table, TableError
+from .limits import Bucket, Limits
+from .store import Conflict, Store
+
+if TYPE_CHECKING:
+    from .bus import Bus
+
+log = logging.getLogger("forties.web")
+HOST = 0  # the seat of the table's host (who made it)
+RETRIES = 5  # tries of a chat line or a "ready" that another process's event got before
+
+OnOver = Callable[[str, dict[str, Any]], Awaitable[None]]
+QUEUE_MAX = 512  # frames waiting for a slow connection before it is dropped
+
+# Frames are written compactly, and without the check for circular data (a frame is built
+# of plain data, fresh for each event): every frame of every event goes through here.
+encode = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
+
+
+@dataclass(eq=False)
+class Conn:
+    """One websocket at a table: a seat (None: a spectator) and its outgoing frames."""
+
+    seat: int | None
+    bucket: Bucket
+    queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
+    live: Live | None = None
+    closed: bool = False
+    token: str | None = None  # the seat's key, as its link gave it (a rematch keeps it)
+
+    def send(self, text: str) -> None:
+        if self.closed:
+            return
+        if self.queue.qsize() >= QUEUE_MAX:  # too slow: drop it; it reconnects and catches up
+            self.close()
+            return
+        self.queue.put_nowait(text)
+
+    def send_json(self, obj: Mapping[str, Any]) -> None:
+        self.send(encode(obj))
+
+    def error(self, code: str, message: str, refusal: str | None = None,
+              params: dict[str, Any] | None = None) -> None:
+        """A refusal, to this connection only: ``message`` in English; ``refusal`` and
+        ``params``, where the engine's reason has a code, for the page's own words."""
+        out: dict[str, Any] = {"type": "error", "code": code, "message": message}
+        if refusal:
+            out["refusal"] = refusal
+            out["params"] = params or {}
+        self.send_json(out)
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            self.queue.put_nowait(None)
+
+
+@dataclass(eq=False)
+class Live:
+    """A table in play in this process."""
+
+    table: Table
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    conns: set[Conn] = field(default_factory=set)
+    task: asyncio.Task[None] | None = None  # the computer's turn or the review's end
+    turn_timer: asyncio.TimerHandle | None = None
+    grace: dict[int, asyncio.TimerHandle] = field(default_factory=dict)
+    rematch: str | None = None  # the table made as this one's rematch
+    on_over: OnOver | None = None
+    told_over: bool = False
+    par_asked: set[int] = field(default_factory=set)
+    par_lost: dict[int, int] = field(default_factory=dict)  # a hand: its pars lost so far
+    # several processes: the last events came from another one, which plays the computer
+    # turns; this one waits longer before playing them itself (if that process died)
+    standby: bool = False
+    catching_up: bool = False
+    again: bool = False
+    # presence: the seats with a connection here, and on the other processes (Redis)
+    here: set[int] = field(default_factory=set)
+    remote: set[int] = field(default_factory=set)
+
+
+class LiveTables:
+    """Every table in play in this process over one store, and the background work done
+    for them (``spawn``: logged if it fails, cancelled when the server stops)."""
+
+    def __init__(self, store: Store, limits: Limits) -> None:
+        self.store = store
+        self.limits = limits
+        self.tables: dict[str, Live] = {}
+        self.bus: Bus | None = None  # several processes: Redis tells each of the others' moves
+        self.closing = False
+        self.tasks: set[asyncio.Task[Any]] = set()
+        # what a table loaded here does first (``Presence.look``: who sits at it on the
+        # other processes), set where the service is wired
+        self.on_load: Callable[[Live], Awaitable[None]] | None = None
+        self._loading = asyncio.Lock()
+
+    def spawn(self, coro: Awaitable[Any]) -> asyncio.Task[Any]:
+        task: asyncio.Task[Any] = asyncio.ensure_future(coro)
+        self.tasks.add(task)
+        task.add_done_callback(self._done)
+        return task
+
+    def _done(self, task: asyncio.Task[Any]) -> None:
+        self.tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("background work failed", exc_info=task.exception())
+
+    # ----- loading ------------------------------------------------------------------
+
+    async def live(self, table_id: str) -> Live | None:
+        """The table ``table_id`` in play here (loaded from the store if need be)."""
+        live = self.tables.get(table_id)
+        if live is not None:
+            return live
+        async with self._loading:
+            live = self.tables.get(table_id)
+            if live is None:
+                table = await self._load(table_id)
+                if table is None:
+                    return None
+                live = self.tables[table_id] = Live(table)
+                fresh = True
+            else:
+                fresh = False
+        if fresh and self.bus is not None and self.on_load is not None:
+            await self.on_load(live)
+        return live
+
+    async def _load(self, table_id: str) -> Table | None:
+        if not isinstance(table_id, str) or not 0 < len(table_id) <= 32:
+            return None
+        got = await self.store.load(table_id)
+        if got is None:
+            return None
+        row, events = got
+        if row["status"] == "expired":
+            return None
+        table = Table(row["id"], rules_from_json(json.loads(row["rules"])), int(row["seed"]),
+                      Settings.from_json(json.loads(row["settings"])),
+                      int(row["first_dealer"] or 0))
+        self.pace(table)
+        for e in events:  # (stored as the table made them: the database knows no table)
+            table.apply(cast(Event, e))
+        return table
+
+    def pace(self, table: Table) -> None:
+        """The server's own pace (``Limits``), where it has one, over the table's."""
+        lim = self.limits
+        for name in ("bot_delay", "review_seconds", "grace_seconds"):
+            v = getattr(lim, name)
+            if v is not None:
+                setattr(table.settings, name, float(v))
+
+    # ----- committing ---------------------------------------------------------------
+
+    async def commit(self, live: Live, events: list[Event]) -> None:
+        """Store ``events`` (under ``live.lock``), then apply them and tell everyone."""
+        t = live.table
+        hand = t.state.hand_index
+        for attempt in range(RETRIES):
+            new_version = t.version + sum(e["kind"] in GAME_EVENTS for e in events)
+            try:
+                await self.store.append(t.id, t.seq, t.version, events, new_version,
+                                        t.stored_status(events))
+                break
+            except Conflict:
+                await self.catch_up(live)  # another process moved the table first
+                if attempt + 1 == RETRIES or not t.still_wanted(hand, events):
+                    raise TableError("stale", "the game has moved on since: that was not "
+                                              "done") from None
+        for e in events:
+            t.apply(e)
+            t.turn_clock(time.time())
+            self.broadcast(live, e)
+        live.standby = False
+        self.announce(t.id, t.seq)
+
+    async def catch_up(self, live: Live) -> int:
+        """The events committed since this process's last (under ``live.lock``): applied
+        and told to this process's connections, in order. How many there were."""
+        t = live.table
+        events = [cast(Event, e) for e in await self.store.events_after(t.id, t.seq)]
+        for e in events:
+            t.apply(e)
+            t.turn_clock(time.time())
+            self.broadcast(live, e)
+        return len(events)
+
+    def broadcast(self, live: Live, event: Event) -> None:
+        """Tell every connection of ``event``: one frame built per seat, sent as is."""
+        t = live.table
+        texts: dict[int | None, str] = {}
+        now = time.time()
+        for c in live.conns:
+            text = texts.get(c.seat)
+            if text is None:
+                text = texts[c.seat] = encode(t.event_frame(c.seat, event,
+                                                            host=c.seat == HOST, now=now))
+            c.send(text)
+
+    def announce(self, table_id: str, seq: int) -> None:
+        """Tell the other processes that the table moved (its events are committed)."""
+        if self.bus is not None and not self.closing:
+            self.spawn(self.bus.publish(table_id, seq))
+
+
+__all__ = ["HOST", "QUEUE_MAX", "Conn", "Live", "LiveTables", "OnOver", "encode"]
