@@ -4,6 +4,7 @@ real one, and the information-set MCTS player in the arena."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import pickle
 import random
@@ -76,6 +77,70 @@ def test_information_states_are_the_view(preset: str) -> None:
         assert view["seat"] == p and view["hand"] == state.st.view(p)["hand"]
         tensor = np.array(state.information_state_tensor(p), dtype=np.float32)
         np.testing.assert_array_equal(tensor, state.enc.observe(state.st.view(p)))
+
+
+def assert_perfect_recall(trajectories: list[list[tuple[object, int]]]) -> None:
+    """OpenSpiel's perfect recall (its api_test's ``_assert_is_perfect_recall``), over
+    the decision nodes of the given episodes rather than the whole tree: every visit to
+    an information state of a player has the same sequence of that player's earlier
+    information states and actions."""
+    seen: dict[tuple[str, int], list[tuple[str, int]]] = {}
+    for trajectory in trajectories:
+        for k, (state, _) in enumerate(trajectory):
+            p = state.current_player()  # type: ignore[attr-defined]
+            key = (state.information_state_string(p), p)  # type: ignore[attr-defined]
+            before = [(s.information_state_string(p), a)  # type: ignore[attr-defined]
+                      for s, a in trajectory[:k] if s.current_player() == p]  # type: ignore[attr-defined]
+            assert seen.setdefault(key, before) == before, f"two pasts of {key[0][:200]}"
+
+
+def two_hands(game: object, first: list[int], second: list[int]
+              ) -> list[tuple[object, int]]:
+    """The decision nodes of a game of two hands dealt ``first`` and ``second``, every
+    seat choosing its lowest legal action, up to the second hand's first decision."""
+    state = game.new_initial_state()  # type: ignore[attr-defined]
+    out: list[tuple[object, int]] = []
+    for deck in (first, second):
+        for c in deck:
+            state.apply_action(c)
+        while state.hands_done == 0 and deck is first:
+            a = state.legal_actions()[0]
+            out.append((state.clone(), a))
+            state.apply_action(a)
+    out.append((state.clone(), state.legal_actions()[0]))
+    return out
+
+
+def test_information_states_recall_the_earlier_hands() -> None:
+    """Two first hands that the seats saw differently, both thrown in (every bid 1), then
+    the same second hand: the seats' information states in the second hand differ, as
+    they recall the first."""
+    game = pyspiel.load_game(spiel.short_name("forty-one"), {"hands": 2})
+    a = two_hands(game, list(range(52)), list(range(52)))
+    b = two_hands(game, list(range(51, -1, -1)), list(range(52)))
+    assert a[-1][0].hands_done == 1 and a[-1][0].totals == b[-1][0].totals  # type: ignore[attr-defined]
+    assert_perfect_recall([a, b])
+    last_a, last_b = a[-1][0], b[-1][0]
+    p = last_a.current_player()  # type: ignore[attr-defined]
+    # the observation, unlike the information state, is the hand in play alone
+    assert last_a.observation_string(p) == last_b.observation_string(p)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_games_of_several_hands_have_perfect_recall(preset: str) -> None:
+    game = pyspiel.load_game(spiel.short_name(preset), {"hands": 3})
+    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+    trajectories = []
+    for seed in (1, 2):
+        nodes = play_randomly(game, seed)
+        # each node with the action taken there: the next node's history says it
+        trajectories.append([(s, nxt.history()[len(s.history())])
+                             for s, nxt in itertools.pairwise(nodes)])
+    assert_perfect_recall(trajectories)
+    last = nodes[-1]
+    p = last.current_player()
+    past = json.loads(last.information_state_string(p))["past_hands"]
+    assert len(past) == last.hands_done and all(h["seat"] == p for h in past)
 
 
 @pytest.mark.parametrize("preset", PRESETS)

@@ -15,7 +15,9 @@ hand begins with 52 chance nodes that deal the deck card by card (each outcome a
 card, the remaining cards equally likely), in the engine's deal order. The players'
 actions are the ids of ``forties.envs.encoding``. Information states and
 observations, as strings and tensors, are made from the seat's view alone: the
-string is the view as canonical JSON, the tensor the environments' observation.
+string is the view as canonical JSON, the tensor the environments' observation. The
+information state string has perfect recall over several hands: it holds the seat's
+view of each hand already finished (``past_hands``) as well as the hand in play.
 
 ``resample_from_infostate`` imagines the hidden cards afresh, consistent with
 everything the seat has seen, so that OpenSpiel's information-set MCTS can search;
@@ -110,7 +112,7 @@ class FortiesGame(pyspiel.Game):  # type: ignore[misc]
                 iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER
                 or not iig_obs_type.public_info):
             raise ValueError("forties observes a game only through one seat's view")
-        return ViewObserver(self.encoder)
+        return ViewObserver(self.encoder, iig_obs_type is None or iig_obs_type.perfect_recall)
 
 
 class FortiesState(pyspiel.State):  # type: ignore[misc]
@@ -131,6 +133,9 @@ class FortiesState(pyspiel.State):  # type: ignore[misc]
         self.hands_done = 0
         self.totals = [0.0] * self.n
         self.before: list[int] = []
+        # each finished hand as each seat saw it at its end ([hand][seat]): the seat's
+        # information state keeps them, so that it recalls the earlier hands
+        self.past: list[list[dict[str, Any]]] = []
         self.done = False
 
     # ----- OpenSpiel's API --------------------------------------------------------------
@@ -196,6 +201,7 @@ class FortiesState(pyspiel.State):  # type: ignore[misc]
             for s, r in enumerate(hand_rewards(st, self.before)):
                 self.totals[s] += r
             self.hands_done += 1
+            self.past.append([st.view(s) for s in range(self.n)])
             if st.over or self.hands_done >= self.hands_limit:
                 self.done = True
             else:
@@ -238,7 +244,8 @@ class FortiesState(pyspiel.State):  # type: ignore[misc]
         return self.view_text(self.current_player() if player is None else player)
 
     def observation_string(self, player: int | None = None) -> str:
-        return self.view_text(self.current_player() if player is None else player)
+        return self.view_text(self.current_player() if player is None else player,
+                              recall=False)
 
     def information_state_tensor(self, player: int | None = None) -> list[float]:
         return [float(x) for x in self.tensor(self.current_player() if player is None
@@ -260,17 +267,23 @@ class FortiesState(pyspiel.State):  # type: ignore[misc]
         c.hands_done = self.hands_done
         c.totals = list(self.totals)
         c.before = list(self.before)
+        c.past = list(self.past)  # the finished hands' views are never changed
         c.done = self.done
         c.rules, c.enc, c.n = self.rules, self.enc, self.n
         return c
 
     # ----- what a seat sees -----------------------------------------------------------
 
-    def view_text(self, seat: int) -> str:
-        """The seat's view (and its picks) as canonical JSON: its information state."""
+    def view_text(self, seat: int, recall: bool = True) -> str:
+        """The seat's view (and its picks) as canonical JSON, with (``recall``) its views
+        of the hands already finished: its information state (without them: its
+        observation)."""
         if self.st is None:
             return json.dumps({"seat": seat, "dealing": len(self.deck)})
-        view = self.st.view(seat)
+        view: dict[str, Any] = self.st.view(seat) if len(self.deck) == 52 or not self.past \
+            else {"seat": seat}  # dealing the next hand: the last is in past_hands
+        if recall:
+            view["past_hands"] = [hand[seat] for hand in self.past]
         view["picks"] = self.picks if seat == self.st.turn else 0
         view["hands_done"] = self.hands_done
         view["dealing"] = len(self.deck) if len(self.deck) < 52 else None
@@ -299,10 +312,12 @@ class FortiesState(pyspiel.State):  # type: ignore[misc]
 
 
 class ViewObserver:
-    """OpenSpiel's observer: the environments' observation of one seat, and its view."""
+    """OpenSpiel's observer: the environments' observation of one seat, and its view
+    (with the finished hands for a perfect-recall observer, the information state)."""
 
-    def __init__(self, encoder: Encoder) -> None:
+    def __init__(self, encoder: Encoder, recall: bool = True) -> None:
         self.encoder = encoder
+        self.recall = recall
         self.tensor = np.zeros(encoder.layout.size, dtype=np.float32)
         self.dict = {name: encoder.layout.view(self.tensor, name)
                      for name, _, _ in encoder.layout.blocks}
@@ -311,7 +326,7 @@ class ViewObserver:
         self.tensor[:] = state.tensor(player)
 
     def string_from(self, state: FortiesState, player: int) -> str:
-        return state.view_text(player)
+        return state.view_text(player, self.recall)
 
 
 # ----- imagining the hidden cards ---------------------------------------------------------
