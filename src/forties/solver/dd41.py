@@ -45,7 +45,7 @@ import numpy as np
 
 from ..cards import HEARTS
 from ..jit import jit
-from .kernel import _bit_length, _popcount
+from .search import ENTER, NEXT, PROBES, RETURN, bit_length, popcount
 
 # frame columns
 (F_SEAT, F_K, F_WON, F_REM, F_LED, F_WCARD, F_WSEAT, F_H, F_N, F_I, F_RES, F_MAX, F_K0,
@@ -55,9 +55,7 @@ MAX_DEPTH = 56
 # cfg slots
 C_TRUMP, C_MAXMASK, C_TARGET, C_GEN, C_MASK, C_NODES, C_LIMIT, C_OVER = range(8)
 CFG_SIZE = 8
-PROBES = 4
 SUIT = 0x1FFF
-ENTER, NEXT, RETURN = 0, 1, 2
 
 
 @jit(inline=True, refcount=False)
@@ -73,7 +71,7 @@ def _top_run(hand: int, cards: int) -> int:
     """How many of the highest of ``cards`` (one suit) ``hand`` holds, from the top down."""
     n = 0
     while cards:
-        top = _bit_length(cards) - 1
+        top = bit_length(cards) - 1
         if not hand >> top & 1:
             break
         n += 1
@@ -89,7 +87,7 @@ def _word(hands: Any, present: int, s: int) -> int:
     n = 0
     word = 0
     while sm:
-        top = _bit_length(sm) - 1
+        top = bit_length(sm) - 1
         sm ^= 1 << top
         b = 1 << (16 * s + top)
         o = 0
@@ -145,7 +143,7 @@ def _encode(card: int, perm: int, present: int) -> int:
     while (perm >> (2 * slot) & 3) != s:
         slot += 1
     above = present >> (card + 1) & (SUIT >> ((card & 15) + 1))
-    return int(slot << 4 | _popcount(above))
+    return int(slot << 4 | popcount(above))
 
 
 @jit(inline=True, refcount=False)
@@ -156,10 +154,10 @@ def _decode(code: int, perm: int, present: int) -> int:
     s = perm >> (2 * (code >> 4)) & 3
     sm = present >> (16 * s) & SUIT
     for _ in range(code & 15):
-        sm ^= 1 << (_bit_length(sm) - 1)
+        sm ^= 1 << (bit_length(sm) - 1)
     if sm == 0:
         return -1
-    return 16 * s + _bit_length(sm) - 1
+    return 16 * s + bit_length(sm) - 1
 
 
 @jit(inline=True, refcount=False)
@@ -209,7 +207,7 @@ def _sure(hands: Any, present: int, leader: int, trump: int) -> Any:
             continue
         for q in (o1, o2, part):
             if hands[q] & tm:
-                ln = _popcount(hands[q] & sm)
+                ln = popcount(hands[q] & sm)
                 if ln < a:
                     a = ln
         cash += a
@@ -229,7 +227,7 @@ def _lead_score(hands: Any, present: int, c: int, seat: int, part: int, o1: int,
     rank = c & 15
     suit = SUIT << (16 * s)
     sm = present & suit
-    top = _bit_length(sm) - 1
+    top = bit_length(sm) - 1
     if s == trump:
         if hands[seat] >> top & 1 or hands[part] >> top & 1:
             return 90 + rank  # draw trumps from the top
@@ -255,7 +253,7 @@ def _append(mv: Any, sp: int, n: int, cards: int) -> int:
     while cards:
         low = cards & -cards
         cards ^= low
-        mv[sp, n] = _bit_length(low) - 1
+        mv[sp, n] = bit_length(low) - 1
         n += 1
     return n
 
@@ -278,11 +276,11 @@ def _moves(hands: Any, fr: Any, mv: Any, sp: int, present: int, trump: int,
     while m:
         low = m & -m
         m ^= low
-        x = _bit_length(low) - 1
+        x = bit_length(low) - 1
         s = x >> 4
         above = (present & (SUIT << (16 * s))) >> (x + 1)
         if above:
-            y = x + _bit_length(above & -above)
+            y = x + bit_length(above & -above)
             if h >> y & 1:
                 continue
         reps |= low
@@ -298,7 +296,7 @@ def _moves(hands: Any, fr: Any, mv: Any, sp: int, present: int, trump: int,
         while m:
             low = m & -m
             m ^= low
-            c = _bit_length(low) - 1
+            c = bit_length(low) - 1
             sc = _lead_score(hands, present, c, seat, part, o1, o2, trump, tm)
             j = n
             while j > 0 and mv[sp, 16 + j - 1] < sc:
@@ -319,12 +317,12 @@ def _moves(hands: Any, fr: Any, mv: Any, sp: int, present: int, trump: int,
     while m:
         low = m & -m
         m ^= low
-        c = _bit_length(low) - 1
+        c = bit_length(low) - 1
         if _beats(c, wcard, trump):
             win |= low
     if win:
         low = win & -win
-        mv[sp, 0] = _bit_length(low) - 1
+        mv[sp, 0] = bit_length(low) - 1
         n = 1
         reps ^= low
         win ^= low
@@ -355,18 +353,18 @@ def _enter(hands: Any, cfg: Any, ttkey: Any, ttb: Any, fr: Any, mv: Any, sp: int
         present = hands[0] | hands[1] | hands[2] | hands[3]
         fr[sp, F_PRESENT] = present
         if rem == 1:
-            lead = _bit_length(hands[seat]) - 1
+            lead = bit_length(hands[seat]) - 1
             best = lead
             who = seat
             for i in range(1, 4):
                 q = (seat + i) & 3
                 h = hands[q]
                 f = h & (SUIT << (16 * (lead >> 4)))
-                c = _bit_length(f if f else h) - 1
+                c = bit_length(f if f else h) - 1
                 if not f:  # void: its best chance is its highest trump
                     t = h & (SUIT << (16 * trump))
                     if t:
-                        c = _bit_length(t) - 1
+                        c = bit_length(t) - 1
                 if _beats(c, best, trump):
                     best = c
                     who = q

@@ -19,13 +19,38 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from llvmlite import ir  # type: ignore[import-untyped]
-from numba import types
-from numba.core.extending import intrinsic
 
 from ..fortyfives import FortyFivesState
 from ..jit import jit
 from .position import FF_RANK, FF_SEG, FOLLOW_MODES, SPECIAL_CLASS, Position, ff_special_cards
+from .search import (
+    ENTER,
+    F_GOAL,
+    F_H,
+    F_ISMAX,
+    F_K,
+    F_LED,
+    F_OWN,
+    F_PRESENT,
+    F_RESULT,
+    F_SEAT,
+    F_TMASK,
+    F_TNO,
+    F_WCARD,
+    F_WSEAT,
+    NEXT,
+    RETURN,
+    beats,
+    bit_length,
+    finish,
+    last_trick_winner,
+    next_card,
+    popcount,
+    probe,
+    set_frame,
+    set_up_moves,
+    trick_so_far,
+)
 
 # cfg slots: the rules and the position's scalars, then the table's state
 (N, TSEG, PRIV, AH, PLAIN, FOLLOW, BONUSBIT, CALLED, TRICKS, HORIZON, LEADER, TNO, K0, MM,
@@ -38,36 +63,6 @@ R_TRUMP, R_PRIV, R_PLAIN, R_AH, R_CALLED, R_BONUS, R_HANDS = range(B_RAW, B_RAW 
 R_TRICK = R_HANDS + 8
 BUF_SIZE = 256
 KEY_COLS = 8  # six hands, the meta word, the generation
-PROBES = 4
-
-
-def _popcount_typer(typingctx: Any, x: Any) -> Any:
-    sig = types.int64(types.int64)
-
-    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-        return builder.ctpop(args[0])
-
-    return sig, codegen
-
-
-_popcount: Any = intrinsic(_popcount_typer)  # the set bits of an int64
-
-
-def _clz_typer(typingctx: Any, x: Any) -> Any:
-    sig = types.int64(types.int64)
-
-    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-        return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 0))
-
-    return sig, codegen
-
-
-_clz: Any = intrinsic(_clz_typer)  # the leading zero bits of an int64 (64 for 0)
-
-
-@jit(inline=True, refcount=False)
-def _bit_length(x: int) -> int:
-    return int(64 - _clz(x))
 
 
 @jit(refcount=False)
@@ -79,7 +74,7 @@ def _estimate(hands: Any, present: int, n: int, maxmask: int, leader: int, rem: 
         sm = present & segmask[s]
         if sm == 0:
             continue
-        top = _bit_length(sm) - 1
+        top = bit_length(sm) - 1
         side = 0
         for q in range(n):
             if hands[q] >> top & 1:
@@ -90,14 +85,14 @@ def _estimate(hands: Any, present: int, n: int, maxmask: int, leader: int, rem: 
         for q in range(n):
             if (maxmask >> q & 1) == side:
                 coal |= hands[q]
-                k = _popcount(hands[q] & sm)
+                k = popcount(hands[q] & sm)
                 if k > longest:
                     longest = k
-        opp_best = _bit_length(sm & ~coal) - 1
+        opp_best = bit_length(sm & ~coal) - 1
         over = sm & coal
         if opp_best >= 0:
             over &= ~((2 << opp_best) - 1)
-        cnt = _popcount(over)
+        cnt = popcount(over)
         if cnt > longest:
             cnt = longest
         if side == 1:
@@ -110,47 +105,11 @@ def _estimate(hands: Any, present: int, n: int, maxmask: int, leader: int, rem: 
     return wmax + (rem - wmax - wmin + odd) // 2
 
 
-@jit(inline=True, refcount=False)
-def _slot(hands: Any, n: int, meta: int, cfg: Any, ttkey: Any, store: bool) -> int:
-    """The table row holding this key (-1 if absent); with ``store``, a row to write it."""
-    x = (meta + 1) * 0x5851F42D4C957F2D
-    for i in range(n):
-        x = (x ^ hands[i]) * 0x2545F4914F6CDD1D
-        x ^= x >> 29
-    mask = cfg[TTMASK]
-    gen = cfg[GEN]
-    home = x & mask
-    free = -1
-    for p in range(PROBES):
-        r = (home + p) & mask
-        if ttkey[r, KEY_COLS - 1] != gen:
-            if free < 0:
-                free = r
-            continue
-        same = ttkey[r, 6] == meta
-        i = 0
-        while same and i < n:
-            same = ttkey[r, i] == hands[i]
-            i += 1
-        if same:
-            return int(r)
-    if not store:
-        return -1
-    if free < 0:
-        free = home
-    for i in range(n):
-        ttkey[free, i] = hands[i]
-    ttkey[free, 6] = meta
-    ttkey[free, KEY_COLS - 1] = gen
-    return free
-
-
-# frame columns of the explicit search stack
-(F_SEAT, F_K, F_NEED, F_TNO, F_PRESENT, F_TMASK, F_LED, F_WCARD, F_WSEAT, F_MM, F_PEND, F_PU,
- F_H, F_ISMAX, F_META, F_LO, F_HI, F_FIRST, F_SECOND, F_DESC, F_RESULT) = range(21)
+# the search frame: the shared columns (``search.py``), then the side's make-up
+F_NEED = F_GOAL  # the units the side still needs from here
+F_MM, F_PEND, F_PU = range(F_OWN, F_OWN + 3)
 FRAME_COLS = 24
 MAX_DEPTH = 64
-ENTER, NEXT, RETURN = 0, 1, 2
 
 
 @jit(inline=True, refcount=False)
@@ -169,8 +128,6 @@ def _enter(hands: Any, seg: Any, cls: Any, segmask: Any, cfg: Any, ttkey: Any, t
     tno = fr[sp, F_TNO]
     present = fr[sp, F_PRESENT]
     led = fr[sp, F_LED]
-    wcard = fr[sp, F_WCARD]
-    wseat = fr[sp, F_WSEAT]
     mm = fr[sp, F_MM]
     pend = fr[sp, F_PEND]
     pu = fr[sp, F_PU]
@@ -191,13 +148,13 @@ def _enter(hands: Any, seg: Any, cls: Any, segmask: Any, cfg: Any, ttkey: Any, t
             return 1 if _estimate(hands, present, n, mm, seat, rem, segmask) >= need else 0
         tp = present & tseg
         if tp:
-            top = _bit_length(tp) - 1
+            top = bit_length(tp) - 1
             o = 0
             while not hands[o] >> top & 1:
                 o += 1
             mine = hands[o] & tseg
-            below = _bit_length(tp & ~mine) - 1
-            sure = _popcount(mine >> (below + 1)) + bonus_left
+            below = bit_length(tp & ~mine) - 1
+            sure = popcount(mine >> (below + 1)) + bonus_left
             if o != pend:
                 if mm >> o & 1:
                     if sure >= need:
@@ -205,18 +162,11 @@ def _enter(hands: Any, seg: Any, cls: Any, segmask: Any, cfg: Any, ttkey: Any, t
                 elif hi - sure < need:
                     return 0
         if rem == 1:
-            lead = _bit_length(h) - 1
-            t = present & tseg
-            if t == 0:
-                t = present & segmask[seg[lead]]
-            w = _bit_length(t) - 1
-            o = 0
-            while not hands[o] >> w & 1:
-                o += 1
+            o = last_trick_winner(hands, h, present, tseg, segmask, seg)
             got = 1 + bonus_left if mm >> o & 1 else 0
             return 1 if got >= need else 0
         meta = seat | (mm << 4) | ((pend + 1) << 12) | (pu << 16)
-        r = _slot(hands, n, meta, cfg, ttkey, False)
+        r = probe(hands, n, meta, ttkey, cfg[TTMASK], cfg[GEN], False)
         if r >= 0:
             lo = int(ttb[r, 0])
             hi = int(ttb[r, 1])
@@ -242,85 +192,16 @@ def _enter(hands: Any, seg: Any, cls: Any, segmask: Any, cfg: Any, ttkey: Any, t
                 legal = f | (h & tseg) if cfg[FOLLOW] == 1 else f
     if called and tno == 1 and legal & called:
         legal = called
-    # one card of each run of equivalent cards
-    reps = 0
-    m = legal
-    while m:
-        low = m & -m
-        m ^= low
-        x = _bit_length(low) - 1
-        above = present >> (x + 1)
-        if above:
-            y = x + _bit_length(above & -above)
-            if h >> y & 1 and cls[y] == cls[x]:
-                continue
-        reps |= low
-    # move order: two runs of cards, each low to high (the leader's: high to low)
-    desc = 1 if k == 0 else 0
-    if desc:
-        tops = tseg
-        for s in range(4):
-            sm = segmask[s] & present
-            if sm:
-                tops |= 1 << (_bit_length(sm) - 1)
-        first = reps & tops
-        second = reps & ~tops
-    elif (mm >> wseat & 1) == ismax:
-        first = reps
-        second = 0
-    else:
-        first = reps & (segmask[seg[wcard]] | tseg) & ~((2 << wcard) - 1)
-        second = reps & ~first
-    fr[sp, F_H] = h
-    fr[sp, F_ISMAX] = ismax
-    fr[sp, F_META] = meta
-    fr[sp, F_LO] = lo
-    fr[sp, F_HI] = hi
-    fr[sp, F_FIRST] = first
-    fr[sp, F_SECOND] = second
-    fr[sp, F_DESC] = desc
-    fr[sp, F_RESULT] = 1 - ismax
+    set_up_moves(fr, sp, h, ismax, meta, lo, hi, legal, present, tseg, segmask, seg, cls, mm)
     return 2
-
-
-@jit(inline=True, refcount=False)
-def _finish(hands: Any, cfg: Any, ttkey: Any, ttb: Any, fr: Any, sp: int) -> bool:
-    """A node's last act: a trick's first node records what it proved in the table."""
-    result = bool(fr[sp, F_RESULT] == 1)
-    if fr[sp, F_K] == 0:
-        need = fr[sp, F_NEED]
-        lo = fr[sp, F_LO]
-        hi = fr[sp, F_HI]
-        if result:
-            if need > lo:
-                lo = need
-        elif need - 1 < hi:
-            hi = need - 1
-        r = _slot(hands, cfg[N], fr[sp, F_META], cfg, ttkey, True)
-        ttb[r, 0] = lo
-        ttb[r, 1] = hi
-    return result
 
 
 @jit(inline=True, refcount=False)
 def _child(hands: Any, seg: Any, cfg: Any, fr: Any, sp: int) -> bool:
     """Play the frame's next card and set up the child's frame; False when none is left."""
-    first = fr[sp, F_FIRST]
-    second = fr[sp, F_SECOND]
-    if first == 0 and second == 0:
+    c = next_card(fr, sp)
+    if c < 0:
         return False
-    if first:
-        if fr[sp, F_DESC]:
-            c = _bit_length(first) - 1
-        else:
-            c = _bit_length(first & -first) - 1
-        fr[sp, F_FIRST] = first ^ (1 << c)
-    else:
-        if fr[sp, F_DESC]:
-            c = _bit_length(second) - 1
-        else:
-            c = _bit_length(second & -second) - 1
-        fr[sp, F_SECOND] = second ^ (1 << c)
     n = cfg[N]
     tseg = cfg[TSEG]
     seat = fr[sp, F_SEAT]
@@ -342,7 +223,7 @@ def _child(hands: Any, seg: Any, cfg: Any, fr: Any, sp: int) -> bool:
     if k == 0:
         _set(fr, q, nxt, 1, need, tno, present, b, c, c, seat, mm, pend, pu)
         return True
-    if c > wcard and (tseg >> c & 1 or seg[c] == seg[wcard]):
+    if beats(c, wcard, tseg, seg):
         nw = c
         ns = seat
     else:
@@ -382,15 +263,7 @@ def _child(hands: Any, seg: Any, cfg: Any, fr: Any, sp: int) -> bool:
 @jit(inline=True, refcount=False)
 def _set(fr: Any, q: int, seat: int, k: int, need: int, tno: int, present: int, tmask: int,
          led: int, wcard: int, wseat: int, mm: int, pend: int, pu: int) -> None:
-    fr[q, F_SEAT] = seat
-    fr[q, F_K] = k
-    fr[q, F_NEED] = need
-    fr[q, F_TNO] = tno
-    fr[q, F_PRESENT] = present
-    fr[q, F_TMASK] = tmask
-    fr[q, F_LED] = led
-    fr[q, F_WCARD] = wcard
-    fr[q, F_WSEAT] = wseat
+    set_frame(fr, q, seat, k, need, tno, present, tmask, led, wcard, wseat)
     fr[q, F_MM] = mm
     fr[q, F_PEND] = pend
     fr[q, F_PU] = pu
@@ -417,7 +290,7 @@ def _search(hands: Any, seg: Any, cls: Any, segmask: Any, cfg: Any, ttkey: Any, 
                 sp += 1
                 mode = ENTER
             else:
-                ret = _finish(hands, cfg, ttkey, ttb, fr, sp)
+                ret = finish(hands, cfg[N], ttkey, ttb, cfg[TTMASK], cfg[GEN], fr, sp)
                 mode = RETURN
         else:
             if sp == 0:
@@ -427,11 +300,11 @@ def _search(hands: Any, seg: Any, cls: Any, segmask: Any, cfg: Any, ttkey: Any, 
             if fr[sp, F_ISMAX]:
                 if ret:
                     fr[sp, F_RESULT] = 1
-                    ret = _finish(hands, cfg, ttkey, ttb, fr, sp)
+                    ret = finish(hands, cfg[N], ttkey, ttb, cfg[TTMASK], cfg[GEN], fr, sp)
                     continue
             elif not ret:
                 fr[sp, F_RESULT] = 0
-                ret = _finish(hands, cfg, ttkey, ttb, fr, sp)
+                ret = finish(hands, cfg[N], ttkey, ttb, cfg[TTMASK], cfg[GEN], fr, sp)
                 continue
             mode = NEXT
 
@@ -452,20 +325,7 @@ def _future(buf: Any, cfg: Any, ttkey: Any, ttb: Any, fr: Any) -> int:
     present0 = 0
     for i in range(n):
         present0 |= hands[i]
-    tmask0 = 0
-    led0 = -1
-    wcard0 = -1
-    wseat0 = -1
-    if k0 > 0:
-        led0 = trick[0]
-        wcard0 = trick[0]
-        wseat0 = leader
-        for i in range(k0):
-            c = trick[i]
-            tmask0 |= 1 << c
-            if c > wcard0 and (tseg >> c & 1 or seg[c] == seg[wcard0]):
-                wcard0 = c
-                wseat0 = (leader + i) % n
+    tmask0, led0, wcard0, wseat0 = trick_so_far(trick, k0, leader, n, tseg, seg)
     present0 |= tmask0
     lo = 0
     hi = cfg[TRICKS] - cfg[TNO] + cfg[PU]
@@ -538,7 +398,7 @@ def _compact_ff(buf: Any, cfg: Any, order: Any, seg52: Any) -> None:
         while h:
             low = h & -h
             h ^= low
-            out |= 1 << buf[B_INDEX + _bit_length(low) - 1]
+            out |= 1 << buf[B_INDEX + bit_length(low) - 1]
         buf[B_HANDS + s] = out
     for j in range(k0):
         buf[B_TRICK + j] = buf[B_INDEX + buf[R_TRICK + j]]

@@ -46,8 +46,35 @@ from ..jit import jit
 from ..rules import FortyOneRules
 from ..scoring import FortyOneHand, score_forty_one
 from ..state import Phase
-from .kernel import _bit_length, _popcount
 from .position import Position, forty_one_position
+from .search import (
+    ENTER,
+    F_GOAL,
+    F_H,
+    F_ISMAX,
+    F_K,
+    F_LED,
+    F_OWN,
+    F_PRESENT,
+    F_RESULT,
+    F_SEAT,
+    F_TMASK,
+    F_TNO,
+    F_WCARD,
+    F_WSEAT,
+    NEXT,
+    RETURN,
+    beats,
+    bit_length,
+    finish,
+    last_trick_winner,
+    next_card,
+    popcount,
+    probe,
+    set_frame,
+    set_up_moves,
+    trick_so_far,
+)
 
 # What ending the game is worth, in points of a hand (the players' ``WIN_BONUS``).
 WIN_VALUE = 200
@@ -96,43 +123,12 @@ CFG_SIZE = 16
 B_HANDS, B_SEGMASK, B_TRICK, B_SEG, B_VAL, B_SORTED = 0, 4, 8, 12, 64, 80
 BUF_SIZE = 96
 KEY_COLS = 6  # four hands, the meta word, the generation
-PROBES = 4
 
-(F_SEAT, F_K, F_NEEDS, F_TNO, F_PRESENT, F_TMASK, F_LED, F_WCARD, F_WSEAT, F_H, F_ISMAX,
- F_META, F_LO, F_HI, F_FIRST, F_SECOND, F_DESC, F_RESULT, F_THR) = range(19)
+# the search frame: the shared columns (``search.py``), then each seat's need
+F_THR = F_GOAL  # the rank, among the sorted outcome values, of the value asked for
+F_NEEDS = F_OWN  # the tricks each seat still lacks for its bid, four bits a seat
 FRAME_COLS = 20
 MAX_DEPTH = 60
-ENTER, NEXT, RETURN = 0, 1, 2
-
-
-@jit(inline=True, refcount=False)
-def _slot(hands: Any, meta: int, cfg: Any, ttkey: Any, store: bool) -> int:
-    x = (meta + 1) * 0x5851F42D4C957F2D
-    for i in range(4):
-        x = (x ^ hands[i]) * 0x2545F4914F6CDD1D
-        x ^= x >> 29
-    mask = cfg[TTMASK]
-    gen = cfg[GEN]
-    home = x & mask
-    free = -1
-    for p in range(PROBES):
-        r = (home + p) & mask
-        if ttkey[r, 5] != gen:
-            if free < 0:
-                free = r
-            continue
-        if (ttkey[r, 4] == meta and ttkey[r, 0] == hands[0] and ttkey[r, 1] == hands[1]
-                and ttkey[r, 2] == hands[2] and ttkey[r, 3] == hands[3]):
-            return int(r)
-    if not store:
-        return -1
-    if free < 0:
-        free = home
-    for i in range(4):
-        ttkey[free, i] = hands[i]
-    ttkey[free, 4] = meta
-    ttkey[free, 5] = gen
-    return free
 
 
 @jit(inline=True, refcount=False)
@@ -177,7 +173,7 @@ def _estimate(hands: Any, present: int, tseg: int, segmask: Any, needs: int, rem
     for su in range(4):
         sm = present & segmask[su]
         while sm:
-            top = _bit_length(sm) - 1
+            top = bit_length(sm) - 1
             o = -1
             for q in range(4):
                 if hands[q] >> top & 1:
@@ -187,7 +183,7 @@ def _estimate(hands: Any, present: int, tseg: int, segmask: Any, needs: int, rem
             est += 1 << (4 * o)
             claimed += 1
             sm &= ~(1 << top)
-            nxt = _bit_length(sm) - 1
+            nxt = bit_length(sm) - 1
             if nxt < 0 or not hands[o] >> nxt & 1:
                 break
     if claimed > rem:
@@ -195,10 +191,10 @@ def _estimate(hands: Any, present: int, tseg: int, segmask: Any, needs: int, rem
     spare = rem - claimed
     weight = 0
     for q in range(4):
-        weight += _popcount(hands[q] & tseg) + 1
+        weight += popcount(hands[q] & tseg) + 1
     made = 0
     for q in range(4):
-        share = (spare * (_popcount(hands[q] & tseg) + 1)) // weight
+        share = (spare * (popcount(hands[q] & tseg) + 1)) // weight
         nd = needs >> (4 * q) & 15
         if (est >> (4 * q) & 15) + share >= nd:
             made |= 1 << q
@@ -208,16 +204,8 @@ def _estimate(hands: Any, present: int, tseg: int, segmask: Any, needs: int, rem
 @jit(inline=True, refcount=False)
 def _set(fr: Any, q: int, seat: int, k: int, needs: int, tno: int, present: int, tmask: int,
          led: int, wcard: int, wseat: int, thr: int) -> None:
-    fr[q, F_SEAT] = seat
-    fr[q, F_K] = k
+    set_frame(fr, q, seat, k, thr, tno, present, tmask, led, wcard, wseat)
     fr[q, F_NEEDS] = needs
-    fr[q, F_TNO] = tno
-    fr[q, F_PRESENT] = present
-    fr[q, F_TMASK] = tmask
-    fr[q, F_LED] = led
-    fr[q, F_WCARD] = wcard
-    fr[q, F_WSEAT] = wseat
-    fr[q, F_THR] = thr
 
 
 @jit(inline=True, refcount=False)
@@ -234,8 +222,6 @@ def _enter(hands: Any, seg: Any, segmask: Any, vals: Any, srt: Any, cfg: Any, tt
     tno = fr[sp, F_TNO]
     present = fr[sp, F_PRESENT]
     led = fr[sp, F_LED]
-    wcard = fr[sp, F_WCARD]
-    wseat = fr[sp, F_WSEAT]
     thr = fr[sp, F_THR]
     want = srt[thr]
     h = hands[seat]
@@ -254,14 +240,7 @@ def _enter(hands: Any, seg: Any, segmask: Any, vals: Any, srt: Any, cfg: Any, tt
             est = _estimate(hands, present, tseg, segmask, needs, rem, vals)
             return 1 if est >= want else 0
         if rem == 1:
-            lead = _bit_length(h) - 1
-            t = present & tseg
-            if t == 0:
-                t = present & segmask[seg[lead]]
-            w = _bit_length(t) - 1
-            o = 0
-            while not hands[o] >> w & 1:
-                o += 1
+            o = last_trick_winner(hands, h, present, tseg, segmask, seg)
             made = 0
             for s in range(4):
                 nd = needs >> (4 * s) & 15
@@ -269,7 +248,7 @@ def _enter(hands: Any, seg: Any, segmask: Any, vals: Any, srt: Any, cfg: Any, tt
                     made |= 1 << s
             return 1 if vals[made] >= want else 0
         meta = seat | (needs << 4)
-        r = _slot(hands, meta, cfg, ttkey, False)
+        r = probe(hands, 4, meta, ttkey, cfg[TTMASK], cfg[GEN], False)
         lo = 0
         hi = cfg[NVALS] - 1
         if r >= 0:
@@ -285,75 +264,16 @@ def _enter(hands: Any, seg: Any, segmask: Any, vals: Any, srt: Any, cfg: Any, tt
         f = h & segmask[seg[led]]
         if f:
             legal = f
-    reps = 0
-    m = legal
-    while m:
-        low = m & -m
-        m ^= low
-        x = _bit_length(low) - 1
-        above = present >> (x + 1)
-        if above:
-            y = x + _bit_length(above & -above)
-            if h >> y & 1 and seg[y] == seg[x]:
-                continue
-        reps |= low
-    desc = 1 if k == 0 else 0
-    if desc:
-        tops = tseg
-        for s in range(4):
-            sm = segmask[s] & present
-            if sm:
-                tops |= 1 << (_bit_length(sm) - 1)
-        first = reps & tops
-        second = reps & ~tops
-    elif (mm >> wseat & 1) == ismax:
-        first = reps
-        second = 0
-    else:
-        first = reps & (segmask[seg[wcard]] | tseg) & ~((2 << wcard) - 1)
-        second = reps & ~first
-    fr[sp, F_H] = h
-    fr[sp, F_ISMAX] = ismax
-    fr[sp, F_META] = meta
-    fr[sp, F_LO] = lo
-    fr[sp, F_HI] = hi
-    fr[sp, F_FIRST] = first
-    fr[sp, F_SECOND] = second
-    fr[sp, F_DESC] = desc
-    fr[sp, F_RESULT] = 1 - ismax
+    # a card's class is its suit: Forty One has no card of its own rank
+    set_up_moves(fr, sp, h, ismax, meta, lo, hi, legal, present, tseg, segmask, seg, seg, mm)
     return 2
 
 
 @jit(inline=True, refcount=False)
-def _finish(hands: Any, cfg: Any, ttkey: Any, ttb: Any, fr: Any, sp: int) -> bool:
-    result = bool(fr[sp, F_RESULT] == 1)
-    if fr[sp, F_K] == 0:
-        thr = fr[sp, F_THR]
-        lo = fr[sp, F_LO]
-        hi = fr[sp, F_HI]
-        if result:
-            if thr > lo:
-                lo = thr
-        elif thr - 1 < hi:
-            hi = thr - 1
-        r = _slot(hands, fr[sp, F_META], cfg, ttkey, True)
-        ttb[r, 0] = lo
-        ttb[r, 1] = hi
-    return result
-
-
-@jit(inline=True, refcount=False)
 def _child(hands: Any, seg: Any, cfg: Any, fr: Any, sp: int) -> bool:
-    first = fr[sp, F_FIRST]
-    second = fr[sp, F_SECOND]
-    if first == 0 and second == 0:
+    c = next_card(fr, sp)
+    if c < 0:
         return False
-    if first:
-        c = _bit_length(first) - 1 if fr[sp, F_DESC] else _bit_length(first & -first) - 1
-        fr[sp, F_FIRST] = first ^ (1 << c)
-    else:
-        c = _bit_length(second) - 1 if fr[sp, F_DESC] else _bit_length(second & -second) - 1
-        fr[sp, F_SECOND] = second ^ (1 << c)
     tseg = cfg[TSEG]
     seat = fr[sp, F_SEAT]
     k = fr[sp, F_K]
@@ -371,7 +291,7 @@ def _child(hands: Any, seg: Any, cfg: Any, fr: Any, sp: int) -> bool:
     if k == 0:
         _set(fr, q, nxt, 1, needs, tno, present, b, c, c, seat, thr)
         return True
-    if c > wcard and (tseg >> c & 1 or seg[c] == seg[wcard]):
+    if beats(c, wcard, tseg, seg):
         nw = c
         ns = seat
     else:
@@ -405,7 +325,7 @@ def _search(hands: Any, seg: Any, segmask: Any, vals: Any, srt: Any, cfg: Any, t
                 sp += 1
                 mode = ENTER
             else:
-                ret = _finish(hands, cfg, ttkey, ttb, fr, sp)
+                ret = finish(hands, 4, ttkey, ttb, cfg[TTMASK], cfg[GEN], fr, sp)
                 mode = RETURN
         else:
             if sp == 0:
@@ -415,11 +335,11 @@ def _search(hands: Any, seg: Any, segmask: Any, vals: Any, srt: Any, cfg: Any, t
             if fr[sp, F_ISMAX]:
                 if ret:
                     fr[sp, F_RESULT] = 1
-                    ret = _finish(hands, cfg, ttkey, ttb, fr, sp)
+                    ret = finish(hands, 4, ttkey, ttb, cfg[TTMASK], cfg[GEN], fr, sp)
                     continue
             elif not ret:
                 fr[sp, F_RESULT] = 0
-                ret = _finish(hands, cfg, ttkey, ttb, fr, sp)
+                ret = finish(hands, 4, ttkey, ttb, cfg[TTMASK], cfg[GEN], fr, sp)
                 continue
             mode = NEXT
 
@@ -439,20 +359,7 @@ def _value(buf: Any, needs: int, cfg: Any, ttkey: Any, ttb: Any, fr: Any) -> int
     k0 = cfg[K0]
     seat0 = (leader + k0) & 3
     present0 = hands[0] | hands[1] | hands[2] | hands[3]
-    tmask0 = 0
-    led0 = -1
-    wcard0 = -1
-    wseat0 = -1
-    if k0 > 0:
-        led0 = trick[0]
-        wcard0 = trick[0]
-        wseat0 = leader
-        for i in range(k0):
-            c = trick[i]
-            tmask0 |= 1 << c
-            if c > wcard0 and (tseg >> c & 1 or seg[c] == seg[wcard0]):
-                wcard0 = c
-                wseat0 = (leader + i) & 3
+    tmask0, led0, wcard0, wseat0 = trick_so_far(trick, k0, leader, 4, tseg, seg)
     present0 |= tmask0
     lo = 0
     hi = cfg[NVALS] - 1
