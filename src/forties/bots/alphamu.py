@@ -32,7 +32,7 @@ presets), near the end of the hand, where the tree is small.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ..actions import Action
 from ..fortyfives import FortyFivesState
@@ -75,9 +75,11 @@ class _Search:
         """What each card of the seat to play is worth to its side in ``st``, by the
         solver: its side's points at the end (more is better for it, as the utility is)."""
         self.solves += 1
-        best = getattr(self.judge, "best_moves", None)
+        # a judge that values every card at once (the solver's) has best_moves
+        best: Callable[[GameState], dict[Action, float]] | None = getattr(
+            self.judge, "best_moves", None)
         if best is not None:
-            return best(st)  # type: ignore[no-any-return]
+            return best(st)
         mover = st.turn
         assert mover is not None
         return {a: self._value(st, mover, o) for a, o in self.judge.play_outcomes(st).items()}
