@@ -473,42 +473,43 @@ def test_hint_adapter_prefers_the_expert_and_falls_back(monkeypatch: pytest.Monk
     """The hint key asks the expert when there is one (its explanation shown once, not
     repeating the action), and the basic player when the expert is missing, fails, or
     suggests what the rules refuse."""
-    import sys
-    import types
-
-    from forties.tui import advice
+    from forties import advice
 
     session = Session.start(build_rules("nova-scotia"), human=1, first_dealer=3,
                             deal=trump_lead_deal(), seed=1)
     session.run_bots()
-    expert = types.ModuleType("fake_expert")
 
     class Said:
         action = "1 play 4H"
         explanation = "play 4H: the only trump you hold."
 
-    expert.hint = lambda state, seat: Said()  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "fake_expert", expert)
-    monkeypatch.setattr(advice, "HINT_FROM", ("fake_expert",))
+    def expert(said: Any) -> Any:
+        return lambda state, seat, worlds=24: said()
+
+    monkeypatch.setattr(advice, "expert_hint", expert(Said))
     adv = session.hint()
     assert (str(adv.action), adv.explanation, adv.source) == (
         "1 play 4H", "the only trump you hold", "expert")
 
-    def broken(state: object, seat: int) -> None:
+    def broken(state: object, seat: int, worlds: int = 24) -> None:
         raise RuntimeError("not finished")
 
     class Wrong:
         action = "1 play 2C"  # a club on a trump lead, holding 4H: against the rules
         explanation = "keep your trump"
 
-    expert.hint = lambda state, seat: Wrong()  # type: ignore[attr-defined]
+    monkeypatch.setattr(advice, "expert_hint", expert(Wrong))
     assert session.hint().source == "basic"
-    expert.hint = broken  # type: ignore[attr-defined]
+    monkeypatch.setattr(advice, "expert_hint", broken)
     adv = session.hint()
     # 4H is the only legal card (a trump led, 4H the only trump held), so the basic
     # player can suggest nothing else.
     assert (str(adv.action), adv.source) == ("1 play 4H", "basic")
-    monkeypatch.setattr(advice, "HINT_FROM", ("no_such_module_here",))
+
+    def missing(state: object, seat: int, worlds: int = 24) -> None:
+        raise ImportError("no module named 'forties.analysis'")
+
+    monkeypatch.setattr(advice, "expert_hint", missing)
     assert session.hint().source == "basic"
 
 
@@ -516,30 +517,29 @@ def test_par_adapter_words_whatever_the_solver_returns(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """The par is shown from the solver's words, or its points; a solver that cannot
     answer (or none at all) leaves the par out."""
-    import sys
-    import types
-
+    from forties import advice as found
     from forties.tui import advice
 
-    solver = types.ModuleType("fake_solver")
-    monkeypatch.setitem(sys.modules, "fake_solver", solver)
-    monkeypatch.setattr(advice, "PAR_FROM", ("fake_solver",))
+    def solver(answer: Any) -> Any:
+        return lambda s, budget=None: answer
+
+    monkeypatch.setattr(found, "solver_par", solver(None))
     state = Session.start(build_rules("merrimack-valley"), seed=1).state
-    assert advice.par(state) is None  # no par function in the module
+    assert advice.par(state) is None  # no par from the solver
 
     class Par:
         text = "With all cards seen, the bidders could take 25."
 
-    solver.par = lambda s: Par()  # type: ignore[attr-defined]
+    monkeypatch.setattr(found, "solver_par", solver(Par()))
     assert advice.par(state) == "Double-dummy par: With all cards seen, the bidders could " \
                                 "take 25."
-    solver.par = lambda s: 20  # type: ignore[attr-defined]
+    monkeypatch.setattr(found, "solver_par", solver(20))
     assert "the bidders take 20 points" in str(advice.par(state))
 
-    def no_bidder(s: object) -> int:
+    def no_bidder(s: object, budget: object = None) -> int:
         raise ValueError("there is no bidder in this hand")
 
-    solver.par = no_bidder  # type: ignore[attr-defined]
+    monkeypatch.setattr(found, "solver_par", no_bidder)
     assert advice.par(state) is None
 
 

@@ -22,13 +22,14 @@ from textual.containers import Grid, Horizontal, Vertical
 from textual.timer import Timer
 from textual.widgets import Footer, RichLog, Static
 
+from .. import advice
 from ..actions import BID_30_FOR_60, BID_60_FOR_120, Action, Verb
 from ..cards import mask_of_names, parse_card
 from ..fortyfives import bid_ladder
 from ..rules import FortyFivesRules
 from ..show import sort_hand
 from ..state import GameState
-from . import advice
+from .advice import hint_line
 from .screens import (
     CallScreen,
     ConfirmScreen,
@@ -912,7 +913,7 @@ class TableApp(App[None]):
                 if ch.action == adv.action:
                     self.choice_cursor, self.row = i, "choices"
         self.refresh_table()
-        self.say(advice.hint_line(v, adv))
+        self.say(hint_line(v, adv))
 
     def action_undo(self) -> None:
         if not self.at_table():

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .. import advice
 from ..actions import Action
 from ..bots import LEVELS
 from ..errors import FortiesError
@@ -26,7 +27,6 @@ from ..record import HandRecord, Record, Recorder, RecordError, Replay, replay_r
 from ..rules import Rules
 from ..state import Deal, GameState, IllegalActionError, Phase
 from ..table import COMPUTER, PERSON, Event, Seat, Settings, Table, TableError, computer_level
-from . import advice
 from .words import default_names, hand_start, narrate
 
 NOTES_KEY = "forties-play"

@@ -22,6 +22,7 @@ from multiprocessing.process import BaseProcess
 from typing import Any
 
 from ..actions import Action
+from ..advice import hint_json, par_json
 from ..errors import FortiesError
 from ..state import GameState
 from ..table import computer_choice
@@ -55,29 +56,13 @@ def pool_choice(level: str, key: str, view: dict[str, Any], legal: list[str],
 
 
 def pool_par(state: GameState, budget: int | None = None) -> dict[str, Any] | None:
-    from ..analysis import par
-
-    try:
-        got = par(state, budget)
-    except (TypeError, ValueError, NotImplementedError):  # no solver for this game (yet)
-        return None
-    if got is None:
-        return None
-    out: dict[str, Any] = {"side": list(got.side), "points": got.points, "text": got.text}
-    if got.teams:  # Forty One: both partnerships, each with its seats' bids
-        out["teams"] = [{"seats": list(tm.seats), "tricks": tm.tricks, "bids": list(tm.bids)}
-                        for tm in got.teams]
-        out["exact"] = got.exact
-    return out
+    """The par of a hand, worked out in the pars' process (``forties.advice``)."""
+    return par_json(state, budget)
 
 
 def pool_hint(state: GameState, seat: int) -> dict[str, Any]:
-    from ..analysis import hint
-
-    got = hint(state, seat, worlds=16)
-    return {"action": str(got.action), "text": got.explanation,
-            "values": [{"action": str(a), "points": round(v, 1)}
-                       for a, v in sorted(got.values.items(), key=lambda kv: -kv[1])]}
+    """A hint, worked out in the computers' pool (``forties.advice``)."""
+    return hint_json(state, seat)
 
 
 def load_solvers() -> None:
