@@ -10,13 +10,11 @@ A route raises ``Refused(message, status)``; ``create_app`` answers it as
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import hashlib
-import importlib
 import json
 from collections.abc import Awaitable, Callable
-from typing import Any, Protocol, TypeVar
+from typing import Any, ClassVar, Protocol, TypeVar
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -31,6 +29,8 @@ CAS_TRIES = 8  # reads and writes of a document before a change is refused as bu
 class DocumentStore(Protocol):
     """The server's documents (a pad, an evening): JSON bodies, each with a version that
     every write moves on (``put_doc`` raises the store's ``Conflict`` if it moved first)."""
+
+    Conflict: ClassVar[type[Exception]]
 
     async def get_doc(self, kind: str, doc_id: str, /) -> tuple[int, dict[str, Any]] | None:
         ...
@@ -122,17 +122,8 @@ def digest(key: str) -> str:
 
 
 def conflicts(store: DocumentStore) -> tuple[type[BaseException], ...]:
-    """The store's compare-and-set failure (``store.Conflict``, its module's, or
-    ``forties.web.store.Conflict``)."""
-    kinds: list[type[BaseException]] = []
-    sources: list[Any] = [type(store), importlib.import_module(type(store).__module__)]
-    with contextlib.suppress(ImportError):
-        sources.append(importlib.import_module("forties.web.store"))
-    for source in sources:
-        c = getattr(source, "Conflict", None)
-        if isinstance(c, type) and issubclass(c, BaseException):
-            kinds.append(c)
-    return tuple(kinds) or (RuntimeError,)
+    """The store's compare-and-set failure (``store.Conflict``)."""
+    return (store.Conflict,)
 
 
 async def compare_and_set(store: DocumentStore, kind: str, doc_id: str,

@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
@@ -147,6 +147,8 @@ def migrate(engine: Engine) -> None:
 class Store:
     """The database, reached from worker threads so that the event loop never waits on
     it (one thread for SQLite, which writes from one connection at a time)."""
+
+    Conflict: ClassVar[type[Exception]] = Conflict  # what a compare-and-set that lost raises
 
     def __init__(self, url: str) -> None:
         self.url = url
