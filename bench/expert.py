@@ -31,11 +31,12 @@ from typing import Any
 import lab.levels  # noqa: F401  (the modes but score are comparison players)
 from forties import new_game
 from forties.actions import Action
-from forties.bots import Bot, make_bot, play_hand
+from forties.bots import Bot, play_hand
 from forties.bots.basic import BasicBot
 from forties.bots.expert import ExpertBot
+from forties.players import make_bot
 
-# Each mode's player, by its level's name (``bots.make_bot``).
+# Each mode's player, by its level's name (``players.make_bot``).
 MODES: dict[str, str] = {
     "score": "expert",
     "tricks": "expert-tricks",

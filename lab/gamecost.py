@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import lab.levels  # noqa: F401  (the comparison players join PLAYERS)
 from forties.arena import play_game
-from forties.bots import PLAYERS, unavailable
+from forties.players import PLAYERS, unavailable
 from forties.rules import RulesError, build_rules
 from forties.state import GameState
 

@@ -1,5 +1,5 @@
 """The players kept to measure the product's against (the comparison levels): each by its
-name, registered beside the product's levels (``forties.bots.PLAYERS``) when this module is
+name, registered beside the product's levels (``forties.players.PLAYERS``) when this module is
 imported, so that the arena, ``lab.strength`` and the tests take them; the tables never
 offer them.
 
@@ -51,11 +51,12 @@ from __future__ import annotations
 
 import random
 
-from forties.bots import PLAYERS, Bot, Maker
+from forties.bots import Bot
 from forties.bots.expert import BID_SIGMA_41, ExpertBot, default_judge
 from forties.bots.infer import POLICY_TYPES, POOL_OVERSAMPLE
 from forties.bots.model import ModelJudge
 from forties.bots.oracle import BlindOracleBot, OracleBot
+from forties.players import PLAYERS, Maker
 
 WIDE_WORLDS = 256
 WIDE_DEALS = 480

@@ -61,7 +61,7 @@ from forties.arena import (
     share_interval,
     wilson_interval,
 )
-from forties.bots import PLAYERS, unavailable
+from forties.players import PLAYERS, unavailable
 from forties.rules import Rules, RulesError, build_rules
 
 # Players that never search with the compiled solvers: nothing to warm up for them.

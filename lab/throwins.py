@@ -17,8 +17,9 @@ from dataclasses import dataclass
 import lab.levels  # noqa: F401  (the comparison players join PLAYERS)
 from forties import new_game
 from forties.arena import wilson_interval
-from forties.bots import Bot, make_bot, play_hand
+from forties.bots import Bot, play_hand
 from forties.fortyone import FortyOneState
+from forties.players import make_bot
 from forties.state import Phase
 
 

@@ -188,7 +188,7 @@ def test_whole_games_with_the_option(preset: str) -> None:
 
 
 def test_the_basic_player_never_asks_and_stays() -> None:
-    from forties.bots import make_bot
+    from forties.players import make_bot
 
     bot = make_bot("basic", random.Random(1))
     g = game()

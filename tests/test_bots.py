@@ -15,13 +15,13 @@ from forties import arena, build_rules, new_game
 from forties.actions import Action
 from forties.analysis import hint, par
 from forties.arena import mean_interval, play_deal, run_match, wilson_interval
-from forties.bots import LEVELS, make_bot
 from forties.bots.basic import BasicBot, strength
 from forties.bots.expert import ExpertBot
 from forties.bots.judge import PlayoutJudge, utility
 from forties.cards import AH_BIT, HEARTS, SPADES, SUIT_MASKS, parse_card
 from forties.fortyfives import TRUMPS, FortyFivesState
 from forties.odds import HOLDINGS, holding_hand, make_chances
+from forties.players import LEVELS, make_bot
 from forties.rules import FortyFivesRules
 from forties.scoring import FortyFivesHand, score_forty_fives
 from forties.state import GameState, Phase

@@ -662,7 +662,8 @@ def test_json_state_round_trips(seed: int, stop: int) -> None:
 
 def _finished_game(target: int, seed: int) -> Record:
     """A whole game of four ``basic`` players to ``target``, as its record."""
-    from forties.bots import make_bot, play_out
+    from forties.bots import play_out
+    from forties.players import make_bot
 
     rec = Recorder(new_game(build_rules("forty-one", {"target": target}), seed=seed),
                    players=["North", "East", "South", "West"])
@@ -702,7 +703,7 @@ def test_replay_plain_says_who_won() -> None:
 def test_the_terminal_says_why_a_player_on_the_target_plays_on() -> None:
     """A player on the target whose partner is not above 0 has not won: the hand's result
     says so, and the game-over line gives the rule that ended the game."""
-    from forties.bots import make_bot
+    from forties.players import make_bot
     from forties.tui.words import game_result, hand_result
 
     names = ["You", "West", "North", "East"]

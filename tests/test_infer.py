@@ -12,11 +12,11 @@ import lab.levels  # noqa: F401  (the comparison players join PLAYERS)
 from forties import build_rules, new_game
 from forties.actions import Action, Verb
 from forties.bots import infer as inf
-from forties.bots import make_bot
 from forties.bots.basic import BasicBot
 from forties.bots.expert import ExpertBot
 from forties.bots.sampler import Knowledge, deal_world, knowledge
 from forties.fortyfives import TRUMP_ORDER, TRUMPS, FortyFivesState
+from forties.players import make_bot
 from forties.rules import FortyFivesRules
 from forties.state import Phase
 

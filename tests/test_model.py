@@ -9,11 +9,11 @@ import pytest
 
 import lab.levels  # noqa: F401  (the comparison players join PLAYERS)
 from forties import build_rules, new_game
-from forties.bots import make_bot
 from forties.bots.basic import BasicBot
 from forties.bots.expert import ExpertBot
 from forties.bots.model import MODEL_CARDS, ModelJudge, applies, model_outcomes
 from forties.fortyfives import FortyFivesState
+from forties.players import make_bot
 from forties.state import Phase
 
 

@@ -11,9 +11,9 @@ import httpx
 import pytest
 
 from forties.analysis import PAR_41_DEPTH, par, par_forty_one
-from forties.bots import make_bot
 from forties.cards import parse_card
 from forties.games import new_game
+from forties.players import make_bot
 from forties.position import forty_one_position
 from forties.rules import build_rules
 from forties.solver import solve_forty_one

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from forties import Deal, Record, build_rules, referee
-from forties.bots import make_bot
 from forties.cards import card_name
+from forties.players import make_bot
 from forties.tui.plain import Plain, parse_plain
 from forties.tui.session import Session
 
@@ -251,7 +251,7 @@ def test_others_discards_are_told_by_count_only() -> None:
     import random
     import re
 
-    from forties.bots import make_bot
+    from forties.players import make_bot
 
     session = Session.start(build_rules("merrimack-valley"), seed=9)
     bot = make_bot("basic", random.Random(0))

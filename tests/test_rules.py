@@ -332,7 +332,7 @@ def test_a_big_table_plays_whole_games(preset: str, players: int) -> None:
     import random
 
     from forties import new_game
-    from forties.bots import make_bot
+    from forties.players import make_bot
 
     rules = build_rules(preset, {"players": players})
     rng = random.Random(players)

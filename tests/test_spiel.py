@@ -164,7 +164,7 @@ def test_ismcts_without_openspiel_is_refused_in_one_line(monkeypatch: pytest.Mon
                                                          ) -> None:
     import sys
 
-    from forties.bots import make_bot, unavailable
+    from forties.players import make_bot, unavailable
 
     assert unavailable("ismcts") is None
     monkeypatch.setitem(sys.modules, "pyspiel", None)  # as if it were not installed

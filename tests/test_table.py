@@ -381,7 +381,7 @@ def _seat_0_where_the_two_experts_differ(t: Table, times: int) -> list[tuple[Any
     the table's computer player chose there, and each of the two's card."""
     import random
 
-    from forties.bots import make_bot
+    from forties.players import make_bot
 
     found = []
     while not t.state.over and len(found) < times:

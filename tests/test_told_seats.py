@@ -11,9 +11,9 @@ import pytest
 
 from forties import build_rules, new_game, table
 from forties.bots import Bot
-from forties.bots import make_bot as real_make_bot
 from forties.bots.expert import ExpertBot
 from forties.hall import home, simulate
+from forties.players import make_bot as real_make_bot
 from forties.tui.session import Session
 
 

@@ -14,8 +14,8 @@ from textual.pilot import Pilot
 from textual.widgets import RichLog, Static
 
 from forties import Action, Deal, Record, Verb, build_rules, referee
-from forties.bots import make_bot
 from forties.cards import card_name, parse_card
+from forties.players import make_bot
 from forties.tui.app import TableApp, bid_digits
 from forties.tui.replay import ReplayApp
 from forties.tui.screens import (

@@ -11,10 +11,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .actions import Action, Verb
-from .bots import make_bot
 from .bots.basic import strength
 from .cards import SUITS, mask_of_names, parse_card
 from .fortyfives import TRUMPS, trick_winner_index
+from .players import make_bot
 from .state import GameState
 
 if TYPE_CHECKING:

@@ -19,8 +19,9 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
-from .bots import Bot, make_bot, play_hand, play_out
+from .bots import Bot, play_hand, play_out
 from .games import new_game
+from .players import make_bot
 from .rules import FortyOneRules, Rules
 from .state import GameState
 

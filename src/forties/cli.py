@@ -14,7 +14,6 @@ from pathlib import Path
 import click
 
 from . import __version__
-from .bots import LEVELS
 from .command_line import (
     InputFile,
     OneLineGroup,
@@ -29,6 +28,7 @@ from .command_line import (
     write_file,
 )
 from .games import new_game
+from .players import LEVELS
 from .record import Recorder, RecordError, referee, replay_record
 from .rules import PRESETS, FortyFivesRules, RulesError, build_rules, describe
 from .show import render
@@ -80,7 +80,8 @@ def demo(preset: str | None, options: tuple[str, ...], rules_file: str | None, s
       forties demo --preset nova-scotia --seed 3 --save game.json
       forties demo -p merrimack-valley -o players=6
     """
-    from .bots import make_bot, play_out
+    from .bots import play_out
+    from .players import make_bot
     from .tui.words import default_names
 
     rules = rules_from_cli(preset, options, rules_file)
@@ -360,7 +361,7 @@ def arena(a: str, b: str, preset: str | None, options: tuple[str, ...], rules_fi
       forties arena oracle basic --deals 2000 --play-only
     """
     from .arena import run_match
-    from .bots import PLAYERS, unavailable
+    from .players import PLAYERS, unavailable
 
     for level in (a, b):
         if level not in PLAYERS:

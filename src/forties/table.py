@@ -23,9 +23,9 @@ from dataclasses import dataclass, field
 from typing import Any, Required, TypedDict, cast
 
 from .actions import Action, ActionSyntaxError
-from .bots import LEVELS, make_bot
 from .errors import Refused
 from .games import new_game
+from .players import LEVELS, make_bot
 from .record import Record, Recorder
 from .rules import PRESETS, Rules, format_value, wire_id
 from .state import GameState, IllegalActionError, Phase, Refusal

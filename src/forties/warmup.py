@@ -35,10 +35,11 @@ def warm_up() -> float:
     players, hints and pars make. The seconds it took."""
     import random
 
-    from .bots import make_bot, play_hand
+    from .bots import play_hand
     from .bots.model import model_outcomes
     from .fortyfives import FortyFivesState
     from .games import new_game
+    from .players import make_bot
     from .rules import build_rules
     from .solver import best_moves, dd41, score41, solve
     from .state import Phase

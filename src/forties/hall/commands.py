@@ -11,7 +11,6 @@ from typing import Any
 
 import click
 
-from ..bots import LEVELS
 from ..command_line import (
     InputFile,
     OutputFile,
@@ -23,6 +22,7 @@ from ..command_line import (
     rules_from_cli,
     write_file,
 )
+from ..players import LEVELS
 from ..rules import PRESETS
 from .draw import METHOD, commitment
 from .evening import Hall

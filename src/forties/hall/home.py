@@ -18,8 +18,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..bots import make_bot, play_out
+from ..bots import play_out
 from ..games import new_game
+from ..players import make_bot
 from ..rules import FORTY_FIVES, Rules, RulesError, build_rules, find_preset
 from ..state import GameState
 from .events import HallError

@@ -17,8 +17,9 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..bots import LEVELS, make_bot, play_out
+from ..bots import play_out
 from ..games import new_game
+from ..players import LEVELS, make_bot
 from ..rules import Rules
 from ..state import GameState
 from .checks import Check, check_evening

@@ -12,7 +12,6 @@ from pathlib import Path
 
 import click
 
-from ..bots import LEVELS
 from ..command_line import (
     InputFile,
     OutputFile,
@@ -22,6 +21,7 @@ from ..command_line import (
     rules_from_cli,
     shown_path,
 )
+from ..players import LEVELS
 from ..record import RecordError, replay_record
 from ..rules import PRESETS
 from ..state import IllegalActionError

@@ -19,10 +19,10 @@ from typing import Any
 
 from .. import advice
 from ..actions import Action
-from ..bots import LEVELS
 from ..errors import FortiesError
 from ..games import new_game
 from ..paths import data_dir as data_dir
+from ..players import LEVELS
 from ..record import HandRecord, Record, Recorder, RecordError, Replay, replay_record
 from ..rules import Rules
 from ..state import Deal, GameState, IllegalActionError, Phase
