@@ -79,8 +79,8 @@ def option_values(spec: OptionSpec) -> list[Any]:
 
 
 def accepted(preset: str, options: dict[str, Any]) -> bool:
-    """Whether the rules can be built and the vector engine plays them (up to six
-    players: it refuses more by name, test_more_players_than_the_kernel_seats_are_refused)."""
+    """Whether the rules can be built and the vector engine plays them (all but booked:
+    it refuses that by name, test_booked_is_refused_by_name)."""
     try:
         rules_vector(build_rules(preset, options))
     except RulesError:
@@ -807,12 +807,15 @@ def test_the_module_example_runs() -> None:
 
 
 @pytest.mark.parametrize("players", [7, 8, 9, 10])
-def test_more_players_than_the_kernel_seats_are_refused(players: int) -> None:
-    """The engine deals up to ten; the compiled tables hold six seats, and refuse more
-    by name rather than play them differently."""
+def test_every_player_count_the_engine_deals_is_played(players: int) -> None:
+    """The engine deals up to ten; the compiled tables hold ten seats and play them as
+    the reference does (the options' cases play them too: players is one)."""
     rules = build_rules("nova-scotia", {"players": players})
-    with pytest.raises(RulesError, match=f"up to 6 players, not players={players}"):
-        VectorGame(rules, 2)
+    assert any(o == "players" and players in v for p, o, v in SINGLE_CASES)
+    seen: set[str] = set()
+    for g in range(3):
+        seen |= play_side_by_side(rules, stable_seed("players", players, g))
+    assert "phase:play" in seen
 
 
 def test_booked_is_refused_by_name() -> None:

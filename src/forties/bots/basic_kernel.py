@@ -17,6 +17,10 @@ from ..jit import jit
 from ..vector import kernel as k
 from .basic import TRUMP_WORTH
 
+# numba's cache of this module is keyed on this file's text alone, yet it compiles in
+# vector.kernel's row layout (ten seats since the row grew from six): a change to that
+# layout must change this file too, or a cache from before it reads the rows wrongly.
+
 T_WORTH = np.array(TRUMP_WORTH, dtype=np.float64)
 HEARTS = 2
 KING = 11

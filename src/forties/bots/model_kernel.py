@@ -15,6 +15,10 @@ from ..jit import jit
 from ..vector import kernel as k
 from .basic_kernel import play_card
 
+# numba's cache of this module is keyed on this file's text alone, yet it compiles in
+# vector.kernel's row layout (ten seats since the row grew from six): a change to that
+# layout must change this file too, or a cache from before it reads the rows wrongly.
+
 
 @jit()
 def search(hands: Any, tc: Any, tn: int, leader: int, turn: int, played: int, p0: int,

@@ -16,6 +16,10 @@ from ..bots import basic_kernel as bk
 from ..jit import jit
 from ..vector import kernel as k
 
+# numba's cache of this module is keyed on this file's text alone, yet it compiles in
+# vector.kernel's row layout (ten seats since the row grew from six): a change to that
+# layout must change this file too, or a cache from before it reads the rows wrongly.
+
 # ----- the memory row ---------------------------------------------------------------------
 
 MAXP = 10

@@ -275,7 +275,7 @@ class VectorGame:
         if kind == k.W_SIDE:
             winner = val
         elif kind == k.W_SEATS:
-            winner = tuple(s for s in range(6) if val >> s & 1)
+            winner = tuple(s for s in range(k.MAX_SEATS) if val >> s & 1)
         turn = row[k.F_TURN]
         out: dict[str, Any] = {
             "phase": PHASES[row[k.F_PHASE]],

@@ -46,10 +46,10 @@ NEVER = 1 << 60  # lock_at when there is none
  R_GREEN, R_BEST3, R_CALL_PARTNER, R_MIN_TOTAL, R_DOUBLE_FROM, R_PARTNER_POS, R_TIE_TOTAL,
  R_STOCK0, R_STOCK_LEN, R_HAND_SIZE) = range(41)
 R_STOCK_TIGHT = 41  # the stock could run short: each discard is limited to what it holds
-MAX_SEATS = 6  # the seats a table's row has room for
-R_SIDE_OF = 48  # 6 slots: each seat's side
-R_SIDE_SEATS = 54  # 6 slots: each side's seats, as a bitmask
-R_SIZE = 64
+MAX_SEATS = 10  # the seats a table's row has room for: every player count the rules allow
+R_SIDE_OF = 48  # MAX_SEATS slots: each seat's side
+R_SIDE_SEATS = R_SIDE_OF + MAX_SEATS  # MAX_SEATS slots: each side's seats, as a bitmask
+R_SIZE = R_SIDE_SEATS + MAX_SEATS
 
 # A table's row.
 (F_PHASE, F_TURN, F_OVER, F_WKIND, F_WVAL, F_NEW_GAME, F_HAND_INDEX, F_DEALER, F_FIRST_DEALER,
@@ -57,16 +57,17 @@ R_SIZE = 64
  F_REOPENED, F_KITTY_TAKEN, F_WENT_KITTY, F_WENT_TOP, F_PILE, F_FACEUP, F_UP, F_ROBBER,
  F_ROBBED, F_ROB_GIVEN, F_PACK_TAKEN, F_CALLED, F_PARTNER, F_BONUS, F_TRICK_NO, F_LEADER,
  F_ON_GREEN, F_TRICK_N, F_HANDS_DONE, F_GAMES_DONE, F_RNG, F_THROWN_DONE) = range(40)
+# Blocks of MAX_SEATS slots: a side's (scores, start, games, points) or a seat's.
 F_SCORES = 40
-F_START = 46
-F_GAMES = 52
-F_HANDS = 58
-F_DISCARDED = 64
-F_POINTS = 70
-F_TAKEN = 76
-F_TRICK = 82
-F_BIDS = 88
-NF = 96
+F_START = F_SCORES + MAX_SEATS
+F_GAMES = F_START + MAX_SEATS
+F_HANDS = F_GAMES + MAX_SEATS
+F_DISCARDED = F_HANDS + MAX_SEATS
+F_POINTS = F_DISCARDED + MAX_SEATS
+F_TAKEN = F_POINTS + MAX_SEATS
+F_TRICK = F_TAKEN + MAX_SEATS
+F_BIDS = F_TRICK + MAX_SEATS
+NF = F_BIDS + MAX_SEATS
 
 # Winner kinds: none, a side (an int in GameState.winner), seats (a tuple there).
 W_NONE, W_SIDE, W_SEATS = 0, 1, 2
@@ -156,7 +157,7 @@ def ff_begin(S: Any, D: Any, R: Any, t: int) -> None:
     """Deal the hand from ``D[t]`` and start it (``_start_hand`` and ``_begin``)."""
     n = R[R_N]
     ns = R[R_NSIDES]
-    for x in range(6):
+    for x in range(MAX_SEATS):
         S[t, F_START + x] = S[t, F_SCORES + x]
         S[t, F_POINTS + x] = 0
         S[t, F_TAKEN + x] = 0
@@ -690,7 +691,7 @@ def ff_finish_trick(S: Any, R: Any, t: int) -> None:
                 holder = (leader + i) % n
                 if holder != S[t, F_BIDDER]:
                     S[t, F_PARTNER] = holder
-    for i in range(6):
+    for i in range(MAX_SEATS):
         S[t, F_TRICK + i] = -1
     S[t, F_TRICK_N] = 0
     S[t, F_TRICK_NO] += 1
@@ -877,7 +878,7 @@ def ff_apply(S: Any, D: Any, R: Any, t: int, verb: int, arg: int) -> None:
 
 @jit()
 def fo_begin(S: Any, D: Any, R: Any, t: int) -> None:
-    for x in range(6):
+    for x in range(MAX_SEATS):
         S[t, F_START + x] = S[t, F_SCORES + x]
         S[t, F_TAKEN + x] = 0
         S[t, F_BIDS + x] = 0
@@ -1050,7 +1051,7 @@ def begin(S: Any, D: Any, R: Any, t: int) -> None:
 @jit()
 def new_game(S: Any, D: Any, R: Any, t: int, first_dealer: int) -> None:
     """Start a new game on table ``t`` with the deck already in ``D[t]``."""
-    for x in range(6):
+    for x in range(MAX_SEATS):
         S[t, F_SCORES + x] = 0
         S[t, F_GAMES + x] = 0
     S[t, F_OVER] = 0
@@ -1069,7 +1070,7 @@ def next_hand(S: Any, D: Any, R: Any, t: int) -> None:
     S[t, F_HAND_INDEX] += 1
     S[t, F_DEALER] = (S[t, F_DEALER] + 1) % R[R_N]
     if S[t, F_NEW_GAME]:
-        for x in range(6):
+        for x in range(MAX_SEATS):
             S[t, F_SCORES + x] = 0
         S[t, F_NEW_GAME] = 0
     begin(S, D, R, t)
