@@ -16,7 +16,7 @@ from forties import build_rules
 from forties.actions import Action, Verb
 from forties.bots.basic import BasicBot
 from forties.cards import mask_of_names
-from forties.envs import aec_env
+from forties.envs import aec_env, gym_env
 from forties.envs import kernels as kk
 from forties.envs.aec import hand_rewards
 from forties.envs.encoding import (
@@ -37,14 +37,15 @@ from forties.envs.encoding import (
 )
 from forties.envs.vector import FortiesVectorEnv
 from forties.games import game_class
-from forties.rules import Rules
+from forties.rules import Rules, RulesError
 from forties.state import GameState, Phase
 from forties.vector import VERBS
 from forties.vector import kernel as vk
 
 PRESETS = ("merrimack-valley", "nova-scotia", "auction-45", "call-your-partner", "forty-one")
 # House rules that reach the rare corners: robbing the pack (picks), going on the kitty and
-# the top card, four and a flip, a kitty of four, a best-of-3 match, hold-reopens.
+# the top card, four and a flip, a kitty of four, a best-of-3 match, hold-reopens, and
+# six, seven and ten players.
 VARIANTS: tuple[tuple[str, dict[str, Any]], ...] = (
     ("merrimack-valley", {"dealer_robs_pack": True}),
     ("merrimack-valley", {"go_on_kitty": True, "go_on_top_card": True, "keep_min": 0}),
@@ -55,6 +56,14 @@ VARIANTS: tuple[tuple[str, dict[str, Any]], ...] = (
                     "bid_60_for_120": True}),
     ("nova-scotia", {"players": 6}),
     ("merrimack-valley", {"players": 6, "teams": "two-threes"}),
+    ("nova-scotia", {"players": 10}),
+    ("auction-45", {"players": 7}),
+)
+# "Booked?", which the AEC environment alone plays (the compiled engine refuses it).
+BOOKED: tuple[tuple[str, dict[str, Any]], ...] = (
+    ("merrimack-valley", {"booked": True}),
+    ("auction-45", {"booked": True, "players": 6}),
+    ("auction-45", {"booked": True, "players": 10, "kitty": 0}),
 )
 
 
@@ -66,15 +75,57 @@ def test_pettingzoo_api_and_seed_tests_pass(preset: str) -> None:
         seed_test(lambda: aec_env(preset), num_cycles=100)
 
 
-@pytest.mark.parametrize(("preset", "options"), VARIANTS)
-def test_pettingzoo_api_test_passes_with_house_rules(preset: str, options: dict[str, Any]
-                                                     ) -> None:
+@pytest.mark.parametrize(("preset", "options"), VARIANTS + BOOKED)
+def test_pettingzoo_api_and_seed_tests_pass_with_house_rules(preset: str,
+                                                              options: dict[str, Any]) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         api_test(aec_env(preset, options), num_cycles=100)
+        seed_test(lambda: aec_env(preset, options), num_cycles=50)
 
 
-@pytest.mark.parametrize(("preset", "options"), [(p, {}) for p in PRESETS] + list(VARIANTS))
+@pytest.mark.parametrize(("preset", "options"), BOOKED)
+def test_booked_is_played_with_ids_and_observations_of_its_own(preset: str,
+                                                               options: dict[str, Any]) -> None:
+    env = aec_env(preset, options)
+    env.reset(seed=1)
+    enc, layout = env.encoder, env.encoder.layout
+    rng = random.Random(2)
+    phases: set[Phase] = set()
+    for agent in env.agent_iter(6000):
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        st, seat = env.game, env.seat_of(agent)
+        if st.phase in (Phase.BOOKED, Phase.ANSWER, Phase.FOLD):
+            phases.add(st.phase)
+            legal = list(st.legal_actions())
+            ids = [action_id(a, st.phase, st.hands[seat], False) for a in legal]
+            assert sorted(ids) == np.flatnonzero(obs["action_mask"]).tolist()
+            assert [enc.decode(i, seat, st.phase, st.hands[seat]) for i in ids] == legal
+        booked = st.view(seat).get("booked") if st.turn is not None else None
+        if booked and booked["asked"] is not None:
+            asked = layout.view(obs["observation"], "asked")
+            assert asked[(booked["asked"] - seat) % st.n] == 1 and asked.sum() == 1
+            answer = layout.view(obs["observation"], "answer")
+            assert answer.sum() == (booked["answer"] is not None)
+        env.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+    assert {Phase.BOOKED, Phase.ANSWER} <= phases
+    for a in (Action(1, Verb.ASK, 2), Action(2, Verb.ANSWER, 1), Action(2, Verb.ANSWER, 0),
+              Action(1, Verb.FOLD), Action(1, Verb.STAY)):
+        assert enc.decode(action_id(a, Phase.FOLD, 0, False), a.seat, Phase.FOLD, 0) == a
+
+
+def test_the_compiled_environments_refuse_booked_by_name() -> None:
+    for make in (lambda: FortiesVectorEnv("merrimack-valley", {"booked": True}, tables=2),
+                 lambda: gym_env("merrimack-valley", {"booked": True})):
+        with pytest.raises(RulesError, match=r"does not play booked.*play it with aec_env"):
+            make()
+
+
+@pytest.mark.parametrize(("preset", "options"),
+                         [(p, {}) for p in PRESETS] + list(VARIANTS) + list(BOOKED))
 def test_pettingzoo_render_test_passes(preset: str, options: dict[str, Any],
                                        capsys: pytest.CaptureFixture[str]) -> None:
     render_test(lambda **kw: aec_env(preset, options, **kw))
@@ -144,7 +195,7 @@ def test_observation_bounds_are_finite_and_hold_extreme_scores(preset: str) -> N
 
 def test_the_action_spaces_are_fixed_by_game() -> None:
     for preset in PRESETS[:4]:
-        assert aec_env(preset).action_space("player_0").n == FF_ACTIONS == 634
+        assert aec_env(preset).action_space("player_0").n == FF_ACTIONS == 648
     assert aec_env("forty-one").action_space("player_0").n == FO_ACTIONS == 65
 
 
@@ -593,14 +644,14 @@ def test_vector_env_misuse_is_said_in_one_line() -> None:
         env.step(np.zeros(4, dtype=np.int64))
     obs, _ = env.reset(seed=1)
     legal = obs["action_mask"].argmax(axis=1)
-    whole = r": action ids are whole numbers, 0\.\.633, one a table$"
+    whole = r": action ids are whole numbers, 0\.\.647, one a table$"
     for bad, what in ((legal + 0.9, "float64 values"), (legal > 0, "bool values"),
                       (None, "None"), ([10**30, *legal[1:]], "values that are not all "
                                                            "action ids")):
         with pytest.raises(ActionIdError, match="^the learner gave " + what + whole):
             env.step(bad)
     with pytest.raises(ActionIdError, match=r"^table 0: action id -1 from the learner is not "
-                                            r"an action id, 0\.\.633$"):
+                                            r"an action id, 0\.\.647$"):
         env.step([-1, *legal[1:]])
     for t in (-1, 4, 1.0):
         with pytest.raises(ValueError, match=rf"^no table {t}: tables 0\.\.3$"):

@@ -3,7 +3,7 @@
 One action space per game, the same for every preset and house rule of it, so a
 policy trained on one preset reads another's positions:
 
-Forty-Fives (``FF_ACTIONS`` = 634 ids):
+Forty-Fives (``FF_ACTIONS`` = 648 ids):
 
 ==========  ==========================================================================
 id          meaning
@@ -22,6 +22,9 @@ id          meaning
 581-632     robbing the pack, one card at a time: pick card ``c`` (from the hand to
             give, or from the pack to take)
 633         rob the pack: give and take the cards picked (as many of each, one or more)
+634-643     "booked?" (the option ``booked``): ask seat ``id - 634``
+644, 645    answer "booked?": no, yes (only the truth is legal)
+646, 647    told yes: fold, or stay and play
 ==========  ==========================================================================
 
 Forty One (``FO_ACTIONS`` = 65 ids): 0-12 bid 1 to 13 tricks; 13-64 play card ``c``.
@@ -50,7 +53,7 @@ from ..actions import BID_30_FOR_60, BID_60_FOR_120, Action, Verb, parse_bid
 from ..cards import SUITS, parse_card
 from ..cards import cards_of as _cards
 from ..errors import FortiesError
-from ..rules import FortyFivesRules, Rules, RulesError
+from ..rules import FortyFivesRules, Rules
 from ..state import Phase
 
 # ----- action ids -------------------------------------------------------------------------
@@ -66,7 +69,10 @@ DISCARD0 = 69
 DISCARD_SLOTS = 9
 PICK0 = DISCARD0 + (1 << DISCARD_SLOTS)  # 581
 ROB_PACK = PICK0 + 52  # 633
-FF_ACTIONS = ROB_PACK + 1  # 634
+ASK0 = ROB_PACK + 1  # 634: ask seat id - ASK0 "booked?"
+ANSWER0 = ASK0 + 10  # 644: no, 645: yes
+FOLD, STAY = ANSWER0 + 2, ANSWER0 + 3  # 646, 647
+FF_ACTIONS = STAY + 1  # 648
 
 FO_BID0 = 0
 FO_CARD0 = 13
@@ -131,6 +137,14 @@ def action_id(action: Action, phase: Phase, hand: int, forty_one: bool) -> int:
         return TRUMP0 + arg
     if v is Verb.CALL:
         return CALL_NONE
+    if v is Verb.ASK:
+        return ASK0 + arg
+    if v is Verb.ANSWER:
+        return ANSWER0 + arg
+    if v is Verb.FOLD:
+        return FOLD
+    if v is Verb.STAY:
+        return STAY
     if phase is Phase.TRUMP or phase is Phase.RAISE:  # the whole hand: going on
         return GO_ON
     return DISCARD0 + slot_mask(hand, arg)
@@ -197,7 +211,7 @@ def _build(blocks: Sequence[tuple[str, tuple[int, ...]]]) -> Layout:
 def forty_fives_layout(n: int, sides: int) -> Layout:
     L = len(LADDER)
     return _build([
-        ("hand", (52,)), ("trick", (n, 52)), ("played", (n, 52)), ("phase", (10,)),
+        ("hand", (52,)), ("trick", (n, 52)), ("played", (n, 52)), ("phase", (len(PHASES),)),
         ("to_act", (n,)), ("dealer", (n,)), ("leader", (n,)), ("trump", (4,)),
         ("up_card", (52,)), ("robbed", (1,)), ("robber", (n,)), ("passed", (n,)),
         ("held", (n,)), ("top_bid", (n, L)), ("high_bid", (L,)), ("high_bidder", (n,)),
@@ -206,6 +220,7 @@ def forty_fives_layout(n: int, sides: int) -> Layout:
         ("face_up", (52,)), ("face_up_held", (n, 52)), ("called", (52,)),
         ("called_none", (1,)), ("partner", (n,)), ("scores", (sides,)),
         ("points", (sides,)), ("games", (sides,)), ("picks", (52,)),
+        ("asked", (n,)), ("answer", (2,)), ("folded", (1,)),
     ])
 
 
@@ -232,9 +247,6 @@ class Encoder:
     """Action ids and observations for one set of rules (see the module's doc)."""
 
     def __init__(self, rules: Rules) -> None:
-        if getattr(rules, "booked", False):
-            raise RulesError("the research environments do not play booked (asking "
-                             "'booked?' and folding)")
         self.rules = rules
         self.forty_one = not isinstance(rules, FortyFivesRules)
         self.n = rules.players
@@ -297,6 +309,14 @@ class Encoder:
             return Action(seat, Verb.DISCARD, hand)
         if i == CALL_NONE:
             return Action(seat, Verb.CALL, 0)
+        if ASK0 <= i < ANSWER0:
+            return Action(seat, Verb.ASK, i - ASK0)
+        if i in (ANSWER0, ANSWER0 + 1):
+            return Action(seat, Verb.ANSWER, i - ANSWER0)
+        if i == FOLD:
+            return Action(seat, Verb.FOLD)
+        if i == STAY:
+            return Action(seat, Verb.STAY)
         if DISCARD0 <= i < PICK0:
             return Action(seat, Verb.DISCARD, slot_cards(hand, i - DISCARD0))
         raise ActionIdError(f"action id {i} is not an action of its own")
@@ -398,6 +418,13 @@ class Encoder:
             obs[starts["partner"] + rel(view["partner"])] = 1
         for c in _cards(picks):
             obs[starts["picks"] + c] = 1
+        booked = view.get("booked")
+        if booked is not None:
+            if booked["asked"] is not None:
+                obs[starts["asked"] + rel(booked["asked"])] = 1
+            if booked["answer"] is not None:
+                obs[starts["answer"] + (booked["answer"] == "yes")] = 1
+            obs[starts["folded"]] = booked["folded"]
         return obs
 
     def bounds(self) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
