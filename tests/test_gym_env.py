@@ -12,6 +12,7 @@ from gymnasium.utils.env_checker import check_env
 
 from forties.envs import ActionIdError, EpisodeError, gym_env
 from forties.envs.vector import FortiesVectorEnv
+from forties.vector import kernel as vk
 
 CASES: tuple[tuple[str, dict[str, Any], str], ...] = (
     ("merrimack-valley", {}, "random"),
@@ -21,6 +22,8 @@ CASES: tuple[tuple[str, dict[str, Any], str], ...] = (
     ("forty-one", {}, "basic"),
     ("merrimack-valley", {"dealer_robs_pack": True}, "random"),
     ("nova-scotia", {"players": 6}, "basic"),
+    ("nova-scotia", {"players": 10}, "basic"),
+    ("auction-45", {"players": 7, "kitty": 0}, "random"),
 )
 
 
@@ -49,6 +52,24 @@ def test_it_plays_one_table_of_the_vector_env() -> None:
         assert (rew, term, trunc) == (vrew[0], vterm[0], vtrunc[0])
         if term or trunc:
             break
+
+
+def test_the_steps_that_end_a_hand_say_so() -> None:
+    env = gym_env("merrimack-valley", opponents="basic", max_hands=4)
+    env.reset(seed=6)
+    ends: list[dict[str, Any]] = []
+    dealt = []
+    for _ in range(400):
+        _, _, term, trunc, info = env.step(int(np.flatnonzero(env.action_masks())[-1]))
+        hand_index = int(env.vec.game.S[0, vk.F_HAND_INDEX])
+        if info.get("ended"):
+            ends.append(info)
+            dealt.append(hand_index)
+        if term or trunc:
+            break
+    assert ends[:3] == [{"ended": "hand", "hands": k} for k in (1, 2, 3)]
+    assert ends[3] == {"ended": "game" if term else "max_hands"}
+    assert dealt[:3] == [1, 2, 3]  # each said as the next hand is dealt
 
 
 def test_an_illegal_id_plays_the_lowest_legal_one_or_is_refused() -> None:

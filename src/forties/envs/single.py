@@ -10,7 +10,10 @@ It is one table of ``forties.envs.vector.FortiesVectorEnv``: the same observatio
 action ids, players, rewards and episodes (see that module), one table at a time, for
 the libraries that take a ``gymnasium.Env`` (Stable-Baselines3 and its MaskablePPO,
 which reads ``action_masks()``). An episode ends with the observation of its last
-position; ``reset()`` starts the next.
+position; ``reset()`` starts the next. A step in which a hand ended says so in its info:
+``info["ended"]`` is ``"hand"`` (the game goes on, and ``info["hands"]`` counts the
+episode's hands ended so far), or at the episode's end ``"game"`` (won), ``"hand"``
+(one-hand episodes) or ``"max_hands"`` (truncated).
 """
 
 from __future__ import annotations
@@ -87,8 +90,16 @@ class FortiesGymEnv(gymnasium.Env[dict[str, npt.NDArray[Any]], int]):
                 raise ActionIdError(f"action {i} is not legal now")
             info["illegal"] = True
             i = int(np.flatnonzero(self._mask)[0])
+        before = int(self.vec.hands[0])
         obs, rew, term, trunc, vinfo = self.vec.step(np.array([i], dtype=np.int64))
         terminated, truncated = bool(term[0]), bool(trunc[0])
+        if truncated:
+            info["ended"] = "max_hands"
+        elif terminated:
+            info["ended"] = "hand" if self.vec.one_hand else "game"
+        elif self.vec.hands[0] > before:
+            info["ended"] = "hand"
+            info["hands"] = int(self.vec.hands[0])
         if terminated or truncated:
             self._live = False
             self._mask = np.zeros(self.encoder.actions, dtype=np.int8)
