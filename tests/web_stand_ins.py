@@ -104,10 +104,12 @@ async def i18n(request: Request) -> JSONResponse:
 
 
 def tiny_app(service: Any, routes_of: ModuleType) -> Starlette:
-    """An app of ``routes_of.routes(service)`` (the hall's or the pad's), the catalogs and
-    the static files."""
-    return Starlette(routes=[*routes_of.routes(service), Route("/i18n/{lang}.json", i18n),
-                             Mount("/static", StaticFiles(directory=STATIC))])
+    """An app of ``routes_of.ROUTES`` (the hall's or the pad's) over ``service``, the
+    catalogs and the static files."""
+    app = Starlette(routes=[*routes_of.ROUTES, Route("/i18n/{lang}.json", i18n),
+                            Mount("/static", StaticFiles(directory=STATIC))])
+    app.state.service = service
+    return app
 
 
 def hall_app(service: Any) -> Starlette:

@@ -2,7 +2,7 @@
 
 The tables' routes are declared here (``ROUTES``; each handler finds the service on the
 app's state); ``create_app(settings)`` builds the Starlette app of them, the score pad's
-and the hall's over a ``Store`` and a ``Service``.
+and the hall's (``pad.ROUTES``, ``hall.ROUTES``) over a ``Store`` and a ``Service``.
 Every refusal is one line of JSON (``{"error": ...}``) for the API, a short page for a
 person's browser; an unexpected failure is logged here and answered in one line, never
 with a traceback.
@@ -473,7 +473,7 @@ def create_app(settings: ServerSettings) -> Starlette:
             await service.close()
             await asyncio.get_running_loop().run_in_executor(None, store.close)
 
-    app = Starlette(routes=[*ROUTES, *pad.routes(service), *hall.routes(service)],
+    app = Starlette(routes=[*ROUTES, *pad.ROUTES, *hall.ROUTES],
                     lifespan=lifespan, exception_handlers={
                         Refused: on_refused, TableError: on_table_error,
                         HTTPException: on_http, Exception: on_crash})

@@ -400,252 +400,288 @@ def _links(eid: str, body: dict[str, Any]) -> dict[str, Any]:
 
 # ----- the routes ------------------------------------------------------------------------
 
-def routes(service: Tables) -> list[BaseRoute]:
-    """The hall's pages and API, mounted by ``forties serve``."""
-    ev = Evenings(service)
+# The evenings keep an app's locks, caches and rate limit, so they live on its state beside
+# the service: an app that sets ``app.state.service`` (a ``Tables``) can mount ``ROUTES``.
 
-    def page(name: str) -> Handler:
-        async def show(request: Request) -> Response:
-            eid = request.path_params.get("eid")
-            if eid is not None and not _valid_id(eid):
-                return HTMLResponse("<p>No such evening.</p>", status_code=404)
-            return FileResponse(STATIC / PAGES[name], media_type="text/html")
-        return show
 
+def evenings_of(request: Request) -> Evenings:
+    """The app's evenings over ``app.state.service``, made on the first request."""
+    state = request.app.state
+    ev: Evenings | None = getattr(state, "evenings", None)
+    if ev is None:
+        service: Tables = state.service
+        ev = state.evenings = Evenings(service)
+    return ev
+
+
+def page(name: str) -> Handler:
+    async def show(request: Request) -> Response:
+        eid = request.path_params.get("eid")
+        if eid is not None and not _valid_id(eid):
+            return HTMLResponse("<p>No such evening.</p>", status_code=404)
+        return FileResponse(STATIC / PAGES[name], media_type="text/html")
+    return show
+
+
+@one_line()
+async def create(request: Request) -> Response:
+    ev = evenings_of(request)
+    ev.limit(request.client.host if request.client else "")
+    obj = await _body(request)
+    settings = settings_from_request(obj)
+    online = _bool(obj, "online", False)
+    if online and settings.duplicate:
+        raise Refused("an online evening cannot be a duplicate one: its tables deal "
+                      "their own cards")
+    turn = obj.get("turn_seconds")
+    if turn is not None and (type(turn) is not int or not 5 <= turn <= 3600):
+        raise Refused("turn_seconds must be null (no timer) or a whole number of seconds "
+                      "from 5 to 3600")
+    eid = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
+    director = secrets.token_urlsafe(18)
+    body: dict[str, Any] = {"hall": Hall(settings).to_json(), "director": digest(director),
+                            "tables": secrets.token_urlsafe(12),
+                            "online": {"couples": {}, "people": {}, "tables": {},
+                                       "turn_seconds": turn} if online else None}
+    await ev.store.put_doc(KIND, eid, body, 0)
+    return JSONResponse({"evening": eid, "key": director,
+                         "url": f"/hall/{eid}/director#key={director}",
+                         "board": f"/hall/{eid}", "report": _links(eid, body)["report"]})
+
+
+@one_line()
+async def board(request: Request) -> Response:
+    ev = evenings_of(request)
+    eid = request.path_params["eid"]
+    since = request.query_params.get("since")
+    version, out = await ev.board(eid)
+    if since is not None and since == str(version):
+        return JSONResponse({"version": version, "same": True})
+    return JSONResponse(out)
+
+
+@one_line()
+async def director(request: Request) -> Response:
+    ev = evenings_of(request)
+    eid = request.path_params["eid"]
+    obj = await _body(request)
+    _, body, _ = await ev.read(eid)
+    who = ev.check_key(body, obj.get("key"), tables=True)
+    if who != "director":
+        return JSONResponse({"role": "tables"})
+    return JSONResponse({"role": "director", **_links(eid, body)})
+
+
+Step = Callable[[str, dict[str, Any], dict[str, Any], Hall], Any]
+
+
+def action(step: Step, *, tables: bool = False) -> Handler:
+    """The route of one step of an evening, on the director's key (or the tables')."""
     @one_line()
-    async def create(request: Request) -> Response:
-        ev.limit(request.client.host if request.client else "")
-        obj = await _body(request)
-        settings = settings_from_request(obj)
-        online = _bool(obj, "online", False)
-        if online and settings.duplicate:
-            raise Refused("an online evening cannot be a duplicate one: its tables deal "
-                          "their own cards")
-        turn = obj.get("turn_seconds")
-        if turn is not None and (type(turn) is not int or not 5 <= turn <= 3600):
-            raise Refused("turn_seconds must be null (no timer) or a whole number of seconds "
-                          "from 5 to 3600")
-        eid = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
-        director = secrets.token_urlsafe(18)
-        body: dict[str, Any] = {"hall": Hall(settings).to_json(), "director": digest(director),
-                                "tables": secrets.token_urlsafe(12),
-                                "online": {"couples": {}, "people": {}, "tables": {},
-                                           "turn_seconds": turn} if online else None}
-        await ev.store.put_doc(KIND, eid, body, 0)
-        return JSONResponse({"evening": eid, "key": director,
-                             "url": f"/hall/{eid}/director#key={director}",
-                             "board": f"/hall/{eid}", "report": _links(eid, body)["report"]})
-
-    @one_line()
-    async def board(request: Request) -> Response:
-        eid = request.path_params["eid"]
-        since = request.query_params.get("since")
-        version, out = await ev.board(eid)
-        if since is not None and since == str(version):
-            return JSONResponse({"version": version, "same": True})
-        return JSONResponse(out)
-
-    @one_line()
-    async def director(request: Request) -> Response:
-        eid = request.path_params["eid"]
-        obj = await _body(request)
-        _, body, _ = await ev.read(eid)
-        who = ev.check_key(body, obj.get("key"), tables=True)
-        if who != "director":
-            return JSONResponse({"role": "tables"})
-        return JSONResponse({"role": "director", **_links(eid, body)})
-
-    Step = Callable[[str, dict[str, Any], dict[str, Any], Hall], Any]
-
-    def action(step: Step, *, tables: bool = False) -> Handler:
-        @one_line()
-        async def run(request: Request) -> Response:
-            eid = request.path_params["eid"]
-            obj = await _body(request)
-
-            async def apply(body: dict[str, Any], hall: Hall) -> Any:
-                who = ev.check_key(body, obj.get("key"), tables=tables)
-                obj["_who"] = who
-                result = step(eid, obj, body, hall)
-                if body.get("online"):
-                    await ev.next_game(eid, body, hall)
-                return result
-
-            result = await ev.change(eid, apply)
-            version, _ = await ev.board(eid)
-            return JSONResponse({"ok": True, "version": version, **(result or {})})
-        return run
-
-    def register(eid: str, obj: dict[str, Any], body: dict[str, Any], hall: Hall) -> dict[str, Any]:
-        names = obj.get("names")
-        if not isinstance(names, list) or len(names) != 2 or \
-                not all(isinstance(n, str) for n in names):
-            raise Refused("a couple is two names")
-        if len(hall.couples) >= MAX_COUPLES:
-            raise Refused(f"an evening has at most {MAX_COUPLES} couples")
-        online = body.get("online")
-        players = obj.get("players", "people")
-        level = obj.get("level", "basic")
-        if online is not None and (players not in ("people", "computer") or
-                                   level not in LEVELS):
-            raise Refused(f"players must be people or computer, level one of "
-                          f"{', '.join(LEVELS)}")
-        number = hall.register(names)
-        out: dict[str, Any] = {"couple": number}
-        if online is not None:
-            online["couples"][str(number)] = {"players": players, "level": level}
-            if players == "people":
-                links = []
-                for member in (0, 1):
-                    key = secrets.token_urlsafe(12)
-                    online["people"][key] = {"couple": number, "member": member,
-                                             "name": hall.couples[number].names[member]}
-                    links.append(f"/hall/{eid}/play#key={key}")
-                out["players"] = links
-        return out
-
-    def leave(eid: str, obj: dict[str, Any], body: dict[str, Any], hall: Hall) -> None:
-        hall.leave(_int(obj, "couple"))
-
-    def rename(eid: str, obj: dict[str, Any], body: dict[str, Any], hall: Hall) -> None:
-        number = _int(obj, "couple")
-        names = obj.get("names")
-        if not isinstance(names, list) or len(names) != 2 or \
-                not all(isinstance(n, str) for n in names):
-            raise Refused("a couple is two names")
-        hall.rename(number, names)
-        online = body.get("online")
-        if online is not None:  # the players' own pages and links say the new names
-            for who in online.get("people", {}).values():
-                if who["couple"] == number:
-                    who["name"] = hall.couples[number].names[who["member"]]
-
-    def begin(eid: str, obj: dict[str, Any], body: dict[str, Any], hall: Hall) -> dict[str, Any]:
-        seat = hall.begin()
-        return {"game": seat.game}
-
-    def report(eid: str, obj: dict[str, Any], body: dict[str, Any], hall: Hall) -> None:
-        if body.get("online") and obj["_who"] != "director":
-            raise Refused("an online evening's tables report themselves", 403)
-        hall.report(_int(obj, "game"), _int(obj, "table"), _winner(obj), _points(obj))
-
-    def correct(eid: str, obj: dict[str, Any], body: dict[str, Any], hall: Hall) -> None:
-        hall.correct(_int(obj, "game"), _int(obj, "table"), _winner(obj), _points(obj))
-
-    def swap(eid: str, obj: dict[str, Any], body: dict[str, Any], hall: Hall) -> None:
-        cs = obj.get("couples")
-        if not isinstance(cs, list) or len(cs) != 2 or not all(type(c) is int for c in cs):
-            raise Refused("couples must be two couple numbers")
-        if body.get("online"):
-            raise Refused("an online evening's tables are made already: couples cannot swap")
-        hall.apply(Swap(hall.begun, (cs[0], cs[1])))
-
-    def close(eid: str, obj: dict[str, Any], body: dict[str, Any], hall: Hall) -> None:
-        hall.apply(Close(hall.begun))
-
-    def tie(eid: str, obj: dict[str, Any], body: dict[str, Any], hall: Hall) -> None:
-        raw = obj.get("event")
-        if not isinstance(raw, dict) or raw.get("type") not in TIE_TYPES:
-            raise Refused(f"event must be a tie-break step: {', '.join(TIE_TYPES)}")
-        try:
-            e = event_from_json(raw)
-        except HallError as err:
-            raise Refused(str(err)) from None
-        assert isinstance(e, (Vote, Answer, CutDeck, PlayoffWin))
-        hall.apply(e)
-
-    @one_line()
-    async def seat(request: Request) -> Response:
-        """An online player's table now: its address with the seat's token, or why none."""
+    async def run(request: Request) -> Response:
+        ev = evenings_of(request)
         eid = request.path_params["eid"]
         obj = await _body(request)
+
+        async def apply(body: dict[str, Any], hall: Hall) -> Any:
+            who = ev.check_key(body, obj.get("key"), tables=tables)
+            obj["_who"] = who
+            result = step(eid, obj, body, hall)
+            if body.get("online"):
+                await ev.next_game(eid, body, hall)
+            return result
+
+        result = await ev.change(eid, apply)
         version, _ = await ev.board(eid)
-        _, body, hall = await ev.read(eid)
-        online = body.get("online") or {}
-        key = obj.get("key")
-        who = online.get("people", {}).get(key) if isinstance(key, str) else None
-        if who is None:
-            raise Refused("this link is not a player's of this evening: ask the director", 403)
-        couple, member = who["couple"], who["member"]
-        answer: dict[str, Any] = {"couple": couple, "name": who["name"], "game": hall.begun,
-                                  "games": hall.games, "url": None, "table": None,
-                                  "version": version, "bye_wins": hall.settings.bye_wins}
-        if not hall.started:
+        return JSONResponse({"ok": True, "version": version, **(result or {})})
+    return run
+
+
+def register(eid: str, obj: dict[str, Any], body: dict[str, Any], hall: Hall) -> dict[str, Any]:
+    names = obj.get("names")
+    if not isinstance(names, list) or len(names) != 2 or \
+            not all(isinstance(n, str) for n in names):
+        raise Refused("a couple is two names")
+    if len(hall.couples) >= MAX_COUPLES:
+        raise Refused(f"an evening has at most {MAX_COUPLES} couples")
+    online = body.get("online")
+    players = obj.get("players", "people")
+    level = obj.get("level", "basic")
+    if online is not None and (players not in ("people", "computer") or
+                               level not in LEVELS):
+        raise Refused(f"players must be people or computer, level one of "
+                      f"{', '.join(LEVELS)}")
+    number = hall.register(names)
+    out: dict[str, Any] = {"couple": number}
+    if online is not None:
+        online["couples"][str(number)] = {"players": players, "level": level}
+        if players == "people":
+            links = []
+            for member in (0, 1):
+                key = secrets.token_urlsafe(12)
+                online["people"][key] = {"couple": number, "member": member,
+                                         "name": hall.couples[number].names[member]}
+                links.append(f"/hall/{eid}/play#key={key}")
+            out["players"] = links
+    return out
+
+
+def leave(eid: str, obj: dict[str, Any], body: dict[str, Any], hall: Hall) -> None:
+    hall.leave(_int(obj, "couple"))
+
+
+def rename(eid: str, obj: dict[str, Any], body: dict[str, Any], hall: Hall) -> None:
+    number = _int(obj, "couple")
+    names = obj.get("names")
+    if not isinstance(names, list) or len(names) != 2 or \
+            not all(isinstance(n, str) for n in names):
+        raise Refused("a couple is two names")
+    hall.rename(number, names)
+    online = body.get("online")
+    if online is not None:  # the players' own pages and links say the new names
+        for who in online.get("people", {}).values():
+            if who["couple"] == number:
+                who["name"] = hall.couples[number].names[who["member"]]
+
+
+def begin(eid: str, obj: dict[str, Any], body: dict[str, Any], hall: Hall) -> dict[str, Any]:
+    seat = hall.begin()
+    return {"game": seat.game}
+
+
+def report(eid: str, obj: dict[str, Any], body: dict[str, Any], hall: Hall) -> None:
+    if body.get("online") and obj["_who"] != "director":
+        raise Refused("an online evening's tables report themselves", 403)
+    hall.report(_int(obj, "game"), _int(obj, "table"), _winner(obj), _points(obj))
+
+
+def correct(eid: str, obj: dict[str, Any], body: dict[str, Any], hall: Hall) -> None:
+    hall.correct(_int(obj, "game"), _int(obj, "table"), _winner(obj), _points(obj))
+
+
+def swap(eid: str, obj: dict[str, Any], body: dict[str, Any], hall: Hall) -> None:
+    cs = obj.get("couples")
+    if not isinstance(cs, list) or len(cs) != 2 or not all(type(c) is int for c in cs):
+        raise Refused("couples must be two couple numbers")
+    if body.get("online"):
+        raise Refused("an online evening's tables are made already: couples cannot swap")
+    hall.apply(Swap(hall.begun, (cs[0], cs[1])))
+
+
+def close(eid: str, obj: dict[str, Any], body: dict[str, Any], hall: Hall) -> None:
+    hall.apply(Close(hall.begun))
+
+
+def tie(eid: str, obj: dict[str, Any], body: dict[str, Any], hall: Hall) -> None:
+    raw = obj.get("event")
+    if not isinstance(raw, dict) or raw.get("type") not in TIE_TYPES:
+        raise Refused(f"event must be a tie-break step: {', '.join(TIE_TYPES)}")
+    try:
+        e = event_from_json(raw)
+    except HallError as err:
+        raise Refused(str(err)) from None
+    assert isinstance(e, (Vote, Answer, CutDeck, PlayoffWin))
+    hall.apply(e)
+
+
+@one_line()
+async def seat(request: Request) -> Response:
+    """An online player's table now: its address with the seat's token, or why none."""
+    ev = evenings_of(request)
+    eid = request.path_params["eid"]
+    obj = await _body(request)
+    version, _ = await ev.board(eid)
+    _, body, hall = await ev.read(eid)
+    online = body.get("online") or {}
+    key = obj.get("key")
+    who = online.get("people", {}).get(key) if isinstance(key, str) else None
+    if who is None:
+        raise Refused("this link is not a player's of this evening: ask the director", 403)
+    couple, member = who["couple"], who["member"]
+    answer: dict[str, Any] = {"couple": couple, "name": who["name"], "game": hall.begun,
+                              "games": hall.games, "url": None, "table": None,
+                              "version": version, "bye_wins": hall.settings.bye_wins}
+    if not hall.started:
+        answer["status"] = "waiting"
+    elif hall.over:
+        answer["status"] = "over"
+    else:
+        g = hall.begun
+        place = hall.seatings[g - 1].place_of(couple)
+        info = online.get("tables", {}).get(f"{g}/{place[0]}") if place else None
+        if place is None:
+            answer["status"] = "sitting out"
+        elif info is None or hall.result(g, place[0]) is not None:
             answer["status"] = "waiting"
-        elif hall.over:
-            answer["status"] = "over"
+            answer["table"] = place[0]
         else:
-            g = hall.begun
-            place = hall.seatings[g - 1].place_of(couple)
-            info = online.get("tables", {}).get(f"{g}/{place[0]}") if place else None
-            if place is None:
-                answer["status"] = "sitting out"
-            elif info is None or hall.result(g, place[0]) is not None:
-                answer["status"] = "waiting"
-                answer["table"] = place[0]
-            else:
-                s = place[1] + 2 * member
-                answer.update(status="playing", table=place[0],
-                              url=f"/t/{info['table']}#token={info['tokens'][str(s)]}")
-        return JSONResponse(answer)
-
-    @one_line()
-    async def export(request: Request) -> Response:
-        eid = request.path_params["eid"]
-        fmt = request.path_params["fmt"]
-        _, _, hall = await ev.read(eid)
-        name = f"evening-{eid}"
-        if fmt == "json":
-            return Response(json.dumps(export_json(hall), indent=1) + "\n",
-                            media_type="application/json",
-                            headers={"Content-Disposition": f'attachment; filename="{name}.json"'})
-        if fmt in ("standings", "results"):
-            text = standings_csv(hall) if fmt == "standings" else results_csv(hall)
-            return Response(text, media_type="text/csv; charset=utf-8", headers={
-                "Content-Disposition": f'attachment; filename="{name}-{fmt}.csv"'})
-        raise Refused("export is json, standings or results", 404)
-
-    @one_line()
-    async def printed(request: Request) -> Response:
-        eid = request.path_params["eid"]
-        what = request.path_params["what"]
-        lang = request.query_params.get("lang", "en")
-        if lang not in LANGUAGES:
-            raise Refused(f"language must be one of {', '.join(LANGUAGES)}")
-        _, _, hall = await ev.read(eid)
-        if what == "cards":
-            return HTMLResponse(punch_cards_html(hall, lang))
-        if what == "tables":
-            raw = request.query_params.get("game", "")
-            game = int(raw) if raw.isdigit() else max(1, hall.begun)
-            if hall.seating(game) is None:
-                raise Refused(f"game {game}'s seating is not known yet")
-            return HTMLResponse(table_cards_html(hall, lang, game))
-        raise Refused("print cards or tables", 404)
-
-    return [
-        Route("/hall", page(""), methods=["GET"]),
-        Route("/hall/{eid}", page("board"), methods=["GET"]),
-        Route("/hall/{eid}/director", page("director"), methods=["GET"]),
-        Route("/hall/{eid}/report", page("report"), methods=["GET"]),
-        Route("/hall/{eid}/play", page("play"), methods=["GET"]),
-        Route("/hall/{eid}/print/{what}", printed, methods=["GET"]),
-        Route("/api/hall", create, methods=["POST"]),
-        Route("/api/hall/{eid}", board, methods=["GET"]),
-        Route("/api/hall/{eid}/director", director, methods=["POST"]),
-        Route("/api/hall/{eid}/register", action(register), methods=["POST"]),
-        Route("/api/hall/{eid}/leave", action(leave), methods=["POST"]),
-        Route("/api/hall/{eid}/rename", action(rename), methods=["POST"]),
-        Route("/api/hall/{eid}/begin", action(begin), methods=["POST"]),
-        Route("/api/hall/{eid}/report", action(report, tables=True), methods=["POST"]),
-        Route("/api/hall/{eid}/correct", action(correct), methods=["POST"]),
-        Route("/api/hall/{eid}/swap", action(swap), methods=["POST"]),
-        Route("/api/hall/{eid}/close", action(close), methods=["POST"]),
-        Route("/api/hall/{eid}/tie", action(tie), methods=["POST"]),
-        Route("/api/hall/{eid}/seat", seat, methods=["POST"]),
-        Route("/api/hall/{eid}/export/{fmt}", export, methods=["GET"]),
-    ]
+            s = place[1] + 2 * member
+            answer.update(status="playing", table=place[0],
+                          url=f"/t/{info['table']}#token={info['tokens'][str(s)]}")
+    return JSONResponse(answer)
 
 
-__all__ = ["KIND", "Evenings", "Refused", "routes", "settings_from_request",
+@one_line()
+async def export(request: Request) -> Response:
+    ev = evenings_of(request)
+    eid = request.path_params["eid"]
+    fmt = request.path_params["fmt"]
+    _, _, hall = await ev.read(eid)
+    name = f"evening-{eid}"
+    if fmt == "json":
+        return Response(json.dumps(export_json(hall), indent=1) + "\n",
+                        media_type="application/json",
+                        headers={"Content-Disposition": f'attachment; filename="{name}.json"'})
+    if fmt in ("standings", "results"):
+        text = standings_csv(hall) if fmt == "standings" else results_csv(hall)
+        return Response(text, media_type="text/csv; charset=utf-8", headers={
+            "Content-Disposition": f'attachment; filename="{name}-{fmt}.csv"'})
+    raise Refused("export is json, standings or results", 404)
+
+
+@one_line()
+async def printed(request: Request) -> Response:
+    ev = evenings_of(request)
+    eid = request.path_params["eid"]
+    what = request.path_params["what"]
+    lang = request.query_params.get("lang", "en")
+    if lang not in LANGUAGES:
+        raise Refused(f"language must be one of {', '.join(LANGUAGES)}")
+    _, _, hall = await ev.read(eid)
+    if what == "cards":
+        return HTMLResponse(punch_cards_html(hall, lang))
+    if what == "tables":
+        raw = request.query_params.get("game", "")
+        game = int(raw) if raw.isdigit() else max(1, hall.begun)
+        if hall.seating(game) is None:
+            raise Refused(f"game {game}'s seating is not known yet")
+        return HTMLResponse(table_cards_html(hall, lang, game))
+    raise Refused("print cards or tables", 404)
+
+
+ROUTES: list[BaseRoute] = [
+    Route("/hall", page(""), methods=["GET"]),
+    Route("/hall/{eid}", page("board"), methods=["GET"]),
+    Route("/hall/{eid}/director", page("director"), methods=["GET"]),
+    Route("/hall/{eid}/report", page("report"), methods=["GET"]),
+    Route("/hall/{eid}/play", page("play"), methods=["GET"]),
+    Route("/hall/{eid}/print/{what}", printed, methods=["GET"]),
+    Route("/api/hall", create, methods=["POST"]),
+    Route("/api/hall/{eid}", board, methods=["GET"]),
+    Route("/api/hall/{eid}/director", director, methods=["POST"]),
+    Route("/api/hall/{eid}/register", action(register), methods=["POST"]),
+    Route("/api/hall/{eid}/leave", action(leave), methods=["POST"]),
+    Route("/api/hall/{eid}/rename", action(rename), methods=["POST"]),
+    Route("/api/hall/{eid}/begin", action(begin), methods=["POST"]),
+    Route("/api/hall/{eid}/report", action(report, tables=True), methods=["POST"]),
+    Route("/api/hall/{eid}/correct", action(correct), methods=["POST"]),
+    Route("/api/hall/{eid}/swap", action(swap), methods=["POST"]),
+    Route("/api/hall/{eid}/close", action(close), methods=["POST"]),
+    Route("/api/hall/{eid}/tie", action(tie), methods=["POST"]),
+    Route("/api/hall/{eid}/seat", seat, methods=["POST"]),
+    Route("/api/hall/{eid}/export/{fmt}", export, methods=["GET"]),
+]
+
+
+__all__ = ["KIND", "ROUTES", "Evenings", "Refused", "evenings_of", "settings_from_request",
            "winner_side"]

@@ -142,100 +142,124 @@ def _hand(obj: dict[str, Any]) -> Entry:
     return Entry.from_json(obj["hand"])
 
 
-def routes(service: Documents) -> list[BaseRoute]:
-    """The score pad's page and API, mounted by ``forties serve``."""
-    pads = Pads(service)
-
-    async def page(request: Request) -> Response:
-        return FileResponse(STATIC / "pad.html", media_type="text/html")
-
-    async def presets(request: Request) -> Response:
-        return JSONResponse(presets_json())
-
-    @_answer
-    async def create(request: Request) -> Response:
-        obj = await _body(request)
-        known = {"preset", "options", "names", "first_dealer", "title"}
-        extra = sorted(set(obj) - known)
-        if extra:
-            raise Refused(f"a new pad has no {extra[0]!r} (it has: {', '.join(sorted(known))})")
-        preset, options = obj.get("preset", "merrimack-valley"), obj.get("options") or {}
-        names, title = obj.get("names") or [], obj.get("title") or ""
-        if not isinstance(preset, str) or not isinstance(options, dict):
-            raise Refused("preset must be a preset's name and options an object")
-        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-            raise Refused("names must be a list of the players' names")
-        if not isinstance(title, str) or len(title) > 80:
-            raise Refused("title must be text of at most 80 characters")
-        dealer = obj.get("first_dealer", 0)
-        try:
-            pad = new_pad(preset, options, names, dealer, title.strip())
-        except RulesError as e:
-            raise Refused(str(e)) from None
-        pads.limit()
-        pid = secrets.token_hex(6)
-        key = secrets.token_urlsafe(18)
-        version = await pads.store.put_doc(KIND, pid, {"pad": pad.to_json(),
-                                                       "key": digest(key)}, 0)
-        return JSONResponse({"pad": pid, "key": key, "url": f"/pad/{pid}#key={key}",
-                             "watch": f"/pad/{pid}", **summary(pid, version, pad)})
-
-    @_answer
-    async def show(request: Request) -> Response:
-        pid = request.path_params["pid"]
-        version, _, pad = await pads.load(pid)
-        if request.query_params.get("since") == str(version):
-            return JSONResponse({"id": pid, "version": version, "same": True})
-        return JSONResponse(summary(pid, version, pad))
-
-    @_answer
-    async def add(request: Request) -> Response:
-        obj = await _body(request)
-        entry = _hand(obj)
-        def step(p: Pad) -> None:
-            p.add(entry)
-
-        return JSONResponse(await pads.change(request.path_params["pid"], obj.get("key"), step))
-
-    @_answer
-    async def correct(request: Request) -> Response:
-        obj = await _body(request)
-        entry = _hand(obj)
-        n = request.path_params["n"]
-        return JSONResponse(await pads.change(request.path_params["pid"], obj.get("key"),
-                                              lambda p: p.correct(n, entry)))
-
-    @_answer
-    async def undo(request: Request) -> Response:
-        obj = await _body(request)
-        return JSONResponse(await pads.change(request.path_params["pid"], obj.get("key"),
-                                              lambda p: p.remove_last()))
-
-    @_answer
-    async def export(request: Request) -> Response:
-        pid, fmt = request.path_params["pid"], request.path_params["fmt"]
-        _, _, pad = await pads.load(pid)
-        name = f"pad-{pid}.{fmt}"
-        disposition = {"Content-Disposition": f'attachment; filename="{name}"'}
-        if fmt == "csv":
-            return Response(pad.to_csv(), media_type="text/csv; charset=utf-8",
-                            headers=disposition)
-        if fmt == "json":
-            return Response(json.dumps(pad.to_json(), indent=1, ensure_ascii=False),
-                            media_type="application/json", headers=disposition)
-        raise Refused("export as csv or json", 404)
-
-    return [
-        Route("/pad", page),
-        Route("/pad/{pid}", page),
-        Route("/api/pads/presets", presets),
-        Route("/api/pads", create, methods=["POST"]),
-        Route("/api/pads/{pid}", show),
-        Route("/api/pads/{pid}/hands", add, methods=["POST"]),
-        Route("/api/pads/{pid}/hands/{n:int}", correct, methods=["PUT"]),
-        Route("/api/pads/{pid}/undo", undo, methods=["POST"]),
-        Route("/api/pads/{pid}/export.{fmt}", export),
-    ]
+# The pads keep an app's rate limit, so they live on its state beside the service: an app
+# that sets ``app.state.service`` (a ``Documents``) can mount ``ROUTES``.
 
 
-__all__ = ["KIND", "routes"]
+def pads_of(request: Request) -> Pads:
+    """The app's pads over ``app.state.service``, made on the first request."""
+    state = request.app.state
+    pads: Pads | None = getattr(state, "pads", None)
+    if pads is None:
+        service: Documents = state.service
+        pads = state.pads = Pads(service)
+    return pads
+
+
+async def page(request: Request) -> Response:
+    return FileResponse(STATIC / "pad.html", media_type="text/html")
+
+
+async def presets(request: Request) -> Response:
+    return JSONResponse(presets_json())
+
+
+@_answer
+async def create(request: Request) -> Response:
+    pads = pads_of(request)
+    obj = await _body(request)
+    known = {"preset", "options", "names", "first_dealer", "title"}
+    extra = sorted(set(obj) - known)
+    if extra:
+        raise Refused(f"a new pad has no {extra[0]!r} (it has: {', '.join(sorted(known))})")
+    preset, options = obj.get("preset", "merrimack-valley"), obj.get("options") or {}
+    names, title = obj.get("names") or [], obj.get("title") or ""
+    if not isinstance(preset, str) or not isinstance(options, dict):
+        raise Refused("preset must be a preset's name and options an object")
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise Refused("names must be a list of the players' names")
+    if not isinstance(title, str) or len(title) > 80:
+        raise Refused("title must be text of at most 80 characters")
+    dealer = obj.get("first_dealer", 0)
+    try:
+        pad = new_pad(preset, options, names, dealer, title.strip())
+    except RulesError as e:
+        raise Refused(str(e)) from None
+    pads.limit()
+    pid = secrets.token_hex(6)
+    key = secrets.token_urlsafe(18)
+    version = await pads.store.put_doc(KIND, pid, {"pad": pad.to_json(),
+                                                   "key": digest(key)}, 0)
+    return JSONResponse({"pad": pid, "key": key, "url": f"/pad/{pid}#key={key}",
+                         "watch": f"/pad/{pid}", **summary(pid, version, pad)})
+
+
+@_answer
+async def show(request: Request) -> Response:
+    pads = pads_of(request)
+    pid = request.path_params["pid"]
+    version, _, pad = await pads.load(pid)
+    if request.query_params.get("since") == str(version):
+        return JSONResponse({"id": pid, "version": version, "same": True})
+    return JSONResponse(summary(pid, version, pad))
+
+
+@_answer
+async def add(request: Request) -> Response:
+    pads = pads_of(request)
+    obj = await _body(request)
+    entry = _hand(obj)
+    def step(p: Pad) -> None:
+        p.add(entry)
+
+    return JSONResponse(await pads.change(request.path_params["pid"], obj.get("key"), step))
+
+
+@_answer
+async def correct(request: Request) -> Response:
+    pads = pads_of(request)
+    obj = await _body(request)
+    entry = _hand(obj)
+    n = request.path_params["n"]
+    return JSONResponse(await pads.change(request.path_params["pid"], obj.get("key"),
+                                          lambda p: p.correct(n, entry)))
+
+
+@_answer
+async def undo(request: Request) -> Response:
+    pads = pads_of(request)
+    obj = await _body(request)
+    return JSONResponse(await pads.change(request.path_params["pid"], obj.get("key"),
+                                          lambda p: p.remove_last()))
+
+
+@_answer
+async def export(request: Request) -> Response:
+    pads = pads_of(request)
+    pid, fmt = request.path_params["pid"], request.path_params["fmt"]
+    _, _, pad = await pads.load(pid)
+    name = f"pad-{pid}.{fmt}"
+    disposition = {"Content-Disposition": f'attachment; filename="{name}"'}
+    if fmt == "csv":
+        return Response(pad.to_csv(), media_type="text/csv; charset=utf-8",
+                        headers=disposition)
+    if fmt == "json":
+        return Response(json.dumps(pad.to_json(), indent=1, ensure_ascii=False),
+                        media_type="application/json", headers=disposition)
+    raise Refused("export as csv or json", 404)
+
+
+ROUTES: list[BaseRoute] = [
+    Route("/pad", page),
+    Route("/pad/{pid}", page),
+    Route("/api/pads/presets", presets),
+    Route("/api/pads", create, methods=["POST"]),
+    Route("/api/pads/{pid}", show),
+    Route("/api/pads/{pid}/hands", add, methods=["POST"]),
+    Route("/api/pads/{pid}/hands/{n:int}", correct, methods=["PUT"]),
+    Route("/api/pads/{pid}/undo", undo, methods=["POST"]),
+    Route("/api/pads/{pid}/export.{fmt}", export),
+]
+
+
+__all__ = ["KIND", "ROUTES", "pads_of"]
