@@ -10,6 +10,8 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
+from forties.web import pad as pad_web
+
 from .web_stand_ins import FakeService
 from .web_stand_ins import pad_app as tiny_app
 
@@ -119,6 +121,12 @@ def test_bad_hands_and_requests(client: Any) -> None:
     assert "no such pad" in one_line(client.get("/api/pads/nothere1"), 404)
     assert "no such pad" in one_line(client.get("/api/pads/bad!id"), 404)
     assert client.get(f"/api/pads/{pid}/export.xml").status_code == 404
+
+
+def test_new_pads_are_limited_across_requests(client: Any) -> None:
+    for _ in range(pad_web.CREATE_PER_MINUTE):
+        new_pad(client)
+    assert "too many new pads" in one_line(client.post("/api/pads", json={}), 429)
 
 
 def test_the_pages_and_presets(client: Any) -> None:
