@@ -778,7 +778,7 @@ def test_default_save_names_never_collide(tmp_path: Path,
     name has -2, the third -3, and no game writes over another's."""
     import datetime as dt
 
-    from forties.tui import pad as pad_module
+    from forties.commands import pad as pad_module
     from forties.tui import session as session_module
 
     class Frozen(dt.datetime):

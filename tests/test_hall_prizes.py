@@ -353,7 +353,7 @@ def _redo_cut(method: str, seed: int, name: str, couples: list[int]) -> dict[str
 def test_a_cut_is_redone_from_the_exported_evening_alone() -> None:
     import json
 
-    from forties.hall.commands import contest_lines
+    from forties.commands.hall import contest_lines
     from forties.hall.export import export_json
 
     h = seed_example()

@@ -27,6 +27,10 @@ from .command_line import (
     shown_path,
     write_file,
 )
+from .commands.hall import hall
+from .commands.pad import pad_command
+from .commands.play import play, replay
+from .commands.serve import serve
 from .games import new_game
 from .players import LEVELS
 from .record import Recorder, RecordError, referee, replay_record
@@ -445,45 +449,9 @@ def warm_up_command(everything: bool) -> None:
     click.echo(f"Ready in {seconds:.1f} s.{kept}")
 
 
-def _terminal_commands() -> None:
-    """``forties play`` and ``forties replay`` live with the terminal clients."""
-    from .tui.commands import play, replay
-
-    main.add_command(play)
-    main.add_command(replay)
-
-
-_terminal_commands()
-
-
-def _hall_commands() -> None:
-    """``forties hall``: the 45-Card-Games evening (``forties.hall``)."""
-    from .hall.commands import hall
-
-    main.add_command(hall)
-
-
-_hall_commands()
-
-
-def _web_commands() -> None:
-    """``forties serve``: tables in the browser (``forties.web``)."""
-    from .web.commands import serve
-
-    main.add_command(serve)
-
-
-_web_commands()
-
-
-def _pad_command() -> None:
-    """``forties pad``: the score pad for games played with real cards."""
-    from .tui.pad import pad_command
-
-    main.add_command(pad_command)
-
-
-_pad_command()
+# The clients' and the hall's commands, each in its own module of forties.commands.
+for command in (play, replay, hall, serve, pad_command):
+    main.add_command(command)
 
 if __name__ == "__main__":  # pragma: no cover
     main()

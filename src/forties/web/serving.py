@@ -1,7 +1,7 @@
 """How uvicorn serves the app in every server process, and how a server told to stop ends
 (within its ``stop_seconds`` whatever it still waits on).
 
-The command (``forties.web.commands``) and the processes of ``--workers``
+The command (``forties.commands.serve``) and the processes of ``--workers``
 (``forties.web.workers``) both serve through these.
 """
 

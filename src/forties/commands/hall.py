@@ -22,18 +22,18 @@ from ..command_line import (
     rules_from_cli,
     write_file,
 )
+from ..hall.draw import METHOD, commitment
+from ..hall.evening import Hall
+from ..hall.events import HallError
+from ..hall.export import export_json, results_csv, standings_csv
+from ..hall.home import Ante, HomeEvening, play_ante, play_home
+from ..hall.printing import punch_cards_html, table_cards_html
+from ..hall.prizes import BOOBY, Contest
+from ..hall.settings import JAR_RULES, MAX_GAMES, MAX_PRIZES, PLACES, TIE_BREAKS, Settings
+from ..hall.simulate import Simulation, simulate
+from ..hall.words import LANGUAGES, prize_name
 from ..players import LEVELS
 from ..rules import PRESETS
-from .draw import METHOD, commitment
-from .evening import Hall
-from .events import HallError
-from .export import export_json, results_csv, standings_csv
-from .home import Ante, HomeEvening, play_ante, play_home
-from .printing import punch_cards_html, table_cards_html
-from .prizes import BOOBY, Contest
-from .settings import JAR_RULES, MAX_GAMES, MAX_PRIZES, PLACES, TIE_BREAKS, Settings
-from .simulate import Simulation, simulate
-from .words import LANGUAGES, prize_name
 
 HALL_PRESET = "nova-scotia"  # the game of the Cape Breton halls
 

@@ -25,7 +25,7 @@ from ..players import LEVELS
 from ..record import RecordError, replay_record
 from ..rules import PRESETS
 from ..state import IllegalActionError
-from .session import Session, SessionError, default_save_path
+from ..tui.session import Session, SessionError, default_save_path
 
 
 def _option_name(ctx: click.Context, name: str) -> str:
@@ -138,12 +138,12 @@ def play(ctx: click.Context, preset: str | None, options: tuple[str, ...],
     except OSError as e:
         fail(f"cannot save the game: {e.strerror}: {e.filename}")
     if plain or not _interactive():
-        from .plain import run_plain
+        from ..tui.plain import run_plain
 
         sys.exit(run_plain(session, resumed=bool(resume), autoplay=autoplay,
                            auto_next=auto_next))
 
-    from .app import TableApp
+    from ..tui.app import TableApp
 
     def fresh() -> Session:
         rules = session.record.rules
@@ -183,9 +183,9 @@ def replay(record: str, plain: bool) -> None:
     except IllegalActionError:
         pass  # replayed up to that action, which is shown with its reason (exit 1)
     if plain or record == "-" or not _interactive():
-        from .replay import replay_plain
+        from ..tui.replay import replay_plain
 
         sys.exit(replay_plain(rec, sys.stdout))
-    from .replay import ReplayApp
+    from ..tui.replay import ReplayApp
 
     ReplayApp(rec).run()

@@ -26,7 +26,7 @@ from ..rules import PRESETS, FortyFivesRules, FortyOneRules
 def default_pad_path(preset: str) -> Path:
     """A new file in the data folder's pads/, named for now and the preset; made empty
     here, so that two pads started in the same second never share one."""
-    from .session import new_file
+    from ..tui.session import new_file
 
     stamp = _dt.datetime.now().strftime("%Y-%m-%d-%H%M%S")
     return new_file(Path(data_dir()) / "pads", f"{stamp}-{preset}")
@@ -153,7 +153,7 @@ HELP = """One line a hand: {example}.
 
 
 def _save(pad: Pad, path: Path) -> None:
-    from .session import write_atomic
+    from ..tui.session import write_atomic
 
     try:
         write_atomic(path, json.dumps(pad.to_json(), indent=1) + "\n")

@@ -13,17 +13,18 @@ import socket
 import sys
 import threading
 import webbrowser
-from typing import Any, NoReturn
+from typing import Any
 
 import click
 
+from ..command_line import fail
 from ..paths import data_dir
-from .serving import StoppedBySignal, stopped_by_sigterm, stopping_server_class, uvicorn_config
-
-
-def _fail(message: str, status: int = 2) -> NoReturn:
-    click.echo(f"forties: {message}", err=True)
-    sys.exit(status)
+from ..web.serving import (
+    StoppedBySignal,
+    stopped_by_sigterm,
+    stopping_server_class,
+    uvicorn_config,
+)
 
 
 def has_desktop() -> bool:
@@ -70,41 +71,41 @@ def serve(host: str, port: int, db_url: str | None, redis_url: str | None, worke
     """
     import logging
 
-    from .app import ServerSettings, create_app
-    from .service import Limits
-    from .store import StoreError
+    from ..web.app import ServerSettings, create_app
+    from ..web.service import Limits
+    from ..web.store import StoreError
 
     try:
         limits = Limits.from_env()
     except ValueError as e:
-        _fail(str(e))
-    from .workers import check_scale_out
+        fail(str(e))
+    from ..web.workers import check_scale_out
 
     why = check_scale_out(db_url, redis_url, workers)
     if why:
-        _fail(why)
+        fail(why)
     try:
         sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind((host, port))
     except OSError as e:
-        _fail(f"cannot listen on {host} port {port}: {e.strerror or e}")
+        fail(f"cannot listen on {host} port {port}: {e.strerror or e}")
     settings = ServerSettings(db_url or default_db_url(), limits, redis_url,
                               start_par=True)
     try:
         app = create_app(settings)
     except StoreError as e:
         sock.close()
-        _fail(str(e))
+        fail(str(e))
     except OSError as e:
         sock.close()
-        _fail(f"cannot open the data folder: {e.strerror or e}")
+        fail(f"cannot open the data folder: {e.strerror or e}")
     real_port = sock.getsockname()[1]
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     url = f"http://{shown if ':' not in shown else f'[{shown}]'}:{real_port}/"
     logging.basicConfig(level=logging.WARNING, format="forties: %(message)s")
     if workers > 1:
-        from .workers import Workers, serve_worker
+        from ..web.workers import Workers, serve_worker
 
         app.state.store.close()  # each process opens its own (checked and migrated above)
 
