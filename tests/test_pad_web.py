@@ -135,7 +135,7 @@ def test_the_pages_and_presets(client: Any) -> None:
         assert r.status_code == 200 and 'src="/static/pad.js"' in r.text
     presets = {p["name"]: p for p in client.get("/api/pads/presets").json()}
     assert presets["call-your-partner"]["players"] == 5
-    assert presets["forty-one"]["game"] == "41" and presets["forty-one"]["bids"] == []
+    assert presets["forty-one"]["game"] == "forty-one" and presets["forty-one"]["bids"] == []
     assert presets["auction-45"]["bids"] == ["20", "25", "30"]
 
 
@@ -148,6 +148,7 @@ def test_the_server_mounts_the_pad_and_keeps_it_in_its_database(tmp_path: Any) -
     with TestClient(create_app(ServerSettings(db_url=db))) as c:
         r = c.post("/api/pads", json={"preset": "forty-one", "names": ["Ann", "Bob", "Cy", "Di"]})
         assert r.status_code == 200, r.text
+        assert r.json()["game"] == "forty-one"
         pid, key = r.json()["pad"], r.json()["key"]
         r = c.post(f"/api/pads/{pid}/hands", json={"key": key, "hand": {
             "bids": [3, 3, 3, 3], "tricks": [4, 3, 3, 3]}})

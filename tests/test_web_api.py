@@ -92,7 +92,7 @@ async def test_pages_and_health(http: httpx.AsyncClient) -> None:
 async def test_presets_and_the_rules_form(http: httpx.AsyncClient) -> None:
     presets = (await http.get("/api/presets")).json()
     assert [p["name"] for p in presets] == list(PRESETS)
-    assert {p["game"] for p in presets} == {"45s", "41"}
+    assert {p["game"] for p in presets} == {"forty-fives", "forty-one"}
     for p in presets:
         form = (await http.get("/api/rules", params={"preset": p["name"]})).json()
         defaults = build_rules(p["name"]).options()
@@ -332,6 +332,25 @@ async def test_a_public_table_is_joined_from_the_lobby(http: httpx.AsyncClient) 
                                                    "name": "Cy"})).json()
     assert "private" in one_line(await http.post(f"/api/tables/{private['table']}/join",
                                                  json={"seat": 1, "name": "Eve"}), 404)
+
+
+@pytest.mark.parametrize("preset, game", [("merrimack-valley", "forty-fives"),
+                                          ("forty-one", "forty-one")])
+async def test_a_game_has_one_id_in_everything_the_server_sends(
+        http: httpx.AsyncClient, server: ServerProcess, preset: str, game: str) -> None:
+    """The presets, the lobby, the table's summary and the view name a game alike."""
+    (listed,) = [p for p in (await http.get("/api/presets")).json() if p["name"] == preset]
+    assert listed["game"] == game
+    made = (await http.post("/api/tables", json={"preset": preset, "name": "Ann",
+                                                 "public": True})).json()
+    table = made["table"]
+    (entry,) = [t for t in (await http.get("/api/lobby")).json() if t["table"] == table]
+    assert entry["game"] == game
+    assert (await http.get(f"/api/tables/{table}")).json()["game"] == game
+    (snap,) = await ws_frames(f"{server.ws}/ws/{table}?token={made['token']}",
+                              [{"type": "hello", "seq": 0}], 1)
+    assert snap["type"] == "snapshot"
+    assert snap["table"]["game"] == game and snap["view"]["game"] == game
 
 
 async def test_an_unfilled_table_expires(tmp_path: Path) -> None:

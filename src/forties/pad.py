@@ -30,7 +30,6 @@ from .rules import (
     RulesError,
     build_rules,
     rules_from_json,
-    wire_id,
 )
 from .scoring import (
     FortyFivesHand,
@@ -587,7 +586,7 @@ class Pad:
         _, games, over, _ = self._state()
         return {
             **self.to_json(),
-            "game": wire_id(self.rules.game),
+            "game": self.rules.game,
             "players": self.rules.players,
             "sides": [list(s) for s in self.sides],
             "side_names": self.side_names(),

@@ -20,18 +20,11 @@ from typing import Any, Literal
 
 from .errors import FortiesError
 
+# Each game's one name: the engine, its views, the records and every JSON the server sends.
 FORTY_FIVES = "forty-fives"
 FORTY_ONE = "forty-one"
-# What the server's JSON and the score pad call each game (its pages read these); the
-# engine, its views and the records name a game as above.
-WIRE_IDS = {FORTY_FIVES: "45s", FORTY_ONE: "41"}
 
 Value = int | bool | str | None
-
-
-def wire_id(game: str) -> str:
-    """The name the server's JSON gives ``game`` (one of FORTY_FIVES, FORTY_ONE)."""
-    return WIRE_IDS[game]
 
 
 class RulesError(FortiesError, ValueError):

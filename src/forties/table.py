@@ -27,7 +27,7 @@ from .errors import Refused
 from .games import new_game
 from .players import LEVELS, make_bot
 from .record import Record, Recorder
-from .rules import PRESETS, Rules, format_value, wire_id
+from .rules import PRESETS, Rules, format_value
 from .state import GameState, IllegalActionError, Phase, Refusal
 
 PERSON, COMPUTER, EMPTY = "person", "computer", "empty"
@@ -656,7 +656,7 @@ class Table:
         return {
             "id": self.id,
             "preset": self.rules.preset,
-            "game": wire_id(self.rules.game),
+            "game": self.rules.game,
             "status": self.status,
             "seats": [s.to_json(i) for i, s in enumerate(self.seats)],
             "you": seat,

@@ -33,7 +33,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..actions import Action, ActionSyntaxError
 from ..cards import CARD_NAMES, cards_of
 from ..record import Record, RecordError, Replay
-from ..rules import PRESETS, RulesError, build_rules, find_preset, option_specs, wire_id
+from ..rules import PRESETS, RulesError, build_rules, find_preset, option_specs
 from ..table import COMPUTER, EMPTY, TABLE_LEVELS, TableError
 from . import hall, pad
 from .http import Refused, error, json_body
@@ -226,7 +226,7 @@ async def presets(request: Request) -> Response:
     for p in PRESETS.values():
         r = p.build({})
         out.append({"name": p.name, "title": p.name.replace("-", " ").title(),
-                    "game": wire_id(p.game), "players": r.players, "summary": p.summary})
+                    "game": p.game, "players": r.players, "summary": p.summary})
     return JSONResponse(out)
 
 
@@ -365,7 +365,7 @@ async def lobby(request: Request) -> Response:
             continue
         t = live.table
         out.append({"table": t.id, "preset": t.rules.preset,
-                    "game": wire_id(t.rules.game),
+                    "game": t.rules.game,
                     "seats": [{"name": s.name, "kind": s.kind}
                               | ({"level": s.level} if s.kind == COMPUTER else {})
                               | ({"url": f"/t/{t.id}#seat={i}"} if s.kind == EMPTY else {})

@@ -45,7 +45,7 @@ from starlette.routing import BaseRoute, Route
 
 from ..fortyfives import bid_ladder
 from ..pad import Entry, Pad, PadError, new_pad
-from ..rules import PRESETS, FortyFivesRules, RulesError, build_rules, wire_id
+from ..rules import PRESETS, FortyFivesRules, RulesError, build_rules
 from .http import Documents, Handler, Refused, compare_and_set, digest, json_body, one_line
 from .limits import PerMinute
 
@@ -83,7 +83,7 @@ def presets_json() -> list[dict[str, Any]]:
     for p in PRESETS.values():
         rules = build_rules(p.name)
         out.append({
-            "name": p.name, "game": wire_id(p.game),
+            "name": p.name, "game": p.game,
             "summary": p.summary, "players": rules.players,
             "sides": [list(s) for s in rules.sides],
             "bids": [str(b) for b in bid_ladder(rules)]

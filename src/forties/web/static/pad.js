@@ -149,7 +149,7 @@ function noteText(kind, who) {
 
 function rowText(row) {
   const parts = [];
-  if (pad.game === '41') {
+  if (pad.game === 'forty-one') {
     if (!row.tricks) {
       const total = row.bids.reduce((a, b) => a + b, 0);
       return t('pad.ui.thrown41', { n: total, min: pad.min_total }, 'bids total {n}, under {min}: thrown in');
@@ -192,7 +192,7 @@ function render() {
   $('next').textContent = pad.over ? '' : t('pad.ui.next_deal', { name: seatName(pad.dealer), n: pad.rows.length + 1 },
     'Hand {n}: {name} deals');
   const sheet = $('sheet');
-  const cols = pad.game === '41' ? pad.names : pad.sides.map((_, x) => sideName(x));
+  const cols = pad.game === 'forty-one' ? pad.names : pad.sides.map((_, x) => sideName(x));
   const head = el('tr', {}, el('th', { scope: 'col', text: '#' }),
     ...cols.map((n) => el('th', { scope: 'col', text: n })),
     el('th', { scope: 'col', text: t('pad.ui.what', null, 'What happened') }));
@@ -253,7 +253,7 @@ function buildForm(row) {
   $('enter').textContent = row ? t('pad.ui.save_fix', null, 'Save the correction') : t('pad.ui.enter', null, 'Enter the hand');
   $('cancel').hidden = !row;
   const seats = pad.names.map((n, i) => [String(i), n]);
-  if (pad.game === '41') {
+  if (pad.game === 'forty-one') {
     f.append(el('h3', { text: t('pad.ui.bids', null, 'Bids') }), numbers('bid', pad.names, row && row.bids, 1));
     f.append(el('h3', { text: t('pad.ui.tricks', null, 'Tricks') }), numbers('tricks', pad.names, row && row.tricks, 1));
   } else {
@@ -295,7 +295,7 @@ function values(prefix, n) {
 }
 
 function showSum() {
-  if (!pad || pad.game === '41') {
+  if (!pad || pad.game === 'forty-one') {
     if (pad && $('bid0')) {
       const b = values('bid', 4).reduce((a, x) => a + x, 0);
       const k = values('tricks', 4).reduce((a, x) => a + x, 0);
@@ -308,7 +308,7 @@ function showSum() {
 }
 
 function handFromForm() {
-  if (pad.game === '41') return { bids: values('bid', 4), tricks: values('tricks', 4) };
+  if (pad.game === 'forty-one') return { bids: values('bid', 4), tricks: values('tricks', 4) };
   if ($('thrown') && $('thrown').checked) return { thrown_in: true };
   const hand = { points: values('points', pad.side_names.length) };
   const trump = $('trump') ? $('trump').value.trim().toUpperCase() : '';
@@ -369,7 +369,7 @@ function entered() {
     $('result').focus();
     return;
   }
-  const cols = pad.game === '41' ? pad.names : pad.sides.map((_, x) => sideName(x));
+  const cols = pad.game === 'forty-one' ? pad.names : pad.sides.map((_, x) => sideName(x));
   const totals = cols.map((n, i) => `${n} ${last.scores[i]}`).join(', ');
   $('announce').textContent = `${rowText(last)}. ${totals}. ${$('next').textContent}`;
   $('fields').querySelector('input, select')?.focus();

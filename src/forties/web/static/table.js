@@ -32,9 +32,9 @@ const S = {
 
 // ---------------------------------------------------------------- names and words
 
-/** Forty One (the engine's view says "forty-one"; the table says "41"). */
+/** Forty One, by the view's (or the table summary's) game. */
 function fortyOne(view) {
-  return view.game === 'forty-one' || view.game === '41';
+  return view.game === 'forty-one';
 }
 
 /** The name a Play-now table stores for the person who started it: "You", the record's word
