@@ -318,6 +318,37 @@ async def test_thirty_for_sixty_is_typed_3060(tmp_path: Path) -> None:
 
 
 @pytest.mark.asyncio
+async def test_the_enter_after_a_bid_is_not_lost_to_slow_computers(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """With no delay the computers answer a bid at once, before the next key is read:
+    however long they think, the Enter of "1 5 Enter" is still the bid's, and is not taken
+    as the choice of the moment after (keeping all cards in the draw, here)."""
+    import time
+
+    import forties.table
+
+    fast_choice = forties.table.computer_choice
+    slept: list[float] = []
+
+    def slow_choice(level: str, key: str, view: dict[str, Any], legal: Any,
+                    seats: Any = None) -> Action:
+        if not slept:  # longer than the Enter's moment, once
+            slept.append(TableApp.ENTER_AFTER_DIGITS + 0.5)
+            time.sleep(slept[0])
+        return fast_choice(level, key, view, legal, seats)
+
+    monkeypatch.setattr(forties.table, "computer_choice", slow_choice)
+    session = Session.start(build_rules("merrimack-valley"), seed=3)
+    app = TableApp(session, delay=0, par=False, autoplay=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("1", "5", "enter")
+        await settle(pilot)
+        assert slept and own_actions(app) == ["0 bid 15"]
+        assert app.session.view()["phase"] == "draw" and app.session.my_turn
+
+
+@pytest.mark.asyncio
 async def test_help_shows_the_rules_being_played() -> None:
     """The help screen explains the preset in play: Nova Scotia's turned-up trump, its
     robbing and its game of 45 (rules.md section 3)."""

@@ -596,6 +596,13 @@ class TableApp(App[None]):
 
     # ----- input ----------------------------------------------------------------------
 
+    async def on_event(self, event: events.Event) -> None:
+        # Any other key between the digits that made a bid and an Enter (arrows and space
+        # included, which bindings take before on_key) makes that Enter the next moment's.
+        if isinstance(event, events.Key) and not event.is_forwarded and event.key != "enter":
+            self.amount_done = 0.0
+        await super().on_event(event)
+
     def on_key(self, event: events.Key) -> None:
         """Digits point at a card or choice (in the auction they are the bid's amount);
         a rank then a suit names a card."""
@@ -669,8 +676,11 @@ class TableApp(App[None]):
         if typed in amounts:
             self.choice_cursor, self.row = amounts[typed], "choices"
         if could_be == [typed]:
-            self.amount_done = time.monotonic()
             self.bid_typed()
+            # Timed from when the bid and the computers' answers to it are done (with no
+            # delay they answer here, an expert for seconds), so the Enter typed meanwhile
+            # is still the digits' and not a choice of the moment that follows.
+            self.amount_done = time.monotonic()
             return
         self.refresh_table()
         self.say(f"Your bid: {typed}… Enter to bid it, or more digits (Esc clears)."
