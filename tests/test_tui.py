@@ -4,6 +4,7 @@ hint, help, the end-of-hand review and the replay viewer."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 import shutil
 from pathlib import Path
@@ -54,6 +55,7 @@ async def enter(pilot: Pilot[Any], app: TableApp, action: Action, mouse: bool) -
     v = app.session.view()
     phase = v["phase"]
     words = str(action).split()
+    own = person_actions(app)
     if action.verb is Verb.PLAY or (action.verb is Verb.ROB and phase == "rob"):
         card = words[-1]
         if mouse:
@@ -80,13 +82,35 @@ async def enter(pilot: Pilot[Any], app: TableApp, action: Action, mouse: bool) -
         index = next(i for i, ch in enumerate(app.choices) if ch.action == action)
         if mouse or (phase == "auction" and action.verb is Verb.HOLD):
             await pilot.click(f"#choice-{index}")
-        elif phase == "auction" and action.verb is Verb.BID:  # its amount: 2 5 Enter
-            await pilot.press(*bid_digits(action.arg), "enter")
+        elif phase == "auction" and action.verb is Verb.BID:
+            # Its amount, and Enter where the digits could begin another bid too (Forty
+            # One's 1 Enter): an Enter after digits that made the bid alone is swallowed
+            # only within a moment, and a loaded machine may take longer to send it.
+            digits = bid_digits(action.arg)
+            alone = [a for a in app.amounts() if a.startswith(digits)] == [digits]
+            await pilot.press(*digits, *(() if alone else ("enter",)))
         elif phase == "auction" and action.verb is Verb.PASS:
             await pilot.press("p")
         else:
             await pilot.press("0" if index == 9 else str(index + 1), "enter")
+    await until_made(pilot, app, own)
+
+
+def person_actions(app: TableApp) -> int:
+    """How many actions the person has made in the game so far."""
+    s = app.session
+    return sum(Action.parse(a).seat == s.human for h in s.record.hands for a in h.actions)
+
+
+async def until_made(pilot: Pilot[Any], app: TableApp, before: int, within: float = 10.0) -> None:
+    """Wait until the person's action is in the record, or a screen over the table asks
+    him more: settle's idleness is a guess (a busy thread or a loaded machine fools it),
+    and the test must not read the table before the keys have moved it."""
     await settle(pilot)
+    end = asyncio.get_running_loop().time() + within
+    while person_actions(app) == before and app.at_table() and \
+            asyncio.get_running_loop().time() < end:
+        await pilot.pause(0.05)
 
 
 async def play_to_end(pilot: Pilot[Any], app: TableApp, chosen: list[str],
