@@ -23,6 +23,7 @@ from .command_line import (
     rate_line,
     ray_option,
     read_record,
+    rules_file_option,
     rules_from_cli,
     shown_path,
     write_file,
@@ -44,9 +45,6 @@ preset_option = click.option(
 option_option = click.option(
     "--option", "-o", "options", multiple=True, metavar="NAME=VALUE",
     help="Override one option of the preset (repeatable).")
-rules_file_option = click.option(
-    "--rules", "rules_file", type=InputFile(), default=None,
-    help="House rules file (TOML or JSON): preset and [options].")
 
 
 @click.group(cls=OneLineGroup, context_settings={"help_option_names": ["-h", "--help"]})

@@ -125,6 +125,12 @@ class OutputFile(click.Path):
         return str(p)
 
 
+# Every command that plays a game by the rules names a house rules file the same way.
+rules_file_option = click.option(
+    "--rules", "rules_file", type=InputFile(), default=None,
+    help="House rules file (TOML or JSON): preset and [options].")
+
+
 def write_file(path: str, text: str) -> None:
     """Write an output file, or say in one line why it could not be written."""
     try:

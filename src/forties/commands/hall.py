@@ -19,6 +19,7 @@ from ..command_line import (
     parse_options,
     rate_line,
     ray_option,
+    rules_file_option,
     rules_from_cli,
     write_file,
 )
@@ -73,8 +74,7 @@ def hall() -> None:
                    "preset of --rules).")
 @click.option("--option", "-o", "options", multiple=True, metavar="NAME=VALUE",
               help="Override one option of the preset (repeatable).")
-@click.option("--rules", "rules_file", type=InputFile(), default=None,
-              help="House rules file (TOML or JSON): preset and [options].")
+@rules_file_option
 @click.option("--prizes", type=click.IntRange(0, MAX_PRIZES), default=3, show_default=True,
               help="Prizes, to the couples with the most games.")
 @click.option("--places", type=click.Choice(PLACES), default="score-levels",

@@ -17,7 +17,14 @@ from pathlib import Path
 import click
 
 from ..actions import ActionSyntaxError, parse_bid
-from ..command_line import InputFile, OutputFile, fail, given, rules_from_cli
+from ..command_line import (
+    InputFile,
+    OutputFile,
+    fail,
+    given,
+    rules_file_option,
+    rules_from_cli,
+)
 from ..pad import Entry, Pad, PadError
 from ..paths import data_dir
 from ..rules import PRESETS, FortyFivesRules, FortyOneRules
@@ -181,8 +188,7 @@ def _load(path: str) -> Pad:
               help="Rules preset: " + ", ".join(PRESETS) + " (default merrimack-valley).")
 @click.option("--option", "-o", "options", multiple=True, metavar="NAME=VALUE",
               help="House rule: override one option of the preset (repeatable).")
-@click.option("--rules", "rules_file", type=InputFile(), default=None,
-              help="House rules file (TOML or JSON): preset and [options].")
+@rules_file_option
 @click.option("--names", default=None, metavar="ANN,BOB,...",
               help="The players in seat order, separated by commas (seats 0 and 2 are "
                    "partners at four; default Ann, Bob, Cy...).")

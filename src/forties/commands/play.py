@@ -18,6 +18,7 @@ from ..command_line import (
     fail,
     given,
     read_record,
+    rules_file_option,
     rules_from_cli,
     shown_path,
 )
@@ -58,8 +59,7 @@ def _check_seats(players: int) -> None:
               help="Rules preset: " + ", ".join(PRESETS) + " (default merrimack-valley).")
 @click.option("--option", "-o", "options", multiple=True, metavar="NAME=VALUE",
               help="House rule: override one option of the preset (repeatable).")
-@click.option("--rules", "rules_file", type=InputFile(), default=None,
-              help="House rules file (TOML or JSON): preset and [options].")
+@rules_file_option
 @click.option("--seat", type=click.IntRange(min=0), default=None,
               help="Your seat, 0 to players-1 (default 0); play goes to the next seat.")
 @click.option("--partner", type=click.Choice(LEVELS), default=None,
