@@ -22,6 +22,11 @@ export class Connection {
     this.timer = null;
     this.reconnectTimer = null;
     this.outbox = [];
+    // what this seat sent and the table has not yet answered: sent again after a
+    // reconnection if the table is still where it was (see resend)
+    this.pendingAct = null; // {type: 'act', action, version}
+    this.pendingReady = null; // the hand whose review this seat said it was done with
+    this.resuming = false;
     document.addEventListener('visibilitychange', () => {
       if (document.visibilityState === 'visible') this.check();
     });
@@ -63,6 +68,10 @@ export class Connection {
       this.lastHeard = Date.now();
       this.lastPing = Date.now();
       ws.send(JSON.stringify({ type: 'hello', seq: this.seq }));
+      // the server answers in order: the pong comes after the missed events (or the
+      // snapshot), when this page knows whether what it sent before was played
+      this.resuming = true;
+      ws.send(JSON.stringify({ type: 'ping' }));
       this.status('open');
     };
     ws.onmessage = (m) => {
@@ -119,6 +128,7 @@ export class Connection {
   }
 
   receive(msg) {
+    if (msg.view) this.settle(msg.view);
     switch (msg.type) {
       case 'snapshot':
         this.seq = msg.seq || 0;
@@ -144,10 +154,15 @@ export class Connection {
         if (this.on.rematch) this.on.rematch(msg);
         break;
       case 'error':
+        this.pendingAct = null; // refused (stale, illegal, too fast): nothing to send again
         if (this.on.error) this.on.error(msg);
         break;
       case 'pong':
         this.status('open');
+        if (this.resuming) {
+          this.resuming = false;
+          this.resend();
+        }
         break;
       default:
         if (this.on.other) this.on.other(msg);
@@ -185,7 +200,32 @@ export class Connection {
   }
 
   act(action, version) {
-    return this.send({ type: 'act', action, version });
+    this.pendingAct = { type: 'act', action, version };
+    return this.send(this.pendingAct);
+  }
+
+  /** Done with the review of hand ``hand`` (kept and sent again as an action is). */
+  ready(hand) {
+    this.pendingReady = Number.isInteger(hand) ? hand : null;
+    return this.send({ type: 'ready' });
+  }
+
+  /** Forget what the table has moved past: an action once the view's version is another
+   *  (played, or overtaken), a ``ready`` once the review of its hand is over. */
+  settle(view) {
+    if (this.pendingAct && view.version !== this.pendingAct.version) this.pendingAct = null;
+    if (this.pendingReady !== null
+        && (view.hand_index !== this.pendingReady || view.phase !== 'hand-over')) {
+      this.pendingReady = null;
+    }
+  }
+
+  /** Back after a lost connection and up to date (the pong after hello): what was sent on
+   *  the old connection and not played (lost with it, or with a server that died) is sent
+   *  again; were it played after all, the server refuses the copy as stale. */
+  resend() {
+    if (this.pendingAct) this.send(this.pendingAct);
+    if (this.pendingReady !== null) this.send({ type: 'ready' });
   }
 
   close() {

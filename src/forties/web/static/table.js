@@ -704,7 +704,7 @@ function renderReview() {
     const done = S.ready.has(S.you);
     row.appendChild(h('button', { type: 'button', class: 'primary', id: 'ready', disabled: done,
       text: done ? t('review.waiting_others') : t('review.ready'),
-      onclick: () => { S.conn.send({ type: 'ready' }); S.ready.add(S.you); render(); } }));
+      onclick: () => { S.conn.ready(S.view.hand_index); S.ready.add(S.you); render(); } }));
   }
   if (view.over && S.you !== null) {
     row.appendChild(h('button', { type: 'button', class: 'primary', id: 'rematch',
@@ -1027,8 +1027,11 @@ function onSnapshot(m) {
   S.pad = m.pad || [];
   S.chat = m.chat || [];
   S.par = m.par || {};
-  S.pending = null;
-  S.ready = new Set();
+  // an action sent on the lost connection, at this very position, is sent again once the
+  // connection is up to date (net.js: resend): no second one meanwhile
+  const sent = S.conn.pendingAct;
+  S.pending = sent && S.view && sent.version === S.view.version ? sent.version : null;
+  S.ready = new Set(S.conn.pendingReady !== null && S.you !== null ? [S.you] : []);
   renderChat();
   render();
   document.body.dataset.ready = '1';
