@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
 import time
 import urllib.request
@@ -104,47 +103,73 @@ def hand_cards(page: Any) -> list[str]:
     return list(page.eval_on_selector_all("#hand button.card", "bs => bs.map(b => b.dataset.card)"))
 
 
-def wait_moved(page: Any, version: str, timeout: float = 8.0) -> None:
-    """Until the page shows a newer position (or a refusal)."""
-    page.wait_for_function(
-        "v => document.body.dataset.version !== v"
-        " || document.getElementById('refusal').textContent !== ''", arg=version,
-        timeout=timeout * 1000)
+def wait_moved(page: Any, version: str, timeout: float = 30.0) -> None:
+    """Until the page shows a newer position (or a refusal); after ``timeout`` seconds, fail
+    saying what the page shows."""
+    until(page, "v => document.body.dataset.version !== v"
+          " || document.getElementById('refusal').textContent !== ''",
+          "a newer position or a refusal after the tap", arg=version, timeout=timeout)
+
+
+# What a page shows at one moment, read in one go (the page may move on between two reads):
+# its phase and version, whether it is its turn, and the actions its buttons offer.
+SEEN_JS = """() => { const d = document.body.dataset;
+  return {phase: d.phase || '', version: d.version || '', mine: d.mine === 'true',
+          actions: [...document.querySelectorAll('#actions button.act')]
+            .map((b) => b.dataset.action).filter(Boolean)}; }"""
 
 
 def act(page: Any, bid: str | None = None, bidder: bool = False) -> None:
     """Take this seat's turn through the page: a pass or a low bid (or the highest bid when
-    ``bidder``), the first suit, a discard down to five, the first card it may play."""
-    phase = body(page, "phase")
-    version = body(page, "version")
-    buttons = page.locator("#actions button.act")
+    ``bidder``), the first suit, a discard down to five, the first card it may play; then
+    wait until the page shows the next position (or a refusal). A page that is not (or no
+    longer) at its turn is left alone: the caller looks again."""
+    from playwright.sync_api import TimeoutError as PageTimeout
+
+    seen = page.evaluate(SEEN_JS)
+    if not seen["mine"]:
+        return
+    version = seen["version"]
+    try:
+        _tap(page, seen, bid, bidder)
+    except PageTimeout:
+        if body(page, "version") != version:
+            return  # the position changed while the page was read: the caller looks again
+        raise AssertionError(f"nothing to tap at the page's turn: {where([page])}") from None
+    wait_moved(page, version)
+
+
+def _tap(page: Any, seen: dict[str, Any], bid: str | None, bidder: bool) -> None:
+    """Tap what ``act`` chose, from what the page showed (``seen``)."""
+    phase, actions = seen["phase"], seen["actions"]
+
+    def tap(action: str) -> None:
+        page.click(f"#actions button[data-action={json.dumps(action)}]", timeout=10000)
+
+    passes = [a for a in actions if a.endswith(" pass")]
     if phase == "auction":
-        if bid is not None and page.locator(f"#actions button[data-action$=' bid {bid}']").count():
-            page.click(f"#actions button[data-action$=' bid {bid}']")
-        elif bidder:
-            buttons.last.click()
-        elif page.locator("#actions button[data-action$=' pass']").count():
-            page.click("#actions button[data-action$=' pass']")
-        else:
-            buttons.first.click()
+        wanted = [a for a in actions if bid is not None and a.endswith(f" bid {bid}")]
+        if not actions:
+            raise AssertionError(f"no bid offered at the page's turn: {where([page])}")
+        tap(wanted[0] if wanted else actions[-1] if bidder else passes[0] if passes
+            else actions[0])
     elif phase == "draw":
         button = page.locator("#discard")
         cards = page.locator("#hand button.card")
         k = 0
-        while button.get_attribute("aria-disabled") == "true" and k < cards.count():
-            cards.nth(k).click()
+        while button.get_attribute("aria-disabled", timeout=10000) == "true" \
+                and k < cards.count():
+            cards.nth(k).click(timeout=10000)
             k += 1
-        button.click()
+        button.click(timeout=10000)
     elif phase == "play":
-        page.locator("#hand button.card.legal").first.click()
+        page.locator("#hand button.card.legal").first.click(timeout=10000)
     elif phase == "call":
-        page.click("#actions button[data-action$=' none']")
-    elif page.locator("#actions button[data-action$=' pass']").count():
-        page.click("#actions button[data-action$=' pass']")
+        tap(next(a for a in actions if a.endswith(" none")))
+    elif passes:
+        tap(passes[0])
     else:
-        buttons.first.click()
-    with contextlib.suppress(Exception):  # refused as stale: the loop looks again
-        wait_moved(page, version)
+        page.locator("#actions button.act").first.click(timeout=10000)
 
 
 def where(pages: list[Any]) -> list[str]:
