@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from . import fortyfives, fortyone  # noqa: F401  (imported to register their games)
 from .rules import Rules, RulesError, build_rules
-from .state import GAMES, Deal, GameState
+from .state import GAMES, Deal, DealKey, GameState
 
 __all__ = ["GAMES", "game_class", "new_game"]
 
@@ -17,11 +17,12 @@ def game_class(rules: Rules) -> type[GameState]:
     return GAMES[rules.game]
 
 
-def new_game(rules: Rules | str, seed: int | None = None, first_dealer: int = 0,
+def new_game(rules: Rules | str, seed: int | DealKey | None = None, first_dealer: int = 0,
              deal: Deal | None = None) -> GameState:
     """A new game under ``rules`` (a Rules value or a preset name), its first hand dealt.
 
-    The same seed gives the same deals. Without a seed one is drawn at random.
+    The same seed gives the same deals. Without a seed one is drawn at random. A DealKey
+    (a web table's) deals from the key instead (``state.keyed_deck``).
     """
     if isinstance(rules, str):
         rules = build_rules(rules)

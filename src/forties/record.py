@@ -160,7 +160,7 @@ class Recorder:
             return
         names = players or [f"Seat {i}" for i in range(state.n)]
         ex = dict(extras or {})
-        if state.seed is not None:
+        if type(state.seed) is int:  # (a DealKey is a secret: never written down)
             ex.setdefault("seed", state.seed)
         self.record = Record(state.rules, names, state.first_dealer,
                              [HandRecord(state.deal)], ex)

@@ -8,9 +8,12 @@ phases: what is legal, why an action is not, and what an action does.
 from __future__ import annotations
 
 import _random
+import hashlib
+import hmac
 import random
+import secrets
 import struct
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any, ClassVar, Self
@@ -236,6 +239,99 @@ def shuffled_deck(seed: int, hand_index: int) -> list[int]:
     return deck
 
 
+# ----- keyed deals: a web table's, which nobody outside the server can foresee -------------
+#
+# ``shuffled_deck`` deals from a small public-looking seed: fine for a game played at home
+# (``forties demo --seed 5`` deals the same cards every time), but every finished hand's deck
+# is public in a web table's record, and 2^48 seeds can be searched. A web table instead
+# holds a DealKey of KEY_BYTES from ``secrets``; hand h's deck is a Fisher-Yates shuffle
+# drawn from keyed BLAKE2b blocks over a domain string, h and a block counter. Without the
+# key the blocks are unpredictable, so the decks already played say nothing of the next.
+
+KEY_BYTES = 32  # 256 bits of ``secrets``; a key is refused under MIN_KEY_BYTES
+MIN_KEY_BYTES = 16
+_DEAL_DOMAIN = b"forties/keyed-deal/1\x00"
+_TAG_DOMAIN = b"forties/key-tag/1\x00"
+_WORDS_OF_BLOCK = struct.Struct("<16I").unpack  # a 64-byte BLAKE2b block: 16 words
+
+
+class DealKey:
+    """The secret a web table's deals come from (``keyed_deck``). It never shows itself:
+    its ``repr`` and ``str`` hide the bytes, it is not JSON, and a state's snapshot and a
+    record leave it out; only ``hex()`` (for the server's own database) gives it away."""
+
+    __slots__ = ("_key",)
+
+    def __init__(self, key: bytes) -> None:
+        if type(key) is not bytes or not MIN_KEY_BYTES <= len(key) <= 64:
+            raise DealError(f"a deal key is {MIN_KEY_BYTES} to 64 bytes")
+        self._key = key
+
+    @classmethod
+    def new(cls) -> DealKey:
+        """A fresh key of KEY_BYTES from ``secrets``."""
+        return cls(secrets.token_bytes(KEY_BYTES))
+
+    @classmethod
+    def from_hex(cls, text: str) -> DealKey:
+        """The key ``hex()`` wrote; raises DealError on anything else."""
+        try:
+            return cls(bytes.fromhex(text))
+        except (TypeError, ValueError):
+            raise DealError("a deal key is written in hexadecimal") from None
+
+    def hex(self) -> str:
+        return self._key.hex()
+
+    @property
+    def secret(self) -> bytes:
+        return self._key
+
+    def tag(self, purpose: str) -> str:
+        """A value derived from the key for ``purpose`` (a computer player's generator):
+        different for each purpose, and no way back to the key or to the deals."""
+        return hmac.new(self._key, _TAG_DOMAIN + purpose.encode(), hashlib.sha256).hexdigest()
+
+    def __repr__(self) -> str:
+        return "DealKey(<secret>)"
+
+    __str__ = __repr__
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, DealKey) and hmac.compare_digest(self._key, other._key)
+
+    def __hash__(self) -> int:
+        return hash(self.tag("hash"))
+
+
+def _keyed_words(key: bytes, hand_index: int) -> Iterator[int]:
+    """Hand ``hand_index``'s endless stream of 32-bit words under ``key``."""
+    prefix = _DEAL_DOMAIN + hand_index.to_bytes(8, "little")
+    block = 0
+    while True:
+        digest = hashlib.blake2b(prefix + block.to_bytes(8, "little"), key=key,
+                                 digest_size=64).digest()
+        yield from _WORDS_OF_BLOCK(digest)
+        block += 1
+
+
+def keyed_deck(key: DealKey, hand_index: int) -> list[int]:
+    """The deck for hand ``hand_index`` of a table dealing from ``key``: a Fisher-Yates
+    shuffle (deck[i] swapped with deck[j], j uniform in 0..i for i = 51..1, each j the top
+    bits of a word, drawn again while j > i, so no j is likelier than another) whose words
+    come from keyed BLAKE2b over the hand's index. The same key and hand, the same deck."""
+    if type(hand_index) is not int or not 0 <= hand_index < 1 << 64:
+        raise DealError(f"hand index {hand_index!r} is not a whole number from 0")
+    words = _keyed_words(key.secret, hand_index)
+    deck = list(range(52))
+    for i, shift in _SHUFFLE_STEPS:
+        j = next(words) >> shift
+        while j > i:
+            j = next(words) >> shift
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck
+
+
 @dataclass(frozen=True)
 class Trick:
     leader: int
@@ -292,7 +388,7 @@ class GameState:
     n: int
     sides: tuple[tuple[int, ...], ...]
     side_of: tuple[int, ...]
-    seed: int | None
+    seed: int | DealKey | None
     first_dealer: int
     hand_index: int
     dealer: int
@@ -311,11 +407,11 @@ class GameState:
     trick_cards: list[int]
     thrown_in: bool
 
-    def __init__(self, rules: Rules, seed: int | None = None, first_dealer: int = 0,
+    def __init__(self, rules: Rules, seed: int | DealKey | None = None, first_dealer: int = 0,
                  deal: Deal | None = None) -> None:
         self.rules = rules
         self.n = rules.players
-        if seed is not None and type(seed) is not int:
+        if seed is not None and type(seed) is not int and type(seed) is not DealKey:
             raise DealError(f"the seed must be a whole number, not {_shown(seed)}")
         if type(first_dealer) is not int or not 0 <= first_dealer < self.n:
             raise DealError(f"first dealer {first_dealer} is not a seat (0..{self.n - 1})")
@@ -339,10 +435,13 @@ class GameState:
     # ----- hands -----------------------------------------------------------------------
 
     def deal_for(self, hand_index: int) -> Deal:
-        """The seeded deal of hand ``hand_index``."""
-        if self.seed is None:
+        """The seeded deal of hand ``hand_index`` (a DealKey's: ``keyed_deck``)."""
+        seed = self.seed
+        if seed is None:
             raise DealError("this game has no seed: give the deal")
-        return self.deal_from_deck(shuffled_deck(self.seed, hand_index))
+        if isinstance(seed, DealKey):
+            return self.deal_from_deck(keyed_deck(seed, hand_index))
+        return self.deal_from_deck(shuffled_deck(seed, hand_index))
 
     def deal_from_deck(self, deck: Sequence[int]) -> Deal:
         raise NotImplementedError
@@ -464,12 +563,14 @@ class GameState:
     # ----- snapshots --------------------------------------------------------------------
 
     def to_json(self) -> dict[str, Any]:
-        """An exact snapshot: rules, game position before this hand, the deal, the actions."""
+        """An exact snapshot: rules, game position before this hand, the deal, the actions.
+        A game dealing from a DealKey writes no seed (the key stays with its owner): its
+        later hands are then given, as a game without a seed's are."""
         out: dict[str, Any] = {
             "format": "forties-state/1",
             "game": self.game,
             "rules": self.rules.to_json(),
-            "seed": self.seed,
+            "seed": self.seed if type(self.seed) is int else None,  # never a DealKey
             "first_dealer": self.first_dealer,
             "hand_index": self.hand_index,
             "dealer": self.dealer,

@@ -28,7 +28,7 @@ from .games import new_game
 from .players import LEVELS, make_bot
 from .record import Record, Recorder
 from .rules import PRESETS, Rules, format_value
-from .state import GameState, IllegalActionError, Phase, Refusal
+from .state import DealKey, GameState, IllegalActionError, Phase, Refusal
 
 PERSON, COMPUTER, EMPTY = "person", "computer", "empty"
 KINDS = (PERSON, COMPUTER, EMPTY)
@@ -339,7 +339,7 @@ class Table:
 
     id: str
     rules: Rules
-    seed: int
+    seed: int | DealKey  # a DealKey: a web table's secret (deals nobody can foresee)
     settings: Settings
     first_dealer: int = 0
     started_at: str = ""
@@ -429,8 +429,12 @@ class Table:
     def computer_key(self) -> str:
         """What a computer player's generator is seeded by: the game (its seed, as its
         deals are) and the position (the version), so that the same game makes the same
-        choices wherever it is played, brought back after a restart or a save."""
-        return f"{self.seed}:{self.version}"
+        choices wherever it is played, brought back after a restart or a save. A DealKey
+        gives a value derived from it, never the key itself."""
+        seed = self.seed
+        if isinstance(seed, DealKey):
+            return f"{seed.tag('computer')}:{self.version}"
+        return f"{seed}:{self.version}"
 
     def decision(self) -> Decision | None:
         """What the computer player to act decides from (None: no computer is to act)."""

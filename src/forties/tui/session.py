@@ -25,7 +25,7 @@ from ..paths import data_dir as data_dir
 from ..players import LEVELS
 from ..record import HandRecord, Record, Recorder, RecordError, Replay, replay_record
 from ..rules import Rules
-from ..state import Deal, GameState, IllegalActionError, Phase
+from ..state import Deal, DealKey, GameState, IllegalActionError, Phase
 from ..table import COMPUTER, PERSON, Event, Seat, Settings, Table, TableError, computer_level
 from .words import default_names, hand_start, narrate
 
@@ -350,7 +350,7 @@ class Session:
             write_atomic(self.save_path, self.record.dumps())
 
 
-def _replay(record: Record, seed: int | None, where: Path | None) -> GameState:
+def _replay(record: Record, seed: int | DealKey | None, where: Path | None) -> GameState:
     """The game at the end of ``record``, ready to deal on from ``seed``."""
     try:
         state = replay_record(record)
