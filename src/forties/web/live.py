@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
 from ..rules import rules_from_json
+from ..state import DealKey
 from ..table import GAME_EVENTS, Event, Settings, Table, TableError
 from .limits import Bucket, Limits
 from .store import Conflict, Store
@@ -158,7 +159,10 @@ class LiveTables:
         row, events = got
         if row["status"] == "expired":
             return None
-        table = Table(row["id"], rules_from_json(json.loads(row["rules"])), int(row["seed"]),
+        # a table made before deal keys deals on from its seed, as it always has
+        key = row.get("deal_key")
+        seed = int(row["seed"]) if key is None else DealKey.from_hex(key)
+        table = Table(row["id"], rules_from_json(json.loads(row["rules"])), seed,
                       Settings.from_json(json.loads(row["settings"])),
                       int(row["first_dealer"] or 0))
         self.pace(table)

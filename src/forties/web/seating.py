@@ -14,6 +14,7 @@ import unicodedata
 from typing import Any
 
 from ..rules import RulesError, build_rules
+from ..state import DealKey
 from ..table import (
     COMPUTER,
     EMPTY,
@@ -141,10 +142,11 @@ class Seating:
                                         f"not {kind!r}")
         if start:
             events += start_events(given_kinds=[e for e in events], n=n, level=conf.level)
-        seed, first = secrets.randbits(48), (n - 1) if dealer is None else dealer
+        # the deals come from a secret key (state.keyed_deck), never from a searchable seed
+        key, first = DealKey.new(), (n - 1) if dealer is None else dealer
         row: dict[str, Any] = {
             "id": table_id, "preset": rules.preset, "rules": json.dumps(rules.to_json()),
-            "seed": seed, "first_dealer": first,
+            "seed": 0, "deal_key": key.hex(), "first_dealer": first,
             "version": sum(e["kind"] in GAME_EVENTS for e in events),
             "status": PLAYING if start else WAITING, "settings": json.dumps(conf.to_json()),
             "public": conf.public}
@@ -157,7 +159,7 @@ class Seating:
             if made_first is None:
                 raise
             return {"table": made_first, "tokens": {}, "invites": {}}
-        table = Table(table_id, rules, seed, conf, first)
+        table = Table(table_id, rules, key, conf, first)
         self.tables.pace(table)
         for event in events:
             table.apply(event)

@@ -54,6 +54,7 @@ tables_t = sa.Table(
     sa.Column("created", sa.Float),
     sa.Column("updated", sa.Float),
     sa.Column("rematch_of", sa.String(32)),  # unique: a table has one rematch at most
+    sa.Column("deal_key", sa.String(128)),  # a DealKey's hex (then seed is 0); None: the seed
 )
 events_t = sa.Table(
     "events", meta,
