@@ -221,7 +221,9 @@ _SHUFFLE_STEPS = tuple((i, 32 - (i + 1).bit_length()) for i in range(51, 0, -1))
 def shuffled_deck(seed: int, hand_index: int) -> list[int]:
     """The deck for hand ``hand_index`` of the game with ``seed``: same inputs, same order.
 
-    It is ``random.Random(seed * 1_000_003 + hand_index).shuffle(list(range(52)))``.
+    It is ``random.Random(seed * 1_000_003 + hand_index).shuffle(list(range(52)))``: the
+    deals of a seed given on the command line, and of web tables stored before deal keys.
+    A web table now deals from a secret key (``keyed_deck``).
     """
     x = seed * 1_000_003 + hand_index
     bits = _random.Random(x).getrandbits(32 * _WORDS)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import hashlib
 import json
 import random
 import secrets
@@ -34,9 +35,10 @@ from alembic.config import Config
 from starlette.testclient import TestClient
 
 from forties import new_game
-from forties.record import Recorder
+from forties.cards import CARD_NAMES
+from forties.record import Record, Recorder, referee
 from forties.rules import build_rules, rules_from_json
-from forties.state import Deal, DealKey, keyed_deck
+from forties.state import Deal, DealError, DealKey, keyed_deck
 from forties.web.app import ServerSettings, create_app
 from forties.web.limits import Limits
 from forties.web.store import MIGRATIONS
@@ -235,8 +237,9 @@ async def play_two_hands(srv: ServerProcess) -> tuple[str, list[str]]:
 
 def test_no_seat_spectator_page_or_record_is_told_the_key(tmp_path: Path) -> None:
     """Everything a seat, a spectator and a stranger are sent while two hands are played
-    holds the key in none of its forms, nor a seed; the published hands are the key's
-    deals. Failed before: no key was stored (the row held a seed)."""
+    holds the key in none of its forms, nor a seed; the published record passes ``forties
+    check`` and its hands are the key's deals. Failed before: no key was stored (the row
+    held a seed)."""
     with serving(ServerProcess(tmp_path, tables_per_minute=1000)) as srv:
         table, said = asyncio.run(play_two_hands(srv))
     row = stored_row(srv.db, table)
@@ -248,6 +251,8 @@ def test_no_seat_spectator_page_or_record_is_told_the_key(tmp_path: Path) -> Non
     assert '"seed"' not in everything
     record = json.loads(said[-1])
     assert len(record["hands"]) >= 2
+    verdict, status = referee(Record.from_json(record))  # what ``forties check`` says
+    assert status == 0 and verdict["ok"] is True, verdict
     rules = rules_from_json(record["rules"])
     st = new_game(rules, seed=DealKey(key), first_dealer=record["first_dealer"])
     for h, hand in enumerate(record["hands"]):
@@ -271,3 +276,60 @@ def test_a_seed_still_deals_pythons_shuffle_and_a_key_is_never_written() -> None
     assert "seed" not in Recorder(keyed).record.to_json()
     with pytest.raises(TypeError):
         json.dumps({"seed": key})
+
+
+# ----- the keyed shuffle itself -----------------------------------------------------------------
+
+PINNED = ("5S AD 8S 7D 7H 4D 3C 4H QD AS QS 5H TD KH 6H 7C JH JS 9S JC QC 3H AH 3S 5D 2H 2S "
+          "6S 4S KD KS 4C 2C 8H 9C TH 5C TC QH 8D 3D 9H AC TS 6D 7S JD 6C 9D 2D KC 8C")
+
+
+def as_documented(key: bytes, hand: int) -> list[int]:
+    """docs/rules-decisions.md's words for ``keyed_deck``, written again here."""
+    words: list[int] = []
+    block = 0
+
+    def word() -> int:
+        nonlocal block
+        if not words:
+            msg = b"forties/keyed-deal/1\0" + hand.to_bytes(8, "little") + \
+                block.to_bytes(8, "little")
+            digest = hashlib.blake2b(msg, key=key, digest_size=64).digest()
+            words.extend(int.from_bytes(digest[i:i + 4], "little") for i in range(60, -4, -4))
+            block += 1
+        return words.pop()
+
+    deck = list(range(52))
+    for i in range(51, 0, -1):
+        shift = 32 - (i + 1).bit_length()
+        j = word() >> shift
+        while j > i:
+            j = word() >> shift
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck
+
+
+def test_the_keyed_shuffle_is_the_documented_one_and_even() -> None:
+    """A stored table's later hands depend on ``keyed_deck`` never changing: it is pinned
+    (a fixed key's hand 0) and checked against the documented derivation written again;
+    and over 5,200 hands of one key every card lands in every place about as often (a
+    chi-square over the 52 x 52 counts, within five deviations of its mean: the counts are
+    fixed by the key, so this cannot come out differently from one run to the next)."""
+    key = DealKey(bytes(range(32)))
+    assert " ".join(CARD_NAMES[c] for c in keyed_deck(key, 0)) == PINNED
+    for hand in (0, 1, 17, 1000, 2**63):
+        assert keyed_deck(key, hand) == as_documented(key.secret, hand)
+    assert keyed_deck(DealKey(bytes(range(1, 33))), 0) != keyed_deck(key, 0)
+    hands = 5200
+    counts = [[0] * 52 for _ in range(52)]
+    for hand in range(hands):
+        for place, card in enumerate(keyed_deck(key, hand)):
+            counts[place][card] += 1
+    mean = hands / 52
+    chi2 = sum((c - mean) ** 2 / mean for row in counts for c in row)
+    df = 51 * 51
+    assert abs(chi2 - df) < 5 * (2 * df) ** 0.5, chi2
+    with pytest.raises(DealError):
+        DealKey(b"short")
+    with pytest.raises(DealError):
+        keyed_deck(key, -1)
