@@ -1,0 +1,127 @@
+"""Debian's Caddy in front of forties server processes, as docs/deploy.md sets it up, on
+127.0.0.1 for a test or a load test: the shipped ``deploy/Caddyfile`` itself, imported
+unchanged, with only what a machine of its own would differ by given around it (the
+site's address and the processes through the environment it reads, ``FORTIES_SITE`` and
+``FORTIES_UPSTREAMS``; free high ports, certificates from Caddy's own internal CA, its
+storage in a temporary folder and no admin endpoint as global options).
+
+Caddy runs as the caller's user, binds 127.0.0.1 only, and is stopped when the block
+ends (SIGTERM, then SIGKILL after a few seconds)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import ssl
+import subprocess
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from .services import free_port
+
+ROOT = Path(__file__).resolve().parents[1]
+CADDYFILE = ROOT / "deploy" / "Caddyfile"
+START_SECONDS = 20.0
+
+
+def caddy_exe() -> str:
+    exe = shutil.which("caddy") or "/usr/bin/caddy"
+    if not Path(exe).exists():
+        raise RuntimeError("caddy is missing: run make services (apt-get install caddy)")
+    return exe
+
+
+def unverified() -> ssl.SSLContext:
+    """A TLS context that accepts Caddy's internal CA (the test's own, made for this run)."""
+    ctx = ssl.create_default_context()
+    ctx.check_hostname = False
+    ctx.verify_mode = ssl.CERT_NONE
+    return ctx
+
+
+def config_text(folder: Path, http_port: int, https_port: int,
+                caddyfile: Path = CADDYFILE) -> str:
+    """The Caddyfile Caddy runs: the test's global options, then ``caddyfile`` imported."""
+    return (
+        "{\n"
+        "\tadmin off\n"
+        "\tdefault_bind 127.0.0.1\n"
+        f"\tstorage file_system {folder / 'storage'}\n"
+        f"\thttp_port {http_port}\n"
+        f"\thttps_port {https_port}\n"
+        "\tlocal_certs\n"
+        "\tskip_install_trust\n"
+        "}\n"
+        f"import {caddyfile}\n")
+
+
+@dataclass
+class Caddy:
+    url: str  # https://127.0.0.1:PORT
+    port: int
+    proc: subprocess.Popen[bytes]
+    log: Path
+
+    def said(self) -> str:
+        """What Caddy logged (its last lines), for a test that failed."""
+        return "\n".join(self.log.read_text(errors="replace").splitlines()[-30:])
+
+
+def wait_answering(url: str, proc: subprocess.Popen[bytes], log: Path,
+                   seconds: float = START_SECONDS) -> None:
+    """Until ``url`` answers over HTTPS (any status: a proxy error is an answer), or fail
+    with what Caddy said."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            with urllib.request.urlopen(url, timeout=5, context=unverified()):
+                return
+        except urllib.error.HTTPError:
+            return
+        except (OSError, ssl.SSLError):
+            if proc.poll() is not None or time.monotonic() > deadline:
+                tail = log.read_text(errors="replace")[-3000:]
+                raise RuntimeError(f"Caddy did not answer at {url} within {seconds} s "
+                                   f"(exit status {proc.poll()}): {tail}") from None
+            time.sleep(0.05)
+
+
+@contextlib.contextmanager
+def caddy(upstreams: list[str], folder: Path | None = None, https_port: int = 0,
+          caddyfile: Path = CADDYFILE) -> Iterator[Caddy]:
+    """Caddy with ``caddyfile`` in front of ``upstreams`` (``127.0.0.1:PORT`` each), on
+    https://127.0.0.1 and ``https_port`` (0: a free one); stopped at the end."""
+    exe = caddy_exe()
+    own = folder is None
+    where = Path(tempfile.mkdtemp(prefix="forties-caddy-")) if folder is None else folder
+    where.mkdir(parents=True, exist_ok=True)
+    http_port, https_port = free_port(), https_port or free_port()
+    config = where / "test.caddy"
+    config.write_text(config_text(where, http_port, https_port, caddyfile))
+    env = {**os.environ, "HOME": str(where), "XDG_CONFIG_HOME": str(where / "config"),
+           "XDG_DATA_HOME": str(where / "data"), "FORTIES_SITE": "127.0.0.1",
+           "FORTIES_UPSTREAMS": " ".join(upstreams)}
+    log = where / "caddy.log"
+    with log.open("wb") as out:
+        proc = subprocess.Popen([exe, "run", "--adapter", "caddyfile", "--config", str(config)],
+                                stdin=subprocess.DEVNULL, stdout=out, stderr=out, env=env,
+                                cwd=where)
+    url = f"https://127.0.0.1:{https_port}"
+    try:
+        wait_answering(url + "/healthz", proc, log)
+        yield Caddy(url, https_port, proc, log)
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(10)
+        if own:
+            shutil.rmtree(where, ignore_errors=True)

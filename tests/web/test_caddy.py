@@ -1,0 +1,340 @@
+"""The deployment docs/deploy.md describes, on this machine: Debian's Caddy with the shipped
+``deploy/Caddyfile`` (tests/caddy.py: certificates from Caddy's internal CA, 127.0.0.1 and
+free ports), the shipped systemd units, and the commands the guide gives.
+
+- a whole game played in Chromium over https and wss through Caddy, in front of two
+  ``forties serve`` processes over one PostgreSQL and one Redis;
+- every request naming a table (its page, its websocket, its API) reaches one process, the
+  same each time, the tables spread over the processes; other requests go to any; when a
+  process stops answering its tables go to the others and no one else's move; the address
+  a process is told is the one Caddy saw, never one the client wrote;
+- the units in deploy/ pass ``systemd-analyze verify``;
+- every option the guide, the units and the environment file give a forties command is
+  one that command has.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import http.client
+import json
+import re
+import shlex
+import shutil
+import subprocess
+import threading
+import urllib.request
+from collections import Counter
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import click
+
+from forties.cli import main as cli_main
+
+from ..caddy import ROOT, Caddy, caddy, unverified
+from ..helpers_web import TEST_LIMITS, launch_serve, serving_port
+from ..services import Redis, free_port
+from .pages import PHONE, body, mine, over, play_until, wait_ready
+
+DEPLOY = ROOT / "deploy"
+GUIDE = ROOT / "docs" / "deploy.md"
+
+
+# ----- which process a request reaches ----------------------------------------------------
+
+
+class Echo:
+    """A stand-in for a server process on 127.0.0.1: it answers every request with its own
+    name and what it was told (the path, the forwarded address, the table header)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        me = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self) -> None:
+                data = json.dumps({"name": me.name, "path": self.path,
+                                   "for": self.headers.get("X-Forwarded-For"),
+                                   "proto": self.headers.get("X-Forwarded-Proto")}).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        self.address = f"127.0.0.1:{self.server.server_address[1]}"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def stop(self) -> None:
+        """Stop answering: the port is closed, as when the process dies."""
+        self.server.shutdown()
+        self.server.server_close()
+        self.thread.join(10)
+
+
+@contextlib.contextmanager
+def echoes(names: list[str]) -> Iterator[list[Echo]]:
+    made = [Echo(n) for n in names]
+    try:
+        yield made
+    finally:
+        for e in made:
+            with contextlib.suppress(OSError):
+                e.stop()
+
+
+class Client:
+    """One kept-alive HTTPS connection to Caddy (a handshake a request would cost more than
+    the rest of the test)."""
+
+    def __init__(self, front: Caddy) -> None:
+        self.conn = http.client.HTTPSConnection("127.0.0.1", front.port, timeout=15,
+                                                context=unverified())
+
+    def ask(self, path: str, headers: dict[str, str] | None = None) -> dict[str, Any]:
+        self.conn.request("GET", path, headers=headers or {})
+        r = self.conn.getresponse()
+        data = r.read()
+        assert r.status == 200, (path, r.status, data[:300])
+        got: dict[str, Any] = json.loads(data)
+        return got
+
+
+def table_paths(table: str) -> list[str]:
+    return [f"/t/{table}", f"/ws/{table}", f"/api/tables/{table}",
+            f"/api/tables/{table}/join", f"/api/tables/{table}/record"]
+
+
+def owners(client: Client, tables: list[str]) -> dict[str, str]:
+    """The process each table's requests reach, checking that all of them reach it."""
+    out = {}
+    for t in tables:
+        seen = {client.ask(p)["name"] for p in table_paths(t)}
+        assert len(seen) == 1, (t, seen)
+        out[t] = seen.pop()
+    return out
+
+
+def test_each_table_reaches_one_process_and_moves_only_when_it_stops(tmp_path: Path) -> None:
+    tables = [f"tbl{i:03d}x" for i in range(40)]
+    with echoes(["a", "b", "c"]) as (a, b, c), \
+            caddy([a.address, b.address, c.address], tmp_path) as front:
+        client = Client(front)
+        before = owners(client, tables)
+        # spread over the three (each of 40 tables chooses one of three: all three get some)
+        assert set(before.values()) == {"a", "b", "c"}, Counter(before.values())
+        # the same again: a table's process does not change while they all answer
+        assert owners(client, tables) == before
+        # pages, static files and the rest of the API go to any process
+        others = Counter(client.ask(p)["name"] for p in ["/", "/static/app.js",
+                                                          "/api/lobby", "/hall"] * 8)
+        assert len(others) >= 2, others
+        # the address a process is told is the one Caddy saw, whatever the client wrote;
+        # and that it came over https
+        told = client.ask("/api/lobby", {"X-Forwarded-For": "203.0.113.9"})
+        assert told["for"] == "127.0.0.1" and told["proto"] == "https", told
+
+        c.stop()
+        after = owners(client, tables)  # every request answered (by a and b)
+        assert set(after.values()) == {"a", "b"}, Counter(after.values())
+        moved = {t for t in tables if after[t] != before[t]}
+        assert moved == {t for t in tables if before[t] == "c"}
+
+
+# ----- the shipped units and the guide's commands -------------------------------------------
+
+
+def forties_exe() -> Path:
+    exe = shutil.which("forties")
+    assert exe, "forties is not installed in this environment"
+    return Path(exe)
+
+
+def test_the_systemd_units_verify(tmp_path: Path) -> None:
+    """``systemd-analyze verify`` on each shipped unit (the template as an instance), and
+    on Debian's caddy.service with the shipped drop-in, with no word about them: the
+    program's path is this checkout's (verify checks that ExecStart's program exists)."""
+    analyze = shutil.which("systemd-analyze")
+    assert analyze, "systemd-analyze is missing (Debian: apt-get install systemd)"
+    units = sorted(p.name for p in DEPLOY.iterdir() if p.suffix in (".service", ".target"))
+    assert units == ["forties.target", "forties@.service"], units
+    for name in units:
+        text = (DEPLOY / name).read_text()
+        assert "/opt/forties/venv/bin/forties" in text or name.endswith(".target")
+        (tmp_path / name).write_text(
+            text.replace("/opt/forties/venv/bin/forties", str(forties_exe())))
+    caddy_unit = Path("/lib/systemd/system/caddy.service")
+    assert caddy_unit.exists(), "Debian's caddy package is missing (apt-get install caddy)"
+    shutil.copy(caddy_unit, tmp_path / "caddy.service")
+    shutil.copytree(DEPLOY / "caddy.service.d", tmp_path / "caddy.service.d")
+    for name in ["forties.target", "forties@8001.service", "caddy.service"]:
+        res = subprocess.run([analyze, "verify", str(tmp_path / name)], capture_output=True,
+                             text=True, timeout=60, check=False)
+        assert res.returncode == 0 and str(tmp_path) not in res.stderr, (name, res.stderr)
+
+
+# a forties command where it is run: at the start of a line or of inline code, or as a
+# path's program (/opt/forties/venv/bin/forties); its words up to a pipe, a redirection or
+# a comment
+COMMAND = re.compile(r"(?:^\s*|/bin/)forties((?:[ \t]+[^\s|;&>#`]+)+)", re.M)
+
+
+def commands_in(text: str) -> list[list[str]]:
+    return [m.group(1).split() for m in COMMAND.finditer(text)]
+
+
+def options_of(words: list[str]) -> tuple[str, set[str]]:
+    """The command that ``forties WORDS`` runs and the options it takes."""
+    cmd: click.Command = cli_main
+    name = ["forties"]
+    ctx = click.Context(cli_main)
+    for w in words:
+        if not isinstance(cmd, click.Group):
+            break
+        sub = cmd.get_command(ctx, w)
+        if sub is None:
+            break
+        cmd, name = sub, [*name, w]
+    opts = {o for p in cmd.params for o in [*p.opts, *p.secondary_opts]}
+    return " ".join(name), opts | {"--help", "-h"}
+
+
+def guide_commands() -> list[tuple[str, list[str]]]:
+    """Every forties command in docs/deploy.md (its code blocks and inline code) and in the
+    files of deploy/, with where it is."""
+    guide = GUIDE.read_text()
+    pieces = [*re.findall(r"```[a-z]*\n(.*?)```", guide, re.S),
+              *re.findall(r"`([^`\n]+)`", re.sub(r"```.*?```", "", guide, flags=re.S))]
+    found = [("docs/deploy.md", words) for text in pieces for words in commands_in(text)]
+    for f in sorted(p for p in DEPLOY.rglob("*") if p.is_file()):
+        found += [(str(f.relative_to(ROOT)), words) for words in commands_in(f.read_text())]
+    env = (DEPLOY / "forties.env.example").read_text()
+    for m in re.finditer(r"^#?\s*FORTIES_OPTIONS=\"?([^\"\n]*)", env, re.M):
+        found.append(("deploy/forties.env.example", ["serve", *shlex.split(m.group(1))]))
+    return found
+
+
+def test_every_option_the_guide_gives_exists() -> None:
+    found = guide_commands()
+    for where, words in found:
+        name, opts = options_of(words)
+        assert name != "forties", (where, words)  # a command forties has
+        for w in words:
+            if w.startswith("-"):
+                assert w.split("=")[0] in opts, (where, name, w)
+    named = {options_of(words)[0] for _, words in found}
+    assert {"forties serve", "forties warm-up"} <= named, named
+    serve = [words for where, words in found if where.endswith("forties@.service")]
+    assert serve and serve[0][0] == "serve", serve
+
+
+# ----- a whole game through Caddy ------------------------------------------------------------
+
+
+def serve_options() -> set[str]:
+    return options_of(["serve"])[1]
+
+
+@contextlib.contextmanager
+def two_processes(tmp_path: Path, db: str, rd: Redis, public_url: str) -> Iterator[list[str]]:
+    """Two ``forties serve`` processes over one PostgreSQL database and one Redis, as
+    forties@.service runs them behind Caddy: their addresses."""
+    extra: list[str] = []
+    known = serve_options()
+    if "--public-url" in known:
+        extra += ["--public-url", public_url]
+    if "--trusted-proxy" in known:
+        extra += ["--trusted-proxy", "127.0.0.1"]
+    limits = {**TEST_LIMITS, "review_seconds": 600.0}
+    procs = [launch_serve(tmp_path / f"p{i}", limits,
+                          ["--port", "0", "--db", db, "--redis", rd.url, *extra])
+             for i in range(2)]
+    try:
+        yield [f"127.0.0.1:{serving_port(p)}" for p in procs]
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.terminate()
+            try:
+                _, err = p.communicate(timeout=30)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                _, err = p.communicate(timeout=30)
+            assert "Traceback" not in err, err[-3000:]
+
+
+def post(url: str, body: dict[str, Any]) -> Any:
+    req = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
+                                 headers={"Content-Type": "application/json",
+                                          "Origin": url.split("/api/")[0]})
+    with urllib.request.urlopen(req, timeout=15, context=unverified()) as r:
+        return json.load(r)
+
+
+def test_a_whole_game_in_chromium_over_https_through_caddy(
+        tmp_path: Path, db: str, rd: Redis, browser: Any) -> None:
+    """Two friends and two computer players, a game to 5 points (a hand or two): the pages
+    are https, their websockets wss, and the game ends at game-over for both."""
+    # the processes are told the public address, Caddy's, before it starts in front of them
+    port = free_port()
+    with two_processes(tmp_path, db, rd, f"https://127.0.0.1:{port}") as ups, \
+            caddy(ups, tmp_path / "caddy", port) as front:
+        made = post(front.url + "/api/tables", {
+            "preset": "merrimack-valley", "name": "Ann", "public": False, "hints": False,
+            "turn_seconds": None, "level": "basic", "options": {"target": 5}})
+        pages = []
+        for i, link in enumerate([made["url"], made["invites"][0]["url"]]):
+            ctx = browser.new_context(viewport=PHONE, has_touch=True,
+                                      ignore_https_errors=True)
+            page = ctx.new_page()
+            page.set_default_timeout(15000)
+            errors: list[str] = []
+            page.on("pageerror", lambda e, errors=errors: errors.append(str(e)))
+            page.errors = errors
+            page.goto(front.url + link)
+            if i:
+                page.wait_for_selector("#join-name", state="visible")
+                page.fill("#join-name", "Bea")
+                page.click("#join-go")
+            wait_ready(page)
+            pages.append(page)
+        host = pages[0]
+        try:
+            host.wait_for_selector("#start")
+            host.click("#start")
+            for p in pages:
+                p.wait_for_function("document.body.dataset.phase === 'auction'")
+                assert p.evaluate("location.protocol") == "https:"
+                assert p.evaluate("window.fortiesConnection.ws.url").startswith(
+                    f"wss://127.0.0.1:{front.port}/ws/{made['table']}")
+            for _hand in range(8):
+                play_until(pages, lambda: over(host), limit=60)
+                if body(host, "phase") == "game-over":
+                    break
+                for p in pages:
+                    p.click("#ready")
+                host.wait_for_function("document.body.dataset.phase !== 'hand-over'")
+            assert body(host, "phase") == "game-over", front.said()
+            for p in pages:
+                p.wait_for_function("document.body.dataset.phase === 'game-over'")
+                assert not mine(p) and not p.errors, p.errors
+            # the record, through Caddy too: a whole game, as the referee judges it
+            with urllib.request.urlopen(f"{front.url}/api/tables/{made['table']}/record",
+                                        timeout=15, context=unverified()) as r:
+                (tmp_path / "game.json").write_bytes(r.read())
+            res = subprocess.run([str(forties_exe()), "check", str(tmp_path / "game.json")],
+                                 capture_output=True, text=True, timeout=120, check=False)
+            verdict = json.loads(res.stdout)
+            assert res.returncode == 0 and verdict["ok"] and verdict["over"], res.stdout
+        finally:
+            for p in pages:
+                p.context.close()
