@@ -410,6 +410,8 @@ FILE_RUNS: dict[tuple[str, ...], tuple[str, ...]] = {
                            "1"),
     ("hall", "cards"): (EVENING, "--tables"),
     ("pad",): (),  # no hand typed: the pad is saved as it starts
+    ("admin", "backup"): (),  # (of forties serve's default database, made empty)
+    ("admin", "restore"): (),
 }
 
 

@@ -28,6 +28,7 @@ from .command_line import (
     shown_path,
     write_file,
 )
+from .commands.admin import admin
 from .commands.hall import hall
 from .commands.pad import pad_command
 from .commands.play import play, replay
@@ -448,7 +449,7 @@ def warm_up_command(everything: bool) -> None:
 
 
 # The clients' and the hall's commands, each in its own module of forties.commands.
-for command in (play, replay, hall, serve, pad_command):
+for command in (play, replay, hall, serve, pad_command, admin):
     main.add_command(command)
 
 if __name__ == "__main__":  # pragma: no cover

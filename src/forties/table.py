@@ -33,11 +33,14 @@ from .state import DealKey, GameState, IllegalActionError, Phase, Refusal
 PERSON, COMPUTER, EMPTY = "person", "computer", "empty"
 KINDS = (PERSON, COMPUTER, EMPTY)
 WAITING, PLAYING, REVIEW, OVER = "waiting", "playing", "review", "over"
+CLOSED = "closed"  # ended by the site's operator (``forties admin close``): nothing more
 GAME_EVENTS = frozenset(("start", "act", "deal"))  # the events that move the version on
+# (close and silence are the operator's, written by ``forties admin``, never by a seat)
 EVENT_KINDS = frozenset(("sit", "start", "act", "deal", "away", "back", "ready", "chat",
-                         "over", "par"))
+                         "over", "par", "close", "silence"))
 PHRASES = ("hearts-on-hearts", "well-played", "sorry-partner", "good-game", "hurry", "thanks")
 TABLE_LEVELS = tuple(lv for lv in LEVELS if lv != "ismcts")
+CLOSED_WORDS = "the table was closed by the site's operator"
 CATCH_UP = 64  # events kept for a reconnecting client; more missed: a snapshot
 CHAT_KEPT = 50
 
@@ -55,6 +58,11 @@ Event = TypedDict("Event", {
     "phrase": str,
     "value": Any,  # par
 }, total=False)
+
+
+def name_key(name: str | None) -> str:
+    """A player's name as ``silence`` compares it: case and surrounding spaces aside."""
+    return " ".join((name or "").split()).casefold()
 
 
 class View(TypedDict, total=False):
@@ -371,6 +379,8 @@ class Table:
         self.pad: list[dict[str, Any]] = []
         self.chat: deque[Frame] = deque(maxlen=CHAT_KEPT)
         self.par: dict[int, Any] = {}
+        self.closed = False  # the operator ended the table: no more moves, chat or seats
+        self.silenced: set[str] = set()  # the names (name_key) whose chat is dropped
         self.deadline: float | None = None  # kept by whoever runs the clock (turn_clock)
         self._clock_key: tuple[int, int, str] | None = None
         self.past: deque[_Past] = deque(maxlen=CATCH_UP)
@@ -384,6 +394,8 @@ class Table:
 
     @property
     def status(self) -> str:
+        if self.closed:
+            return CLOSED
         if not self.started:
             return WAITING
         if self.state.over:
@@ -472,6 +484,8 @@ class Table:
 
     def _table_allows(self, seat: int | None, text: Any, version: Any) -> Action:
         """``check_act`` but for the engine's own reason."""
+        if self.closed:
+            raise TableError("closed", CLOSED_WORDS)
         if seat is None:
             raise TableError("seat", "spectators do not play")
         if type(version) is not int:
@@ -584,6 +598,11 @@ class Table:
             self.chat.append(self.chat_frame(event, self.seq + 1))
         elif kind == "par":
             self.par[event["hand"]] = event["value"]
+        elif kind == "close":
+            self.closed = True
+            self.ready.clear()
+        elif kind == "silence":
+            self.silenced.add(name_key(event.get("name")))
         elif kind != "over":
             raise TableError("bad", f"unknown event {kind!r}")
         self.seq += 1
@@ -675,8 +694,9 @@ class Table:
         """VIEW: the engine's one view for ``seat`` (None: a spectator) with the version."""
         v = cast(View, (state or self.state).view(seat))
         v["version"] = self.version
-        if self.status == WAITING and v.get("legal"):
+        if self.status in (WAITING, CLOSED) and v.get("legal"):
             v["legal"] = []  # dealt, but nobody plays before the host starts the table
+            # (or after the operator closed it)
         return v
 
     def snapshot(self, seat: int | None, host: bool = False,
@@ -837,6 +857,8 @@ def check_event(table: Table, event: Any) -> None:
 
 
 __all__ = [
+    "CLOSED",
+    "CLOSED_WORDS",
     "COMPUTER",
     "EMPTY",
     "KINDS",
@@ -858,6 +880,7 @@ __all__ = [
     "check_level",
     "computer_choice",
     "computer_level",
+    "name_key",
     "rules_line",
     "seat_words",
 ]

@@ -24,6 +24,9 @@ class Limits:
     tables_per_minute: int = 20
     expire_minutes: float = 30.0
     sweep_seconds: float = 60.0
+    # how often the server looks in the database for its tables changed from outside it
+    # (``forties admin close`` and ``silence``)
+    watch_seconds: float = 5.0
     bot_delay: float | None = None  # None: each table's own setting
     review_seconds: float | None = None
     grace_seconds: float | None = None

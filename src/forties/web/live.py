@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from ..rules import rules_from_json
 from ..state import DealKey
-from ..table import GAME_EVENTS, Event, Settings, Table, TableError
+from ..table import CLOSED_WORDS, GAME_EVENTS, Event, Settings, Table, TableError
 from .limits import Bucket, Limits
 from .store import Conflict, Store
 
@@ -181,10 +181,13 @@ class LiveTables:
     # ----- committing ---------------------------------------------------------------
 
     async def commit(self, live: Live, events: list[Event]) -> None:
-        """Store ``events`` (under ``live.lock``), then apply them and tell everyone."""
+        """Store ``events`` (under ``live.lock``), then apply them and tell everyone. A
+        table the operator closed (``forties admin close``) takes nothing more."""
         t = live.table
         hand = t.state.hand_index
         for attempt in range(RETRIES):
+            if t.closed:
+                raise TableError("closed", CLOSED_WORDS)
             new_version = t.version + sum(e["kind"] in GAME_EVENTS for e in events)
             try:
                 await self.store.append(t.id, t.seq, t.version, events, new_version,
@@ -192,6 +195,8 @@ class LiveTables:
                 break
             except Conflict:
                 await self.catch_up(live)  # another process moved the table first
+                if t.closed:
+                    raise TableError("closed", CLOSED_WORDS) from None
                 if attempt + 1 == RETRIES or not t.still_wanted(hand, events):
                     raise TableError("stale", "the game has moved on since: that was not "
                                               "done") from None

@@ -20,7 +20,7 @@ import time
 import unicodedata
 from typing import Any
 
-from ..table import OVER, PHRASES, REVIEW, Event, TableError
+from ..table import OVER, PHRASES, REVIEW, Event, TableError, name_key
 from .catchup import CatchUp
 from .live import HOST, Conn, Live, LiveTables
 from .pools import Pools, pool_hint
@@ -138,6 +138,8 @@ class Messages:
     async def _chat(self, live: Live, seat: int | None, msg: dict[str, Any]) -> None:
         if seat is None:
             raise TableError("seat", "spectators watch without speaking")
+        if live.table.silenced and name_key(live.table.seats[seat].name) in live.table.silenced:
+            return  # the operator silenced this name at this table: its chat is dropped
         event: Event = {"kind": "chat", "seat": seat, "name": live.table.seats[seat].name}
         if "phrase" in msg:
             if msg["phrase"] not in PHRASES:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from ..table import OVER, PERSON
+from ..table import CLOSED, OVER, PERSON
 from .live import Live, LiveTables, encode
 from .turns import Turns
 
@@ -115,7 +115,7 @@ class Presence:
         mine = {tid: set(live.here) for tid, live in tables.items() if live.here}
         await self._write_here(mine, {}, tell=False)
         watched = [tid for tid, live in tables.items()
-                   if live.table.status != OVER or live.conns]
+                   if live.table.status not in (OVER, CLOSED) or live.conns]
         got = await bus.present(watched)
         for tid, seats in (got or {}).items():
             live = tables.get(tid)

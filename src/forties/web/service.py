@@ -13,7 +13,8 @@ own, wired together here.
 - ``pools``: the computers', hints' and pars' worker processes;
 - ``limits``: what a client may do, and how fast the tables go.
 
-The ``Service`` itself starts and stops them, forgets idle tables, and is what the routes
+The ``Service`` itself starts and stops them, forgets idle tables, watches the database
+for its tables changed from outside (``forties admin``), and is what the routes
 (``forties.web.app``, the hall's and the pad's) ask.
 """
 
@@ -26,7 +27,7 @@ import time
 from concurrent.futures import Executor
 from typing import TYPE_CHECKING, Any
 
-from ..table import OVER, PLAYING
+from ..table import CLOSED, OVER, PLAYING
 from .catchup import CatchUp
 from .limits import Bucket, Limits, PerMinute
 from .live import Conn, Live, LiveTables, OnOver
@@ -62,6 +63,7 @@ class Service:
                                  self.rematches, self.catch_up, self.pools)
         self._created = PerMinute(self.limits.tables_per_minute)
         self._sweeper: asyncio.Task[None] | None = None
+        self._watcher: asyncio.Task[None] | None = None
         self._beat: asyncio.Task[None] | None = None
 
     @property
@@ -107,11 +109,13 @@ class Service:
                 live.standby = self.bus is not None  # the others may be playing it
                 self.turns.after(live)
         self._sweeper = asyncio.create_task(self._sweep())
+        self._watcher = asyncio.create_task(self._watch())
 
     async def close(self) -> None:
         self.live_tables.closing = True
-        if self._sweeper is not None:
-            self._sweeper.cancel()
+        for task in (self._sweeper, self._watcher):
+            if task is not None:
+                task.cancel()
         if self._beat is not None:
             self._beat.cancel()
         if self.bus is not None:
@@ -145,10 +149,39 @@ class Service:
                 for c in list(live.conns):
                     c.close()
         for table_id, live in list(self.tables.items()):
-            if not live.conns and live.table.status == OVER:
+            if not live.conns and live.table.status in (OVER, CLOSED):
                 self.turns.stop(live)
                 del self.tables[table_id]
         return gone
+
+    async def _watch(self) -> None:
+        """Every ``watch_seconds``: ``watch``."""
+        while True:
+            await asyncio.sleep(self.limits.watch_seconds)
+            try:
+                await self.watch()
+            except Exception:
+                log.exception("the tables could not be compared with the database")
+
+    async def watch(self) -> int:
+        """Bring up to date the tables in play here that the database has further on
+        than this process: the operator's ``forties admin close`` and ``silence`` (or
+        another process's moves that Redis did not tell), told to their connections.
+        How many there were."""
+        if not self.tables:
+            return 0
+        stored = await self.store.seqs(list(self.tables))
+        moved = 0
+        for table_id, seq in stored.items():
+            live = self.tables.get(table_id)
+            if live is None or live.table.seq >= seq or self.closing:
+                continue
+            moved += 1
+            if self.bus is not None:
+                await self.catch_up.moved_elsewhere(table_id, seq)
+            else:  # (its own commit under way finds nothing new, and does nothing)
+                self.live_tables.spawn(self.catch_up.refresh(live))
+        return moved
 
     # ----- what the routes ask ------------------------------------------------------
 

@@ -359,6 +359,19 @@ class Store:
                          .values(status=status, updated=time.time()))
         await self._run(work)
 
+    async def seqs(self, table_ids: Sequence[str]) -> dict[str, int]:
+        """The stored event number of each of ``table_ids`` (those that are there)."""
+        ids = list(table_ids)
+
+        def work(conn: Connection) -> dict[str, int]:
+            out: dict[str, int] = {}
+            for first in range(0, len(ids), 500):
+                q = sa.select(tables_t.c.id, tables_t.c.seq).where(
+                    tables_t.c.id.in_(ids[first:first + 500]))
+                out.update({str(r[0]): int(r[1]) for r in conn.execute(q).all()})
+            return out
+        return await self._run(work)
+
     async def ids_with_status(self, *status: str) -> list[str]:
         def work(conn: Connection) -> list[str]:
             q = sa.select(tables_t.c.id).where(tables_t.c.status.in_(status))

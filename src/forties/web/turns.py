@@ -14,7 +14,7 @@ import time
 from typing import Any
 
 from ..state import GameState
-from ..table import OVER, PERSON, PLAYING, REVIEW, WAITING, TableError
+from ..table import CLOSED, OVER, PERSON, PLAYING, REVIEW, WAITING, TableError
 from .live import Live, LiveTables
 from .pools import ParsEnded, Pools, pool_choice, pool_par
 
@@ -136,7 +136,7 @@ class Turns:
         async with live.lock:
             t = live.table
             if t.seats[seat].away or t.seats[seat].kind != PERSON or t.status in (
-                    WAITING, OVER) or (version is not None and t.version != version):
+                    WAITING, OVER, CLOSED) or (version is not None and t.version != version):
                 return
             try:
                 await self.tables.commit(live, [{"kind": "away", "seat": seat}])

@@ -383,6 +383,7 @@ function statusText() {
   const view = S.view;
   const table = S.table || {};
   if (table.status === 'waiting') return t('status.waiting');
+  if (table.status === 'closed') return t('status.closed');
   if (view.phase === 'game-over' || view.over) {
     const w = view.winner;
     if (w === null || w === undefined) return t('status.game_over');
