@@ -51,6 +51,7 @@ MAX_BODY = 16 * 1024
 MAX_COUPLES = 400
 CREATE_PER_MINUTE = 30
 POLL_SECONDS = 3.0  # an online evening asks the service about its open tables this often
+IDLE_SECONDS = 600.0  # an evening nobody asked about for this long: what is kept of it goes
 LEVELS = ("random", "basic", "expert")
 TIE_TYPES = ("vote", "answer", "cut", "play-off")
 PAGES = {"": "hall.html", "board": "hall-board.html", "director": "hall-director.html",
@@ -159,24 +160,59 @@ def winner_side(summary: Any) -> int | None:
 
 # ----- the evening's document ------------------------------------------------------------
 
+class _Turns:
+    """An evening's lock, and how many wait for it or hold it (0: it is forgotten)."""
+
+    def __init__(self) -> None:
+        self.lock = asyncio.Lock()
+        self.users = 0
+
+
 class Evenings:
-    """The hall's routes over one service: its store, and its tables for online evenings."""
+    """The hall's routes over one service: its store, and its tables for online evenings.
+
+    What it keeps for each evening (its lock while a change is under way; the evening read,
+    its board, its last poll and problem, for the pages that ask every few seconds) is
+    forgotten once nobody asked about the evening for ``IDLE_SECONDS``, and the lock as
+    soon as no change waits for it: an evening read again is read from the database."""
 
     def __init__(self, service: Tables) -> None:
         self.service = service
         self.store = service.store
-        self.locks: dict[str, asyncio.Lock] = {}
+        self.locks: dict[str, _Turns] = {}
         self.boards: dict[str, tuple[int, dict[str, Any]]] = {}
         self.polled: dict[str, float] = {}
         self.tasks: set[asyncio.Task[bool]] = set()
         self.problems: dict[str, str] = {}
         self.created = PerMinute(CREATE_PER_MINUTE)
         self.halls: dict[str, tuple[int, dict[str, Any], Hall]] = {}
+        self.used: dict[str, float] = {}  # when each evening was last asked about
+        self._pruned = time.monotonic()
+
+    def _tick(self) -> None:
+        """At most once a minute, forget the evenings nobody asked about for
+        ``IDLE_SECONDS`` (``prune``): done whenever an evening is asked for."""
+        if time.monotonic() - self._pruned >= 60:
+            self.prune()
+
+    def prune(self) -> None:
+        """Forget what is kept for the evenings nobody asked about for ``IDLE_SECONDS``
+        (but one being changed), and the addresses whose minute is over."""
+        now = time.monotonic()
+        self._pruned = now
+        for eid in [e for e, at in self.used.items() if now - at >= IDLE_SECONDS]:
+            if eid in self.locks:
+                continue
+            for kept in (self.used, self.halls, self.boards, self.polled, self.problems):
+                kept.pop(eid, None)
+        self.created.prune()
 
     async def load(self, eid: str) -> tuple[int, dict[str, Any], Hall]:
+        self._tick()
         got = await self.store.get_doc(KIND, eid) if _valid_id(eid) else None
         if got is None:
             raise Refused(f"there is no evening {eid!r}", 404)
+        self.used[eid] = time.monotonic()
         version, body = got
         try:
             return version, body, Hall.from_json(body["hall"])
@@ -186,9 +222,11 @@ class Evenings:
     async def read(self, eid: str) -> tuple[int, dict[str, Any], Hall]:
         """The evening to read, not to change: replayed once per version (a hundred
         players' pages asking every few seconds replay nothing)."""
+        self._tick()
         got = await self.store.get_doc(KIND, eid) if _valid_id(eid) else None
         if got is None:
             raise Refused(f"there is no evening {eid!r}", 404)
+        self.used[eid] = time.monotonic()
         cached = self.halls.get(eid)
         if cached is not None and cached[0] == got[0]:
             return cached
@@ -213,14 +251,25 @@ class Evenings:
             body["hall"] = hall.to_json()
             return version, body, result
 
-        async with self.locks.setdefault(eid, asyncio.Lock()):
-            _, result = await compare_and_set(self.store, KIND, eid, change,
-                                              Refused("the evening is busy: try again", 503))
-            self.boards.pop(eid, None)
-            return result
+        turns = self.locks.get(eid)
+        if turns is None:
+            turns = self.locks[eid] = _Turns()
+        turns.users += 1
+        try:
+            async with turns.lock:
+                _, result = await compare_and_set(self.store, KIND, eid, change,
+                                                  Refused("the evening is busy: try again",
+                                                          503))
+                self.boards.pop(eid, None)
+                return result
+        finally:
+            turns.users -= 1
+            if not turns.users and self.locks.get(eid) is turns:
+                del self.locks[eid]
 
     def limit(self, address: str) -> None:
         """At most CREATE_PER_MINUTE new evenings a minute from one address."""
+        self._tick()
         if not self.created.take(address):
             raise Refused("too many new evenings from here: wait a minute", 429)
 

@@ -9,6 +9,7 @@ import json
 import os
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -24,6 +25,9 @@ class Limits:
     tables_per_minute: int = 20
     expire_minutes: float = 30.0
     sweep_seconds: float = 60.0
+    # a table nobody is at, on which nothing happened for this long, leaves memory (it
+    # stays in the database, and comes back when someone opens it)
+    idle_minutes: float = 10.0
     # how often the server looks in the database for its tables changed from outside it
     # (``forties admin close`` and ``silence``)
     watch_seconds: float = 5.0
@@ -97,13 +101,17 @@ class PerMinute:
     """At most ``count`` of something (new tables, pads, evenings) in any minute for each
     key: a client's address, or one key for every client."""
 
-    def __init__(self, count: int) -> None:
+    def __init__(self, count: int, clock: Callable[[], float] | None = None) -> None:
         self.count = count
+        self.clock = clock or (lambda: time.monotonic())
         self._at: dict[str, deque[float]] = {}
+        self._pruned = self.clock()
 
     def take(self, key: str = "") -> bool:
         """Count one more for ``key`` if the minute has room for it (True), else False."""
-        now = time.monotonic()
+        now = self.clock()
+        if now - self._pruned >= 60:
+            self.prune()
         recent = self._at.setdefault(key, deque())
         while recent and recent[0] <= now - 60:
             recent.popleft()
@@ -111,6 +119,19 @@ class PerMinute:
             return False
         recent.append(now)
         return True
+
+    def prune(self) -> None:
+        """Forget the keys whose last minute is over (an address that came once is not
+        kept for ever); ``take`` does it at most once a minute, the sweep too."""
+        now = self.clock()
+        self._pruned = now
+        for key in [k for k, d in self._at.items() if not d or d[-1] <= now - 60]:
+            del self._at[key]
+
+    @property
+    def held(self) -> int:
+        """How many keys are held now."""
+        return len(self._at)
 
 
 __all__ = ["Bucket", "Limits", "PerMinute"]

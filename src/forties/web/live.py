@@ -100,6 +100,22 @@ class Live:
     # presence: the seats with a connection here, and on the other processes (Redis)
     here: set[int] = field(default_factory=set)
     remote: set[int] = field(default_factory=set)
+    # when something last happened at the table here (an event, a connection gone), on
+    # the monotonic clock: a table nobody is at leaves memory after a while (the sweep)
+    touched: float = field(default_factory=lambda: time.monotonic())
+
+    def idle_for(self, now: float) -> float | None:
+        """How long the table has waited on nobody (None: it is not idle: someone is at
+        it, here or on another process, or it waits on a computer, a review or a timer)."""
+        if self.conns or self.remote or (self.task is not None and not self.task.done()):
+            return None
+        if self.grace:
+            return None
+        timer = self.turn_timer
+        if timer is not None and not timer.cancelled() and \
+                timer.when() > asyncio.get_running_loop().time():
+            return None
+        return now - self.touched
 
 
 class LiveTables:
@@ -204,6 +220,7 @@ class LiveTables:
             t.apply(e)
             t.turn_clock(time.time())
             self.broadcast(live, e)
+        live.touched = time.monotonic()
         live.standby = False
         self.announce(t.id, t.seq)
 
@@ -216,6 +233,8 @@ class LiveTables:
             t.apply(e)
             t.turn_clock(time.time())
             self.broadcast(live, e)
+        if events:
+            live.touched = time.monotonic()
         return len(events)
 
     def broadcast(self, live: Live, event: Event) -> None:

@@ -13,9 +13,9 @@ own, wired together here.
 - ``pools``: the computers', hints' and pars' worker processes;
 - ``limits``: what a client may do, and how fast the tables go.
 
-The ``Service`` itself starts and stops them, forgets idle tables, watches the database
-for its tables changed from outside (``forties admin``), and is what the routes
-(``forties.web.app``, the hall's and the pad's) ask.
+The ``Service`` itself starts and stops them, forgets finished and idle tables (they stay
+in the database), watches the database for its tables changed from outside (``forties
+admin``), and is what the routes (``forties.web.app``, the hall's and the pad's) ask.
 """
 
 from __future__ import annotations
@@ -141,6 +141,10 @@ class Service:
                 log.exception("the sweep failed")
 
     async def sweep(self) -> list[str]:
+        """Expire the tables nobody filled; forget the tables here that are over (or
+        closed) with nobody at them, and those that waited on nobody for
+        ``idle_minutes``: they stay in the database, and a page or a link that opens one
+        again loads it. The limits' per-address records that ran out go too."""
         gone = await self.store.expire(time.time() - 60 * self.limits.expire_minutes)
         for table_id in gone:
             live = self.tables.pop(table_id, None)
@@ -148,10 +152,16 @@ class Service:
                 self.turns.stop(live)
                 for c in list(live.conns):
                     c.close()
+        now = time.monotonic()
+        idle = 60 * self.limits.idle_minutes
         for table_id, live in list(self.tables.items()):
-            if not live.conns and live.table.status in (OVER, CLOSED):
+            waited = live.idle_for(now)
+            if waited is None:
+                continue
+            if live.table.status in (OVER, CLOSED) or waited >= idle:
                 self.turns.stop(live)
                 del self.tables[table_id]
+        self._created.prune()
         return gone
 
     async def _watch(self) -> None:
@@ -241,6 +251,7 @@ class Service:
         if live is None:
             return
         live.conns.discard(conn)
+        live.touched = time.monotonic()
         self.presence.seen(live)
 
 
