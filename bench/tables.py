@@ -3,7 +3,8 @@ websocket clients at once (``make loadtest-tables``; ``make loadtest`` is the sc
 test over PostgreSQL and Redis, ``bench.load``).
 
     python -m bench.tables [--tables N] [--seconds S] [--think T] [--preset P]
-                                 [--url URL [--pid PID]] [--json]
+                                 [--url URL [--pid PID]] [--via-caddy | --compare-caddy]
+                                 [--json]
 
 Starts ``forties serve`` on 127.0.0.1 (a free port, a fresh SQLite database in a
 temporary folder) unless ``--url`` names a running one (``--pid``: its process, to
@@ -21,6 +22,12 @@ After ``--seconds`` it reports:
 - the server's CPU time per action, and this process's (the 2,000 clients'), errors
   (refusals) and reconnections.
 
+``--via-caddy`` puts Debian's Caddy with the shipped ``deploy/Caddyfile`` in front of the
+server (``tests/caddy.py``: its internal CA, 127.0.0.1, a free port), and the clients
+reach it over https and wss, as a public site's players do; Caddy's CPU time per action is
+reported too. ``--compare-caddy`` runs the same load twice in one run, direct and then
+through Caddy (a fresh server each), and gives the ratios, through Caddy over direct.
+
 Everything stays on the loopback interface and ends within the time given.
 """
 
@@ -28,12 +35,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
 import re
 import shutil
 import signal
+import ssl
 import subprocess
 import sys
 import tempfile
@@ -94,8 +103,8 @@ def _cpus(text: str | None) -> set[int] | None:
 
 async def run(tables: int, seconds: float, think: float, preset: str,
               url: str | None = None, server_cpus: str | None = None,
-              client_cpus: str | None = None, pid: int | None = None) -> dict[str, Any]:
-    import httpx
+              client_cpus: str | None = None, pid: int | None = None,
+              via_caddy: bool = False) -> dict[str, Any]:
 
     driver.raise_file_limit()
     server = Server() if url is None else None
@@ -106,16 +115,45 @@ async def run(tables: int, seconds: float, think: float, preset: str,
     base = url.rstrip("/") if url else server.url  # type: ignore[union-attr]
     if server is not None:
         pid = server.proc.pid
+    verify: ssl.SSLContext | bool = True
+    front_pid: int | None = None
+    with contextlib.ExitStack() as stack:
+        if via_caddy:
+            from tests.caddy import caddy
+
+            try:
+                front = stack.enter_context(caddy([base.split("//", 1)[1]]))
+            except BaseException:
+                if server is not None:
+                    server.stop()
+                raise
+            base, front_pid = front.url, front.proc.pid
+            # the clients trust Caddy's own CA: httpx by this context, the websockets by
+            # the default context, which reads SSL_CERT_FILE when each is made
+            verify = ssl.create_default_context(cafile=str(front.root))
+            os.environ["SSL_CERT_FILE"] = str(front.root)
+        result = await _measure(tables, seconds, think, preset, base, verify, pid,
+                                front_pid, server, server_cpus, client_cpus)
+    return result
+
+
+async def _measure(tables: int, seconds: float, think: float, preset: str, base: str,
+                   verify: ssl.SSLContext | bool, pid: int | None, front_pid: int | None,
+                   server: Server | None, server_cpus: str | None,
+                   client_cpus: str | None) -> dict[str, Any]:
+    import httpx
+
     players: driver.Players | None = None
     try:
         rss0 = driver.rss_kib(pid) if pid else None
-        async with httpx.AsyncClient(base_url=base, timeout=60,
+        async with httpx.AsyncClient(base_url=base, timeout=60, verify=verify,
                                      limits=httpx.Limits(max_connections=50)) as http:
             made = await driver.make_tables(http, tables, preset)
         players = driver.Players(made, ["ws" + base[4:]], think)
         await players.connect()
         rss1 = driver.rss_kib(pid) if pid else None
         cpu0 = driver.cpu_of([pid]) if pid else None
+        front0 = driver.cpu_of([front_pid]) if front_pid else None
         me0 = time.process_time()
         players.measure()
         t0 = time.perf_counter()
@@ -123,6 +161,7 @@ async def run(tables: int, seconds: float, think: float, preset: str,
         elapsed = time.perf_counter() - t0
         figures = players.figures(elapsed)
         cpu1 = driver.cpu_of([pid]) if pid else None
+        front1 = driver.cpu_of([front_pid]) if front_pid else None
         me1 = time.process_time()
     finally:
         if players is not None:
@@ -140,7 +179,10 @@ async def run(tables: int, seconds: float, think: float, preset: str,
         if rss0 is not None and rss1 is not None else None,
         "server_cpu_ms_per_action": round(1000 * (cpu1 - cpu0) / done, 2)
         if cpu0 is not None and cpu1 is not None and done else None,
+        "caddy_cpu_ms_per_action": round(1000 * (front1 - front0) / done, 2)
+        if front0 is not None and front1 is not None and done else None,
         "clients_cpu_ms_per_action": round(1000 * (me1 - me0) / done, 2) if done else None,
+        "via": "caddy (https, wss)" if front_pid else "direct (http, ws)",
         "errors": figures["errors"], "error_messages": figures["error_messages"],
         "reconnections": figures["reconnections"],
         "machine": driver.machine(),
@@ -162,6 +204,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--pid", type=int, default=None,
                     help="with --url: the server's process, to measure its CPU and memory")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
+    front = ap.add_mutually_exclusive_group()
+    front.add_argument("--via-caddy", action="store_true",
+                       help="the clients reach the server through Caddy (deploy/Caddyfile), "
+                            "over https and wss")
+    front.add_argument("--compare-caddy", action="store_true",
+                       help="the same load direct, then through Caddy, and the ratios")
     ap.add_argument("--server-cpus", default=None, metavar="LIST",
                     help="pin the server to these CPUs, e.g. 0,1 (Linux)")
     ap.add_argument("--client-cpus", default=None, metavar="LIST",
@@ -175,14 +223,28 @@ def main(argv: list[str] | None = None) -> int:
         print("forties: --tables must be at least 1, --seconds above 0, --think 0 or more",
               file=sys.stderr)
         return 2
-    random.seed(0)
+    if args.url is not None and (args.via_caddy or args.compare_caddy):
+        print("forties: --via-caddy and --compare-caddy start their own server (no --url)",
+              file=sys.stderr)
+        return 2
+    fronts = [False, True] if args.compare_caddy else [args.via_caddy]
+    runs = []
     try:
-        result = asyncio.run(run(args.tables, args.seconds, args.think, args.preset,
-                                 args.url, args.server_cpus, args.client_cpus,
-                                 args.pid))
+        for via in fronts:
+            random.seed(0)
+            runs.append(asyncio.run(run(args.tables, args.seconds, args.think, args.preset,
+                                        args.url, args.server_cpus, args.client_cpus,
+                                        args.pid, via)))
     except KeyboardInterrupt:
         print("forties: stopped", file=sys.stderr)
         return 1
+    if len(runs) == 1:
+        result = runs[0]
+    else:
+        direct, caddy = runs
+        result = {"direct": direct, "caddy": caddy, "ratios (caddy / direct)": {
+            k: round(caddy[k] / direct[k], 2) if caddy[k] and direct[k] else None
+            for k in ("actions_per_second", "p50_ms", "p99_ms", "server_cpu_ms_per_action")}}
     if args.json:
         print(json.dumps(result, indent=1))
     else:

@@ -67,6 +67,7 @@ class Caddy:
     port: int
     proc: subprocess.Popen[bytes]
     log: Path
+    root: Path  # the internal CA's root certificate, for clients that would trust it
 
     def said(self) -> str:
         """What Caddy logged (its last lines), for a test that failed."""
@@ -115,7 +116,8 @@ def caddy(upstreams: list[str], folder: Path | None = None, https_port: int = 0,
     url = f"https://127.0.0.1:{https_port}"
     try:
         wait_answering(url + "/healthz", proc, log)
-        yield Caddy(url, https_port, proc, log)
+        yield Caddy(url, https_port, proc, log,
+                    where / "storage" / "pki" / "authorities" / "local" / "root.crt")
     finally:
         proc.terminate()
         try:

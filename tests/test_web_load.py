@@ -36,3 +36,23 @@ def test_the_load_tool_measures_a_running_server_only_with_its_address() -> None
                          cwd=ROOT, capture_output=True, text=True, timeout=60, check=False)
     assert res.returncode == 2 and len(res.stderr.strip().splitlines()) == 1
     assert "--url" in res.stderr
+
+
+def test_the_load_tool_plays_through_caddy_over_https() -> None:
+    """``--via-caddy``: the shipped Caddyfile in front (tests/caddy.py), the clients on
+    https and wss trusting Caddy's own CA."""
+    res = subprocess.run([sys.executable, "-m", "bench.tables", "--tables", "3",
+                          "--seconds", "2", "--via-caddy", "--json"], cwd=ROOT,
+                         capture_output=True, text=True, timeout=300, check=False)
+    assert res.returncode == 0, res.stderr[-2000:]
+    out = json.loads(res.stdout)
+    assert out["via"] == "caddy (https, wss)" and out["clients"] == 12
+    assert out["actions"] > 0 and out["errors"] == 0 and out["reconnections"] == 0
+    assert out["caddy_cpu_ms_per_action"] > 0
+
+
+def test_the_load_tool_starts_its_own_server_behind_caddy() -> None:
+    res = subprocess.run([sys.executable, "-m", "bench.tables", "--url", "http://127.0.0.1:9",
+                          "--via-caddy"], cwd=ROOT, capture_output=True, text=True,
+                         timeout=60, check=False)
+    assert res.returncode == 2 and len(res.stderr.strip().splitlines()) == 1
