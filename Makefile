@@ -50,11 +50,15 @@ $(CHROMIUM):
 	$(SUDO) apt-get install -y chromium || ($(SUDO) apt-get update && $(SUDO) apt-get install -y chromium)
 
 # PostgreSQL and Redis, which the tests of many server processes start on loopback for the
-# run: Debian's packages, installed with apt when missing (CI is a fresh machine, as root).
+# run, and Caddy and systemd-analyze, with which tests/web/test_caddy.py tries the deployment
+# of docs/deploy.md: Debian's packages, installed with apt when missing (CI is a fresh
+# machine, as root).
 services:
-	@if ! command -v redis-server >/dev/null || ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
+	@if ! command -v redis-server >/dev/null || ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 \
+	    || ! command -v caddy >/dev/null || ! command -v systemd-analyze >/dev/null; then \
 	  $(SUDO) apt-get update -qq && \
-	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql redis-server; \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql redis-server \
+	    caddy systemd; \
 	fi
 
 # The tests' compiled code is made once, beside the linters, rather than by every test worker.
