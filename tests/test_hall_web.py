@@ -238,7 +238,8 @@ def test_ties_are_worked_through_on_screen_and_exported(client: Any) -> None:
                                                      "winner": t["deals_first"]})
     b = board(client, eid)
     assert b["status"]["phase"] == "prizes"
-    assert b["draws"]["seed"] >= 0  # the seed is shown once the evening is over
+    # the seed is shown once the evening is over: 128 bits of secrets, in digits too
+    assert b["draws"]["seed"] >= 2**64 and b["draws"]["seed_text"] == str(b["draws"]["seed"])
     (ct,) = b["contests"]
     assert ct["key"] == "prize-1" and ct["to_vote"] == [1, 3]
     assert "vote" in one_line(client.post(f"/api/hall/{eid}/tie", json={

@@ -6,6 +6,7 @@ through on screen (the votes and the cut's cards)."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import urllib.request
 from pathlib import Path
@@ -138,7 +139,11 @@ def test_a_director_runs_an_evening_from_the_door_to_the_prizes(
     assert "1st prize: Couple 3" in awards
     assert f"2nd prize: Couple {order[0]}" in awards and f"3rd prize: Couple {order[1]}" in awards
     assert "Booby prize: Couple 2" in awards
-    assert "The evening's seed" in (board.locator("#draws").text_content() or "")
+    # the seed, 128 bits of secrets, shown digit for digit (no JavaScript number holds it)
+    seed = b["draws"]["seed_text"]
+    assert b["draws"]["seed"] >= 2**64 and str(b["draws"]["seed"]) == seed
+    assert hashlib.sha256(seed.encode()).hexdigest() == b["draws"]["seed_sha256"]
+    assert f"The evening's seed: {seed}" in (board.locator("#draws").text_content() or "")
     board.screenshot(path=str(shots / "hall-board-prizes.png"), full_page=True)
 
     # the exports and the printed cards are there from the director's page

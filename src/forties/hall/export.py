@@ -68,6 +68,7 @@ def export_json(hall: Hall) -> dict[str, Any]:
     out["draws"] = {"seed_sha256": commitment(s.seed), "method": METHOD}
     if hall.over:
         out["draws"]["seed"] = s.seed
+        out["draws"]["seed_text"] = str(s.seed)  # (a page cannot hold 128 bits in a number)
     out["notes"] = list(hall.notes)
     return out
 
@@ -175,4 +176,5 @@ def board_json(hall: Hall) -> dict[str, Any]:
                              "best": jar.best, "rule": s.cookie_jar_rule}
     if hall.over:
         out["draws"]["seed"] = s.seed
+        out["draws"]["seed_text"] = str(s.seed)  # (a page cannot hold 128 bits in a number)
     return out

@@ -126,7 +126,7 @@ def settings_from_request(obj: dict[str, Any]) -> Settings:
         rules = build_rules(preset, options)
     except RulesError as e:
         raise Refused(str(e)) from None
-    kw: dict[str, Any] = {"rules": rules, "seed": secrets.randbelow(2**48),
+    kw: dict[str, Any] = {"rules": rules, "seed": secrets.randbits(128),
                           "title": _text(obj, "title")}
     for key in ("games", "prizes", "cookie_jar"):
         if key in obj:

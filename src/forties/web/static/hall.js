@@ -238,7 +238,7 @@ export function drawPrizes(b, act = null) {
   const d = b.draws;
   box.append(el("details", { id: "draws" }, el("summary", {}, t("hall.draws.title", "Check the draws")),
     el("p", {}, t("hall.draws.key", "Draw key (SHA-256), shown from the start: {digest}", { digest: d.seed_sha256 })),
-    "seed" in d ? el("p", {}, t("hall.draws.seed", "The evening's seed: {seed}", { seed: d.seed })) : null,
+    "seed" in d ? el("p", {}, t("hall.draws.seed", "The evening's seed: {seed}", { seed: d.seed_text ?? String(d.seed) })) : null,
     el("p", { class: "muted", id: "draw-method" }, t("hall.draws.method", d.method))));
   return box;
 }
