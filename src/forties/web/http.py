@@ -3,6 +3,10 @@ hall): a refusal that is one line of JSON, the reading of a request's JSON body,
 pad's and the hall's routes need of the service (``Documents``, ``Tables``), and the one
 compare-and-set of a document.
 
+Every string of a JSON body is made storable (``text.clean_json``: no lone surrogate, no
+NUL or other control, no bidi override, NFC) before any route reads it, and a refusal's
+line is too, so that no text from outside can make an answer that cannot be encoded.
+
 A route raises ``Refused(message, status)``; ``create_app`` answers it as
 ``{"error": message}`` with that status, and so does a route wrapped in ``one_line``
 (the pad's and the hall's, which can be mounted on an app of their own).
@@ -11,7 +15,6 @@ A route raises ``Refused(message, status)``; ``create_app`` answers it as
 from __future__ import annotations
 
 import functools
-import hashlib
 import json
 from collections.abc import Awaitable, Callable
 from typing import Any, ClassVar, Protocol, TypeVar
@@ -20,6 +23,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from .. import errors
+from .text import clean_json, digest, storable
 
 Handler = Callable[[Request], Awaitable[Response]]
 T = TypeVar("T")
@@ -76,6 +80,7 @@ class Refused(errors.Refused):
 def error(status: int, message: str, code: str | None = None) -> JSONResponse:
     """The answer to a refused request: ``{"error": message}`` with ``status`` (and
     ``"code"``, a word the client may translate instead of showing the English line)."""
+    message = storable(message)
     body = {"error": message} if code is None else {"error": message, "code": code}
     return JSONResponse(body, status_code=status)
 
@@ -99,7 +104,8 @@ def one_line(*also: type[Exception]) -> Callable[[Handler], Handler]:
 async def json_body(request: Request, limit: int, *, empty_is_nothing: bool = False
                     ) -> dict[str, Any]:
     """The request's body, a JSON object of at most ``limit`` bytes; an empty body is
-    ``{}`` where ``empty_is_nothing``, not JSON otherwise. Raises ``Refused``."""
+    ``{}`` where ``empty_is_nothing``, not JSON otherwise; every string in it storable
+    (``text.clean_json``). Raises ``Refused``."""
     raw = await request.body()
     if len(raw) > limit:
         raise Refused(f"the request is too large (at most {limit // 1024} KiB)", 413)
@@ -113,12 +119,8 @@ async def json_body(request: Request, limit: int, *, empty_is_nothing: bool = Fa
         raise Refused("the request has a number with too many digits") from None
     if not isinstance(obj, dict):
         raise Refused("the request must be a JSON object")
-    return obj
-
-
-def digest(key: str) -> str:
-    """What a document keeps of a secret key: its SHA-256, in hex."""
-    return hashlib.sha256(key.encode()).hexdigest()
+    cleaned: dict[str, Any] = clean_json(obj)
+    return cleaned
 
 
 def conflicts(store: DocumentStore) -> tuple[type[BaseException], ...]:

@@ -1,6 +1,7 @@
 """The table's websocket protocol: what each message from a connection asks, and what
 answers it. Every message is checked (its size, the connection's pace, JSON with a
-"type"); a refusal is one error frame to that connection alone.
+"type") and its text made storable (``text.clean_json``); a refusal is one error frame
+to that connection alone.
 
     ping                      -> pong
     hello {seq}               -> the frames since ``seq`` (0, or too old: a snapshot)
@@ -17,7 +18,6 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-import unicodedata
 from typing import Any
 
 from ..table import OVER, PHRASES, REVIEW, Event, TableError, name_key
@@ -26,9 +26,8 @@ from .live import HOST, Conn, Live, LiveTables
 from .pools import Pools, pool_hint
 from .presence import Presence
 from .rematch import Rematches
+from .text import CHAT_MAX, clean_json, line
 from .turns import Turns
-
-CHAT_MAX = 200
 
 
 class Messages:
@@ -60,6 +59,7 @@ class Messages:
         if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
             conn.error("bad", "a message is a JSON object with a \"type\"")
             return
+        msg = clean_json(msg)  # its text storable before anything reads it
         try:
             await self.handle(conn, live, msg)
         except TableError as e:
@@ -149,10 +149,10 @@ class Messages:
             text = msg.get("text")
             if not isinstance(text, str):
                 raise TableError("bad", "a chat message needs \"text\" or \"phrase\"")
-            text = "".join(c for c in text if unicodedata.category(c)[0] != "C").strip()
+            text = line(text, CHAT_MAX)
             if not text:
                 raise TableError("bad", "say something")
-            event["text"] = text[:CHAT_MAX]
+            event["text"] = text
         async with live.lock:
             await self.tables.commit(live, [event])
 

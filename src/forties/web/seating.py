@@ -10,7 +10,6 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
-import unicodedata
 from typing import Any
 
 from ..rules import RulesError, build_rules
@@ -31,9 +30,8 @@ from ..table import (
 )
 from .live import HOST, Live, LiveTables, OnOver
 from .store import Conflict
+from .text import NAME_MAX, is_key, line
 from .turns import Turns
-
-NAME_MAX = 40
 
 
 def token_hash(token: str) -> str:
@@ -45,15 +43,13 @@ def new_token() -> str:
 
 
 def clean_name(raw: Any, default: str) -> str:
-    """A player's name as given: printable, one line, at most 40 characters."""
+    """A player's name as given: storable, one line, at most NAME_MAX characters
+    (``text.line``)."""
     if raw is None or raw == "":
         return default
     if not isinstance(raw, str):
         raise TableError("bad", "a name must be text")
-    text = "".join(c for c in raw if unicodedata.category(c)[0] != "C").strip()
-    if not text:
-        return default
-    return text[:NAME_MAX]
+    return line(raw, NAME_MAX) or default
 
 
 def start_events(given_kinds: list[Event], n: int, level: str) -> list[Event]:
@@ -74,7 +70,7 @@ class Seating:
         self.turns = turns
 
     async def seat_of(self, table_id: str, token: str) -> int | None:
-        if not isinstance(token, str) or not token or len(token) > 200:
+        if not is_key(token):
             return None
         return await self.tables.store.seat_of_token(table_id, token_hash(token))
 
@@ -182,7 +178,7 @@ class Seating:
             raise TableError("table", "there is no such table")
         if invite is None and seat is not None:
             return await self._join_public(live, seat, name)
-        if not isinstance(invite, str) or not invite or len(invite) > 100:
+        if not is_key(invite):
             raise TableError("invite", "that invite is not for this table")
         who = clean_name(name, "")
         async with live.lock:
