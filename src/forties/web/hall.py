@@ -24,7 +24,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import hmac
 import json
 import secrets
 import time
@@ -44,6 +43,7 @@ from ..hall.words import LANGUAGES
 from ..rules import RulesError, build_rules
 from .http import Handler, Refused, Tables, compare_and_set, digest, json_body, one_line
 from .limits import PerMinute
+from .text import TITLE_MAX, clean_json, is_key, line, same_digest, same_key
 
 KIND = "hall"
 STATIC = Path(__file__).parent / "static"
@@ -96,11 +96,20 @@ def _points(obj: dict[str, Any]) -> dict[int, int] | None:
     return out
 
 
-def _text(obj: dict[str, Any], key: str, most: int = 80) -> str:
+def _text(obj: dict[str, Any], key: str, most: int = TITLE_MAX) -> str:
     v = obj.get(key, "")
     if not isinstance(v, str) or len(v) > most:
         raise Refused(f"{key} must be text of at most {most} characters")
-    return v.strip()
+    return line(v)
+
+
+def _names(obj: dict[str, Any]) -> list[str]:
+    """A couple's two names, each one line (the evening checks what else a name must be)."""
+    names = obj.get("names")
+    if not isinstance(names, list) or len(names) != 2 or \
+            not all(isinstance(n, str) for n in names):
+        raise Refused("a couple is two names")
+    return [line(n) for n in names]
 
 
 def _bool(obj: dict[str, Any], key: str, default: bool) -> bool:
@@ -214,6 +223,7 @@ class Evenings:
             raise Refused(f"there is no evening {eid!r}", 404)
         self.used[eid] = time.monotonic()
         version, body = got
+        body = clean_json(body)  # one stored before text was cleaned is served clean
         try:
             return version, body, Hall.from_json(body["hall"])
         except (HallError, KeyError, TypeError) as e:
@@ -231,6 +241,7 @@ class Evenings:
         if cached is not None and cached[0] == got[0]:
             return cached
         version, body = got
+        body = clean_json(body)
         try:
             hall = Hall.from_json(body["hall"])
         except (HallError, KeyError, TypeError) as e:
@@ -275,11 +286,10 @@ class Evenings:
 
     def check_key(self, body: dict[str, Any], key: Any, *, tables: bool = False) -> str:
         """'director' or 'tables' for a right key; raises Refused (403) otherwise."""
-        if isinstance(key, str) and key:
-            if hmac.compare_digest(digest(key), body.get("director", "")):
-                return "director"
-            if tables and hmac.compare_digest(key, body.get("tables", "")):
-                return "tables"
+        if same_digest(key, body.get("director")):
+            return "director"
+        if tables and same_key(key, body.get("tables")):
+            return "tables"
         who = "the director's or the tables'" if tables else "the director's"
         raise Refused(f"this link is not {who}: ask the director for the right one", 403)
 
@@ -431,7 +441,7 @@ def _summary_points(summary: Any, a: int, b: int) -> dict[int, int] | None:
 
 
 def _valid_id(eid: str) -> bool:
-    return 4 <= len(eid) <= 40 and all(c.isalnum() or c in "-_" for c in eid)
+    return 4 <= len(eid) <= 40 and eid.isascii() and all(c.isalnum() or c in "-_" for c in eid)
 
 
 def _links(eid: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -547,10 +557,7 @@ def action(step: Step, *, tables: bool = False) -> Handler:
 
 
 def register(eid: str, obj: dict[str, Any], body: dict[str, Any], hall: Hall) -> dict[str, Any]:
-    names = obj.get("names")
-    if not isinstance(names, list) or len(names) != 2 or \
-            not all(isinstance(n, str) for n in names):
-        raise Refused("a couple is two names")
+    names = _names(obj)
     if len(hall.couples) >= MAX_COUPLES:
         raise Refused(f"an evening has at most {MAX_COUPLES} couples")
     online = body.get("online")
@@ -581,10 +588,7 @@ def leave(eid: str, obj: dict[str, Any], body: dict[str, Any], hall: Hall) -> No
 
 def rename(eid: str, obj: dict[str, Any], body: dict[str, Any], hall: Hall) -> None:
     number = _int(obj, "couple")
-    names = obj.get("names")
-    if not isinstance(names, list) or len(names) != 2 or \
-            not all(isinstance(n, str) for n in names):
-        raise Refused("a couple is two names")
+    names = _names(obj)
     hall.rename(number, names)
     online = body.get("online")
     if online is not None:  # the players' own pages and links say the new names
@@ -643,7 +647,7 @@ async def seat(request: Request) -> Response:
     _, body, hall = await ev.read(eid)
     online = body.get("online") or {}
     key = obj.get("key")
-    who = online.get("people", {}).get(key) if isinstance(key, str) else None
+    who = online.get("people", {}).get(key) if is_key(key) else None
     if who is None:
         raise Refused("this link is not a player's of this evening: ask the director", 403)
     couple, member = who["couple"], who["member"]

@@ -31,7 +31,6 @@ add ``"code"`` and ``"words"`` (``forties.pad.CODES``), which the page says in i
 from __future__ import annotations
 
 import functools
-import hmac
 import json
 import re
 import secrets
@@ -48,6 +47,7 @@ from ..pad import Entry, Pad, PadError, new_pad
 from ..rules import PRESETS, FortyFivesRules, RulesError, build_rules
 from .http import Documents, Handler, Refused, compare_and_set, digest, json_body, one_line
 from .limits import PerMinute
+from .text import NAME_MAX, TITLE_MAX, clean_json, line, same_digest
 
 KIND = "pad"
 STATIC = Path(__file__).parent / "static"
@@ -111,6 +111,7 @@ class Pads:
         if got is None:
             raise Refused("there is no such pad", 404)
         version, body = got
+        body = clean_json(body)  # one stored before text was cleaned is served clean
         try:
             return version, body, Pad.from_json(body["pad"])
         except (PadError, KeyError, TypeError) as e:
@@ -120,8 +121,7 @@ class Pads:
         """Apply ``step`` to the pad (scorekeeper's key checked), compare-and-set."""
         async def change() -> tuple[int, dict[str, Any], Pad]:
             version, body, pad = await self.load(pid)
-            if not isinstance(key, str) or not hmac.compare_digest(digest(key),
-                                                                   str(body.get("key"))):
+            if not same_digest(key, body.get("key")):
                 raise Refused("only the scorekeeper's link can change this pad", 403)
             step(pad)
             body["pad"] = pad.to_json()
@@ -178,11 +178,12 @@ async def create(request: Request) -> Response:
         raise Refused("preset must be a preset's name and options an object")
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
         raise Refused("names must be a list of the players' names")
-    if not isinstance(title, str) or len(title) > 80:
-        raise Refused("title must be text of at most 80 characters")
+    if not isinstance(title, str) or len(title) > TITLE_MAX:
+        raise Refused(f"title must be text of at most {TITLE_MAX} characters")
     dealer = obj.get("first_dealer", 0)
     try:
-        pad = new_pad(preset, options, names, dealer, title.strip())
+        pad = new_pad(preset, options, [line(n, NAME_MAX) for n in names], dealer,
+                      line(title))
     except RulesError as e:
         raise Refused(str(e)) from None
     pads.limit()
