@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import socket
 import threading
 import time
@@ -69,12 +70,29 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield url
 
 
+# A predicate Playwright polls is run in the page: a bare expression ("x === 1") by eval at
+# each poll, which the pages' Content-Security-Policy (no 'unsafe-eval') refuses; written
+# as a function ("() => x === 1") it is compiled once, as the policy allows. The tests'
+# predicates are given to Page.wait_for_function in either form.
+FUNCTION = re.compile(r"\s*(async\s+)?(\(|function\b|[A-Za-z_$][\w$]*\s*=>)")
+
+
+def as_function(predicate: str) -> str:
+    return predicate if FUNCTION.match(predicate) else f"() => ({predicate})"
+
+
 @pytest.fixture(scope="session")
 def browser(pytestconfig: pytest.Config) -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import Page, sync_playwright
 
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing: `make test` installs it (apt-get install chromium)")
+    polls = Page.wait_for_function
+
+    def wait_for_function(self: Page, expression: str, *args: Any, **kwargs: Any) -> Any:
+        return polls(self, as_function(expression), *args, **kwargs)
+
+    Page.wait_for_function = wait_for_function  # type: ignore[method-assign]
     with sync_playwright() as p:
         loop = running()  # Playwright's, marked on this thread from now on (helpers_loop)
         pytestconfig.stash[BROWSER_LOOP] = loop
@@ -82,6 +100,7 @@ def browser(pytestconfig: pytest.Config) -> Iterator[Any]:
         yield b
         b.close()
         del pytestconfig.stash[BROWSER_LOOP]
+    Page.wait_for_function = polls  # type: ignore[method-assign]
 
 
 @pytest.fixture(scope="session")

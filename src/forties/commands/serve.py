@@ -34,6 +34,20 @@ def has_desktop() -> bool:
     return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
 
+def trusted_addresses(given: tuple[str, ...]) -> tuple[str, ...]:
+    """--trusted-proxy's addresses and networks, each written as uvicorn reads it."""
+    import ipaddress
+
+    out = []
+    for text in given:
+        try:
+            out.append(str(ipaddress.ip_network(text, strict=False)) if "/" in text
+                       else str(ipaddress.ip_address(text)))
+        except ValueError:
+            fail(f"--trusted-proxy must be an IP address or network, not {text!r}")
+    return tuple(out)
+
+
 def default_db_url() -> str:
     path = data_dir() / "forties.db"
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -55,9 +69,17 @@ def default_db_url() -> str:
 @click.option("--workers", type=click.IntRange(1, 256), default=1, show_default=True,
               help="Server processes on this machine, sharing the port (more than one needs "
                    "--db postgresql://... and --redis).")
+@click.option("--public-url", default=None, metavar="URL",
+              help="The site's address as people's browsers reach it, e.g. "
+                   "https://forties.example.org (default: the address it serves on). Pages "
+                   "of other sites may not open its websockets or change anything.")
+@click.option("--trusted-proxy", "trusted_proxies", multiple=True, metavar="ADDR",
+              help="A proxy (an address, or a network such as 10.0.0.0/8) whose "
+                   "X-Forwarded-For and X-Forwarded-Proto are believed; repeatable (none by "
+                   "default: a client's address is its connection's).")
 @click.option("--no-browser", is_flag=True, help="Do not open a browser window.")
 def serve(host: str, port: int, db_url: str | None, redis_url: str | None, workers: int,
-          no_browser: bool) -> None:
+          public_url: str | None, trusted_proxies: tuple[str, ...], no_browser: bool) -> None:
     """Serve tables to play in the browser: with friends by invite links, against computer
     players, or watching. The games are kept in a database in the data folder (the
     environment variable FORTIES_DATA moves it); a stopped server carries every table on
@@ -68,6 +90,12 @@ def serve(host: str, port: int, db_url: str | None, redis_url: str | None, worke
       forties serve
       forties serve --port 8080 --no-browser
       forties serve --db postgresql://forties@db/forties --redis redis://db:6379/0 --workers 4
+      forties serve --public-url https://forties.example.org --trusted-proxy 127.0.0.1
+
+    Limits on connections (per address and in all), on the seconds to send a request's
+    headers and body, and on open websockets per address are in FORTIES_LIMITS
+    (connections_per_address, connections_total, header_seconds, body_seconds,
+    websockets_per_address), each server process's own.
     """
     import logging
 
@@ -84,14 +112,23 @@ def serve(host: str, port: int, db_url: str | None, redis_url: str | None, worke
     why = check_scale_out(db_url, redis_url, workers)
     if why:
         fail(why)
+    from ..web.guard import origin_of
+
+    proxies = trusted_addresses(trusted_proxies)
+    if public_url is not None and origin_of(public_url) is None:
+        fail(f"--public-url must be an http:// or https:// address, not {public_url!r}")
     try:
         sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind((host, port))
     except OSError as e:
         fail(f"cannot listen on {host} port {port}: {e.strerror or e}")
+    real_port = sock.getsockname()[1]
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+    url = f"http://{shown if ':' not in shown else f'[{shown}]'}:{real_port}/"
     settings = ServerSettings(db_url or default_db_url(), limits, redis_url,
-                              start_par=True)
+                              start_par=True, public_url=public_url or url,
+                              trusted_proxies=proxies)
     try:
         app = create_app(settings)
     except StoreError as e:
@@ -100,9 +137,6 @@ def serve(host: str, port: int, db_url: str | None, redis_url: str | None, worke
     except OSError as e:
         sock.close()
         fail(f"cannot open the data folder: {e.strerror or e}")
-    real_port = sock.getsockname()[1]
-    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
-    url = f"http://{shown if ':' not in shown else f'[{shown}]'}:{real_port}/"
     logging.basicConfig(level=logging.WARNING, format="forties: %(message)s")
     if workers > 1:
         from ..web.workers import Workers, serve_worker

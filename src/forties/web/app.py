@@ -36,6 +36,7 @@ from ..record import Record, RecordError, Replay
 from ..rules import PRESETS, RulesError, build_rules, find_preset, option_specs
 from ..table import COMPUTER, EMPTY, TABLE_LEVELS, TableError
 from . import hall, pad
+from .guard import Door, Guard, with_headers
 from .http import Refused, error, json_body
 from .service import Limits, Service
 from .store import Store
@@ -61,6 +62,10 @@ class ServerSettings:
     limits: Limits = field(default_factory=Limits)
     redis_url: str | None = None  # several processes: Redis tells each of the others' moves
     start_par: bool = False  # start the pars' process with the server (``forties serve``)
+    # the site's address for the browsers (None: the address a page asks, where that is an
+    # IP address), and the proxies whose X-Forwarded-For is believed (``web.guard``)
+    public_url: str | None = None
+    trusted_proxies: tuple[str, ...] = ()
 
 
 def page(title: str, text: str, status: int = 200, lang: str = "en",
@@ -72,8 +77,8 @@ def page(title: str, text: str, status: int = 200, lang: str = "en",
         f"<!doctype html><html lang=\"{meta['code']}\" dir=\"{meta['dir']}\"><head>"
         f"<meta charset=\"utf-8\">"
         f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-        f"<title>{escape(title)}</title></head><body style=\"font: 1.3rem sans-serif; "
-        f"margin: 2rem\"><h1>{escape(title)}</h1><p>{escape(text)}</p>"
+        f"<title>{escape(title)}</title><link rel=\"stylesheet\" href=\"/static/page.css\">"
+        f"</head><body><h1>{escape(title)}</h1><p>{escape(text)}</p>"
         f"<p><a href=\"{escape(home_href)}\">{escape(home)}</a></p></body></html>",
         status_code=status)
 
@@ -453,6 +458,18 @@ async def on_crash(request: Request, exc: Exception) -> Response:
 # ----- the app ----------------------------------------------------------------------------
 
 
+def body_limit(path: str) -> int:
+    """The most bytes of a request's body to ``path`` (``guard.Guard`` refuses more before
+    it is read; each route reads with the same limit)."""
+    if path == "/api/replay":
+        return RECORD_MAX
+    if path.startswith("/api/pads"):
+        return pad.MAX_BODY
+    if path.startswith("/api/hall"):
+        return hall.MAX_BODY
+    return BODY_MAX
+
+
 def create_app(settings: ServerSettings) -> Starlette:
     """The app: the tables' routes, the score pad's and the hall's, over one service."""
     store = Store(settings.db_url)
@@ -473,12 +490,16 @@ def create_app(settings: ServerSettings) -> Starlette:
             await service.close()
             await asyncio.get_running_loop().run_in_executor(None, store.close)
 
+    door = Door(settings.public_url, settings.trusted_proxies, body_limit,
+                settings.limits.websockets_per_address)
     app = Starlette(routes=[*ROUTES, *pad.ROUTES, *hall.ROUTES],
                     lifespan=lifespan, exception_handlers={
                         Refused: on_refused, TableError: on_table_error,
-                        HTTPException: on_http, Exception: on_crash})
+                        HTTPException: on_http, Exception: with_headers(on_crash, door)})
+    app.add_middleware(Guard, door=door)
     app.state.service = service
     app.state.store = store
+    app.state.door = door
     return app
 
 

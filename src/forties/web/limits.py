@@ -41,6 +41,15 @@ class Limits:
     # a server told to stop ends at once after this many seconds, whatever it still waits
     # on (``commands.end_at_once_after``)
     stop_seconds: float = 20.0
+    # strangers at the door (``web.transport``, ``web.guard``): open connections from one
+    # address (a proxy the operator names is not counted) and in all, open websockets
+    # from one address (counted behind a proxy too), and the seconds a client has to send
+    # a request's headers, and then its body
+    connections_per_address: int = 64
+    connections_total: int = 1024
+    websockets_per_address: int = 64
+    header_seconds: float = 10.0
+    body_seconds: float = 30.0
 
     @classmethod
     def from_env(cls) -> Limits:

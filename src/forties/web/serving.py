@@ -29,13 +29,18 @@ GRACEFUL_SECONDS = 5
 
 
 def uvicorn_config(app: Any) -> Any:
-    """How uvicorn serves the app (every server process alike)."""
+    """How uvicorn serves the app (every server process alike): X-Forwarded-For and
+    -Proto believed only from the proxies the operator names (the app's ``door``; none,
+    and no address is taken from a header)."""
     import uvicorn
 
+    trusted = tuple(app.state.door.trusted_proxies)
     return uvicorn.Config(app, log_level="warning", lifespan="on", ws_ping_interval=10,
                           ws_ping_timeout=10, ws_per_message_deflate=False,
                           ws_max_size=WS_MAX_SIZE, access_log=False,
-                          timeout_graceful_shutdown=GRACEFUL_SECONDS)
+                          timeout_graceful_shutdown=GRACEFUL_SECONDS,
+                          proxy_headers=bool(trusted),
+                          forwarded_allow_ips=",".join(trusted) if trusted else "")
 
 
 class StoppedBySignal(FortiesError):

@@ -1,0 +1,43 @@
+"""The pages under the server's Content-Security-Policy (web.guard): each page of the site
+runs in Chromium, its scripts and styles and its table's websocket allowed, with no
+violation reported (neither a securitypolicyviolation event nor a console line)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .pages import DESKTOP, new_page, post, wait_ready
+
+WATCH = """window.__violations = [];
+document.addEventListener('securitypolicyviolation',
+  (e) => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));"""
+
+
+def violations(browser: Any, url: str, ready: str | None) -> list[str]:
+    """What the page at ``url`` reports of the policy once ``ready`` (a selector) is there."""
+    page = new_page(browser, DESKTOP)
+    said: list[str] = []
+    page.on("console", lambda m: said.append(m.text))
+    page.add_init_script(WATCH)
+    answer = page.goto(url)
+    assert "script-src 'self';" in answer.headers.get("content-security-policy", ""), url
+    if ready is None:
+        wait_ready(page)
+    else:
+        page.wait_for_selector(ready, state="attached")
+    page.wait_for_load_state("load")
+    found = list(page.evaluate("window.__violations")) + [
+        m for m in said if "Content Security Policy" in m]
+    found += page.errors  # type: ignore[attr-defined]
+    page.context.close()
+    return found
+
+
+def test_every_page_runs_under_the_policy(browser: Any, server: str) -> None:
+    table = post(server, "/api/play", {"preset": "auction-45"})
+    evening = post(server, "/api/hall", {"games": 1})["evening"]
+    pages = {"/": None, table["url"]: "body[data-conn='open']", "/replay": None,
+             "/pad": "#new", "/hall": "#new", f"/hall/{evening}": "#phase",
+             f"/hall/{evening}/print/cards": ".sheet", "/t/nosuchtable": "h1"}
+    for path, ready in pages.items():
+        assert violations(browser, server + path, ready) == [], path
