@@ -31,16 +31,23 @@ GRACEFUL_SECONDS = 5
 def uvicorn_config(app: Any) -> Any:
     """How uvicorn serves the app (every server process alike): X-Forwarded-For and
     -Proto believed only from the proxies the operator names (the app's ``door``; none,
-    and no address is taken from a header)."""
+    and no address is taken from a header), and the transport's limits
+    (``transport.guarded_protocol``) from the app's ``Limits``."""
     import uvicorn
 
+    from .transport import guarded_protocol, make_room_for
+
+    limits = app.state.service.limits
     trusted = tuple(app.state.door.trusted_proxies)
+    make_room_for(int(limits.connections_total))
     return uvicorn.Config(app, log_level="warning", lifespan="on", ws_ping_interval=10,
                           ws_ping_timeout=10, ws_per_message_deflate=False,
                           ws_max_size=WS_MAX_SIZE, access_log=False,
                           timeout_graceful_shutdown=GRACEFUL_SECONDS,
                           proxy_headers=bool(trusted),
-                          forwarded_allow_ips=",".join(trusted) if trusted else "")
+                          forwarded_allow_ips=",".join(trusted) if trusted else "",
+                          limit_concurrency=int(limits.connections_total) + 1,
+                          http=guarded_protocol(limits, trusted))
 
 
 class StoppedBySignal(FortiesError):

@@ -1,0 +1,189 @@
+"""The transport's limits, below the app: uvicorn's HTTP protocol with a ``Doorman``.
+
+- **Connections**: at most ``Limits.connections_per_address`` open connections from one
+  address (websockets included) and ``Limits.connections_total`` in all; a connection past
+  either is answered at once (429 or 503, one line of JSON) and closed. A proxy the
+  operator names (``--trusted-proxy``) is counted in the total only: its clients' own
+  addresses are known to the app alone (``guard.Guard`` limits their websockets).
+- **Headers**: a client has ``Limits.header_seconds`` from connecting (or from the first
+  byte of its next request on a kept-alive connection) to send a request's headers.
+- **Bodies**: and then ``Limits.body_seconds`` to send the whole body.
+
+A client that takes longer is answered 408 (where no answer has begun) and dropped.
+uvicorn has none of these of its own (its ``limit_concurrency`` answers requests past a
+total with 503, and is set as well); the numbers are each server process's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import json
+import resource
+from typing import Any
+
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+
+from .limits import Limits
+
+
+class Doorman:
+    """Counts the open connections, by address and in all, and says who may come in."""
+
+    def __init__(self, per_address: int, total: int, trusted: tuple[str, ...] = ()) -> None:
+        self.per_address, self.total = per_address, total
+        self.networks = [ipaddress.ip_network(t, strict=False) for t in trusted]
+        self.open: dict[str, int] = {}
+        self.count = 0
+
+    def counted(self, address: str) -> bool:
+        """Whether ``address``'s connections count against the limit per address (those of
+        a trusted proxy do not)."""
+        if not self.networks:
+            return True
+        try:
+            ip = ipaddress.ip_address(address)
+        except ValueError:
+            return True
+        return not any(ip in net for net in self.networks)
+
+    def enter(self, address: str) -> tuple[int, str] | None:
+        """Count a new connection in; or the status and the line it is refused with."""
+        if self.count >= self.total:
+            return 503, f"the server is full (at most {self.total} connections): try again soon"
+        counted = self.counted(address)
+        if counted and self.open.get(address, 0) >= self.per_address:
+            return 429, (f"too many open connections from this address "
+                         f"(at most {self.per_address})")
+        self.count += 1
+        if counted:
+            self.open[address] = self.open.get(address, 0) + 1
+        return None
+
+    def leave(self, address: str) -> None:
+        self.count -= 1
+        if self.counted(address):
+            left = self.open.get(address, 1) - 1
+            if left > 0:
+                self.open[address] = left
+            else:
+                self.open.pop(address, None)
+
+
+def raw_answer(status: int, reason: str, message: str) -> bytes:
+    """A whole HTTP answer of one line of JSON that closes the connection."""
+    body = json.dumps({"error": message}).encode()
+    return (f"HTTP/1.1 {status} {reason}\r\ncontent-type: application/json\r\n"
+            f"content-length: {len(body)}\r\nconnection: close\r\n\r\n").encode() + body
+
+
+REASONS = {408: "Request Timeout", 429: "Too Many Requests", 503: "Service Unavailable"}
+
+
+def guarded_protocol(limits: Limits, trusted: tuple[str, ...] = ()) -> type[asyncio.Protocol]:
+    """uvicorn's httptools protocol with this server's ``Doorman`` and read timeouts (one
+    ``Doorman`` for every connection the class serves)."""
+    doorman = Doorman(int(limits.connections_per_address), int(limits.connections_total),
+                      trusted)
+
+    class GuardedWebSocket(WebSocketsSansIOProtocol):
+        """A websocket, which leaves the door when it ends (its HTTP connection entered)."""
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            doorman.leave(self.client[0] if self.client else "")
+            super().connection_lost(exc)
+
+    class GuardedHttp(HttpToolsProtocol):
+        doorman_of_class = doorman
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self.ws_protocol_class = GuardedWebSocket
+            self.entered: str | None = None
+            self.timer: asyncio.TimerHandle | None = None
+
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            address = self.client[0] if self.client else ""
+            refused = doorman.enter(address)
+            if refused:
+                status, message = refused
+                transport.write(raw_answer(status, REASONS[status], message))
+                transport.close()
+                return
+            self.entered = address
+            self.wait(limits.header_seconds, "headers")
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self.stop_waiting()
+            if self.entered is not None:
+                doorman.leave(self.entered)
+                self.entered = None
+            super().connection_lost(exc)
+
+        def handle_websocket_upgrade(self) -> None:
+            # the websocket's protocol leaves the door when it ends (GuardedWebSocket)
+            self.stop_waiting()
+            self.entered = None
+            super().handle_websocket_upgrade()
+
+        def on_message_begin(self) -> None:
+            super().on_message_begin()
+            if self.timer is None:
+                self.wait(limits.header_seconds, "headers")
+
+        def on_headers_complete(self) -> None:
+            self.stop_waiting()
+            super().on_headers_complete()
+            upgrade = self.parser.should_upgrade() and self._should_upgrade()
+            if not upgrade and any(
+                    (name == b"content-length" and value.strip() not in (b"", b"0"))
+                    or name == b"transfer-encoding" for name, value in self.headers):
+                self.wait(limits.body_seconds, "body")
+
+        def on_message_complete(self) -> None:
+            self.stop_waiting()
+            super().on_message_complete()
+
+        def wait(self, seconds: float, what: str) -> None:
+            self.stop_waiting()
+            self.timer = self.loop.call_later(seconds, self.too_slow, seconds, what)
+
+        def stop_waiting(self) -> None:
+            if self.timer is not None:
+                self.timer.cancel()
+                self.timer = None
+
+        def too_slow(self, seconds: float, what: str) -> None:
+            self.timer = None
+            if self.transport.is_closing():
+                return
+            cycle = self.cycle
+            if cycle is None or cycle.response_complete or not cycle.response_started:
+                self.transport.write(raw_answer(
+                    408, REASONS[408], f"the request's {what} did not come within "
+                                       f"{seconds:g} seconds"))
+            if cycle is not None:
+                cycle.disconnected = True
+                cycle.message_event.set()
+            self.transport.close()
+
+    return GuardedHttp
+
+
+def make_room_for(connections: int) -> None:
+    """Let the process open enough files for ``connections`` and its own (the database,
+    the workers' pipes): the soft limit raised, up to the hard one, where it is lower."""
+    try:
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        want = connections + 256
+        if soft != resource.RLIM_INFINITY and soft < want:
+            resource.setrlimit(resource.RLIMIT_NOFILE,
+                               (want if hard == resource.RLIM_INFINITY else min(want, hard),
+                                hard))
+    except (ValueError, OSError):
+        pass
+
+
+__all__ = ["Doorman", "guarded_protocol", "make_room_for", "raw_answer"]

@@ -1,0 +1,194 @@
+"""A stranger at the transport: bodies far over a route's limit (refused before they are
+held: the server's peak memory hardly moves), headers and bodies sent too slowly (the
+connection dropped within the limit's seconds), and too many connections from one address
+or in all (refused at once). The limits are set low through FORTIES_LIMITS."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import select
+import socket
+import time
+from collections.abc import Iterator
+
+import pytest
+import websockets
+from websockets.sync.client import connect as ws_connect
+
+from .doors import (
+    Door,
+    connect,
+    doors,
+    memory_kb,
+    new_table,
+    read_all,
+    reset_peak,
+    status_and_body,
+    until,
+)
+
+BIG = 50 * 1024 * 1024  # bytes a stranger offers
+SLOW = {"header_seconds": 1, "body_seconds": 1}
+NARROW = {"connections_per_address": 4, "connections_total": 6, "websockets_per_address": 2}
+
+
+@pytest.fixture(scope="module")
+def servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[Door]]:
+    with doors(tmp_path_factory.mktemp("transport"), (SLOW, []), (NARROW, [])) as both:
+        yield both
+
+
+@pytest.fixture
+def slow(servers: list[Door]) -> Door:
+    return servers[0]
+
+
+@pytest.fixture
+def narrow(servers: list[Door]) -> Iterator[Door]:
+    yield servers[1]
+    until(lambda: answers(servers[1]), "the server let a new connection in again")
+
+
+def answers(door: Door) -> bool:
+    """Whether a new connection gets /healthz answered (the server counts none too many)."""
+    with connect(door) as s:
+        s.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        return status_and_body(read_all(s))[0] == 200
+
+
+# ----- bodies -------------------------------------------------------------------------------
+
+
+def offer(door: Door, path: str, chunked: bool) -> tuple[bytes, int]:
+    """POST ``BIG`` bytes to ``path``, declared (Content-Length) or streamed (chunked),
+    stopping as soon as the server answers or closes: its answer, and the bytes sent."""
+    head = (f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1:{door.port}\r\n"
+            "Content-Type: application/json\r\n"
+            + ("Transfer-Encoding: chunked\r\n" if chunked else f"Content-Length: {BIG}\r\n")
+            + "\r\n")
+    piece = b"[" * 65536
+    if chunked:
+        piece = b"%x\r\n" % len(piece) + piece + b"\r\n"
+    sent = 0
+    with connect(door) as s:
+        s.sendall(head.encode())
+        while sent < BIG and not select.select([s], [], [], 0)[0]:
+            try:
+                s.sendall(piece)
+            except (BrokenPipeError, ConnectionResetError):
+                break
+            sent += 65536
+        return read_all(s), sent
+
+
+@pytest.mark.parametrize("path", ["/api/tables", "/api/pads"])
+@pytest.mark.parametrize("chunked", [False, True], ids=["declared", "streamed"])
+def test_a_body_over_the_limit_is_refused_before_it_is_held(slow: Door, path: str,
+                                                             chunked: bool) -> None:
+    new_table(slow)  # every path the refusal takes has run once
+    reset_peak(slow.pid)
+    before = memory_kb(slow.pid, "VmRSS")
+    answer, sent = offer(slow, path, chunked)
+    grew = memory_kb(slow.pid, "VmHWM") - before
+    status, body = status_and_body(answer)
+    assert status == 413 and "too large" in body["error"], answer[:300]
+    assert grew < 4096, f"the server's memory grew by {grew} KiB for {sent} bytes sent"
+    assert sent < 16 * 1024 * 1024, f"the server read {sent} bytes before it refused"
+
+
+# ----- slow clients ---------------------------------------------------------------------------
+
+
+def dropped_within(s: socket.socket, seconds: float) -> tuple[float, bytes]:
+    """How long the server takes to close ``s``, and what it said first."""
+    began = time.monotonic()
+    s.settimeout(seconds)
+    try:
+        answer = read_all(s)
+    except TimeoutError:
+        raise AssertionError(f"the connection was still open after {seconds:g} s") from None
+    return time.monotonic() - began, answer
+
+
+def test_a_client_that_sends_nothing_is_dropped(slow: Door) -> None:
+    with connect(slow) as s:
+        took, answer = dropped_within(s, 5)
+    assert status_and_body(answer)[0] == 408 and took < 4
+
+
+def test_partial_headers_are_dropped(slow: Door) -> None:
+    with connect(slow) as s:
+        s.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+        took, answer = dropped_within(s, 5)
+    status, body = status_and_body(answer)
+    assert status == 408 and "headers" in body["error"] and took < 4
+
+
+def test_headers_a_byte_at_a_time_are_dropped(slow: Door) -> None:
+    """Bytes that keep coming do not keep the connection: the headers have their seconds
+    from the first byte."""
+    with connect(slow) as s:
+        began = time.monotonic()
+        s.sendall(b"GET /healthz HTTP/1.1\r\n")
+        closed = False
+        while not closed and time.monotonic() - began < 5:
+            try:
+                s.sendall(b"X-Slow-" + str(int(time.monotonic() * 10)).encode() + b": 1\r\n")
+            except (BrokenPipeError, ConnectionResetError):
+                closed = True
+                break
+            closed = bool(select.select([s], [], [], 0.2)[0])  # the server answered or closed
+        assert closed, "the server kept a connection whose headers never ended for 5 s"
+        assert time.monotonic() - began < 4
+
+
+def test_a_partial_body_is_dropped(slow: Door) -> None:
+    with connect(slow) as s:
+        s.sendall(b"POST /api/tables HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                  b"Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"preset\"")
+        took, answer = dropped_within(s, 5)
+    status, body = status_and_body(answer)
+    assert status == 408 and "body" in body["error"] and took < 4
+
+
+# ----- how many --------------------------------------------------------------------------------
+
+
+def test_connections_from_one_address_are_capped(narrow: Door) -> None:
+    held = [connect(narrow) for _ in range(4)]
+    try:
+        with connect(narrow) as s:
+            status, body = status_and_body(read_all(s))
+        assert status == 429 and "from this address" in body["error"]
+        with connect(narrow, source="127.0.0.2") as s:  # another address is let in
+            s.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+            assert status_and_body(read_all(s))[0] == 200
+    finally:
+        for s in held:
+            s.close()
+
+
+def test_connections_in_all_are_capped(narrow: Door) -> None:
+    held = [connect(narrow, source=f"127.0.0.{2 + i % 3}") for i in range(6)]
+    try:
+        with connect(narrow, source="127.0.0.9") as s:
+            status, body = status_and_body(read_all(s))
+        assert status == 503 and "full" in body["error"]
+    finally:
+        for s in held:
+            s.close()
+
+
+def test_idle_websockets_from_one_address_are_capped(narrow: Door) -> None:
+    table = new_table(narrow)["table"]
+    url = f"{narrow.ws}/ws/{table}"
+    with contextlib.ExitStack() as held:
+        for _ in range(2):
+            w = held.enter_context(ws_connect(url, open_timeout=10))
+            w.send(json.dumps({"type": "hello", "seq": 0}))
+            assert json.loads(w.recv(timeout=10))["type"]  # let in: the table's snapshot
+        with pytest.raises(websockets.InvalidStatus) as refused:
+            ws_connect(url, open_timeout=10)
+        assert refused.value.response.status_code == 429
+        assert b"too many open connections" in refused.value.response.body
