@@ -23,7 +23,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from .. import errors
-from .text import clean_json, digest, storable
+from .text import clean_json, digest, plain, storable
 
 Handler = Callable[[Request], Awaitable[Response]]
 T = TypeVar("T")
@@ -119,6 +119,8 @@ async def json_body(request: Request, limit: int, *, empty_is_nothing: bool = Fa
         raise Refused("the request has a number with too many digits") from None
     if not isinstance(obj, dict):
         raise Refused("the request must be a JSON object")
+    if plain(raw):
+        return obj
     cleaned: dict[str, Any] = clean_json(obj)
     return cleaned
 

@@ -26,7 +26,7 @@ from .live import HOST, Conn, Live, LiveTables
 from .pools import Pools, pool_hint
 from .presence import Presence
 from .rematch import Rematches
-from .text import CHAT_MAX, clean_json, line
+from .text import CHAT_MAX, clean_json, line, plain
 from .turns import Turns
 
 
@@ -59,7 +59,8 @@ class Messages:
         if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
             conn.error("bad", "a message is a JSON object with a \"type\"")
             return
-        msg = clean_json(msg)  # its text storable before anything reads it
+        if not plain(raw):
+            msg = clean_json(msg)  # its text storable before anything reads it
         try:
             await self.handle(conn, live, msg)
         except TableError as e:

@@ -49,10 +49,21 @@ _KEY = re.compile(r"[A-Za-z0-9_-]+")
 def storable(text: str) -> str:
     """``text`` without what cannot be stored or shown safely (see the module's words), in
     NFC."""
+    if text.isascii() and text.isprintable():
+        return text  # most text: nothing to do
     text = _UNSTORABLE.sub("", text)
     if not text.isascii():
         text = unicodedata.normalize("NFC", text)
     return text
+
+
+def plain(raw: str | bytes) -> bool:
+    """Whether JSON text ``raw`` can hold nothing that ``clean_json`` would change: ASCII
+    with no escape (a surrogate or a control comes only escaped: JSON refuses them raw)
+    and no DEL (which it allows). Most bodies and messages are; they need no walk."""
+    if isinstance(raw, str):
+        return raw.isascii() and "\\" not in raw and "\x7f" not in raw
+    return raw.isascii() and b"\\" not in raw and b"\x7f" not in raw
 
 
 def clean_json(obj: Any) -> Any:
@@ -119,4 +130,4 @@ def same_digest(given: Any, kept: Any) -> bool:
 
 
 __all__ = ["CHAT_MAX", "KEY_MAX", "NAME_MAX", "TITLE_MAX", "clean_json", "digest", "is_key",
-           "line", "same_digest", "same_key", "storable"]
+           "line", "plain", "same_digest", "same_key", "storable"]
