@@ -99,7 +99,7 @@ def serve(host: str, port: int, db_url: str | None, redis_url: str | None, worke
     """
     import logging
 
-    from ..web.app import ServerSettings, create_app
+    from ..web.app import ServerSettings, create_app, private_sockets
     from ..web.service import Limits
     from ..web.store import StoreError
 
@@ -170,6 +170,6 @@ def serve(host: str, port: int, db_url: str | None, redis_url: str | None, worke
     # both end as a stop, not as a process killed
     signal.signal(signal.SIGTERM, stopped_by_sigterm)
     with contextlib.suppress(KeyboardInterrupt, StoppedBySignal):
-        server.run(sockets=[sock])
+        server.run(sockets=[sock, *private_sockets(app)])
     click.echo("forties: stopped serving")
     sys.exit(0)

@@ -476,8 +476,10 @@ def create_app(settings: ServerSettings) -> Starlette:
     service = Service(store, settings.limits)
     if settings.redis_url:
         from .bus import Bus
+        from .owners import Owners
 
         service.bus = Bus(settings.redis_url)
+        service.owners = Owners(service.bus.redis, service.bus.origin)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -503,10 +505,26 @@ def create_app(settings: ServerSettings) -> Starlette:
     return app
 
 
+def private_sockets(app: Starlette) -> list[Any]:
+    """The sockets a server process serves beside its public one: with several
+    processes, its private door for the websockets relayed to it (``forties.web.relay``)."""
+    owners = app.state.service.owners
+    if owners is None:
+        return []
+    from .relay import open_door
+
+    return [open_door(owners)]
+
+
 async def websocket_session(service: Service, websocket: WebSocket) -> None:
     """One connection to a table: a seat by its token (none: a spectator)."""
     await websocket.accept()
     table_id = websocket.path_params["id"]
+    if service.owners is not None:  # several processes: only the table's owner runs it
+        from .relay import route
+
+        if await route(service.owners, websocket, table_id):
+            return  # relayed to the owner (or refused)
 
     async def refuse(code: str, message: str, close: int) -> None:
         await websocket.send_text(json.dumps({"type": "error", "code": code,

@@ -38,6 +38,11 @@ class CatchUp:
         live = self.tables.tables.get(table_id)
         if live is None or self.tables.closing or live.table.seq >= seq:
             return
+        if not live.conns and not self.tables.runs(live):
+            # run elsewhere and watched by nobody here (loaded for a page or the API):
+            # forgotten rather than kept up to date, loaded again when next asked for
+            self.tables.forget(live)
+            return
         if live.catching_up:  # a catch-up is on its way: it goes round once more
             live.again = True
             return
@@ -62,8 +67,8 @@ class CatchUp:
         async with live.lock:
             moved = await self.tables.catch_up(live)
         idle = live.task is None or live.task.done()
-        if (moved and standby) or (wake and idle and not moved):
-            live.standby = True
+        if self.tables.owners is None and ((moved and standby) or (wake and idle and not moved)):
+            live.standby = True  # (a table's owner runs it at once: it alone runs it)
         if moved or standby or (wake and idle):
             self.turns.after(live)
 

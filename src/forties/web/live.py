@@ -26,6 +26,7 @@ from .store import Conflict, Store
 
 if TYPE_CHECKING:
     from .bus import Bus
+    from .owners import Owners
 
 log = logging.getLogger("forties.web")
 HOST = 0  # the seat of the table's host (who made it)
@@ -127,6 +128,8 @@ class LiveTables:
         self.limits = limits
         self.tables: dict[str, Live] = {}
         self.bus: Bus | None = None  # several processes: Redis tells each of the others' moves
+        # several processes: which tables this one runs (``forties.web.owners``)
+        self.owners: Owners | None = None
         self.closing = False
         self.tasks: set[asyncio.Task[Any]] = set()
         # what a table loaded here does first (``Presence.look``: who sits at it on the
@@ -144,6 +147,17 @@ class LiveTables:
         self.tasks.discard(task)
         if not task.cancelled() and task.exception() is not None:
             log.error("background work failed", exc_info=task.exception())
+
+    def runs(self, live: Live) -> bool:
+        """Whether this process runs the table (plays its computers, keeps its timers):
+        always on its own, and with several processes where it holds the table's lease."""
+        return self.owners is None or self.owners.runs(live.table.id)
+
+    async def adopt(self, live: Live) -> None:
+        """This process runs the table from now on if no other one does (it has just
+        started it, or made it to start at once)."""
+        if self.owners is not None and not self.owners.runs(live.table.id):
+            await self.owners.claim(live.table.id)
 
     # ----- loading ------------------------------------------------------------------
 
@@ -165,6 +179,20 @@ class LiveTables:
         if fresh and self.bus is not None and self.on_load is not None:
             await self.on_load(live)
         return live
+
+    def forget(self, live: Live) -> None:
+        """The table leaves this process's memory (it stays in the database)."""
+        if self.tables.get(live.table.id) is live:
+            del self.tables[live.table.id]
+        if live.task is not None:
+            live.task.cancel()
+        if live.turn_timer is not None:
+            live.turn_timer.cancel()
+        for h in live.grace.values():
+            h.cancel()
+        live.grace.clear()
+        for c in list(live.conns):
+            c.close()
 
     async def _load(self, table_id: str) -> Table | None:
         if not isinstance(table_id, str) or not 0 < len(table_id) <= 32:

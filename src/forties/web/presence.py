@@ -85,7 +85,7 @@ class Presence:
 
     def _grace_over(self, live: Live, seat: int) -> None:
         live.grace.pop(seat, None)
-        if not live.table.seats[seat].connected:
+        if not live.table.seats[seat].connected and self.tables.runs(live):
             self.tables.spawn(self.turns.away(live, seat, None))
 
     async def look(self, live: Live) -> None:

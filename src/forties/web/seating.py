@@ -160,6 +160,8 @@ class Seating:
         for event in events:
             table.apply(event)
         live = self.tables.tables[table_id] = Live(table, on_over=on_over)
+        if start:  # its computers may play at once: run here unless another runs it
+            await self.tables.adopt(live)
         self.turns.after(live)
         return {"table": table_id, "tokens": tokens, "invites": invites}
 
@@ -246,6 +248,7 @@ class Seating:
             sits: list[Event] = [{"kind": "sit", "seat": i, "as": s.kind}
                                  for i, s in enumerate(t.seats)]
             await self.tables.commit(live, start_events(sits, t.n, t.settings.level))
+        await self.tables.adopt(live)
         self.turns.after(live)
 
     async def _as_host(self, table_id: str, token: Any) -> Live:

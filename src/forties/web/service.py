@@ -41,6 +41,7 @@ from .turns import Turns
 
 if TYPE_CHECKING:
     from .bus import Bus
+    from .owners import Owners
 
 log = logging.getLogger("forties.web")
 
@@ -65,6 +66,7 @@ class Service:
         self._sweeper: asyncio.Task[None] | None = None
         self._watcher: asyncio.Task[None] | None = None
         self._beat: asyncio.Task[None] | None = None
+        self._leases: asyncio.Task[None] | None = None
 
     @property
     def bus(self) -> Bus | None:
@@ -74,6 +76,15 @@ class Service:
     @bus.setter
     def bus(self, bus: Bus | None) -> None:
         self.live_tables.bus = bus
+
+    @property
+    def owners(self) -> Owners | None:
+        """Several processes: the tables this one runs (``forties.web.owners``)."""
+        return self.live_tables.owners
+
+    @owners.setter
+    def owners(self, owners: Owners | None) -> None:
+        self.live_tables.owners = owners
 
     @property
     def closing(self) -> bool:
@@ -99,17 +110,55 @@ class Service:
         if self.bus is not None:
             await self.bus.start(self.catch_up.moved_elsewhere, self.catch_up.noted)
             self._beat = asyncio.create_task(self.presence.beating())
+        if self.owners is not None:
+            self._leases = asyncio.create_task(self._renewing(self.owners))
         for table_id in await self.store.ids_with_status(PLAYING):
+            if self.owners is not None and not await self._ours(self.owners, table_id):
+                continue  # another process runs it
             try:
                 live = await self.live(table_id)
             except Exception:  # one unreadable table must not keep the others down
                 log.exception("table %s could not be brought back", table_id)
                 continue
             if live is not None:
-                live.standby = self.bus is not None  # the others may be playing it
+                # the others may be playing it (unless this process holds its lease)
+                live.standby = self.bus is not None and self.owners is None
                 self.turns.after(live)
         self._sweeper = asyncio.create_task(self._sweep())
         self._watcher = asyncio.create_task(self._watch())
+
+    async def _ours(self, owners: Owners, table_id: str) -> bool:
+        """Whether this process runs the table now: its lease was free, or its owner's
+        door is shut (that process died) and the lease is taken over."""
+        from .owners import door_shut
+
+        owner = await owners.claim(table_id)
+        if owner is None:
+            return True
+        return await door_shut(owner, owners.machine) and \
+            await owners.take_over(table_id, owner)
+
+    async def _renewing(self, owners: Owners) -> None:
+        """Every BEAT: renew the leases of the tables run here; a table whose lease
+        another process took (this one stalled) is forgotten here, and its connections
+        closed, to come back through that process."""
+        from .owners import BEAT
+
+        while True:
+            await asyncio.sleep(BEAT)
+            try:
+                for table_id in await owners.renew(set(self.tables)):
+                    live = self.tables.get(table_id)
+                    if live is not None:
+                        self.live_tables.forget(live)
+                # connections served here to a table run by a process that is gone (one
+                # on another machine, which could not be relayed): run it here now
+                for live in list(self.tables.values()):
+                    if live.conns and not owners.runs(live.table.id) and \
+                            await owners.claim(live.table.id) is None:
+                        self.turns.after(live)
+            except Exception:
+                log.exception("the tables' leases could not be renewed")
 
     async def close(self) -> None:
         self.live_tables.closing = True
@@ -118,6 +167,11 @@ class Service:
                 task.cancel()
         if self._beat is not None:
             self._beat.cancel()
+        if self._leases is not None:
+            self._leases.cancel()
+        if self.owners is not None:  # the next connection is served elsewhere at once
+            with contextlib.suppress(Exception):
+                await self.owners.release_all()
         if self.bus is not None:
             with contextlib.suppress(Exception):
                 await self.presence.gone()
@@ -162,6 +216,9 @@ class Service:
                 self.turns.stop(live)
                 del self.tables[table_id]
         self._created.prune()
+        if self.owners is not None:  # the leases of the tables forgotten go
+            for table_id in [t for t in self.owners.mine if t not in self.tables]:
+                await self.owners.release(table_id)
         return gone
 
     async def _watch(self) -> None:

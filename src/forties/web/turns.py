@@ -35,8 +35,9 @@ class Turns:
 
     def after(self, live: Live) -> None:
         """Set up what the table waits for now: a computer's turn, the review's end, the
-        turn timer, the par, the end of the game."""
-        if self.tables.closing:
+        turn timer, the par, the end of the game. Only where the table is run (with
+        several processes, its owner's)."""
+        if self.tables.closing or not self.tables.runs(live):
             return
         t = live.table
         status = t.status
@@ -153,7 +154,7 @@ class Turns:
         t = live.table
         hand = t.state.hand_index
         if not self.tables.limits.par or hand in t.par or hand in live.par_asked or \
-                live.standby:
+                live.standby or not self.tables.runs(live):
             return  # (standby: the process that moved the table last works the par out)
         if not live.conns and not live.remote:
             return

@@ -156,7 +156,7 @@ def serve_worker(sock: socket.socket, ready: Callable[[], None], settings: Any) 
     """One server process of ``--workers``: its own app over the shared socket."""
     import logging
 
-    from .app import create_app
+    from .app import create_app, private_sockets
     from .serving import stopping_server_class, uvicorn_config
 
     logging.basicConfig(level=logging.WARNING, format="forties: %(message)s")
@@ -166,4 +166,5 @@ def serve_worker(sock: socket.socket, ready: Callable[[], None], settings: Any) 
             await super().startup(sockets)
             ready()
 
-    Server(uvicorn_config(create_app(settings))).run(sockets=[sock])
+    app = create_app(settings)
+    Server(uvicorn_config(app)).run(sockets=[sock, *private_sockets(app)])

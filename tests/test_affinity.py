@@ -1,0 +1,196 @@
+"""Each table on one process: two ``forties serve`` over one PostgreSQL and one Redis, a
+table's four seats connected to both (two to each process's own port), and one process
+runs the table (``forties.web.owners``, ``forties.web.relay``).
+
+- every move of the table is committed by one process, the one whose lease names it, and
+  every seat's connection is held there (the other process relays its two);
+- a relayed connection with a key that is not the owner's is refused;
+- the owner killed (SIGKILL) in the middle of the game: the other process takes the
+  table over, every seat plays on through it, and nothing acknowledged is lost or
+  doubled.
+
+What a process does is seen from outside: each commit is announced on Redis's channel
+with the process's origin, and each seat's connection is written in the table's presence
+set with the origin of the process that holds it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections import Counter
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import httpx
+import pytest
+import pytest_asyncio
+import redis.asyncio as aioredis
+import websockets
+
+from tests.client import SeatClient
+
+from .helpers_scale import Serve
+from .helpers_web import basic_player, private_table, stop_all
+from .services import Redis
+from .test_scale_web import events_in_db, unbroken
+
+pytestmark = pytest.mark.asyncio
+CHANNEL = "forties:tables"
+
+
+@pytest_asyncio.fixture
+async def two(tmp_path: Path, db: str, rd: Redis) -> AsyncIterator[tuple[Serve, Serve]]:
+    a = Serve(tmp_path / "a", db, rd.url).launch()
+    b = Serve(tmp_path / "b", db, rd.url).launch()
+    a.ready()
+    b.ready()
+    try:
+        yield a, b
+    finally:
+        for s in (a, b):
+            if s.proc is not None and s.proc.poll() is None:
+                code, err = s.stop()
+                assert code == 0 and "Traceback" not in err, err[-3000:]
+
+
+class Commits:
+    """Who announces each commit of one table on Redis's channel: {origin: count}."""
+
+    def __init__(self, url: str, table: str) -> None:
+        self.redis = aioredis.Redis.from_url(url)
+        self.table = table
+        self.by: Counter[str] = Counter()
+        self.task: asyncio.Task[None] | None = None
+
+    async def start(self) -> Commits:
+        pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+        await pubsub.subscribe(CHANNEL)
+
+        async def listen() -> None:
+            async for m in pubsub.listen():
+                body = json.loads(m["data"])
+                if body.get("t") == self.table and "s" in body:
+                    self.by[body["o"]] += 1
+
+        self.task = asyncio.ensure_future(listen())
+        return self
+
+    async def owner(self) -> tuple[str, int]:
+        """The origin and the process id of the process whose lease names the table."""
+        raw = await self.redis.get(f"forties:owner:{self.table}")
+        assert raw is not None, "the table has no owner's lease in Redis"
+        lease = json.loads(raw)
+        return str(lease["o"]), int(lease["p"])
+
+    async def holders(self) -> set[str]:
+        """The processes holding the seats' connections now (the table's presence set,
+        each member lapsing at its score, on Redis's clock)."""
+        sec, usec = await self.redis.time()
+        members = await self.redis.zrangebyscore(f"forties:here:{self.table}",
+                                                 sec + usec / 1e6, "+inf")
+        return {m.decode().partition(":")[2] for m in members}
+
+    async def held_by(self, origins: set[str], timeout: float) -> None:
+        """Wait until ``holders()`` is ``origins``; AssertionError after ``timeout`` s."""
+        end = asyncio.get_running_loop().time() + timeout
+        while (got := await self.holders()) != origins:
+            assert asyncio.get_running_loop().time() < end, \
+                f"the seats are held by {got}, not {origins}, after {timeout} s"
+            await asyncio.sleep(0.1)
+
+    async def close(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.task
+        await self.redis.aclose()
+
+
+async def seated(a: Serve, b: Serve) -> tuple[str, list[SeatClient]]:
+    """A started table of four people whose seats 0 and 2 connect to ``a``'s port, 1 and 3
+    to ``b``'s, each playing by itself."""
+    async with httpx.AsyncClient(base_url=a.http, timeout=30) as api:
+        table, tokens = await private_table(api, "merrimack-valley", options={"target": 500})
+    servers = [a, b, a, b]
+    return table, [SeatClient(servers[s].ws, table, tokens[s]).autoplay(basic_player)
+                   for s in sorted(tokens)]
+
+
+async def test_one_process_runs_a_table_whose_seats_reach_both(
+        two: tuple[Serve, Serve], rd: Redis) -> None:
+    a, b = two
+    table, seats = await seated(a, b)
+    commits = await Commits(rd.url, table).start()
+    try:
+        for c in seats:
+            c.start()
+        await asyncio.gather(*(c.wait_for(lambda c: c.seq >= 50, timeout=60)
+                               for c in seats))
+        assert all(c.connections == 1 for c in seats)
+        # every move since the seats came was committed (and so applied first) by one
+        # process, the one the lease names, and all four connections are held by it
+        assert len(commits.by) == 1, commits.by
+        owner, _ = await commits.owner()
+        assert list(commits.by) == [owner], commits.by
+        assert sum(commits.by.values()) >= 40
+        assert await commits.holders() == {owner}
+    finally:
+        await stop_all(seats)
+        await commits.close()
+    for c in seats:
+        assert not c.errors, c.errors[:3]
+        unbroken(c)
+
+
+async def test_a_relayed_connection_with_a_wrong_key_is_refused(
+        two: tuple[Serve, Serve]) -> None:
+    a, _ = two
+    async with httpx.AsyncClient(base_url=a.http, timeout=30) as api:
+        play = (await api.post("/api/play", json={"preset": "auction-45",
+                                                  "level": "basic"})).json()
+    url = f"{a.ws}/ws/{play['table']}?token={play['token']}"
+    async with websockets.connect(url, additional_headers={"x-forties-relay": "guess"},
+                                  open_timeout=10) as ws:
+        first = json.loads(await asyncio.wait_for(ws.recv(), 10))
+        with contextlib.suppress(websockets.ConnectionClosed):
+            await asyncio.wait_for(ws.recv(), 10)
+    assert first["type"] == "error" and first["code"] == "token", first
+    assert ws.close_code == 4403
+
+
+async def test_the_owner_killed_the_other_takes_the_table_over(
+        two: tuple[Serve, Serve], rd: Redis) -> None:
+    a, b = two
+    table, seats = await seated(a, b)
+    commits = await Commits(rd.url, table).start()
+    try:
+        for c in seats:
+            c.start()
+        await asyncio.gather(*(c.wait_for(lambda c: c.seq >= 30, timeout=60)
+                               for c in seats))
+        first, pid = await commits.owner()
+        assert list(commits.by) == [first], commits.by
+        dead, alive = (a, b) if a.proc is not None and a.proc.pid == pid else (b, a)
+        assert dead.proc is not None and dead.proc.pid == pid
+        dead.kill()  # in the middle of the game: no goodbye, no flush
+        for c in seats:  # a page whose process died reconnects to the one left
+            c.url = c.url.replace(dead.ws, alive.ws)
+        at = max(c.seq for c in seats)
+        await asyncio.gather(*(c.wait_for(lambda c: c.seq >= at + 30, timeout=60)
+                               for c in seats))
+        second, pid = await commits.owner()
+        assert alive.proc is not None and alive.proc.pid == pid
+        assert second != first and set(commits.by) == {first, second}, commits.by
+        # the dead process's seats lapse from the presence set (within 4 s), and every
+        # seat is held by the new owner
+        await commits.held_by({second}, timeout=10)
+    finally:
+        await stop_all(seats)
+        await commits.close()
+    for c in seats:
+        unbroken(c)  # nothing lost, nothing twice
+        assert c.connections >= 2  # every seat's connection went with the owner
+        assert not [e for e in c.errors if e["code"] != "stale"], c.errors
+    assert events_in_db(alive.db, table) == list(range(1, max(c.seq for c in seats) + 1))
