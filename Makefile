@@ -78,12 +78,14 @@ bench: $(VENV)/.bench
 	$(BIN)/python -m bench
 
 # The web server under load on one process, then on two (PostgreSQL and Redis started for
-# the run): `make loadtest WORKERS=1,2,4 TABLES=32 SECONDS=30` changes the counts.
+# the run): `make loadtest WORKERS=1,2,4 TABLES=32 SECONDS=30` changes the counts, and
+# VIA=workers (one port, --workers N) or VIA=caddy (Caddy in front) how they are reached.
 WORKERS ?= 1,2
 TABLES ?= 16
 SECONDS ?= 20
+VIA ?= ports
 loadtest: $(STAMP) services
-	$(BIN)/python -m bench.load --workers $(WORKERS) --tables $(TABLES) --seconds $(SECONDS)
+	$(BIN)/python -m bench.load --workers $(WORKERS) --via $(VIA) --tables $(TABLES) --seconds $(SECONDS)
 
 bench-envs: $(VENV)/.bench
 	$(BIN)/python -m bench.envs

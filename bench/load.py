@@ -1,13 +1,24 @@
 """The web server under load, on one process and on several: ``make loadtest``.
 
-    python -m bench.load [--workers 1,2] [--tables T] [--seconds S] [--json FILE]
+    python -m bench.load [--workers 1,2] [--via ports|workers|caddy] [--tables T]
+                         [--seconds S] [--json FILE]
 
 A throwaway PostgreSQL and Redis are started on 127.0.0.1 (``tests.services``),
-then, for each count N of ``--workers`` in turn, N ``forties serve --db ... --redis ...``
-processes on N ports of this machine, over a fresh database. ``--tables`` tables of four
-people each are played by websocket clients in this process (``tests.client``), each
-client connecting to a process in turn (round-robin: the four seats of a table are spread
-over the processes, so that every move is told across them through Redis). Every client
+then, for each count N of ``--workers`` in turn, N server processes over a fresh database,
+reached as ``--via`` says:
+
+- ``ports``: N ``forties serve --db ... --redis ...`` on N ports, each client connecting
+  to a process in turn (round-robin: the four seats of a table are spread over the
+  processes, and each process relays its seats of the tables another one runs);
+- ``workers``: one ``forties serve --workers N`` on one port, the kernel spreading the
+  connections over its processes (most seats reach a process that relays them);
+- ``caddy``: the N processes of ``ports`` behind Debian's Caddy (``caddy run``, on a
+  port of its own), which sends every websocket of a table to one of them by a hash of
+  the table id in its path (``lb_policy header`` on a header set from the path), so that
+  relays are rare.
+
+``--tables`` tables of four people each are played by websocket clients in this process
+(``tests.client``). Every client
 plays a random legal action as soon as its view offers one, and says "ready" at each
 review; the review closes when all four are ready. The games go to 10,000 points
 (``GAME_OPTIONS``), so that no table's game ends within a run.
@@ -16,9 +27,9 @@ Measured over ``--seconds`` after a warm-up: moves committed a second (every act
 database, from its events), the time from a client sending its action to the moment the
 last of the table's four seats hears the event of it (p50 and p99: the same measure as
 ``make loadtest-tables``, whose tables and players, ``bench.driver``, these are),
-and the CPU time of each part (the server processes, PostgreSQL, Redis, and this load
-generator) per move, from /proc. Bounded: the run stops after its seconds, whatever the
-state of the games.
+and the CPU time of each part (the server processes, PostgreSQL, Redis, Caddy, and this
+load generator) per move, from /proc. Bounded: the run stops after its seconds, whatever
+the state of the games.
 """
 
 from __future__ import annotations
@@ -58,17 +69,20 @@ def forties_command() -> str:
     return str(here) if here.exists() else "forties"
 
 
-class Server:
-    """One ``forties serve`` process."""
+VIAS = ("ports", "workers", "caddy")
 
-    def __init__(self, db: str, redis_url: str, folder: Path) -> None:
+
+class Server:
+    """One ``forties serve`` process (with ``workers``: the parent of that many)."""
+
+    def __init__(self, db: str, redis_url: str, folder: Path, workers: int = 1) -> None:
         env = {**os.environ, "FORTIES_DATA": str(folder), "FORTIES_LIMITS": json.dumps(LIMITS)}
         env.pop("DISPLAY", None)
         env.pop("WAYLAND_DISPLAY", None)
         self.proc = subprocess.Popen(
             [forties_command(), "serve", "--port", "0", "--no-browser", "--db", db,
-             "--redis", redis_url], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            text=True, env=env, start_new_session=True)
+             "--redis", redis_url, "--workers", str(workers)], stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, text=True, env=env, start_new_session=True)
         assert self.proc.stdout is not None
         line = self.proc.stdout.readline()
         m = re.search(r"serving on http://127\.0\.0\.1:(\d+)/", line)
@@ -76,8 +90,15 @@ class Server:
             self.proc.kill()
             err = self.proc.stderr.read() if self.proc.stderr else ""
             raise RuntimeError(f"forties serve did not start: {line!r} {err[-1000:]}")
+        self.port = int(m.group(1))
         self.http = f"http://127.0.0.1:{m.group(1)}"
         self.ws = f"ws://127.0.0.1:{m.group(1)}"
+
+    def pids(self) -> list[int]:
+        """The server's processes (with ``--workers``, the parent and its workers)."""
+        from tests.services import children
+
+        return [self.proc.pid, *children(self.proc.pid)]
 
     def stop(self) -> None:
         if self.proc.poll() is None:
@@ -89,6 +110,64 @@ class Server:
             self.proc.communicate(timeout=30)
 
 
+CADDYFILE = """{
+	admin off
+	auto_https off
+	persist_config off
+}
+http://127.0.0.1:%(port)d {
+	# every websocket of a table goes to one process: a hash of the table id in its path
+	@table path_regexp table ^/ws/([A-Za-z0-9_-]+)
+	request_header @table X-Forties-Table {re.table.1}
+	reverse_proxy %(upstreams)s {
+		lb_policy header X-Forties-Table
+	}
+}
+"""
+
+
+class Caddy:
+    """Debian's Caddy in front of ``servers``, on a port of its own."""
+
+    def __init__(self, servers: list[Server], folder: Path) -> None:
+        import shutil
+
+        from tests.services import free_port, wait_for_port
+
+        exe = shutil.which("caddy")
+        if exe is None:
+            raise RuntimeError("--via caddy needs Caddy: apt-get install caddy")
+        folder.mkdir(parents=True, exist_ok=True)
+        self.port = free_port()
+        conf = folder / "Caddyfile"
+        conf.write_text(CADDYFILE % {"port": self.port, "upstreams": " ".join(
+            f"127.0.0.1:{s.port}" for s in servers)}, encoding="utf-8")
+        env = {**os.environ, "HOME": str(folder), "XDG_DATA_HOME": str(folder / "data"),
+               "XDG_CONFIG_HOME": str(folder / "config")}
+        self.proc = subprocess.Popen([exe, "run", "--config", str(conf), "--adapter",
+                                      "caddyfile"], stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.PIPE, text=True, env=env,
+                                     start_new_session=True)
+        try:
+            wait_for_port(self.port, 30)
+        except OSError:
+            self.stop()
+            raise RuntimeError("caddy did not start: " + (self.err or "")[-1000:]) from None
+        self.http = f"http://127.0.0.1:{self.port}"
+        self.ws = f"ws://127.0.0.1:{self.port}"
+
+    err: str | None = None
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+        try:
+            _, self.err = self.proc.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            _, self.err = self.proc.communicate(timeout=30)
+
+
 def moves_in(db: str) -> int:
     import psycopg
 
@@ -98,7 +177,8 @@ def moves_in(db: str) -> int:
 
 
 async def one_run(workers: int, tables: int, seconds: float, pg: Any, rd: Any,
-                  folder: Path, at_least: int = 0, limit: float = 60.0) -> dict[str, Any]:
+                  folder: Path, at_least: int = 0, limit: float = 60.0,
+                  via: str = "ports") -> dict[str, Any]:
     """One measured run of ``workers`` processes. The window is ``seconds`` long, or longer
     until ``at_least`` moves have been heard by every seat of their table, but never past
     ``limit`` seconds (a small run on a busy machine still measures something)."""
@@ -109,20 +189,27 @@ async def one_run(workers: int, tables: int, seconds: float, pg: Any, rd: Any,
     with psycopg.connect(pg.url, autocommit=True) as conn:
         conn.execute(f"CREATE DATABASE {name}")
     db = pg.url.rsplit("/", 1)[0] + "/" + name
-    servers = [Server(db, rd.url, folder / f"w{workers}-{i}") for i in range(workers)]
+    if via == "workers":
+        servers = [Server(db, rd.url, folder / f"{via}{workers}", workers)]
+    else:
+        servers = [Server(db, rd.url, folder / f"{via}{workers}-{i}") for i in range(workers)]
+    caddy = Caddy(servers, folder / f"caddy{workers}") if via == "caddy" else None
+    fronts: list[Any] = [caddy] if caddy is not None else servers
     players: driver.Players | None = None
     try:
-        async with httpx.AsyncClient(base_url=servers[0].http, timeout=60) as api:
+        async with httpx.AsyncClient(base_url=fronts[0].http, timeout=60) as api:
             made = await driver.make_tables(api, tables, "merrimack-valley", start=False,
                                             options=GAME_OPTIONS)
-            # the seats of each table round-robin over the processes
-            players = driver.Players(made, [s.ws for s in servers])
+            # the seats of each table round-robin over the fronts (ports: the processes)
+            players = driver.Players(made, [s.ws for s in fronts])
             await players.connect(timeout=60, play=False)
             await driver.start_tables(api, made)
             await players.play()
         await asyncio.sleep(WARMUP_SECONDS)
-        parts = {"server processes": [s.proc.pid for s in servers], "PostgreSQL": pg.pids(),
-                 "Redis": [rd.pid]}
+        parts = {"server processes": [p for s in servers for p in s.pids()],
+                 "PostgreSQL": pg.pids(), "Redis": [rd.pid]}
+        if caddy is not None:
+            parts["Caddy"] = [caddy.proc.pid]
         cpu0 = {k: driver.cpu_of(v) for k, v in parts.items()}
         me0 = resource.getrusage(resource.RUSAGE_SELF)
         moves0, t0 = moves_in(db), time.perf_counter()
@@ -138,13 +225,16 @@ async def one_run(workers: int, tables: int, seconds: float, pg: Any, rd: Any,
     finally:
         if players is not None:
             await players.stop()
+        if caddy is not None:
+            caddy.stop()
         for s in servers:
             s.stop()
     moves = moves1 - moves0
     elapsed = t1 - t0
     cpu = {k: cpu1[k] - cpu0[k] for k in parts}
     cpu["load generator"] = (me1.ru_utime + me1.ru_stime) - (me0.ru_utime + me0.ru_stime)
-    return {"workers": workers, "tables": tables, "clients": len(players.clients),
+    return {"workers": workers, "via": via, "tables": tables,
+            "clients": len(players.clients),
             "seconds": round(elapsed, 2), "moves": moves,
             "moves_per_second": round(moves / elapsed, 1),
             "latency_ms": {"p50": figures["p50_ms"], "p99": figures["p99_ms"],
@@ -157,8 +247,11 @@ async def one_run(workers: int, tables: int, seconds: float, pg: Any, rd: Any,
 
 def report(rows: list[dict[str, Any]]) -> str:
     parts = list(rows[0]["cpu_ms_per_move"])
+    how = {"ports": "round-robin over the processes' ports",
+           "workers": "all to one port, forties serve --workers N",
+           "caddy": "all to Caddy, which hashes the table id onto a process"}
     out = [f"{rows[0]['tables']} tables of 4 people ({rows[0]['clients']} websocket clients, "
-           f"round-robin over the processes), {rows[0]['seconds']:.0f} s each, "
+           f"{how[rows[0]['via']]}), {rows[0]['seconds']:.0f} s each, "
            f"PostgreSQL and Redis on this machine ({os.cpu_count()} cores)", "",
            "| processes | moves/s | p50 ms | p99 ms | " +
            " | ".join(f"CPU ms/move: {p}" for p in parts) + " |",
@@ -166,7 +259,7 @@ def report(rows: list[dict[str, Any]]) -> str:
     for r in rows:
         lat = r["latency_ms"]
         out.append(f"| {r['workers']} | {r['moves_per_second']} | {lat['p50']} | {lat['p99']} | "
-                   + " | ".join(str(r["cpu_ms_per_move"][p]) for p in parts) + " |")
+                   + " | ".join(str(r["cpu_ms_per_move"].get(p, "")) for p in parts) + " |")
     if len(rows) > 1:
         base = rows[0]["moves_per_second"]
         for r in rows[1:]:
@@ -180,6 +273,9 @@ def main(argv: list[str] | None = None) -> int:
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--workers", default="1,2",
                     help="server processes, or a list of counts run in turn (default 1,2)")
+    ap.add_argument("--via", choices=VIAS, default="ports",
+                    help="how the clients reach the processes: their own ports, one port "
+                         "(--workers N), or Caddy in front (default ports)")
     ap.add_argument("--tables", type=int, default=16, help="tables of four people (16)")
     ap.add_argument("--seconds", type=float, default=20.0, help="measured seconds a run (20)")
     ap.add_argument("--json", dest="json_path", default=None, help="write the figures here")
@@ -201,7 +297,7 @@ def main(argv: list[str] | None = None) -> int:
             redis() as rd:
         for n in counts:
             rows.append(asyncio.run(one_run(n, args.tables, args.seconds, pg, rd,
-                                            Path(folder))))
+                                            Path(folder), via=args.via)))
             print(json.dumps(rows[-1]), file=sys.stderr)
     print(report(rows))
     if args.json_path:

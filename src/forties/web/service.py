@@ -10,6 +10,8 @@ own, wired together here.
 - ``seating``: new tables, guests taking seats, the host's seating and start;
 - ``rematch``: the next table with the same seats;
 - ``catchup``: the moves and notes of the other processes (PostgreSQL and Redis);
+- ``owners``: which process runs each table (a lease in Redis), and ``relay``: a
+  websocket that reaches another process sent on to that one;
 - ``pools``: the computers', hints' and pars' worker processes;
 - ``limits``: what a client may do, and how fast the tables go.
 

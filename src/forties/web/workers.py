@@ -5,7 +5,10 @@ app, its own connections to the database and Redis), says "serving" once every o
 ready, and starts another in place of one that dies, until it is told to stop (Ctrl-C or
 SIGTERM), when it stops them all. The system shares the connections out among the
 processes; the database is the authority and Redis tells each process of the others'
-moves (``forties.web.bus``), so a client may land on any of them.
+moves (``forties.web.bus``), so a client may land on any of them. Each table is run by
+one process (``forties.web.owners``): a websocket that lands on another is relayed to it
+through the private door each process opens beside the shared socket
+(``forties.web.relay``).
 """
 
 from __future__ import annotations
