@@ -12,10 +12,9 @@ reached as ``--via`` says:
   processes, and each process relays its seats of the tables another one runs);
 - ``workers``: one ``forties serve --workers N`` on one port, the kernel spreading the
   connections over its processes (most seats reach a process that relays them);
-- ``caddy``: the N processes of ``ports`` behind Debian's Caddy (``caddy run``, on a
-  port of its own), which sends every websocket of a table to one of them by a hash of
-  the table id in its path (``lb_policy header`` on a header set from the path), so that
-  relays are rare.
+- ``caddy``: the N processes of ``ports`` behind Debian's Caddy running the shipped
+  ``deploy/Caddyfile`` (plain http on a port of its own), which sends every request of a
+  table to one of them by a hash of the table id in its path, so that relays are rare.
 
 ``--tables`` tables of four people each are played by websocket clients in this process
 (``tests.client``). Every client
@@ -110,62 +109,47 @@ class Server:
             self.proc.communicate(timeout=30)
 
 
-CADDYFILE = """{
-	admin off
-	auto_https off
-	persist_config off
-}
-http://127.0.0.1:%(port)d {
-	# every websocket of a table goes to one process: a hash of the table id in its path
-	@table path_regexp table ^/ws/([A-Za-z0-9_-]+)
-	request_header @table X-Forties-Table {re.table.1}
-	reverse_proxy %(upstreams)s {
-		lb_policy header X-Forties-Table
-	}
-}
-"""
-
-
 class Caddy:
-    """Debian's Caddy in front of ``servers``, on a port of its own."""
+    """Debian's Caddy in front of ``servers`` on a port of its own: the shipped
+    ``deploy/Caddyfile`` unchanged, imported under the tests' global options
+    (``tests.caddy``), its site plain http on 127.0.0.1 (the load is the proxying, not
+    TLS)."""
 
     def __init__(self, servers: list[Server], folder: Path) -> None:
-        import shutil
-
+        from tests.caddy import caddy_exe, config_text
         from tests.services import free_port, wait_for_port
 
-        exe = shutil.which("caddy")
-        if exe is None:
-            raise RuntimeError("--via caddy needs Caddy: apt-get install caddy")
         folder.mkdir(parents=True, exist_ok=True)
         self.port = free_port()
-        conf = folder / "Caddyfile"
-        conf.write_text(CADDYFILE % {"port": self.port, "upstreams": " ".join(
-            f"127.0.0.1:{s.port}" for s in servers)}, encoding="utf-8")
+        conf = folder / "load.caddy"
+        conf.write_text(config_text(folder, self.port, free_port()), encoding="utf-8")
         env = {**os.environ, "HOME": str(folder), "XDG_DATA_HOME": str(folder / "data"),
-               "XDG_CONFIG_HOME": str(folder / "config")}
-        self.proc = subprocess.Popen([exe, "run", "--config", str(conf), "--adapter",
-                                      "caddyfile"], stdout=subprocess.DEVNULL,
-                                     stderr=subprocess.PIPE, text=True, env=env,
-                                     start_new_session=True)
+               "XDG_CONFIG_HOME": str(folder / "config"),
+               "FORTIES_SITE": f"http://127.0.0.1:{self.port}",
+               "FORTIES_UPSTREAMS": " ".join(f"127.0.0.1:{s.port}" for s in servers)}
+        self.log = folder / "caddy.log"
+        with self.log.open("wb") as out:
+            self.proc = subprocess.Popen([caddy_exe(), "run", "--adapter", "caddyfile",
+                                          "--config", str(conf)], stdin=subprocess.DEVNULL,
+                                         stdout=out, stderr=out, env=env, cwd=folder,
+                                         start_new_session=True)
         try:
             wait_for_port(self.port, 30)
         except OSError:
             self.stop()
-            raise RuntimeError("caddy did not start: " + (self.err or "")[-1000:]) from None
+            raise RuntimeError("caddy did not start: " +
+                               self.log.read_text(errors="replace")[-1000:]) from None
         self.http = f"http://127.0.0.1:{self.port}"
         self.ws = f"ws://127.0.0.1:{self.port}"
-
-    err: str | None = None
 
     def stop(self) -> None:
         if self.proc.poll() is None:
             self.proc.terminate()
         try:
-            _, self.err = self.proc.communicate(timeout=30)
+            self.proc.wait(30)
         except subprocess.TimeoutExpired:
             os.killpg(self.proc.pid, signal.SIGKILL)
-            _, self.err = self.proc.communicate(timeout=30)
+            self.proc.wait(30)
 
 
 def moves_in(db: str) -> int:
