@@ -5,6 +5,9 @@ runs the table (``forties.web.owners``, ``forties.web.relay``).
 - every move of the table is committed by one process, the one whose lease names it, and
   every seat's connection is held there (the other process relays its two);
 - a relayed connection with a key that is not the owner's is refused;
+- relayed connections are counted under their clients' own addresses where they reach
+  the server, not together at the owner (whose private door has no address): three
+  watchers from three addresses, relayed, pass a limit of two per address;
 - the owner killed (SIGKILL) in the middle of the game: the other process takes the
   table over, every seat plays on through it, and nothing acknowledged is lost or
   doubled.
@@ -158,6 +161,32 @@ async def test_a_relayed_connection_with_a_wrong_key_is_refused(
             await asyncio.wait_for(ws.recv(), 10)
     assert first["type"] == "error" and first["code"] == "token", first
     assert ws.close_code == 4403
+
+
+async def test_relayed_connections_count_under_their_own_addresses(
+        tmp_path: Path, db: str, rd: Redis) -> None:
+    caps = {"connections_per_address": 2, "websockets_per_address": 2}
+    a = Serve(tmp_path / "a", db, rd.url, **caps).launch()
+    b = Serve(tmp_path / "b", db, rd.url, **caps).launch()
+    try:
+        a.ready()
+        b.ready()
+        async with httpx.AsyncClient(base_url=a.http, timeout=30) as api:
+            table, _ = await private_table(api, "merrimack-valley")  # started: a runs it
+        url = f"{b.ws}/ws/{table}"
+        async with contextlib.AsyncExitStack() as stack:
+            firsts = []
+            for i in range(3):  # each from an address of its own, all relayed by b to a
+                ws = await stack.enter_async_context(websockets.connect(
+                    url, local_addr=(f"127.0.0.{2 + i}", 0), open_timeout=10))
+                await ws.send(json.dumps({"type": "hello", "seq": 0}))
+                firsts.append(json.loads(await asyncio.wait_for(ws.recv(), 10)))
+        assert [f["type"] for f in firsts] == ["snapshot"] * 3, firsts
+    finally:
+        for s in (a, b):
+            if s.proc is not None and s.proc.poll() is None:
+                code, err = s.stop()
+                assert code == 0 and "Traceback" not in err, err[-3000:]
 
 
 async def test_the_owner_killed_the_other_takes_the_table_over(

@@ -39,7 +39,11 @@ class Doorman:
 
     def counted(self, address: str) -> bool:
         """Whether ``address``'s connections count against the limit per address (those of
-        a trusted proxy do not)."""
+        a trusted proxy do not, nor those of the server's own private door, a unix socket
+        with no address, through which the other processes relay the websockets of the
+        tables run here: each was counted where its client reached the server)."""
+        if not address:
+            return False
         if not self.networks:
             return True
         try:
