@@ -62,6 +62,7 @@ class SeatClient:
         self.latencies: list[float] = []
         self.rematch_url: str | None = None
         self.hints: list[dict[str, Any]] = []
+        self.close_codes: list[int] = []  # each lost connection's close code (1006: none)
         # for the load test: who this is, what to call on each frame and each action sent,
         # and how long a player thinks before acting (seconds, about)
         self.table_id = table
@@ -104,6 +105,9 @@ class SeatClient:
                             await self._maybe_play()
             except (OSError, ConnectionClosed, InvalidHandshake, InvalidURI, TimeoutError):
                 pass
+            code = getattr(self.ws, "close_code", None)
+            if code is not None:
+                self.close_codes.append(int(code))
             self.ws = None
             if self.stopped:
                 break

@@ -78,8 +78,17 @@ def default_db_url() -> str:
                    "X-Forwarded-For and X-Forwarded-Proto are believed; repeatable (none by "
                    "default: a client's address is its connection's).")
 @click.option("--no-browser", is_flag=True, help="Do not open a browser window.")
+@click.option("--metrics-allow", "metrics_allow", multiple=True, metavar="CIDR",
+              help="Addresses that may read /metrics (repeatable, e.g. 10.0.0.0/8; "
+                   "default: loopback only); others get 404.")
+@click.option("--log-format", type=click.Choice(["text", "json"]), default="text",
+              envvar="FORTIES_LOG_FORMAT", show_default=True,
+              help="Logs on standard error: text (warnings and errors), or json (one "
+                   "object a line: every request, websocket and error, with its request "
+                   "id). Also FORTIES_LOG_FORMAT.")
 def serve(host: str, port: int, db_url: str | None, redis_url: str | None, workers: int,
-          public_url: str | None, trusted_proxies: tuple[str, ...], no_browser: bool) -> None:
+          public_url: str | None, trusted_proxies: tuple[str, ...], no_browser: bool,
+          metrics_allow: tuple[str, ...], log_format: str) -> None:
     """Serve tables to play in the browser: with friends by invite links, against computer
     players, or watching. The games are kept in a database in the data folder (the
     environment variable FORTIES_DATA moves it); a stopped server carries every table on
@@ -97,8 +106,7 @@ def serve(host: str, port: int, db_url: str | None, redis_url: str | None, worke
     (connections_per_address, connections_total, header_seconds, body_seconds,
     websockets_per_address), each server process's own.
     """
-    import logging
-
+    from ..web import logs, metrics
     from ..web.app import ServerSettings, create_app, private_sockets
     from ..web.service import Limits
     from ..web.store import StoreError
@@ -107,6 +115,10 @@ def serve(host: str, port: int, db_url: str | None, redis_url: str | None, worke
         limits = Limits.from_env()
     except ValueError as e:
         fail(str(e))
+    try:
+        allow = metrics.networks(metrics_allow or metrics.LOOPBACK)
+    except ValueError as e:
+        fail(f"--metrics-allow: {e}")
     from ..web.workers import check_scale_out
 
     why = check_scale_out(db_url, redis_url, workers)
@@ -128,7 +140,8 @@ def serve(host: str, port: int, db_url: str | None, redis_url: str | None, worke
     url = f"http://{shown if ':' not in shown else f'[{shown}]'}:{real_port}/"
     settings = ServerSettings(db_url or default_db_url(), limits, redis_url,
                               start_par=True, public_url=public_url or url,
-                              trusted_proxies=proxies)
+                              trusted_proxies=proxies,
+                              metrics_allow=tuple(map(str, allow)), log_format=log_format)
     try:
         app = create_app(settings)
     except StoreError as e:
@@ -137,7 +150,7 @@ def serve(host: str, port: int, db_url: str | None, redis_url: str | None, worke
     except OSError as e:
         sock.close()
         fail(f"cannot open the data folder: {e.strerror or e}")
-    logging.basicConfig(level=logging.WARNING, format="forties: %(message)s")
+    logs.configure(log_format)
     if workers > 1:
         from ..web.workers import Workers, serve_worker
 
@@ -148,7 +161,8 @@ def serve(host: str, port: int, db_url: str | None, redis_url: str | None, worke
             click.echo(f"forties: {workers} server processes share the port")
             sys.stdout.flush()
 
-        status = Workers(serve_worker, sock, workers, settings).run(say_ready)
+        with metrics.shared_between_processes(workers):
+            status = Workers(serve_worker, sock, workers, settings).run(say_ready)
         click.echo("forties: stopped serving")
         sys.exit(status)
 
@@ -164,12 +178,13 @@ def serve(host: str, port: int, db_url: str | None, redis_url: str | None, worke
             if not no_browser and has_desktop():
                 threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
 
-    server = Server(uvicorn_config(app))
+    server = Server(uvicorn_config(app, log_format))
     # uvicorn raises the signal that stopped it again once it has stopped: Ctrl-C's as a
     # KeyboardInterrupt, SIGTERM's (systemctl stop, kill) through this handler, so that
     # both end as a stop, not as a process killed
     signal.signal(signal.SIGTERM, stopped_by_sigterm)
-    with contextlib.suppress(KeyboardInterrupt, StoppedBySignal):
+    with contextlib.suppress(KeyboardInterrupt, StoppedBySignal), \
+            metrics.shared_between_processes(1):  # (the operator's folder: wiped)
         server.run(sockets=[sock, *private_sockets(app)])
     click.echo("forties: stopped serving")
     sys.exit(0)

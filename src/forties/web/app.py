@@ -35,9 +35,11 @@ from ..cards import CARD_NAMES, cards_of
 from ..record import Record, RecordError, Replay
 from ..rules import PRESETS, RulesError, build_rules, find_preset, option_specs
 from ..table import COMPUTER, EMPTY, TABLE_LEVELS, TableError
-from . import hall, pad
+from . import drain, hall, metrics, pad
 from .guard import Door, Guard, with_headers
 from .http import Refused, error, json_body
+from .logs import request_id
+from .observe import Observe
 from .service import Limits, Service
 from .store import Store
 
@@ -66,6 +68,9 @@ class ServerSettings:
     # IP address), and the proxies whose X-Forwarded-For is believed (``web.guard``)
     public_url: str | None = None
     trusted_proxies: tuple[str, ...] = ()
+    # who may read /metrics (networks; ``--metrics-allow``), and how the logs are written
+    metrics_allow: tuple[str, ...] = metrics.LOOPBACK
+    log_format: str = "text"
 
 
 def page(title: str, text: str, status: int = 200, lang: str = "en",
@@ -422,6 +427,8 @@ ROUTES: list[BaseRoute] = [
     Route("/api/languages", languages),
     Route("/i18n/{lang}.json", i18n),
     Route("/healthz", healthz),
+    Route("/readyz", drain.readyz),
+    Route("/metrics", metrics.metrics_page),
     WebSocketRoute("/ws/{id}", ws),
     Mount("/static", app=StaticFiles(directory=STATIC, check_dir=False), name="static"),
 ]
@@ -451,8 +458,13 @@ async def on_http(request: Request, exc: Exception) -> Response:
 
 
 async def on_crash(request: Request, exc: Exception) -> Response:
-    log.error("%s %s failed", request.method, request.url.path, exc_info=exc)
-    return error(500, "something went wrong on the server (it has been logged)")
+    rid = request_id()
+    log.error("%s %s failed (request %s)", request.method, request.url.path, rid,
+              exc_info=exc)
+    answer = error(500, "something went wrong on the server (it has been logged)")
+    if rid:
+        answer.headers["X-Request-Id"] = rid
+    return answer
 
 
 # ----- the app ----------------------------------------------------------------------------
@@ -494,14 +506,20 @@ def create_app(settings: ServerSettings) -> Starlette:
 
     door = Door(settings.public_url, settings.trusted_proxies, body_limit,
                 settings.limits.websockets_per_address)
+    metrics.count_errors()
     app = Starlette(routes=[*ROUTES, *pad.ROUTES, *hall.ROUTES],
                     lifespan=lifespan, exception_handlers={
                         Refused: on_refused, TableError: on_table_error,
                         HTTPException: on_http, Exception: with_headers(on_crash, door)})
     app.add_middleware(Guard, door=door)
+    # (outside the guard: its refusals too are logged and counted, with a request id)
+    app.add_middleware(Observe, tables=lambda: service.tables)
     app.state.service = service
     app.state.store = store
     app.state.door = door
+    app.state.metrics_allow = metrics.networks(settings.metrics_allow)
+    # what a server told to stop runs first (``forties.web.serving``)
+    app.state.drain = functools.partial(drain.drain, service, settings.limits.drain_seconds)
     return app
 
 
@@ -520,6 +538,9 @@ async def websocket_session(service: Service, websocket: WebSocket) -> None:
     """One connection to a table: a seat by its token (none: a spectator)."""
     await websocket.accept()
     table_id = websocket.path_params["id"]
+    if service.draining:  # come back to whichever server is up
+        await websocket.close(drain.RESTART, "the server is restarting")
+        return
     if service.owners is not None:  # several processes: only the table's owner runs it
         from .relay import route
 
@@ -549,7 +570,7 @@ async def websocket_session(service: Service, websocket: WebSocket) -> None:
             text = await conn.queue.get()
             if text is None:
                 with contextlib.suppress(Exception):
-                    await websocket.close()
+                    await websocket.close(conn.close_code)
                 return
             await websocket.send_text(text)
 

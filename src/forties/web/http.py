@@ -23,6 +23,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from .. import errors
+from . import metrics
 from .text import clean_json, digest, plain, storable
 
 Handler = Callable[[Request], Awaitable[Response]]
@@ -82,6 +83,8 @@ def error(status: int, message: str, code: str | None = None) -> JSONResponse:
     ``"code"``, a word the client may translate instead of showing the English line)."""
     message = storable(message)
     body = {"error": message} if code is None else {"error": message, "code": code}
+    if status < 500:
+        metrics.refused(code or str(status))
     return JSONResponse(body, status_code=status)
 
 

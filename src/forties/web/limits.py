@@ -50,6 +50,9 @@ class Limits:
     websockets_per_address: int = 64
     header_seconds: float = 10.0
     body_seconds: float = 30.0
+    # a server told to stop drains first (``forties.web.drain``) for at least this long:
+    # no new tables, /readyz 503, every page told to reconnect
+    drain_seconds: float = 0.0
 
     @classmethod
     def from_env(cls) -> Limits:
@@ -75,6 +78,10 @@ class Limits:
         if not out.stop_seconds > 0:
             raise ValueError(f"FORTIES_LIMITS: stop_seconds must be above 0, not "
                              f"{json.dumps(out.stop_seconds)}")
+        if not 0 <= out.drain_seconds < out.stop_seconds:
+            raise ValueError(f"FORTIES_LIMITS: drain_seconds must be 0 or more and under "
+                             f"stop_seconds ({out.stop_seconds:g}), not "
+                             f"{json.dumps(out.drain_seconds)}")
         return out
 
 

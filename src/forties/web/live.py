@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, cast
 from ..rules import rules_from_json
 from ..state import DealKey
 from ..table import CLOSED_WORDS, GAME_EVENTS, Event, Settings, Table, TableError
+from . import metrics
 from .limits import Bucket, Limits
 from .store import Conflict, Store
 
@@ -50,6 +51,7 @@ class Conn:
     live: Live | None = None
     closed: bool = False
     token: str | None = None  # the seat's key, as its link gave it (a rematch keeps it)
+    close_code: int = 1000  # the websocket's, once closed (1012: reconnect, we restart)
 
     def send(self, text: str) -> None:
         if self.closed:
@@ -66,15 +68,18 @@ class Conn:
               params: dict[str, Any] | None = None) -> None:
         """A refusal, to this connection only: ``message`` in English; ``refusal`` and
         ``params``, where the engine's reason has a code, for the page's own words."""
+        metrics.refused(code)
         out: dict[str, Any] = {"type": "error", "code": code, "message": message}
         if refusal:
             out["refusal"] = refusal
             out["params"] = params or {}
         self.send_json(out)
 
-    def close(self) -> None:
+    def close(self, code: int = 1000) -> None:
+        """Closed after the frames already queued, with the websocket's close ``code``."""
         if not self.closed:
             self.closed = True
+            self.close_code = code
             self.queue.put_nowait(None)
 
 
@@ -233,9 +238,11 @@ class LiveTables:
             if t.closed:
                 raise TableError("closed", CLOSED_WORDS)
             new_version = t.version + sum(e["kind"] in GAME_EVENTS for e in events)
+            began = time.perf_counter()
             try:
                 await self.store.append(t.id, t.seq, t.version, events, new_version,
                                         t.stored_status(events))
+                metrics.COMMIT_SECONDS.observe(time.perf_counter() - began)
                 break
             except Conflict:
                 await self.catch_up(live)  # another process moved the table first
@@ -248,6 +255,8 @@ class LiveTables:
             t.apply(e)
             t.turn_clock(time.time())
             self.broadcast(live, e)
+            if e["kind"] == "act":
+                metrics.ACTIONS.inc()
         live.touched = time.monotonic()
         live.standby = False
         self.announce(t.id, t.seq)

@@ -21,6 +21,7 @@ import time
 from typing import Any
 
 from ..table import OVER, PHRASES, REVIEW, Event, TableError, name_key
+from . import metrics
 from .catchup import CatchUp
 from .live import HOST, Conn, Live, LiveTables
 from .pools import Pools, pool_hint
@@ -80,9 +81,11 @@ class Messages:
             raise TableError("bad", "say hello first")
         seat = conn.seat
         if kind == "act":
+            began = time.perf_counter()
             async with live.lock:
                 await self.tables.commit(live, live.table.act(seat, msg.get("action"),
                                                               msg.get("version")))
+            metrics.ACTION_SECONDS.observe(time.perf_counter() - began)
             self.turns.after(live)
         elif kind == "chat":
             await self._chat(live, seat, msg)

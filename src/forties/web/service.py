@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..table import CLOSED, OVER, PLAYING
 from .catchup import CatchUp
+from .http import Refused
 from .limits import Bucket, Limits, PerMinute
 from .live import Conn, Live, LiveTables, OnOver
 from .messages import Messages
@@ -46,6 +47,8 @@ if TYPE_CHECKING:
     from .owners import Owners
 
 log = logging.getLogger("forties.web")
+# what a new table asked of a server that is stopping is answered (``forties.web.drain``)
+RESTARTING = "the server is restarting: try again in a moment"
 
 
 class Service:
@@ -69,6 +72,7 @@ class Service:
         self._watcher: asyncio.Task[None] | None = None
         self._beat: asyncio.Task[None] | None = None
         self._leases: asyncio.Task[None] | None = None
+        self.draining = False  # told to stop: no new tables (``forties.web.drain``)
 
     @property
     def bus(self) -> Bus | None:
@@ -267,7 +271,9 @@ class Service:
                            start: bool = True, dealer: int | None = None,
                            on_over: OnOver | None = None,
                            settings: dict[str, Any] | None = None) -> dict[str, Any]:
-        """A new table (``Seating.create_table``)."""
+        """A new table (``Seating.create_table``); none while the server drains."""
+        if self.draining:
+            raise Refused(RESTARTING, 503, "restarting")
         return await self.seating.create_table(preset, options, seats, public, start,
                                                dealer, on_over, settings)
 
@@ -314,4 +320,4 @@ class Service:
         self.presence.seen(live)
 
 
-__all__ = ["Conn", "Limits", "Live", "Service"]
+__all__ = ["RESTARTING", "Conn", "Limits", "Live", "Service"]

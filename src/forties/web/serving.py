@@ -28,11 +28,12 @@ WS_MAX_SIZE = 1024 * 1024
 GRACEFUL_SECONDS = 5
 
 
-def uvicorn_config(app: Any) -> Any:
+def uvicorn_config(app: Any, log_format: str = "text") -> Any:
     """How uvicorn serves the app (every server process alike): X-Forwarded-For and
     -Proto believed only from the proxies the operator names (the app's ``door``; none,
     and no address is taken from a header), and the transport's limits
-    (``transport.guarded_protocol``) from the app's ``Limits``."""
+    (``transport.guarded_protocol``) from the app's ``Limits``; with ``log_format``
+    "json" uvicorn's own lines go through the server's JSON logs (``forties.web.logs``)."""
     import uvicorn
 
     from .transport import guarded_protocol, make_room_for
@@ -40,6 +41,7 @@ def uvicorn_config(app: Any) -> Any:
     limits = app.state.service.limits
     trusted = tuple(app.state.door.trusted_proxies)
     make_room_for(int(limits.connections_total))
+    more: dict[str, Any] = {"log_config": None} if log_format == "json" else {}
     return uvicorn.Config(app, log_level="warning", lifespan="on", ws_ping_interval=10,
                           ws_ping_timeout=10, ws_per_message_deflate=False,
                           ws_max_size=WS_MAX_SIZE, access_log=False,
@@ -47,7 +49,7 @@ def uvicorn_config(app: Any) -> Any:
                           proxy_headers=bool(trusted),
                           forwarded_allow_ips=",".join(trusted) if trusted else "",
                           limit_concurrency=int(limits.connections_total) + 1,
-                          http=guarded_protocol(limits, trusted))
+                          http=guarded_protocol(limits, trusted), **more)
 
 
 class StoppedBySignal(FortiesError):
@@ -92,12 +94,34 @@ def end_at_once_after(seconds: float) -> None:
 
 
 def stopping_server_class(stop_seconds: float) -> Any:
-    """uvicorn's Server, which on the signal to stop also arms ``end_at_once_after``."""
+    """uvicorn's Server, which on the signal to stop also arms ``end_at_once_after``, and
+    first drains the app where it can (its ``state.drain``, ``forties.web.drain``): uvicorn
+    stops (closing its socket and connections) once the drain is done. A second signal
+    stops it at once, as uvicorn does (a third Ctrl-C: without waiting on anything)."""
+    import asyncio
+
     import uvicorn
 
     class StoppingServer(uvicorn.Server):
+        drain_asked = False
+        draining: asyncio.Task[None] | None = None
+
         def handle_exit(self, sig: int, frame: Any) -> None:
-            super().handle_exit(sig, frame)
             end_at_once_after(stop_seconds)
+            if self.drain_asked or self._drain() is None:
+                super().handle_exit(sig, frame)
+                return
+            self._captured_signals.append(sig)  # (raised again once stopped, as uvicorn's)
+            self.drain_asked = True  # (begun on the loop's next tick: not in a handler)
+
+        def _drain(self) -> Any:
+            return getattr(getattr(self.config.app, "state", None), "drain", None)
+
+        async def on_tick(self, counter: int) -> bool:
+            if self.drain_asked and self.draining is None:
+                self.draining = asyncio.ensure_future(self._drain()())
+            if self.draining is not None and self.draining.done():
+                self.should_exit = True
+            return bool(await super().on_tick(counter))
 
     return StoppingServer

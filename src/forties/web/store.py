@@ -191,6 +191,15 @@ class Store:
             self._writer = None
         self.engine.dispose()
 
+    async def reachable(self) -> None:
+        """Raises if the database does not answer now (``/readyz``): a query through the
+        store's own thread, after what waits there; an SQLite file must still be where
+        it was (one moved or deleted under the server would lose every later move)."""
+        path = self.engine.url.database if self.sqlite else None
+        if path and path != ":memory:" and not Path(path).is_file():
+            raise StoreError(f"the database file {path} is gone")
+        await self._run(lambda conn: conn.execute(sa.text("SELECT 1")).scalar())
+
     async def _run(self, fn: Callable[[Connection], T]) -> T:
         def work() -> T:
             with self.engine.begin() as conn:

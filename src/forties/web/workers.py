@@ -27,6 +27,7 @@ from typing import Any
 
 import click
 
+from .metrics import process_gone
 from .spawn import deaf_to_ctrl_c, spawn_context
 
 READY = "ready"
@@ -101,6 +102,8 @@ class Workers:
                     if not p.is_alive() and not self.stopping:
                         click.echo(f"forties: server process {p.pid} stopped (status "
                                    f"{p.exitcode}); starting another", err=True)
+                        if p.pid is not None:
+                            process_gone(p.pid)  # its gauges no longer count
                         q, conn = self._start_one()
                         self.procs[i] = q
                         self._wait_ready([(q, conn)])
@@ -157,12 +160,11 @@ def check_scale_out(db_url: str | None, redis_url: str | None, workers: int) -> 
 
 def serve_worker(sock: socket.socket, ready: Callable[[], None], settings: Any) -> None:
     """One server process of ``--workers``: its own app over the shared socket."""
-    import logging
-
+    from . import logs
     from .app import create_app, private_sockets
     from .serving import stopping_server_class, uvicorn_config
 
-    logging.basicConfig(level=logging.WARNING, format="forties: %(message)s")
+    logs.configure(settings.log_format)
 
     class Server(stopping_server_class(settings.limits.stop_seconds)):  # type: ignore[misc]
         async def startup(self, sockets: Any = None) -> None:
@@ -170,4 +172,5 @@ def serve_worker(sock: socket.socket, ready: Callable[[], None], settings: Any) 
             ready()
 
     app = create_app(settings)
-    Server(uvicorn_config(app)).run(sockets=[sock, *private_sockets(app)])
+    Server(uvicorn_config(app, settings.log_format)).run(
+        sockets=[sock, *private_sockets(app)])
