@@ -7,7 +7,9 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 import re
+import signal
 from pathlib import Path
 from typing import Any
 
@@ -133,8 +135,8 @@ async def test_json_logs_a_line_for_each_request_and_websocket_with_its_id(
             # (the session's line is written once the server has seen it end)
             await asyncio.wait_for(_closed(http), 10)
     finally:
-        proc.send_signal(2)
-        out, err = proc.communicate(timeout=30)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=30)
     assert proc.returncode == 0, err
     lines = [json.loads(x) for x in err.splitlines() if x.strip()]  # every line is JSON
     by_id = {x.get("request_id"): x for x in lines}
@@ -189,7 +191,7 @@ def test_an_error_is_logged_with_the_id_its_answer_names(tmp_path: Path) -> None
 
 def test_serve_refuses_a_log_format_it_does_not_know(tmp_path: Path) -> None:
     proc = launch_serve(tmp_path, TEST_LIMITS, ["--port", "0", "--log-format", "xml"])
-    out, err = proc.communicate(timeout=60)
+    _, err = proc.communicate(timeout=60)
     assert proc.returncode == 2 and "Traceback" not in err
     assert "'xml' is not one of 'text', 'json'" in err
 
@@ -220,8 +222,6 @@ def test_readyz_503_when_redis_is_gone(tmp_path: Path) -> None:
                                         Limits(**TEST_LIMITS), redis_url=server.url))
         with TestClient(app) as client:
             assert client.get("/readyz").json() == {"ok": True}
-            import os
-            import signal
             os.kill(server.pid, signal.SIGKILL)
             r = client.get("/readyz")
             assert r.status_code == 503

@@ -6,6 +6,7 @@ does not open it."""
 
 from __future__ import annotations
 
+import signal
 import socket
 from pathlib import Path
 
@@ -86,5 +87,31 @@ def test_a_forwarded_for_header_from_a_stranger_opens_nothing(tmp_path: Path) ->
                       "X-Real-IP: 127.0.0.1\r\n"):
             assert get_from("127.0.0.9", port, spoof).endswith("404 Not Found"), spoof
     finally:
-        proc.send_signal(2)
+        proc.send_signal(signal.SIGINT)
+        proc.communicate(timeout=30)
+
+
+def test_the_shipped_caddyfile_keeps_metrics_from_the_internet(tmp_path: Path) -> None:
+    """Through Caddy (deploy/Caddyfile) every request reaches forties from loopback, which
+    may read /metrics: Caddy itself refuses it, and serves the rest."""
+    import http.client
+
+    from ..caddy import caddy, unverified
+
+    proc = launch_serve(tmp_path, TEST_LIMITS, ["--port", "0"])
+    try:
+        port = serving_port(proc)
+        with caddy([f"127.0.0.1:{port}"], tmp_path / "caddy") as front:
+            conn = http.client.HTTPSConnection("127.0.0.1", front.port, timeout=15,
+                                               context=unverified())
+            for path, status in (("/healthz", 200), ("/metrics", 404),
+                                 ("/metrics?x=1", 404), ("/healthz", 200)):
+                conn.request("GET", path)
+                r = conn.getresponse()
+                body = r.read()
+                assert r.status == status, (path, r.status)
+                assert b"forties_" not in body
+            conn.close()
+    finally:
+        proc.send_signal(signal.SIGINT)
         proc.communicate(timeout=30)
