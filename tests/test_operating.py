@@ -10,6 +10,7 @@ import logging
 import os
 import re
 import signal
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -226,3 +227,31 @@ def test_readyz_503_when_redis_is_gone(tmp_path: Path) -> None:
             r = client.get("/readyz")
             assert r.status_code == 503
             assert r.json() == {"error": "Redis does not answer", "code": "redis"}
+
+
+def test_with_workers_every_scrape_counts_every_process(tmp_path: Path, db: str,
+                                                        rd: Any) -> None:
+    """``--workers 2``: a scrape lands on either process, and says what both did (their
+    figures shared through prometheus-client's multiprocess mode, in a folder of the
+    command's own, removed when it stops)."""
+    import urllib.request
+
+    before = set(Path(tempfile.gettempdir()).glob("forties-metrics-*"))
+    proc = launch_serve(tmp_path, TEST_LIMITS, ["--port", "0", "--db", db, "--redis",
+                                                rd.url, "--workers", "2"], new_session=True)
+    try:
+        base = f"http://127.0.0.1:{serving_port(proc)}"
+        for _ in range(30):  # (the system hands them to both processes)
+            with urllib.request.urlopen(base + "/api/presets", timeout=10) as r:
+                r.read()
+        seen = set()
+        for _ in range(8):
+            with urllib.request.urlopen(base + "/metrics", timeout=10) as r:
+                seen.add(figures(r.read().decode())[
+                    'forties_requests_total{route="/api/presets",status="2xx"}'])
+        assert seen == {30.0}
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0 and "Traceback" not in err, err
+    assert set(Path(tempfile.gettempdir()).glob("forties-metrics-*")) == before

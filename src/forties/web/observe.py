@@ -34,8 +34,8 @@ def client_of(scope: Scope) -> str | None:
 
 
 class Observe:
-    """The middleware: ``Observe(app, service_of)``, ``service_of()`` the app's service
-    (for the count of live tables), or None."""
+    """The middleware: ``Observe(app, tables)``, ``tables()`` the tables live in this
+    process (for their count), or None."""
 
     def __init__(self, app: ASGIApp, tables: Any = None) -> None:
         self.app = app
