@@ -255,7 +255,8 @@ async def test_a_failed_par_is_not_asked_again_and_a_lost_one_twice_at_most(
     table = SimpleNamespace(id="t1", par={}, state=SimpleNamespace(hand_index=3,
                                                                    clone=lambda: None))
     live: Any = SimpleNamespace(table=table, par_asked=set(), par_lost={}, conns={"Ann"},
-                                remote=set(), standby=False, lock=asyncio.Lock())
+                                remote=set(), standby=False, lock=asyncio.Lock(),
+                                par_running=False)
     try:
         with caplog.at_level(logging.WARNING, logger="forties.web"):
             for _ in range(6):

@@ -30,16 +30,16 @@ from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ..actions import Action, ActionSyntaxError
-from ..cards import CARD_NAMES, cards_of
-from ..record import Record, RecordError, Replay
 from ..rules import PRESETS, RulesError, build_rules, find_preset, option_specs
 from ..table import COMPUTER, EMPTY, TABLE_LEVELS, TableError
 from . import drain, hall, metrics, pad
 from .guard import Door, Guard, with_headers
 from .http import Refused, error, json_body
+from .limits import RateLimited
 from .logs import request_id
 from .observe import Observe
+from .pools import ParFailed, ParsEnded, pool_replay
+from .replays import NotReplayed
 from .service import Limits, Service
 from .store import Store
 
@@ -139,41 +139,6 @@ def rules_form(preset: str) -> dict[str, Any]:
     return {"preset": p.name, "game": p.game, "options": out}
 
 
-def replay_steps(obj: Any) -> list[dict[str, Any]]:
-    """Every step of a finished record as a spectator sees it, every hand shown."""
-    try:
-        record = Record.from_json(obj)
-    except RecordError as e:
-        raise Refused(f"not a record: {e}") from None
-    steps: list[dict[str, Any]] = []
-
-    def step(text: str, st: Any) -> None:
-        v = st.view(None)
-        v["hands"] = [[CARD_NAMES[c] for c in cards_of(h)] for h in st.hands]
-        steps.append({"text": text, "view": v})
-
-    replay = Replay(record)
-    st = None
-    try:
-        for h, st in replay.states():
-            step(f"hand {h + 1}: the deal", st)
-            for i, text in enumerate(record.hands[h].actions):
-                try:
-                    a = Action.parse(text)
-                except ActionSyntaxError as e:
-                    raise Refused(f"hand {h + 1}, action {i + 1}: {e}") from None
-                why = st.reason(a)
-                if why is not None:
-                    raise Refused(f"hand {h + 1}, action {i + 1} ({text}): {why}")
-                st.apply(a)
-                step(text, st)
-    except RecordError as e:
-        raise Refused(f"not a record: {e}") from None
-    if st is None or not st.hand_over:
-        raise Refused("only a finished record can be replayed: its last hand is not over")
-    return steps
-
-
 @functools.lru_cache(maxsize=8)
 def messages_of(lang: str) -> dict[str, str]:
     """The messages of ``lang`` for the server's own pages (read once)."""
@@ -263,9 +228,9 @@ async def rules_post(request: Request) -> Response:
         return error(400, str(e))
 
 
-def limit(request: Request) -> None:
-    if not service_of(request).allow_create(client_of(request)):
-        raise Refused("too many new tables from this address: wait a minute", 429, "rate")
+def limit(request: Request, kind: str = "tables") -> None:
+    """One more ``kind`` (``limits.Rates``) from the request's address, or 429."""
+    service_of(request).rates.take(kind, client_of(request))
 
 
 async def play_now(request: Request) -> Response:
@@ -323,6 +288,7 @@ async def new_table(request: Request) -> Response:
 
 async def join(request: Request) -> Response:
     body = await json_body(request, BODY_MAX)
+    limit(request, "joins")
     table_id = request.path_params["id"]
     got = await service_of(request).join(table_id, body.get("invite"), body.get("name"),
                                          body.get("seat"))
@@ -351,6 +317,7 @@ async def table_summary(request: Request) -> Response:
 
 
 async def table_record(request: Request) -> Response:
+    limit(request, "records")
     live = await service_of(request).live(request.path_params["id"])
     if live is None:
         return error(404, "there is no such table")
@@ -358,12 +325,30 @@ async def table_record(request: Request) -> Response:
 
 
 async def replay(request: Request) -> Response:
-    body = await json_body(request, RECORD_MAX)
-    if "record" not in body:
-        return error(400, "send {\"record\": <the record JSON>}")
-    steps = await asyncio.get_running_loop().run_in_executor(None, replay_steps,
-                                                             body["record"])
-    return JSONResponse({"steps": steps})
+    """A record's steps, worked out in the replays' process (``limits``: at most
+    ``replay_hands`` hands, ``replay_answer_bytes`` of answer, ``replays_waiting`` at
+    once), so that the event loop and ``/healthz`` never wait on it."""
+    service = service_of(request)
+    lim = service.limits
+    if service.replaying >= lim.replays_waiting:
+        return error(503, "the server is busy with other replays: try again shortly",
+                     "busy")
+    limit(request, "replays")
+    service.replaying += 1
+    try:
+        body = await json_body(request, RECORD_MAX)
+        if "record" not in body:
+            return error(400, "send {\"record\": <the record JSON>}")
+        answer = await service.pools.replays.run(pool_replay, body["record"],
+                                                 lim.replay_hands, lim.replay_answer_bytes)
+    except NotReplayed as e:
+        return error(e.status, e.message)
+    except (ParsEnded, ParFailed, RuntimeError):
+        return error(503, "the replay could not be worked out now: try again shortly",
+                     "busy")
+    finally:
+        service.replaying -= 1
+    return Response(answer, media_type="application/json")
 
 
 async def lobby(request: Request) -> Response:
@@ -435,6 +420,11 @@ ROUTES: list[BaseRoute] = [
 
 
 # ----- how a refusal and a failure are answered ------------------------------------------
+
+
+async def on_rate(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, RateLimited)
+    return error(429, exc.message, "rate")
 
 
 async def on_refused(request: Request, exc: Exception) -> Response:
@@ -509,7 +499,8 @@ def create_app(settings: ServerSettings) -> Starlette:
     metrics.count_errors()
     app = Starlette(routes=[*ROUTES, *pad.ROUTES, *hall.ROUTES],
                     lifespan=lifespan, exception_handlers={
-                        Refused: on_refused, TableError: on_table_error,
+                        Refused: on_refused, RateLimited: on_rate,
+                        TableError: on_table_error,
                         HTTPException: on_http, Exception: with_headers(on_crash, door)})
     app.add_middleware(Guard, door=door)
     # (outside the guard: its refusals too are logged and counted, with a request id)
@@ -520,6 +511,7 @@ def create_app(settings: ServerSettings) -> Starlette:
     app.state.metrics_allow = metrics.networks(settings.metrics_allow)
     # what a server told to stop runs first (``forties.web.serving``)
     app.state.drain = functools.partial(drain.drain, service, settings.limits.drain_seconds)
+    app.state.rates = service.rates  # (the pads' and the evenings' limits too)
     return app
 
 
@@ -563,7 +555,12 @@ async def websocket_session(service: Service, websocket: WebSocket) -> None:
         if seat is None:
             await refuse("token", "that link does not open a seat at this table", 4403)
             return
-    conn = service.connect(seat, token)
+    if not service.open_seat(live, seat):
+        await refuse("connections", f"this seat has {service.limits.seat_connections} "
+                     f"connections open already: close one (a tab or a phone) and reload",
+                     4429)
+        return
+    conn = service.connect(seat, token, websocket.client.host if websocket.client else "")
 
     async def writer() -> None:
         while True:
@@ -599,6 +596,7 @@ async def websocket_session(service: Service, websocket: WebSocket) -> None:
         log.exception("a connection to table %s failed", table_id)
     finally:
         service.leave(conn)
+        service.close_seat(live, seat)
         sender.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await sender

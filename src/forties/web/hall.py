@@ -41,15 +41,15 @@ from ..hall.export import board_json, export_json, results_csv, standings_csv
 from ..hall.printing import punch_cards_html, table_cards_html
 from ..hall.words import LANGUAGES
 from ..rules import RulesError, build_rules
-from .http import Handler, Refused, Tables, compare_and_set, digest, json_body, one_line
-from .limits import PerMinute
+from .http import Handler, Refused, Tables, compare_and_set, digest, json_body, one_line, rates_of
+from .limits import Limits, RateLimited, Rates
 from .text import TITLE_MAX, clean_json, is_key, line, same_digest, same_key
 
 KIND = "hall"
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 16 * 1024
 MAX_COUPLES = 400
-CREATE_PER_MINUTE = 30
+CREATE_PER_MINUTE = Limits.evenings_per_minute  # from one address (``limits.Rates``)
 POLL_SECONDS = 3.0  # an online evening asks the service about its open tables this often
 IDLE_SECONDS = 600.0  # an evening nobody asked about for this long: what is kept of it goes
 LEVELS = ("random", "basic", "expert")
@@ -185,15 +185,15 @@ class Evenings:
     forgotten once nobody asked about the evening for ``IDLE_SECONDS``, and the lock as
     soon as no change waits for it: an evening read again is read from the database."""
 
-    def __init__(self, service: Tables) -> None:
+    def __init__(self, service: Tables, rates: Rates | None = None) -> None:
         self.service = service
+        self.rates = rates or Rates()
         self.store = service.store
         self.locks: dict[str, _Turns] = {}
         self.boards: dict[str, tuple[int, dict[str, Any]]] = {}
         self.polled: dict[str, float] = {}
         self.tasks: set[asyncio.Task[bool]] = set()
         self.problems: dict[str, str] = {}
-        self.created = PerMinute(CREATE_PER_MINUTE)
         self.halls: dict[str, tuple[int, dict[str, Any], Hall]] = {}
         self.used: dict[str, float] = {}  # when each evening was last asked about
         self._pruned = time.monotonic()
@@ -214,7 +214,7 @@ class Evenings:
                 continue
             for kept in (self.used, self.halls, self.boards, self.polled, self.problems):
                 kept.pop(eid, None)
-        self.created.prune()
+        self.rates.prune()
 
     async def load(self, eid: str) -> tuple[int, dict[str, Any], Hall]:
         self._tick()
@@ -278,11 +278,12 @@ class Evenings:
             if not turns.users and self.locks.get(eid) is turns:
                 del self.locks[eid]
 
-    def limit(self, address: str) -> None:
-        """At most CREATE_PER_MINUTE new evenings a minute from one address."""
+    def limit(self, address: str, kind: str = "evenings") -> None:
+        """At most ``evenings_per_minute`` new evenings a minute from one address, and
+        ``evenings_per_minute_total`` from every address together (``limits.Rates``);
+        the same for the evenings' downloads and printed cards (``kind``: "records")."""
         self._tick()
-        if not self.created.take(address):
-            raise Refused("too many new evenings from here: wait a minute", 429)
+        self.rates.take(kind, address)
 
     def check_key(self, body: dict[str, Any], key: Any, *, tables: bool = False) -> str:
         """'director' or 'tables' for a right key; raises Refused (403) otherwise."""
@@ -323,6 +324,12 @@ class Evenings:
             extra: dict[str, Any] = {}
             if online.get("turn_seconds") is not None:
                 extra["settings"] = {"turn_seconds": online["turn_seconds"]}
+            try:  # (counted against the address that made the evening)
+                self.rates.take("evening_tables", str(body.get("maker") or eid))
+            except RateLimited as e:  # the next change or poll makes the rest
+                self.problems[eid] = (f"table {t} of game {g} is not made yet ({e.message});"
+                                      f" it will be in a minute")
+                break
             try:
                 made = await self.service.create_table(
                     preset=rules["preset"], options=rules.get("options", {}), seats=seats,
@@ -469,8 +476,12 @@ def evenings_of(request: Request) -> Evenings:
     ev: Evenings | None = getattr(state, "evenings", None)
     if ev is None:
         service: Tables = state.service
-        ev = state.evenings = Evenings(service)
+        ev = state.evenings = Evenings(service, rates_of(state))
     return ev
+
+
+def _address(request: Request) -> str:
+    return request.client.host if request.client else ""
 
 
 def page(name: str) -> Handler:
@@ -485,7 +496,7 @@ def page(name: str) -> Handler:
 @one_line()
 async def create(request: Request) -> Response:
     ev = evenings_of(request)
-    ev.limit(request.client.host if request.client else "")
+    address = _address(request)
     obj = await _body(request)
     settings = settings_from_request(obj)
     online = _bool(obj, "online", False)
@@ -496,12 +507,15 @@ async def create(request: Request) -> Response:
     if turn is not None and (type(turn) is not int or not 5 <= turn <= 3600):
         raise Refused("turn_seconds must be null (no timer) or a whole number of seconds "
                       "from 5 to 3600")
+    ev.limit(address)  # (the evenings made are counted, not the requests refused)
     eid = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
     director = secrets.token_urlsafe(18)
     body: dict[str, Any] = {"hall": Hall(settings).to_json(), "director": digest(director),
                             "tables": secrets.token_urlsafe(12),
                             "online": {"couples": {}, "people": {}, "tables": {},
-                                       "turn_seconds": turn} if online else None}
+                                       "turn_seconds": turn} if online else None,
+                            # (its tables count against its maker's address: its hash)
+                            "maker": digest(address)[:16]}
     await ev.store.put_doc(KIND, eid, body, 0)
     return JSONResponse({"evening": eid, "key": director,
                          "url": f"/hall/{eid}/director#key={director}",
@@ -679,6 +693,7 @@ async def export(request: Request) -> Response:
     ev = evenings_of(request)
     eid = request.path_params["eid"]
     fmt = request.path_params["fmt"]
+    ev.limit(_address(request), "records")
     _, _, hall = await ev.read(eid)
     name = f"evening-{eid}"
     if fmt == "json":
@@ -700,6 +715,7 @@ async def printed(request: Request) -> Response:
     lang = request.query_params.get("lang", "en")
     if lang not in LANGUAGES:
         raise Refused(f"language must be one of {', '.join(LANGUAGES)}")
+    ev.limit(_address(request), "records")
     _, _, hall = await ev.read(eid)
     if what == "cards":
         return HTMLResponse(punch_cards_html(hall, lang))

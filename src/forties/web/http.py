@@ -24,6 +24,7 @@ from starlette.responses import JSONResponse, Response
 
 from .. import errors
 from . import metrics
+from .limits import Limits, RateLimited, Rates
 from .text import clean_json, digest, plain, storable
 
 Handler = Callable[[Request], Awaitable[Response]]
@@ -98,6 +99,8 @@ def one_line(*also: type[Exception]) -> Callable[[Handler], Handler]:
                 return await fn(request)
             except Refused as e:
                 return error(e.status, e.message, e.code)
+            except RateLimited as e:
+                return error(429, e.message, "rate")
             except also as e:
                 return error(400, str(e))
         return run
@@ -128,6 +131,18 @@ async def json_body(request: Request, limit: int, *, empty_is_nothing: bool = Fa
     return cleaned
 
 
+def rates_of(state: Any) -> Rates:
+    """The app's limits a minute (``limits.Rates``): the service's, set on the app's
+    state by ``create_app``; an app of the pad's or the hall's routes alone gets its own,
+    from its service's ``limits`` where it has them."""
+    rates: Rates | None = getattr(state, "rates", None)
+    if rates is None:
+        service = getattr(state, "service", None)
+        rates = state.rates = Rates(getattr(service, "limits", None) or Limits())
+    return rates
+
+
+
 def conflicts(store: DocumentStore) -> tuple[type[BaseException], ...]:
     """The store's compare-and-set failure (``store.Conflict``)."""
     return (store.Conflict,)
@@ -152,4 +167,4 @@ async def compare_and_set(store: DocumentStore, kind: str, doc_id: str,
 
 
 __all__ = ["CAS_TRIES", "DocumentStore", "Documents", "Handler", "Refused", "Tables",
-           "compare_and_set", "conflicts", "digest", "error", "json_body", "one_line"]
+           "compare_and_set", "conflicts", "digest", "error", "json_body", "one_line", "rates_of"]

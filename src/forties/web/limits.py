@@ -1,6 +1,71 @@
 """What a client may do and how fast the tables go: the server's ``Limits`` (changed by
-the environment variable FORTIES_LIMITS), a connection's message ``Bucket``, and
-``PerMinute``, the one limit on new tables, pads and evenings from one address.
+the environment variable FORTIES_LIMITS), a connection's message ``Bucket``, ``PerMinute``
+(at most so many a minute for each key) and ``Rates``, the limits a minute on every kind
+of thing a stranger can make or ask for, each from one address and in total.
+
+Every route's cost is bounded before its work begins (the table below). The body sizes,
+the read timeouts, the connections per address and in total, the origins and the trusted
+proxies are the transport's (``forties.web.guard`` and ``serving``, before any route);
+what follows is each route's and each message's own bound, where N in "N a minute" is
+``Limits.<kind>_per_minute`` from one address and ``<kind>_per_minute_total`` from every
+address together (``Rates.KINDS``: a refusal is a 429 with ``"code": "rate"``, or
+``"busy"`` for the ceiling in total; on a websocket an error frame with that code):
+
+=============================================  ============================================
+route or message                               bound
+=============================================  ============================================
+GET / , /t/ID, /replay, /pad..., /hall...      a static file (a missing table: one lookup)
+GET /api/presets, /api/rules, /api/languages,  a fixed answer from the presets or catalogs
+/i18n/LANG.json, /api/pads/presets
+POST /api/rules                                one body (64 KiB), one rules' build
+POST /api/play, POST /api/tables               ``tables`` a minute; one table each
+POST /api/tables/ID/join                       ``joins`` a minute; one seat at most
+POST /api/tables/ID/seat, /start               the host's key; one change of one table
+GET /api/tables/ID                             one table's summary
+GET /api/tables/ID/record                      ``records`` a minute; the table's record
+POST /api/replay                               ``replays`` a minute; a record of at most
+                                               ``replay_hands`` hands, answered in at most
+                                               ``replay_answer_bytes``, worked out in a
+                                               process of its own (never on the event
+                                               loop), ``replays_waiting`` at once (more:
+                                               503 busy)
+GET /api/lobby                                 the store's lobby (its own LIMIT of rows)
+GET /healthz                                   nothing: it answers while replays run
+POST /api/pads                                 ``pads`` a minute
+GET /api/pads/ID, hands, undo                  one document (16 KiB body), the pad's key
+GET /api/pads/ID/export.*                      ``records`` a minute; one pad
+POST /api/hall                                 ``evenings`` a minute
+POST /api/hall/ID/... (the director's steps)   the director's key; one document; at most
+                                               400 couples (``hall.MAX_COUPLES``)
+an online evening's web tables                 ``evening_tables`` a minute for the address
+                                               that made the evening (the rest are made
+                                               by the evening's next poll, when the
+                                               minute has room)
+GET /api/hall/ID, POST /api/hall/ID/seat       the board, built once per version
+GET /api/hall/ID/export/*, /hall/ID/print/*    ``records`` a minute; one evening
+websocket /ws/ID                               ``seat_connections`` at once for each seat
+                                               (the newest is refused); frames queued
+                                               ``live.QUEUE_MAX`` at most
+ws: any message                                ``message_bytes``, ``messages_per_second``
+                                               (``Bucket``, per connection)
+ws: chat                                       ``chats`` a minute; 200 characters
+ws: hint                                       ``hints`` a minute, one in flight for
+                                               each table (another asks: "busy")
+a hand's par                                   one in flight for each table, in the pars'
+                                               one process (``turns.Turns.ask_par``)
+=============================================  ============================================
+
+With several processes (``--workers``), each keeps its own count: the limits of a site
+are those of a process times the processes.
+
+``PerMinute`` is ours rather than the ``limits`` library's: it is the exact moving window
+(the times of the last minute's takes) in twenty lines on the event loop, with no thread
+and no storage to run; ``limits``'s memory storage keeps the same window and expires its
+keys from a timer thread of its own, and its one advantage here, counts shared between
+processes through Redis, would cost a round trip to Redis on every request that makes
+something. Its keys are pruned: a key whose minute is empty is forgotten, and the whole
+map is swept once a minute, so that it holds no more keys than were let through in the
+last minute.
 """
 
 from __future__ import annotations
@@ -11,7 +76,9 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, ClassVar
+
+from ..errors import FortiesError
 
 
 @dataclass
@@ -22,7 +89,29 @@ class Limits:
     message_bytes: int = 4096
     messages_per_second: float = 20.0
     message_burst: float = 40.0
-    tables_per_minute: int = 20
+    # per minute, from one address and from all of them together (``Rates``)
+    tables_per_minute: int = 20  # new tables and play-now tables
+    tables_per_minute_total: int = 300
+    pads_per_minute: int = 30
+    pads_per_minute_total: int = 300
+    evenings_per_minute: int = 10
+    evenings_per_minute_total: int = 100
+    evening_tables_per_minute: int = 100  # an online evening's tables, for its maker
+    evening_tables_per_minute_total: int = 600
+    joins_per_minute: int = 60
+    joins_per_minute_total: int = 1200
+    chats_per_minute: int = 60
+    chats_per_minute_total: int = 3000
+    hints_per_minute: int = 60
+    hints_per_minute_total: int = 1200
+    records_per_minute: int = 60
+    records_per_minute_total: int = 1200
+    replays_per_minute: int = 10
+    replays_per_minute_total: int = 60
+    replay_hands: int = 200  # the most hands of a record replayed
+    replay_answer_bytes: int = 16 * 1024 * 1024  # the most bytes of a replay's answer
+    replays_waiting: int = 2  # replays worked out or waiting at once (more: busy)
+    seat_connections: int = 4  # websockets of one seat at once (more: the newest refused)
     expire_minutes: float = 30.0
     sweep_seconds: float = 60.0
     # a table nobody is at, on which nothing happened for this long, leaves memory (it
@@ -115,7 +204,8 @@ class Bucket:
 
 class PerMinute:
     """At most ``count`` of something (new tables, pads, evenings) in any minute for each
-    key: a client's address, or one key for every client."""
+    key: a client's address, or one key for every client. A key whose last minute is
+    empty is forgotten (the whole map is swept once a minute)."""
 
     def __init__(self, count: int, clock: Callable[[], float] | None = None) -> None:
         self.count = count
@@ -123,14 +213,34 @@ class PerMinute:
         self._at: dict[str, deque[float]] = {}
         self._pruned = self.clock()
 
+    def _recent(self, key: str, now: float) -> deque[float] | None:
+        """The times of ``key``'s takes in the last minute (None: none, and forgotten)."""
+        if now - self._pruned >= 60:
+            self.prune()
+        recent = self._at.get(key)
+        if recent is None:
+            return None
+        while recent and recent[0] <= now - 60:
+            recent.popleft()
+        if not recent:
+            del self._at[key]
+            return None
+        return recent
+
+    def room(self, key: str = "") -> bool:
+        """Whether the minute has room for one more for ``key`` (nothing is counted)."""
+        recent = self._recent(key, self.clock())
+        return recent is None or len(recent) < self.count
+
     def take(self, key: str = "") -> bool:
         """Count one more for ``key`` if the minute has room for it (True), else False."""
         now = self.clock()
-        if now - self._pruned >= 60:
-            self.prune()
-        recent = self._at.setdefault(key, deque())
-        while recent and recent[0] <= now - 60:
-            recent.popleft()
+        recent = self._recent(key, now)
+        if recent is None:
+            if self.count < 1:
+                return False
+            self._at[key] = deque([now])
+            return True
         if len(recent) >= self.count:
             return False
         recent.append(now)
@@ -150,4 +260,55 @@ class PerMinute:
         return len(self._at)
 
 
-__all__ = ["Bucket", "Limits", "PerMinute"]
+class RateLimited(FortiesError, RuntimeError):
+    """Refused by ``Rates``: ``message``, one line; ``total``, whether it was every
+    address's ceiling rather than this address's own."""
+
+    def __init__(self, message: str, total: bool = False) -> None:
+        super().__init__(message)
+        self.message = message
+        self.total = total
+
+
+class Rates:
+    """The limits a minute on each kind of thing a stranger can make or ask for
+    (``KINDS``), from one address (``Limits.<kind>_per_minute``) and from every address
+    together (``<kind>_per_minute_total``)."""
+
+    KINDS: ClassVar[dict[str, str]] = {
+        "tables": "new tables", "pads": "new pads", "evenings": "new evenings",
+        "evening_tables": "new tables for this evening", "joins": "seats taken",
+        "chats": "chat lines", "hints": "hints", "records": "downloads",
+        "replays": "replays"}
+
+    def __init__(self, limits: Limits | None = None) -> None:
+        lim = limits or Limits()
+        self._per: dict[str, tuple[PerMinute, PerMinute]] = {
+            kind: (PerMinute(int(getattr(lim, f"{kind}_per_minute"))),
+                   PerMinute(int(getattr(lim, f"{kind}_per_minute_total"))))
+            for kind in self.KINDS}
+
+    def take(self, kind: str, address: str) -> None:
+        """Count one ``kind`` for ``address`` (and in total); raises ``RateLimited``
+        (nothing counted) when either minute is full."""
+        mine, every = self._per[kind]
+        what = self.KINDS[kind]
+        if not mine.room(address):
+            raise RateLimited(f"too many {what} from this address: wait a minute")
+        if not every.take():
+            raise RateLimited(f"too many {what} on this server this minute: try again "
+                              f"shortly", total=True)
+        mine.take(address)
+
+    def keys(self) -> int:
+        """How many addresses are kept in all (each pruned after its minute)."""
+        return sum(mine.held for mine, _ in self._per.values())
+
+    def prune(self) -> None:
+        """Forget every address whose last minute is over (``PerMinute.prune``)."""
+        for mine, every in self._per.values():
+            mine.prune()
+            every.prune()
+
+
+__all__ = ["Bucket", "Limits", "PerMinute", "RateLimited", "Rates"]

@@ -52,6 +52,7 @@ class Conn:
     closed: bool = False
     token: str | None = None  # the seat's key, as its link gave it (a rematch keeps it)
     close_code: int = 1000  # the websocket's, once closed (1012: reconnect, we restart)
+    address: str = ""  # the client's address (its chat and hints are limited by it)
 
     def send(self, text: str) -> None:
         if self.closed:
@@ -106,6 +107,11 @@ class Live:
     # presence: the seats with a connection here, and on the other processes (Redis)
     here: set[int] = field(default_factory=set)
     remote: set[int] = field(default_factory=set)
+    # each seat's open websockets here (``Service.open_seat``), and whether a hint is
+    # being worked out for the table (one at a time: one table cannot fill the pool)
+    seat_conns: dict[int, int] = field(default_factory=dict)
+    hinting: bool = False
+    par_running: bool = False  # a par of this table's is in the pars' process
     # when something last happened at the table here (an event, a connection gone), on
     # the monotonic clock: a table nobody is at leaves memory after a while (the sweep)
     touched: float = field(default_factory=lambda: time.monotonic())

@@ -6,10 +6,12 @@ to that connection alone.
     ping                      -> pong
     hello {seq}               -> the frames since ``seq`` (0, or too old: a snapshot)
     act {action, version}     an action at the seat's turn (every connection hears it)
-    chat {text} | {phrase}    a line at the table
+    chat {text} | {phrase}    a line at the table (``chats`` a minute from an address)
     away / back               the seat handed to a computer, or taken back
     ready                     done reviewing the hand
-    hint                      -> hint: the best action at the seat's own turn
+    hint                      -> hint: the best action at the seat's own turn (``hints``
+                                 a minute from an address; one at a time for each table:
+                                 another asked meanwhile is answered "busy")
     rematch                   -> rematch: the link to the next table, with the seat's key
 """
 
@@ -23,6 +25,7 @@ from typing import Any
 from ..table import OVER, PHRASES, REVIEW, Event, TableError, name_key
 from . import metrics
 from .catchup import CatchUp
+from .limits import RateLimited, Rates
 from .live import HOST, Conn, Live, LiveTables
 from .pools import Pools, pool_hint
 from .presence import Presence
@@ -35,8 +38,10 @@ class Messages:
     """The answers to the messages of every connection to the tables in play here."""
 
     def __init__(self, tables: LiveTables, turns: Turns, presence: Presence,
-                 rematches: Rematches, catch_up: CatchUp, pools: Pools) -> None:
+                 rematches: Rematches, catch_up: CatchUp, pools: Pools,
+                 rates: Rates | None = None) -> None:
         self.tables = tables
+        self.rates = rates or Rates(tables.limits)
         self.turns = turns
         self.presence = presence
         self.rematches = rematches
@@ -66,6 +71,8 @@ class Messages:
             await self.handle(conn, live, msg)
         except TableError as e:
             conn.error(e.code, e.reason, e.refusal, e.params)
+        except RateLimited as e:
+            conn.error("rate", e.message)
 
     async def handle(self, conn: Conn, live: Live, msg: dict[str, Any]) -> None:
         kind = msg["type"]
@@ -88,7 +95,7 @@ class Messages:
             metrics.ACTION_SECONDS.observe(time.perf_counter() - began)
             self.turns.after(live)
         elif kind == "chat":
-            await self._chat(live, seat, msg)
+            await self._chat(conn, live, seat, msg)
         elif kind == "back":
             if seat is None:
                 raise TableError("seat", "spectators have no seat to take back")
@@ -139,11 +146,13 @@ class Messages:
             if t.status in (REVIEW, OVER):  # the par, if nobody was here to ask it
                 self.turns.ask_par(live)
 
-    async def _chat(self, live: Live, seat: int | None, msg: dict[str, Any]) -> None:
+    async def _chat(self, conn: Conn, live: Live, seat: int | None,
+                    msg: dict[str, Any]) -> None:
         if seat is None:
             raise TableError("seat", "spectators watch without speaking")
         if live.table.silenced and name_key(live.table.seats[seat].name) in live.table.silenced:
             return  # the operator silenced this name at this table: its chat is dropped
+        self.rates.take("chats", conn.address)
         event: Event = {"kind": "chat", "seat": seat, "name": live.table.seats[seat].name}
         if "phrase" in msg:
             if msg["phrase"] not in PHRASES:
@@ -165,10 +174,18 @@ class Messages:
         seat = t.check_hint(conn.seat)
         if self.tables.closing:
             raise TableError("turn", "the server is stopping: ask again when it is back")
+        if live.hinting:
+            raise TableError("busy", "a hint is being worked out at this table: ask again "
+                                     "when it comes")
+        self.rates.take("hints", conn.address)
         state = t.state.clone()
         version = t.version
-        got = await asyncio.get_running_loop().run_in_executor(self.pools.computers,
-                                                               pool_hint, state, seat)
+        live.hinting = True
+        try:
+            got = await asyncio.get_running_loop().run_in_executor(self.pools.computers,
+                                                                   pool_hint, state, seat)
+        finally:
+            live.hinting = False
         if live.table.version == version:
             conn.send_json({"type": "hint", **got})
 

@@ -45,14 +45,23 @@ from starlette.routing import BaseRoute, Route
 from ..fortyfives import bid_ladder
 from ..pad import Entry, Pad, PadError, new_pad
 from ..rules import PRESETS, FortyFivesRules, RulesError, build_rules
-from .http import Documents, Handler, Refused, compare_and_set, digest, json_body, one_line
-from .limits import PerMinute
+from .http import (
+    Documents,
+    Handler,
+    Refused,
+    compare_and_set,
+    digest,
+    json_body,
+    one_line,
+    rates_of,
+)
+from .limits import Limits, Rates
 from .text import NAME_MAX, TITLE_MAX, clean_json, line, same_digest
 
 KIND = "pad"
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 16 * 1024
-CREATE_PER_MINUTE = 30
+CREATE_PER_MINUTE = Limits.pads_per_minute  # from one address (``limits.Rates``)
 ID = re.compile(r"^[A-Za-z0-9]{6,24}$")
 
 
@@ -77,6 +86,10 @@ def _answer(fn: Handler) -> Handler:
     return run
 
 
+def _address(request: Request) -> str:
+    return request.client.host if request.client else ""
+
+
 def presets_json() -> list[dict[str, Any]]:
     """What the new-pad form needs of each preset."""
     out = []
@@ -95,14 +108,15 @@ def presets_json() -> list[dict[str, Any]]:
 class Pads:
     """The pads in the service's documents store."""
 
-    def __init__(self, service: Documents) -> None:
+    def __init__(self, service: Documents, rates: Rates | None = None) -> None:
         self.store = service.store
-        self.created = PerMinute(CREATE_PER_MINUTE)
+        self.rates = rates or Rates()
 
-    def limit(self) -> None:
-        """At most CREATE_PER_MINUTE new pads a minute, from every address together."""
-        if not self.created.take():
-            raise Refused("too many new pads this minute: try again shortly", 429)
+    def limit(self, address: str, kind: str = "pads") -> None:
+        """At most ``pads_per_minute`` new pads a minute from one address, and
+        ``pads_per_minute_total`` from every address together (``limits.Rates``); the
+        same for the pads' downloads (``kind``: "records")."""
+        self.rates.take(kind, address)
 
     async def load(self, pid: str) -> tuple[int, dict[str, Any], Pad]:
         if not ID.match(pid):
@@ -152,7 +166,7 @@ def pads_of(request: Request) -> Pads:
     pads: Pads | None = getattr(state, "pads", None)
     if pads is None:
         service: Documents = state.service
-        pads = state.pads = Pads(service)
+        pads = state.pads = Pads(service, rates_of(state))
     return pads
 
 
@@ -186,7 +200,7 @@ async def create(request: Request) -> Response:
                       line(title))
     except RulesError as e:
         raise Refused(str(e)) from None
-    pads.limit()
+    pads.limit(_address(request))
     pid = secrets.token_hex(6)
     key = secrets.token_urlsafe(18)
     version = await pads.store.put_doc(KIND, pid, {"pad": pad.to_json(),
@@ -238,6 +252,7 @@ async def undo(request: Request) -> Response:
 async def export(request: Request) -> Response:
     pads = pads_of(request)
     pid, fmt = request.path_params["pid"], request.path_params["fmt"]
+    pads.limit(_address(request), "records")
     _, _, pad = await pads.load(pid)
     name = f"pad-{pid}.{fmt}"
     disposition = {"Content-Disposition": f'attachment; filename="{name}"'}

@@ -1,6 +1,8 @@
 """The server's worker processes: a pool for the computer players' choices and the hints,
-and the pars' pool (one process, at a lower priority), each a standard
-``concurrent.futures`` process pool, so that the event loop never waits on a search.
+the pars' pool (one process, at a lower priority) and the replays' (the same, a process
+of its own: a long record's replay never waits on a par nor holds one up), each a
+standard ``concurrent.futures`` process pool, so that the event loop never waits on a
+search or a replay.
 
 The pars' pool is ended, not waited for, when the server stops (a par may search for a
 minute); a pars' process that dies (killed, crashed) fails only the pars it owed, and the
@@ -26,6 +28,7 @@ from ..advice import hint_json, par_json
 from ..errors import FortiesError
 from ..state import GameState
 from ..table import computer_choice
+from .replays import replay_json
 from .spawn import deaf_to_ctrl_c, spawn_context
 
 
@@ -63,6 +66,12 @@ def pool_par(state: GameState, budget: int | None = None) -> dict[str, Any] | No
 def pool_hint(state: GameState, seat: int) -> dict[str, Any]:
     """A hint, worked out in the computers' pool (``forties.advice``)."""
     return hint_json(state, seat)
+
+
+def pool_replay(record: Any, max_hands: int, max_bytes: int) -> bytes:
+    """A record's replay, as its answer's JSON, worked out in the replays' process
+    (``forties.web.replays``)."""
+    return replay_json(record, max_hands, max_bytes)
 
 
 def load_solvers() -> None:
@@ -202,13 +211,16 @@ class ParPool:
 
 
 class Pools:
-    """The server's two pools: the computer players' and the hints' (``workers``
-    processes, started when a computer first needs one), and the pars' (``ParPool``)."""
+    """The server's pools: the computer players' and the hints' (``workers``
+    processes, started when a computer first needs one), the pars' (``ParPool``) and
+    the replays' (a ``ParPool`` too: one process at the pars' niceness, started by the
+    first replay)."""
 
     def __init__(self, workers: int = 1, par_nice: int = 10) -> None:
         self.workers = workers
         self.computers_pool: Executor | None = None
         self.pars = ParPool(par_nice)
+        self.replays = ParPool(par_nice)
         self.closed = False
 
     @property
@@ -228,6 +240,7 @@ class Pools:
         if self.computers_pool is not None:
             self.computers_pool.shutdown(wait=False, cancel_futures=True)
         self.pars.close()
+        self.replays.close()
         self.computers_pool = None
 
 
@@ -253,4 +266,4 @@ def _settle(loop: asyncio.AbstractEventLoop, fut: asyncio.Future[Any], value: An
 
 
 __all__ = ["ParFailed", "ParPool", "ParsEnded", "Pools", "child_of_the_server",
-           "pool_choice", "pool_hint", "pool_par"]
+           "pool_choice", "pool_hint", "pool_par", "pool_replay"]

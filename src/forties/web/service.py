@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 from ..table import CLOSED, OVER, PLAYING
 from .catchup import CatchUp
 from .http import Refused
-from .limits import Bucket, Limits, PerMinute
+from .limits import Bucket, Limits, RateLimited, Rates
 from .live import Conn, Live, LiveTables, OnOver
 from .messages import Messages
 from .pools import ParPool, Pools
@@ -59,6 +59,8 @@ class Service:
         self.limits = limits or Limits()
         self.live_tables = LiveTables(store, self.limits)
         self.pools = Pools(int(self.limits.workers), int(self.limits.par_nice))
+        self.rates = Rates(self.limits)
+        self.replaying = 0  # replays worked out or waiting now (``app.replay``)
         self.turns = Turns(self.live_tables, self.pools)
         self.presence = Presence(self.live_tables, self.turns)
         self.live_tables.on_load = self.presence.look
@@ -66,8 +68,7 @@ class Service:
         self.rematches = Rematches(self.live_tables, self.seating)
         self.catch_up = CatchUp(self.live_tables, self.turns, self.presence, self.rematches)
         self.messages = Messages(self.live_tables, self.turns, self.presence,
-                                 self.rematches, self.catch_up, self.pools)
-        self._created = PerMinute(self.limits.tables_per_minute)
+                                 self.rematches, self.catch_up, self.pools, self.rates)
         self._sweeper: asyncio.Task[None] | None = None
         self._watcher: asyncio.Task[None] | None = None
         self._beat: asyncio.Task[None] | None = None
@@ -221,7 +222,7 @@ class Service:
             if live.table.status in (OVER, CLOSED) or waited >= idle:
                 self.turns.stop(live)
                 del self.tables[table_id]
-        self._created.prune()
+        self.rates.prune()
         if self.owners is not None:  # the leases of the tables forgotten go
             for table_id in [t for t in self.owners.mine if t not in self.tables]:
                 await self.owners.release(table_id)
@@ -263,8 +264,13 @@ class Service:
         return await self.live_tables.live(table_id)
 
     def allow_create(self, client: str) -> bool:
-        """Table creation is limited per client address (tables_per_minute)."""
-        return self._created.take(client)
+        """Table creation is limited per client address (tables_per_minute) and in total
+        (``Rates``): whether one more may be made now (it is counted)."""
+        try:
+            self.rates.take("tables", client)
+        except RateLimited:
+            return False
+        return True
 
     async def create_table(self, preset: str, options: dict[str, Any] | None = None,
                            seats: list[dict[str, Any]] | None = None, public: bool = False,
@@ -299,9 +305,32 @@ class Service:
 
     # ----- connections --------------------------------------------------------------
 
-    def connect(self, seat: int | None, token: str | None = None) -> Conn:
+    def connect(self, seat: int | None, token: str | None = None,
+                address: str = "") -> Conn:
         return Conn(seat, Bucket(self.limits.messages_per_second, self.limits.message_burst),
-                    token=token if seat is not None else None)
+                    token=token if seat is not None else None, address=address)
+
+    def open_seat(self, live: Live, seat: int | None) -> bool:
+        """One more connection for ``seat`` at ``live``'s table if it has fewer than
+        ``seat_connections`` here (True; ``close_seat`` when it is gone), else False: the
+        newest is refused, so that a copied link cannot push out the page in play (a page
+        whose connection died unseen is dropped by the websocket's own pings)."""
+        if seat is None:
+            return True
+        now = live.seat_conns.get(seat, 0)
+        if now >= self.limits.seat_connections:
+            return False
+        live.seat_conns[seat] = now + 1
+        return True
+
+    def close_seat(self, live: Live, seat: int | None) -> None:
+        if seat is None:
+            return
+        left = live.seat_conns.get(seat, 0) - 1
+        if left > 0:
+            live.seat_conns[seat] = left
+        else:
+            live.seat_conns.pop(seat, None)
 
     async def receive(self, conn: Conn, live: Live, raw: str) -> None:
         """One message from a connection (``Messages.receive``)."""

@@ -150,16 +150,30 @@ class Turns:
         it: a table the computers play on alone (everyone gone, their seats taken over)
         asks for none, so that its hands never queue before the pars of the tables
         people are watching (the pars' process takes one at a time). Asked again when
-        someone comes back during the review."""
+        someone comes back during the review. One par of a table's at a time: a table
+        whose hands go faster than its pars queues no more than one, so that it cannot
+        hold up the others' (the hand under review when its par is done is asked then)."""
         t = live.table
         hand = t.state.hand_index
         if not self.tables.limits.par or hand in t.par or hand in live.par_asked or \
-                live.standby or not self.tables.runs(live):
+                live.standby or live.par_running or not self.tables.runs(live):
             return  # (standby: the process that moved the table last works the par out)
         if not live.conns and not live.remote:
             return
         live.par_asked.add(hand)
-        self.tables.spawn(self.par(live, hand, t.state.clone()))
+        live.par_running = True
+        self.tables.spawn(self.par_in_turn(live, hand, t.state.clone()))
+
+    async def par_in_turn(self, live: Live, hand: int, state: GameState) -> None:
+        """``par``, then the par of the hand under review now if it is another one."""
+        try:
+            await self.par(live, hand, state)
+        finally:
+            live.par_running = False
+        t = live.table
+        if not self.tables.closing and t.state.hand_index != hand and \
+                t.status in (REVIEW, OVER):
+            self.ask_par(live)
 
     async def par(self, live: Live, hand: int, state: GameState) -> None:
         if self.tables.closing:

@@ -1,0 +1,88 @@
+"""A finished record replayed step by step for the replay page (``POST /api/replay``):
+every step as a spectator sees it, every hand shown, written as the answer's JSON.
+
+The work is bounded before it begins (at most ``max_hands`` hands) and while it goes (an
+answer of at most ``max_bytes``), and it runs in a process of its own (``pools.Pools``),
+never on the server's event loop: this module knows no sockets, only the record.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+from ..actions import Action, ActionSyntaxError
+from ..cards import CARD_NAMES, cards_of
+from ..errors import FortiesError
+from ..record import Record, RecordError, Replay
+
+_encode = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
+
+
+class NotReplayed(FortiesError, ValueError):
+    """A record that is not replayed: ``message``, one line, and the HTTP ``status``
+    that says why (400: not a finished record; 413: too long)."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message, status)
+        self.message = message
+        self.status = status
+
+    def __str__(self) -> str:
+        return self.message
+
+
+def replay_json(obj: Any, max_hands: int, max_bytes: int) -> bytes:
+    """``{"steps": [...]}`` of a finished record, as JSON bytes of at most ``max_bytes``
+    (``NotReplayed`` with 413 when it would be more, or the record has more than
+    ``max_hands`` hands)."""
+    parts: list[str] = []
+    size = len('{"steps":[]}')
+    for text in _steps(obj, max_hands):
+        size += len(text) + 1
+        if size > max_bytes:
+            raise NotReplayed(f"the replay would be more than {max_bytes // 1024} KiB: "
+                              f"replay fewer hands", 413)
+        parts.append(text)
+    return ('{"steps":[' + ",".join(parts) + "]}").encode()
+
+
+def _steps(obj: Any, max_hands: int | None) -> Iterator[str]:
+    """Each step's JSON text, in order."""
+    try:
+        record = Record.from_json(obj)
+    except RecordError as e:
+        raise NotReplayed(f"not a record: {e}") from None
+    if max_hands is not None and len(record.hands) > max_hands:
+        raise NotReplayed(f"a record of {len(record.hands)} hands is too long to replay "
+                          f"here: at most {max_hands}", 413)
+
+    def step(text: str, st: Any) -> str:
+        v = st.view(None)
+        v["hands"] = [[CARD_NAMES[c] for c in cards_of(h)] for h in st.hands]
+        return _encode({"text": text, "view": v})
+
+    replay = Replay(record)
+    st = None
+    try:
+        for h, st in replay.states():
+            yield step(f"hand {h + 1}: the deal", st)
+            for i, text in enumerate(record.hands[h].actions):
+                try:
+                    a = Action.parse(text)
+                except ActionSyntaxError as e:
+                    raise NotReplayed(f"hand {h + 1}, action {i + 1}: {e}") from None
+                why = st.reason(a)
+                if why is not None:
+                    raise NotReplayed(f"hand {h + 1}, action {i + 1} ({text}): {why}")
+                st.apply(a)
+                yield step(text, st)
+    except RecordError as e:
+        raise NotReplayed(f"not a record: {e}") from None
+    if st is None or not st.hand_over:
+        raise NotReplayed("only a finished record can be replayed: its last hand is not "
+                          "over")
+
+
+__all__ = ["NotReplayed", "replay_json"]
