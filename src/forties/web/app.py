@@ -424,7 +424,7 @@ ROUTES: list[BaseRoute] = [
 
 async def on_rate(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, RateLimited)
-    return error(429, exc.message, "rate")
+    return error(429, exc.message, exc.code)
 
 
 async def on_refused(request: Request, exc: Exception) -> Response:

@@ -100,7 +100,7 @@ def one_line(*also: type[Exception]) -> Callable[[Handler], Handler]:
             except Refused as e:
                 return error(e.status, e.message, e.code)
             except RateLimited as e:
-                return error(429, e.message, "rate")
+                return error(429, e.message, e.code)
             except also as e:
                 return error(400, str(e))
         return run

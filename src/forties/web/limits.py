@@ -261,13 +261,14 @@ class PerMinute:
 
 
 class RateLimited(FortiesError, RuntimeError):
-    """Refused by ``Rates``: ``message``, one line; ``total``, whether it was every
-    address's ceiling rather than this address's own."""
+    """Refused by ``Rates``: ``message``, one line; ``code``, "rate" for this address's
+    own limit, "busy" for every address's ceiling (a 429 either way)."""
 
     def __init__(self, message: str, total: bool = False) -> None:
         super().__init__(message)
         self.message = message
         self.total = total
+        self.code = "busy" if total else "rate"
 
 
 class Rates:

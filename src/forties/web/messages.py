@@ -72,7 +72,7 @@ class Messages:
         except TableError as e:
             conn.error(e.code, e.reason, e.refusal, e.params)
         except RateLimited as e:
-            conn.error("rate", e.message)
+            conn.error(e.code, e.message)
 
     async def handle(self, conn: Conn, live: Live, msg: dict[str, Any]) -> None:
         kind = msg["type"]
