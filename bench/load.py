@@ -47,6 +47,8 @@ import uuid
 from pathlib import Path
 from typing import Any
 
+from forties.web.limits import Rates
+
 from . import driver
 
 WARMUP_SECONDS = 4.0
@@ -56,7 +58,7 @@ WARMUP_SECONDS = 4.0
 GAME_OPTIONS = {"target": 10000}
 LIMITS = {"bot_delay": 0.0, "review_seconds": 5.0, "par": False,
           "messages_per_second": 1000.0, "message_burst": 1000.0, "grace_seconds": 30.0,
-          "tables_per_minute": 100000,
+          **Rates.lifted(),
           # every loader's connection comes from this machine's one address
           "connections_per_address": 100000, "websockets_per_address": 100000,
           "connections_total": 100000}

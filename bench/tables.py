@@ -50,9 +50,11 @@ import time
 from pathlib import Path
 from typing import Any
 
+from forties.web.limits import Rates
+
 from . import driver
 
-LIMITS = {"tables_per_minute": 1_000_000, "messages_per_second": 1000.0,
+LIMITS = {**Rates.lifted(), "messages_per_second": 1000.0,
           "message_burst": 1000.0, "bot_delay": 0.0, "review_seconds": 1.0, "par": False,
           # every loader's connection comes from this machine's one address
           "connections_per_address": 100000, "websockets_per_address": 100000,

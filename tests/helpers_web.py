@@ -21,17 +21,18 @@ import pytest_asyncio
 
 from forties import Action, Record, new_game
 from forties.table import computer_choice
+from forties.web.limits import Rates
 from tests.client import SeatClient
 
 from .helpers_engine import FORTIES, Knowledge, leaks
 
 # The pace of the tables in tests: computers at once, no par (the solver takes a while
 # to load in a fresh process), a review that waits for the people; and no limit on new
-# tables from one address that a module's tests, sharing a pair of server processes,
-# could reach on a fast machine (the limit's own test sets it).
+# tables (nor anything else a minute) from one address that a module's tests, sharing a
+# pair of server processes, could reach on a fast machine (the limits' own tests set them).
 TEST_LIMITS: dict[str, Any] = {"bot_delay": 0.0, "review_seconds": 30.0, "par": False,
                                "messages_per_second": 1000.0, "message_burst": 1000.0,
-                               "grace_seconds": 30.0, "tables_per_minute": 100000}
+                               "grace_seconds": 30.0, **Rates.lifted()}
 
 
 def launch_serve(folder: Path, limits: dict[str, Any], args: list[str],

@@ -59,12 +59,13 @@ def serving(folder: Path, limits: Any) -> Iterator[str]:
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The address of a running server (one per test worker)."""
+    from forties.web.limits import Rates
     from forties.web.service import Limits
 
     # (a Forty One par searches at most 5 million positions here, a second or so: a hand
     # that needs more gets the estimate, so labelled)
     limits = Limits(bot_delay=0.05, review_seconds=600.0, grace_seconds=600.0,
-                    tables_per_minute=1000, messages_per_second=200.0, message_burst=400.0,
+                    messages_per_second=200.0, message_burst=400.0, **Rates.lifted(),
                     par_budget=5_000_000)
     with serving(tmp_path_factory.mktemp("web"), limits) as url:
         yield url

@@ -23,10 +23,11 @@ BOT_DELAY = 3.0  # at the timer's table: time enough to take the seat back befor
 @pytest.fixture(scope="module")
 def slow_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A server whose computer players take their time (the turn timer's test)."""
+    from forties.web.limits import Rates
     from forties.web.service import Limits
 
     limits = Limits(bot_delay=BOT_DELAY, review_seconds=600.0, grace_seconds=600.0, par=False,
-                    tables_per_minute=1000, messages_per_second=200.0, message_burst=400.0)
+                    messages_per_second=200.0, message_burst=400.0, **Rates.lifted())
     with serving(tmp_path_factory.mktemp("slow"), limits) as url:
         yield url
 

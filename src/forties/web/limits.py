@@ -289,6 +289,13 @@ class Rates:
                    PerMinute(int(getattr(lim, f"{kind}_per_minute_total"))))
             for kind in self.KINDS}
 
+    @classmethod
+    def lifted(cls, count: int = 1_000_000) -> dict[str, int]:
+        """Every kind's limits set to ``count``, as FORTIES_LIMITS keys: for the tests and
+        the benchmarks, whose clients all come from one address."""
+        return {f"{kind}_per_minute{total}": count for kind in cls.KINDS
+                for total in ("", "_total")}
+
     def take(self, kind: str, address: str) -> None:
         """Count one ``kind`` for ``address`` (and in total); raises ``RateLimited``
         (nothing counted) when either minute is full."""
