@@ -19,9 +19,8 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
-from forties.web import pad as pad_web
 from forties.web.app import ServerSettings, create_app
-from forties.web.limits import Limits
+from forties.web.limits import Limits, Rates
 from forties.web.text import clean_json, plain
 
 SURROGATE = "\ud800"
@@ -53,10 +52,10 @@ def db(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def client(db: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[TestClient]:
-    monkeypatch.setattr(pad_web, "CREATE_PER_MINUTE", 10_000)  # the property test's pads
+def client(db: Path) -> Iterator[TestClient]:
+    # (no limit a minute: the property test's pads and tables all come from one address)
     app = create_app(ServerSettings(db_url=f"sqlite:///{db}",
-                                    limits=Limits(tables_per_minute=10_000, par=False)))
+                                    limits=Limits(par=False, **Rates.lifted())))
     with TestClient(app, raise_server_exceptions=False) as c:
         yield c
 
