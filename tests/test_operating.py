@@ -255,3 +255,36 @@ def test_with_workers_every_scrape_counts_every_process(tmp_path: Path, db: str,
         _, err = proc.communicate(timeout=60)
     assert proc.returncode == 0 and "Traceback" not in err, err
     assert set(Path(tempfile.gettempdir()).glob("forties-metrics-*")) == before
+
+
+@pytest.mark.asyncio
+async def test_a_relayed_websocket_is_counted_open_once(tmp_path: Path, db: str,
+                                                        rd: Any) -> None:
+    """Two processes over one PostgreSQL and one Redis, a table's four seats two on each
+    port: one process runs the table and the other relays its two (``web.relay``). The
+    processes' open websockets add up to the four clients, each counted where it is
+    connected, not again at the owner's private door."""
+    from .helpers_scale import Serve
+
+    a = Serve(tmp_path / "a", db, rd.url).launch()
+    b = Serve(tmp_path / "b", db, rd.url).launch()
+    a.ready()
+    b.ready()
+    seats: list[SeatClient] = []
+    try:
+        async with httpx.AsyncClient(base_url=a.http, timeout=10) as api:
+            table, tokens = await private_table(api, "merrimack-valley")
+        seats = [SeatClient((a, b)[s % 2].ws, table, tokens[s]).start() for s in sorted(tokens)]
+        for c in seats:
+            await expect(c, lambda c: c.view is not None, "the snapshot")
+        counts = []
+        for server in (a, b):
+            async with httpx.AsyncClient(base_url=server.http, timeout=10) as api:
+                counts.append(figures((await api.get("/metrics")).text)[
+                    "forties_websockets_open"])
+        assert counts == [2.0, 2.0]
+    finally:
+        await stop_all(seats)
+        for s in (a, b):
+            code, err = s.stop()
+            assert code == 0 and "Traceback" not in err, err[-3000:]
