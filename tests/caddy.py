@@ -1,9 +1,13 @@
 """Debian's Caddy in front of forties server processes, as docs/deploy.md sets it up, on
 127.0.0.1 for a test or a load test: the shipped ``deploy/Caddyfile`` itself, imported
 unchanged, with only what a machine of its own would differ by given around it (the
-site's address and the processes through the environment it reads, ``FORTIES_SITE`` and
+site's name and the processes through the environment it reads, ``FORTIES_SITE`` and
 ``FORTIES_UPSTREAMS``; free high ports, certificates from Caddy's own internal CA, its
 storage in a temporary folder and no admin endpoint as global options).
+
+The site's name is 127.0.0.1, or a name (``site``) that a browser is told is 127.0.0.1
+(Chromium's ``--host-resolver-rules``): then Caddy's certificate and its ``Host`` are that
+name's, as on a real site, and ``Caddy.request`` asks it by that name.
 
 Caddy runs as the caller's user, binds 127.0.0.1 only, and is stopped when the block
 ends (SIGTERM, then SIGKILL after a few seconds)."""
@@ -11,17 +15,18 @@ ends (SIGTERM, then SIGKILL after a few seconds)."""
 from __future__ import annotations
 
 import contextlib
+import http.client
+import json
 import os
 import shutil
 import ssl
 import subprocess
 import tempfile
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from .services import free_port
 
@@ -46,13 +51,16 @@ def unverified() -> ssl.SSLContext:
 
 
 def config_text(folder: Path, http_port: int, https_port: int,
-                caddyfile: Path = CADDYFILE) -> str:
-    """The Caddyfile Caddy runs: the test's global options, then ``caddyfile`` imported."""
+                caddyfile: Path = CADDYFILE, site: str | None = None) -> str:
+    """The Caddyfile Caddy runs: the test's global options, then ``caddyfile`` imported
+    (with ``site``, a client that names no site, as one asking 127.0.0.1 by its number,
+    gets that site's certificate)."""
     return (
         "{\n"
         "\tadmin off\n"
         "\tdefault_bind 127.0.0.1\n"
-        f"\tstorage file_system {folder / 'storage'}\n"
+        + (f"\tdefault_sni {site}\n" if site else "")
+        + f"\tstorage file_system {folder / 'storage'}\n"
         f"\thttp_port {http_port}\n"
         f"\thttps_port {https_port}\n"
         "\tlocal_certs\n"
@@ -63,7 +71,8 @@ def config_text(folder: Path, http_port: int, https_port: int,
 
 @dataclass
 class Caddy:
-    url: str  # https://127.0.0.1:PORT
+    url: str  # https://SITE:PORT
+    site: str
     port: int
     proc: subprocess.Popen[bytes]
     log: Path
@@ -73,51 +82,67 @@ class Caddy:
         """What Caddy logged (its last lines), for a test that failed."""
         return "\n".join(self.log.read_text(errors="replace").splitlines()[-30:])
 
+    def request(self, method: str, path: str, body: Any = None,
+                headers: dict[str, str] | None = None) -> tuple[int, bytes]:
+        """One request over HTTPS to 127.0.0.1, by the site's name: its status and body
+        (JSON ``body`` sent as such, from the site's own origin as its pages send it)."""
+        conn = http.client.HTTPSConnection("127.0.0.1", self.port, timeout=15,
+                                           context=unverified())
+        head = {"Host": f"{self.site}:{self.port}", **(headers or {})}
+        data = None
+        if body is not None:
+            data = json.dumps(body).encode()
+            head |= {"Content-Type": "application/json", "Origin": self.url}
+        try:
+            conn.request(method, path, body=data, headers=head)
+            r = conn.getresponse()
+            return r.status, r.read()
+        finally:
+            conn.close()
 
-def wait_answering(url: str, proc: subprocess.Popen[bytes], log: Path,
-                   seconds: float = START_SECONDS) -> None:
-    """Until ``url`` answers over HTTPS (any status: a proxy error is an answer), or fail
-    with what Caddy said."""
+
+def wait_answering(front: Caddy, seconds: float = START_SECONDS) -> None:
+    """Until Caddy answers over HTTPS (any status: a proxy error is an answer), or fail
+    with what it said."""
     deadline = time.monotonic() + seconds
     while True:
         try:
-            with urllib.request.urlopen(url, timeout=5, context=unverified()):
-                return
-        except urllib.error.HTTPError:
+            front.request("GET", "/healthz")
             return
-        except (OSError, ssl.SSLError):
-            if proc.poll() is not None or time.monotonic() > deadline:
-                tail = log.read_text(errors="replace")[-3000:]
-                raise RuntimeError(f"Caddy did not answer at {url} within {seconds} s "
-                                   f"(exit status {proc.poll()}): {tail}") from None
+        except (OSError, ssl.SSLError, http.client.HTTPException):
+            if front.proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"Caddy did not answer at {front.url} within {seconds} s "
+                                   f"(exit status {front.proc.poll()}): "
+                                   f"{front.said()}") from None
             time.sleep(0.05)
 
 
 @contextlib.contextmanager
 def caddy(upstreams: list[str], folder: Path | None = None, https_port: int = 0,
-          caddyfile: Path = CADDYFILE) -> Iterator[Caddy]:
-    """Caddy with ``caddyfile`` in front of ``upstreams`` (``127.0.0.1:PORT`` each), on
-    https://127.0.0.1 and ``https_port`` (0: a free one); stopped at the end."""
+          site: str = "127.0.0.1", caddyfile: Path = CADDYFILE) -> Iterator[Caddy]:
+    """Caddy with ``caddyfile`` in front of ``upstreams`` (``127.0.0.1:PORT`` each), for
+    the site ``site`` on 127.0.0.1 and ``https_port`` (0: a free one); stopped at the
+    end."""
     exe = caddy_exe()
     own = folder is None
     where = Path(tempfile.mkdtemp(prefix="forties-caddy-")) if folder is None else folder
     where.mkdir(parents=True, exist_ok=True)
     http_port, https_port = free_port(), https_port or free_port()
     config = where / "test.caddy"
-    config.write_text(config_text(where, http_port, https_port, caddyfile))
+    config.write_text(config_text(where, http_port, https_port, caddyfile, site))
     env = {**os.environ, "HOME": str(where), "XDG_CONFIG_HOME": str(where / "config"),
-           "XDG_DATA_HOME": str(where / "data"), "FORTIES_SITE": "127.0.0.1",
+           "XDG_DATA_HOME": str(where / "data"), "FORTIES_SITE": site,
            "FORTIES_UPSTREAMS": " ".join(upstreams)}
     log = where / "caddy.log"
     with log.open("wb") as out:
         proc = subprocess.Popen([exe, "run", "--adapter", "caddyfile", "--config", str(config)],
                                 stdin=subprocess.DEVNULL, stdout=out, stderr=out, env=env,
                                 cwd=where)
-    url = f"https://127.0.0.1:{https_port}"
+    front = Caddy(f"https://{site}:{https_port}", site, https_port, proc, log,
+                  where / "storage" / "pki" / "authorities" / "local" / "root.crt")
     try:
-        wait_answering(url + "/healthz", proc, log)
-        yield Caddy(url, https_port, proc, log,
-                    where / "storage" / "pki" / "authorities" / "local" / "root.crt")
+        wait_answering(front)
+        yield front
     finally:
         proc.terminate()
         try:

@@ -18,12 +18,12 @@ from __future__ import annotations
 import contextlib
 import http.client
 import json
+import os
 import re
 import shlex
 import shutil
 import subprocess
 import threading
-import urllib.request
 from collections import Counter
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -35,8 +35,9 @@ import click
 from forties.cli import main as cli_main
 
 from ..caddy import ROOT, Caddy, caddy, unverified
-from ..helpers_web import TEST_LIMITS, launch_serve, serving_port
+from ..helpers_web import TEST_LIMITS, serving_port
 from ..services import Redis, free_port
+from .conftest import CHROMIUM, CHROMIUM_ARGS
 from .pages import PHONE, body, mine, over, play_until, wait_ready
 
 DEPLOY = ROOT / "deploy"
@@ -213,7 +214,8 @@ def guide_commands() -> list[tuple[str, list[str]]]:
     files of deploy/, with where it is."""
     guide = GUIDE.read_text()
     pieces = [*re.findall(r"```[a-z]*\n(.*?)```", guide, re.S),
-              *re.findall(r"`([^`\n]+)`", re.sub(r"```.*?```", "", guide, flags=re.S))]
+              *(" ".join(span.split()) for span in re.findall(
+                  r"`([^`]+)`", re.sub(r"```.*?```", "", guide, flags=re.S)))]
     found = [("docs/deploy.md", words) for text in pieces for words in commands_in(text)]
     for f in sorted(p for p in DEPLOY.rglob("*") if p.is_file()):
         found += [(str(f.relative_to(ROOT)), words) for words in commands_in(f.read_text())]
@@ -240,25 +242,41 @@ def test_every_option_the_guide_gives_exists() -> None:
 # ----- a whole game through Caddy ------------------------------------------------------------
 
 
-def serve_options() -> set[str]:
-    return options_of(["serve"])[1]
+def exec_start(unit: str, instance: str, env: dict[str, str]) -> list[str]:
+    """A unit's ExecStart as systemd runs it: ``%i`` the instance, ``$VAR`` alone as the
+    variable's words, ``${VAR}`` as its text."""
+    line = next(x for x in unit.splitlines() if x.startswith("ExecStart="))
+    words: list[str] = []
+    for w in shlex.split(line[len("ExecStart="):]):
+        w = w.replace("%i", instance)
+        alone = re.fullmatch(r"\$([A-Za-z_]\w*)", w)
+        if alone:
+            words += env.get(alone.group(1), "").split()
+        else:
+            words.append(re.sub(r"\$\{([A-Za-z_]\w*)\}", lambda m: env.get(m.group(1), ""), w))
+    return words
 
 
 @contextlib.contextmanager
-def two_processes(tmp_path: Path, db: str, rd: Redis, public_url: str) -> Iterator[list[str]]:
-    """Two ``forties serve`` processes over one PostgreSQL database and one Redis, as
-    forties@.service runs them behind Caddy: their addresses."""
-    extra: list[str] = []
-    known = serve_options()
-    if "--public-url" in known:
-        extra += ["--public-url", public_url]
-    if "--trusted-proxy" in known:
-        extra += ["--trusted-proxy", "127.0.0.1"]
-    limits = {**TEST_LIMITS, "review_seconds": 600.0}
-    procs = [launch_serve(tmp_path / f"p{i}", limits,
-                          ["--port", "0", "--db", db, "--redis", rd.url, *extra])
-             for i in range(2)]
+def two_processes(tmp_path: Path, db: str, rd: Redis, site: str) -> Iterator[list[str]]:
+    """Two server processes run as forties@.service runs them (its ExecStart, each on a
+    free port), over one PostgreSQL database and one Redis, the site's address ``site``:
+    their addresses."""
+    unit = (DEPLOY / "forties@.service").read_text()
+    procs = []
     try:
+        for i in range(2):
+            folder = tmp_path / f"p{i}"
+            env = {**os.environ, "FORTIES_SITE": site, "FORTIES_DATA": str(folder / "data"),
+                   "FORTIES_OPTIONS": f"--db {db} --redis {rd.url}",
+                   "FORTIES_LIMITS": json.dumps({**TEST_LIMITS, "review_seconds": 600.0})}
+            for k in ("DISPLAY", "WAYLAND_DISPLAY"):
+                env.pop(k, None)
+            argv = exec_start(unit, "0", env)
+            assert argv[0] == "/opt/forties/venv/bin/forties", argv
+            procs.append(subprocess.Popen([str(forties_exe()), *argv[1:]], env=env,
+                                          stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                          text=True))
         yield [f"127.0.0.1:{serving_port(p)}" for p in procs]
     finally:
         for p in procs:
@@ -272,29 +290,46 @@ def two_processes(tmp_path: Path, db: str, rd: Redis, public_url: str) -> Iterat
             assert "Traceback" not in err, err[-3000:]
 
 
-def post(url: str, body: dict[str, Any]) -> Any:
-    req = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
-                                 headers={"Content-Type": "application/json",
-                                          "Origin": url.split("/api/")[0]})
-    with urllib.request.urlopen(req, timeout=15, context=unverified()) as r:
-        return json.load(r)
+SITE = "forties.test"  # a name of the site's own, which Chromium is told is 127.0.0.1
+
+
+@contextlib.contextmanager
+def chromium_for(browser: Any, site: str) -> Iterator[Any]:
+    """Debian's Chromium (as the ``browser`` fixture's) that finds ``site`` at 127.0.0.1."""
+    other = browser.browser_type.launch(
+        executable_path=CHROMIUM,
+        args=[*CHROMIUM_ARGS, f"--host-resolver-rules=MAP {site} 127.0.0.1"])
+    try:
+        yield other
+    finally:
+        other.close()
+
+
+def made_table(front: Caddy) -> dict[str, Any]:
+    status, data = front.request("POST", "/api/tables", {
+        "preset": "merrimack-valley", "name": "Ann", "public": False, "hints": False,
+        "turn_seconds": None, "level": "basic", "options": {"target": 5}})
+    assert status == 200, data[:500]
+    made: dict[str, Any] = json.loads(data)
+    return made
 
 
 def test_a_whole_game_in_chromium_over_https_through_caddy(
         tmp_path: Path, db: str, rd: Redis, browser: Any) -> None:
-    """Two friends and two computer players, a game to 5 points (a hand or two): the pages
-    are https, their websockets wss, and the game ends at game-over for both."""
+    """Two friends and two computer players, a game to 5 points (a hand or two), at
+    https://forties.test:PORT: the pages are https, their websockets wss, and the game
+    ends at game-over for both. The site's name is no loopback one, so its pages are let
+    in only as the unit tells the processes the site's address."""
     # the processes are told the public address, Caddy's, before it starts in front of them
     port = free_port()
-    with two_processes(tmp_path, db, rd, f"https://127.0.0.1:{port}") as ups, \
-            caddy(ups, tmp_path / "caddy", port) as front:
-        made = post(front.url + "/api/tables", {
-            "preset": "merrimack-valley", "name": "Ann", "public": False, "hints": False,
-            "turn_seconds": None, "level": "basic", "options": {"target": 5}})
+    with two_processes(tmp_path, db, rd, f"{SITE}:{port}") as ups, \
+            caddy(ups, tmp_path / "caddy", port, site=SITE) as front, \
+            chromium_for(browser, SITE) as chromium:
+        made = made_table(front)
         pages = []
         for i, link in enumerate([made["url"], made["invites"][0]["url"]]):
-            ctx = browser.new_context(viewport=PHONE, has_touch=True,
-                                      ignore_https_errors=True)
+            ctx = chromium.new_context(viewport=PHONE, has_touch=True,
+                                       ignore_https_errors=True)
             page = ctx.new_page()
             page.set_default_timeout(15000)
             errors: list[str] = []
@@ -315,7 +350,7 @@ def test_a_whole_game_in_chromium_over_https_through_caddy(
                 p.wait_for_function("document.body.dataset.phase === 'auction'")
                 assert p.evaluate("location.protocol") == "https:"
                 assert p.evaluate("window.fortiesConnection.ws.url").startswith(
-                    f"wss://127.0.0.1:{front.port}/ws/{made['table']}")
+                    f"wss://{SITE}:{front.port}/ws/{made['table']}")
             for _hand in range(8):
                 play_until(pages, lambda: over(host), limit=60)
                 if body(host, "phase") == "game-over":
@@ -328,9 +363,9 @@ def test_a_whole_game_in_chromium_over_https_through_caddy(
                 p.wait_for_function("document.body.dataset.phase === 'game-over'")
                 assert not mine(p) and not p.errors, p.errors
             # the record, through Caddy too: a whole game, as the referee judges it
-            with urllib.request.urlopen(f"{front.url}/api/tables/{made['table']}/record",
-                                        timeout=15, context=unverified()) as r:
-                (tmp_path / "game.json").write_bytes(r.read())
+            status, record = front.request("GET", f"/api/tables/{made['table']}/record")
+            assert status == 200, record[:500]
+            (tmp_path / "game.json").write_bytes(record)
             res = subprocess.run([str(forties_exe()), "check", str(tmp_path / "game.json")],
                                  capture_output=True, text=True, timeout=120, check=False)
             verdict = json.loads(res.stdout)
