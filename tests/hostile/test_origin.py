@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from pathlib import Path
 
 import httpx
 import pytest
 import websockets
 from websockets.sync.client import connect as ws_connect
 
+from ..helpers_web import launch_serve
 from .doors import Door, doors, new_table
 
 EVIL = "http://evil.example"
@@ -98,3 +100,21 @@ def test_a_named_proxys_forwarded_address_is_believed(servers: list[Door]) -> No
                               headers={"X-Forwarded-For": f"198.51.100.{i}"}).status_code
                    for i in range(5)]
     assert answers == [200] * 5
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--public-url", "ftp://forties.example.org"], "--public-url must be"),
+    (["--trusted-proxy", "the-proxy"], "--trusted-proxy must be"),
+])
+def test_the_door_options_refuse_what_they_cannot_use(tmp_path: Path, args: list[str],
+                                                      words: str) -> None:
+    proc = launch_serve(tmp_path, {}, ["--port", "0", *args])
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode != 0 and words in err and "Traceback" not in err, err
+    assert len(err.strip().splitlines()) == 1, err
+
+
+def test_a_door_limit_of_nothing_is_refused(tmp_path: Path) -> None:
+    proc = launch_serve(tmp_path, {"connections_per_address": 0}, ["--port", "0"])
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode != 0 and "connections_per_address must be above 0" in err, err

@@ -103,8 +103,8 @@ def serve(host: str, port: int, db_url: str | None, redis_url: str | None, worke
 
     Limits on connections (per address and in all), on the seconds to send a request's
     headers and body, and on open websockets per address are in FORTIES_LIMITS
-    (connections_per_address, connections_total, header_seconds, body_seconds,
-    websockets_per_address), each server process's own.
+    (connections_per_address 64, connections_total 1024, header_seconds 10, body_seconds
+    30, websockets_per_address 64), each server process's own.
     """
     from ..web import logs, metrics
     from ..web.app import ServerSettings, create_app, private_sockets

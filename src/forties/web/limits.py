@@ -164,14 +164,20 @@ class Limits:
                 raise ValueError(f"FORTIES_LIMITS: {k} must be {_KIND_WORDS[kind]}"
                                  f"{' or null' if none else ''}, not {json.dumps(v)}")
             setattr(out, k, v)
-        if not out.stop_seconds > 0:
-            raise ValueError(f"FORTIES_LIMITS: stop_seconds must be above 0, not "
-                             f"{json.dumps(out.stop_seconds)}")
+        for name in ("stop_seconds", *AT_THE_DOOR):
+            if not getattr(out, name) > 0:
+                raise ValueError(f"FORTIES_LIMITS: {name} must be above 0, not "
+                                 f"{json.dumps(getattr(out, name))}")
         if not 0 <= out.drain_seconds < out.stop_seconds:
             raise ValueError(f"FORTIES_LIMITS: drain_seconds must be 0 or more and under "
                              f"stop_seconds ({out.stop_seconds:g}), not "
                              f"{json.dumps(out.drain_seconds)}")
         return out
+
+
+# the limits at the door (``web.transport``, ``web.guard``): 0 would let nobody in
+AT_THE_DOOR = ("connections_per_address", "connections_total", "websockets_per_address",
+               "header_seconds", "body_seconds")
 
 
 _KIND_WORDS = {"int": "a whole number", "float": "a number", "bool": "true or false"}
