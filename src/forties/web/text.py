@@ -2,11 +2,13 @@
 secret keys compared without failing on odd text.
 
 JSON may carry what UTF-8 cannot: ``"a\\ud800"`` is valid JSON whose string has a lone
-surrogate, which SQLite keeps (as the escape) but no page can be encoded with, and which
-PostgreSQL refuses, as it refuses NUL. So every JSON body (``http.json_body``) and every
-websocket message (``messages``) is passed through ``clean_json`` before anything reads
-it, and every document read back from the store is too (one stored before this cleaning
-is served clean, and written back clean by its next change):
+surrogate, which a document's JSON keeps (as the escape) but which no answer or page can
+be encoded with, nor a database driver send as a value of its own (PostgreSQL refuses
+NUL too). So every JSON body (``http.json_body``) and every websocket message
+(``messages``) is passed through ``clean_json`` before anything reads it (unless
+``plain`` says nothing in it could change), and every pad and evening read back from the
+store is too (one stored before this cleaning is served clean, and written back clean by
+its next change):
 
 - lone surrogates, NUL and the other control characters go, except newline and tab;
 - the bidi embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069) go: one in
