@@ -339,6 +339,10 @@ async def replay(request: Request) -> Response:
         body = await json_body(request, RECORD_MAX)
         if "record" not in body:
             return error(400, "send {\"record\": <the record JSON>}")
+        hands = body["record"].get("hands") if isinstance(body["record"], dict) else None
+        if isinstance(hands, list) and len(hands) > lim.replay_hands:  # (before the work)
+            return error(413, f"a record of {len(hands)} hands is too long to replay here: "
+                              f"at most {lim.replay_hands}")
         answer = await service.pools.replays.run(pool_replay, body["record"],
                                                  lim.replay_hands, lim.replay_answer_bytes)
     except NotReplayed as e:

@@ -5,7 +5,7 @@ of thing a stranger can make or ask for, each from one address and in total.
 
 Every route's cost is bounded before its work begins (the table below). The body sizes,
 the read timeouts, the connections per address and in total, the origins and the trusted
-proxies are the transport's (``forties.web.guard`` and ``serving``, before any route);
+proxies are the transport's (``forties.web.guard`` and ``transport``, before any route);
 what follows is each route's and each message's own bound, where N in "N a minute" is
 ``Limits.<kind>_per_minute`` from one address and ``<kind>_per_minute_total`` from every
 address together (``Rates.KINDS``: a refusal is a 429 with ``"code": "rate"``, or
@@ -30,7 +30,8 @@ POST /api/replay                               ``replays`` a minute; a record of
                                                loop), ``replays_waiting`` at once (more:
                                                503 busy)
 GET /api/lobby                                 the store's lobby (its own LIMIT of rows)
-GET /healthz                                   nothing: it answers while replays run
+GET /healthz, /readyz                          nothing: they answer while replays run
+GET /metrics                                   the allowed addresses only; one scrape
 POST /api/pads                                 ``pads`` a minute
 GET /api/pads/ID, hands, undo                  one document (16 KiB body), the pad's key
 GET /api/pads/ID/export.*                      ``records`` a minute; one pad
@@ -48,6 +49,9 @@ websocket /ws/ID                               ``seat_connections`` at once for 
                                                ``live.QUEUE_MAX`` at most
 ws: any message                                ``message_bytes``, ``messages_per_second``
                                                (``Bucket``, per connection)
+ws: hello                                      the frames since a number, or one snapshot
+ws: act, away, back, ready                     one change of one table (its lock)
+ws: rematch                                    one table for each finished table
 ws: chat                                       ``chats`` a minute; 200 characters
 ws: hint                                       ``hints`` a minute, one in flight for
                                                each table (another asks: "busy")
