@@ -245,3 +245,25 @@ def test_a_refused_robbing_of_the_pack_says_none_rather_than_an_empty_list(
                                ".replace(/[\\u2068\\u2069]/g, '') === w", arg=want)
         assert refusal(page) == want
     assert not page.errors
+
+
+def test_a_seat_open_in_too_many_windows_says_so_in_the_pages_language(server: str,
+                                                                      browser: Any) -> None:
+    """The server's own refusals come in the page's words: a fifth window of one seat (four
+    at once at most) is told in French to close one, not the server's English line."""
+    first = new_page(browser, PHONE, "fr")
+    made = post(server, "/api/play", {"preset": "merrimack-valley", "level": "random"})
+    url = f"{server}{made['url'].replace('#', '?lang=fr#')}"  # (the seat's key after the #)
+    first.goto(url)
+    wait_ready(first)
+    more = []
+    for _ in range(4):
+        p = new_page(browser, PHONE, "fr")
+        p.goto(url)
+        more.append(p)
+    last = more[-1]
+    last.wait_for_function("document.getElementById('refusal').textContent !== ''")
+    assert refusal(last) == ("Cette place est ouverte dans trop de fenêtres : fermez-en une "
+                             "et réessayez.")
+    for p in [first, *more]:
+        p.context.close()

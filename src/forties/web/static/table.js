@@ -1164,7 +1164,10 @@ function onError(m) {
     $('conn').textContent = m.code === 'table' ? t('error.code.table') : t('conn.refused');
     return;
   }
-  showRefusal(refusalText(m));
+  // the server's own refusals (too fast, a hint on its way, too many windows, a closed
+  // table) in the page's words; the engine's reasons by their codes
+  const own = `error.frame.${m.code}`;
+  showRefusal(!m.refusal && has(own) ? t(own) : refusalText(m));
 }
 
 function onStatus(state, detail) {
