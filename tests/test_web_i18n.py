@@ -60,6 +60,7 @@ def families() -> dict[tuple[str, str], list[str]]:
         ("pad.note.", ""): ["made", "set", "thrown in"],
         ("pad.err.", ""): list(PAD_CODES),
         ("error.code.", ""): codes,
+        ("error.frame.", ""): js_list("FRAME_CODES", "table.js"),
         ("refusal.", ""): list(REFUSAL_CODES),
     }
 
@@ -259,3 +260,13 @@ def test_the_arabic_forty_one_par_reads_as_a_sentence() -> None:
         text = ar[key]
         assert text.startswith("{names}: ") and "لأخذ" not in text, text
         assert "{tricks} لمّة" not in text, text  # no number before a noun it must agree with
+
+
+def test_the_frame_codes_the_page_words_are_the_servers() -> None:
+    """Each code the page says in its own words (FRAME_CODES) is one the server sends in an
+    error frame, so that a code renamed on one side fails here, not silently in a page."""
+    sent = set()
+    for f in (Path(__file__).resolve().parents[1] / "src" / "forties" / "web").glob("*.py"):
+        sent |= set(re.findall(r'(?:error|refuse|TableError)\(\s*"([a-z-]+)"', f.read_text()))
+    frame = js_list("FRAME_CODES", "table.js")
+    assert frame and set(frame) <= sent, set(frame) - sent

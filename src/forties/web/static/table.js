@@ -1156,6 +1156,9 @@ function refusalText(m) {
   });
 }
 
+// the server's own refusals of a frame that the page says in its words (error.frame.*)
+const FRAME_CODES = ['rate', 'busy', 'connections', 'closed'];
+
 function onError(m) {
   S.pending = null;
   if (m.code === 'stale') return; // the position moved on: the new one is on its way
@@ -1166,8 +1169,8 @@ function onError(m) {
   }
   // the server's own refusals (too fast, a hint on its way, too many windows, a closed
   // table) in the page's words; the engine's reasons by their codes
-  const own = `error.frame.${m.code}`;
-  showRefusal(!m.refusal && has(own) ? t(own) : refusalText(m));
+  showRefusal(!m.refusal && FRAME_CODES.includes(m.code) ? t(`error.frame.${m.code}`)
+    : refusalText(m));
 }
 
 function onStatus(state, detail) {
