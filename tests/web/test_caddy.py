@@ -24,6 +24,7 @@ import shlex
 import shutil
 import subprocess
 import threading
+import time
 from collections import Counter
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -31,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 import click
+import pytest
 
 from forties.cli import main as cli_main
 
@@ -49,10 +51,12 @@ GUIDE = ROOT / "docs" / "deploy.md"
 
 class Echo:
     """A stand-in for a server process on 127.0.0.1: it answers every request with its own
-    name and what it was told (the path, the forwarded address, the table header)."""
+    name and what it was told (the path, the forwarded address, the table header), and
+    ``/readyz`` with 503 while it is not ``ready`` (as a draining server does)."""
 
     def __init__(self, name: str) -> None:
         self.name = name
+        self.ready = True
         me = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -60,7 +64,7 @@ class Echo:
                 data = json.dumps({"name": me.name, "path": self.path,
                                    "for": self.headers.get("X-Forwarded-For"),
                                    "proto": self.headers.get("X-Forwarded-Proto")}).encode()
-                self.send_response(200)
+                self.send_response(200 if me.ready or self.path != "/readyz" else 503)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(data)))
                 self.end_headers()
@@ -150,6 +154,25 @@ def test_each_table_reaches_one_process_and_moves_only_when_it_stops(tmp_path: P
         moved = {t for t in tables if after[t] != before[t]}
         assert moved == {t for t in tables if before[t] == "c"}
 
+        # a process that says it cannot serve (/readyz 503: draining before it stops) is
+        # sent nothing new once Caddy's health check has seen it; its tables go to a, and
+        # come back when it is ready again
+        b.ready = False
+        some = next(t for t in tables if after[t] == "b")
+        until(lambda: client.ask(f"/ws/{some}")["name"] == "a", "b's table to go to a")
+        assert set(owners(client, tables).values()) == {"a"}
+        b.ready = True
+        until(lambda: client.ask(f"/ws/{some}")["name"] == "b", "b's table back on b")
+        assert owners(client, tables) == after
+
+
+def until(done: Any, what: str, seconds: float = 20.0) -> None:
+    """Until ``done()`` (Caddy's health checks come every 2 s), or fail saying ``what``."""
+    deadline = time.monotonic() + seconds
+    while not done():
+        assert time.monotonic() < deadline, f"expected {what} within {seconds} s"
+        time.sleep(0.1)
+
 
 # ----- the shipped units and the guide's commands -------------------------------------------
 
@@ -237,6 +260,24 @@ def test_every_option_the_guide_gives_exists() -> None:
     assert {"forties serve", "forties warm-up"} <= named, named
     serve = [words for where, words in found if where.endswith("forties@.service")]
     assert serve and serve[0][0] == "serve", serve
+
+
+def test_the_limits_the_settings_file_and_the_guide_give_are_taken(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each FORTIES_LIMITS the settings file or the guide gives is one forties starts with
+    (a name that is not a limit, or a wrong value, stops it)."""
+    from forties.web.limits import Limits
+
+    env = (DEPLOY / "forties.env.example").read_text()
+    given = re.findall(r"^FORTIES_LIMITS='([^']*)'$", env, re.M)
+    assert given, "forties.env.example sets no FORTIES_LIMITS"
+    given += re.findall(r"'(\{[^'\n]*\})'", GUIDE.read_text())
+    for text in given:
+        monkeypatch.setenv("FORTIES_LIMITS", text)
+        limits = Limits.from_env()
+        for k, v in json.loads(text).items():
+            assert getattr(limits, k) == v, (text, k)
+    assert len(given) >= 3, given
 
 
 # ----- a whole game through Caddy ------------------------------------------------------------
@@ -346,7 +387,8 @@ def test_a_whole_game_in_chromium_over_https_through_caddy(
         try:
             host.wait_for_selector("#start")
             host.click("#start")
-            for p in pages:
+            for p in pages:  # (a table waiting for its players is in its auction already)
+                p.wait_for_selector("#waiting", state="hidden")
                 p.wait_for_function("document.body.dataset.phase === 'auction'")
                 assert p.evaluate("location.protocol") == "https:"
                 assert p.evaluate("window.fortiesConnection.ws.url").startswith(
