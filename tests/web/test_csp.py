@@ -41,3 +41,16 @@ def test_every_page_runs_under_the_policy(browser: Any, server: str) -> None:
              f"/hall/{evening}/print/cards": ".sheet", "/t/nosuchtable": "h1"}
     for path, ready in pages.items():
         assert violations(browser, server + path, ready) == [], path
+
+
+def test_another_site_cannot_frame_a_table(browser: Any, server: str) -> None:
+    """A page of another site that frames a table's page gets nothing in the frame (the
+    hall's player page, of the same site, frames its tables: test_hall_online.py)."""
+    table = post(server, "/api/play", {"preset": "auction-45"})
+    page = new_page(browser, DESKTOP)
+    said: list[str] = []
+    page.on("console", lambda m: said.append(m.text))
+    with page.expect_console_message(lambda m: "frame-ancestors" in m.text, timeout=15_000):
+        page.set_content(f'<iframe src="{server}{table["url"]}"></iframe>')
+    assert any("frame-ancestors" in m and "blocked" in m for m in said), said
+    page.context.close()

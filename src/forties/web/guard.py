@@ -13,8 +13,9 @@
   websockets from one address (``Limits.websockets_per_address``); a client that sends
   no ``Origin`` (the Python client, the load tests) is not a page, and is let in;
 - every answer carries the security headers (``security_headers``): a strict
-  Content-Security-Policy with no inline script, ``nosniff``, ``no-referrer``, no framing,
-  and HSTS where the site's public address is https.
+  Content-Security-Policy with no inline script, ``nosniff``, ``no-referrer``, no framing
+  by another site (the hall's player page frames its table, of the same site), and HSTS
+  where the site's public address is https.
 
 The address of a client is the one uvicorn gives (``X-Forwarded-For`` only from the
 proxies the operator names: ``serving.uvicorn_config``); the transport's own limits
@@ -134,12 +135,12 @@ def security_headers(public: str | None, own: str | None) -> tuple[tuple[bytes, 
     websockets' addresses in ``connect-src``; HSTS where ``public`` is https)."""
     connect = ["'self'"] + [websocket_form(o) for o in dict.fromkeys((public, own)) if o]
     csp = ("default-src 'self'; script-src 'self'; object-src 'none'; base-uri 'none'; "
-           "frame-ancestors 'none'; form-action 'self'; img-src 'self' data:; "
+           "frame-ancestors 'self'; form-action 'self'; img-src 'self' data:; "
            f"style-src 'self' {style_hash(STYLE)}; connect-src {' '.join(connect)}")
     out = [(b"content-security-policy", csp.encode()),
            (b"x-content-type-options", b"nosniff"),
            (b"referrer-policy", b"no-referrer"),
-           (b"x-frame-options", b"DENY")]
+           (b"x-frame-options", b"SAMEORIGIN")]
     if public and public.startswith("https://"):
         out.append((b"strict-transport-security", b"max-age=31536000"))
     return tuple(out)
