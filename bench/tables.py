@@ -137,8 +137,13 @@ async def run(tables: int, seconds: float, think: float, preset: str,
             # the default context, which reads SSL_CERT_FILE when each is made
             verify = ssl.create_default_context(cafile=str(front.root))
             os.environ["SSL_CERT_FILE"] = str(front.root)
-        result = await _measure(tables, seconds, think, preset, base, verify, pid,
-                                front_pid, server, server_cpus, client_cpus)
+        try:
+            result = await _measure(tables, seconds, think, preset, base, verify, pid,
+                                    front_pid, server, server_cpus, client_cpus)
+        except Exception:
+            if via_caddy:  # what Caddy said of it (a proxy error is only named in its log)
+                print(f"forties: Caddy's log ends:\n{front.said()}", file=sys.stderr)
+            raise
     return result
 
 
