@@ -23,9 +23,10 @@ After ``--seconds`` it reports:
   (refusals) and reconnections.
 
 ``--via-caddy`` puts Debian's Caddy with the shipped ``deploy/Caddyfile`` in front of the
-server (``tests/caddy.py``: its internal CA, 127.0.0.1, a free port), and the clients
-reach it over https and wss, as a public site's players do; Caddy's CPU time per action is
-reported too. ``--compare-caddy`` runs the same load twice in one run, direct and then
+server (``tests/caddy.py``: its internal CA, 127.0.0.1, a free port), the server run as
+``deploy/forties@.service`` runs it (``--public-url`` Caddy's address, ``--trusted-proxy
+127.0.0.1``), and the clients reach it over https and wss, as a public site's players do;
+Caddy's CPU time per action is reported too. ``--compare-caddy`` runs the same load twice in one run, direct and then
 through Caddy (a fresh server each), and gives the ratios, through Caddy over direct.
 
 Everything stays on the loopback interface and ends within the time given.
@@ -64,7 +65,7 @@ LIMITS = {**Rates.lifted(), "messages_per_second": 1000.0,
 class Server:
     """``forties serve`` in its own process, for the length of the test."""
 
-    def __init__(self) -> None:
+    def __init__(self, options: list[str] | None = None) -> None:
         self.folder = Path(tempfile.mkdtemp(prefix="forties-tables-"))
         env = {**os.environ, "FORTIES_DATA": str(self.folder),
                "FORTIES_LIMITS": json.dumps(LIMITS)}
@@ -73,7 +74,7 @@ class Server:
         self.errors = (self.folder / "server.err").open("w")  # read only if it fails
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "forties.cli", "serve", "--port", "0", "--no-browser",
-             "--db", f"sqlite:///{self.folder / 'load.db'}"],
+             "--db", f"sqlite:///{self.folder / 'load.db'}", *(options or [])],
             stdout=subprocess.PIPE, stderr=self.errors, text=True, env=env)
         assert self.proc.stdout is not None
         line = self.proc.stdout.readline()
@@ -112,7 +113,17 @@ async def run(tables: int, seconds: float, think: float, preset: str,
               via_caddy: bool = False) -> dict[str, Any]:
 
     driver.raise_file_limit()
-    server = Server() if url is None else None
+    # behind Caddy the server is run as the shipped unit runs it: told the site's public
+    # address (Caddy's, its port chosen now) and that Caddy's X-Forwarded-For is believed
+    front_port = 0
+    options: list[str] = []
+    if via_caddy:
+        from tests.services import free_port
+
+        front_port = free_port()
+        options = ["--public-url", f"https://127.0.0.1:{front_port}",
+                   "--trusted-proxy", "127.0.0.1"]
+    server = Server(options) if url is None else None
     if server is not None and _cpus(server_cpus):
         os.sched_setaffinity(server.proc.pid, _cpus(server_cpus) or set())
     if _cpus(client_cpus):
@@ -127,7 +138,8 @@ async def run(tables: int, seconds: float, think: float, preset: str,
             from tests.caddy import caddy
 
             try:
-                front = stack.enter_context(caddy([base.split("//", 1)[1]]))
+                front = stack.enter_context(caddy([base.split("//", 1)[1]],
+                                                  https_port=front_port))
             except BaseException:
                 if server is not None:
                     server.stop()
