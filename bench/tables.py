@@ -3,8 +3,8 @@ websocket clients at once (``make loadtest-tables``; ``make loadtest`` is the sc
 test over PostgreSQL and Redis, ``bench.load``).
 
     python -m bench.tables [--tables N] [--seconds S] [--think T] [--preset P]
-                                 [--url URL [--pid PID]] [--via-caddy | --compare-caddy]
-                                 [--json]
+                                 [--url URL [--pid PID]]
+                                 [--via-caddy | --compare-caddy [--rounds R]] [--json]
 
 Starts ``forties serve`` on 127.0.0.1 (a free port, a fresh SQLite database in a
 temporary folder) unless ``--url`` names a running one (``--pid``: its process, to
@@ -26,8 +26,10 @@ After ``--seconds`` it reports:
 server (``tests/caddy.py``: its internal CA, 127.0.0.1, a free port), the server run as
 ``deploy/forties@.service`` runs it (``--public-url`` Caddy's address, ``--trusted-proxy
 127.0.0.1``), and the clients reach it over https and wss, as a public site's players do;
-Caddy's CPU time per action is reported too. ``--compare-caddy`` runs the same load twice in one run, direct and then
-through Caddy (a fresh server each), and gives the ratios, through Caddy over direct.
+Caddy's CPU time per action is reported too. ``--compare-caddy`` runs the same load twice
+in one run, direct and then through Caddy (a fresh server each), and gives the ratios,
+through Caddy over direct; ``--rounds R`` runs R such pairs, the order swapped each round
+(direct first, then Caddy first, ...), each with its own ratios.
 
 Everything stays on the loopback interface and ends within the time given.
 """
@@ -148,6 +150,7 @@ async def run(tables: int, seconds: float, think: float, preset: str,
             # the clients trust Caddy's own CA: httpx by this context, the websockets by
             # the default context, which reads SSL_CERT_FILE when each is made
             verify = ssl.create_default_context(cafile=str(front.root))
+            stack.callback(_restore_env, "SSL_CERT_FILE", os.environ.get("SSL_CERT_FILE"))
             os.environ["SSL_CERT_FILE"] = str(front.root)
         try:
             result = await _measure(tables, seconds, think, preset, base, verify, pid,
@@ -157,6 +160,13 @@ async def run(tables: int, seconds: float, think: float, preset: str,
                 print(f"forties: Caddy's log ends:\n{front.said()}", file=sys.stderr)
             raise
     return result
+
+
+def _restore_env(name: str, value: str | None) -> None:
+    if value is None:
+        os.environ.pop(name, None)
+    else:
+        os.environ[name] = value
 
 
 async def _measure(tables: int, seconds: float, think: float, preset: str, base: str,
@@ -232,6 +242,8 @@ def main(argv: list[str] | None = None) -> int:
                             "over https and wss")
     front.add_argument("--compare-caddy", action="store_true",
                        help="the same load direct, then through Caddy, and the ratios")
+    ap.add_argument("--rounds", type=int, default=1,
+                    help="with --compare-caddy: this many pairs, the order swapped each round")
     ap.add_argument("--server-cpus", default=None, metavar="LIST",
                     help="pin the server to these CPUs, e.g. 0,1 (Linux)")
     ap.add_argument("--client-cpus", default=None, metavar="LIST",
@@ -241,15 +253,19 @@ def main(argv: list[str] | None = None) -> int:
         print("forties: --pid names the process of the server given by --url",
               file=sys.stderr)
         return 2
-    if args.tables < 1 or args.seconds <= 0 or args.think < 0:
-        print("forties: --tables must be at least 1, --seconds above 0, --think 0 or more",
-              file=sys.stderr)
+    if args.tables < 1 or args.seconds <= 0 or args.think < 0 or args.rounds < 1:
+        print("forties: --tables and --rounds must be at least 1, --seconds above 0, "
+              "--think 0 or more", file=sys.stderr)
         return 2
     if args.url is not None and (args.via_caddy or args.compare_caddy):
         print("forties: --via-caddy and --compare-caddy start their own server (no --url)",
               file=sys.stderr)
         return 2
-    fronts = [False, True] if args.compare_caddy else [args.via_caddy]
+    if args.compare_caddy:  # direct then Caddy, Caddy then direct, ...
+        fronts = [via for r in range(args.rounds)
+                  for via in ((False, True) if r % 2 == 0 else (True, False))]
+    else:
+        fronts = [args.via_caddy]
     runs = []
     try:
         for via in fronts:
@@ -260,13 +276,20 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("forties: stopped", file=sys.stderr)
         return 1
-    if len(runs) == 1:
+    result: dict[str, Any]
+    if not args.compare_caddy:
         result = runs[0]
     else:
-        direct, caddy = runs
-        result = {"direct": direct, "caddy": caddy, "ratios (caddy / direct)": {
-            k: round(caddy[k] / direct[k], 2) if caddy[k] and direct[k] else None
-            for k in ("actions_per_second", "p50_ms", "p99_ms", "server_cpu_ms_per_action")}}
+        rounds = []
+        for r in range(args.rounds):
+            pair = runs[2 * r:2 * r + 2]
+            direct = next(x for x in pair if x["caddy_cpu_ms_per_action"] is None)
+            caddy = next(x for x in pair if x is not direct)
+            rounds.append({"direct": direct, "caddy": caddy, "ratios (caddy / direct)": {
+                k: round(caddy[k] / direct[k], 2) if caddy[k] and direct[k] else None
+                for k in ("actions_per_second", "p50_ms", "p99_ms",
+                          "server_cpu_ms_per_action")}})
+        result = rounds[0] if args.rounds == 1 else {"rounds": rounds}
     if args.json:
         print(json.dumps(result, indent=1))
     else:
