@@ -2,15 +2,18 @@
 ``deploy/Caddyfile`` (tests/caddy.py: certificates from Caddy's internal CA, 127.0.0.1 and
 free ports), the shipped systemd units, and the commands the guide gives.
 
-- a whole game played in Chromium over https and wss through Caddy, in front of two
-  ``forties serve`` processes over one PostgreSQL and one Redis;
+- a whole game played in Chromium over https and wss through Caddy, at a site named
+  forties.test, in front of two ``forties serve`` processes started by the unit's own
+  ExecStart, over one PostgreSQL and one Redis;
 - every request naming a table (its page, its websocket, its API) reaches one process, the
   same each time, the tables spread over the processes; other requests go to any; when a
-  process stops answering its tables go to the others and no one else's move; the address
-  a process is told is the one Caddy saw, never one the client wrote;
-- the units in deploy/ pass ``systemd-analyze verify``;
+  process stops answering its tables go to the others and no one else's move; a process
+  whose /readyz says no (draining) gets nothing new, and its tables back when it says yes;
+  the address a process is told is the one Caddy saw, never one the client wrote;
+- the units in deploy/ (and Debian's caddy.service with the shipped drop-in) pass
+  ``systemd-analyze verify``;
 - every option the guide, the units and the environment file give a forties command is
-  one that command has.
+  one that command has, and every FORTIES_LIMITS they give is one forties takes.
 """
 
 from __future__ import annotations
