@@ -3,11 +3,12 @@ table's four seats connected to both (two to each process's own port), and one p
 runs the table (``forties.web.owners``, ``forties.web.relay``).
 
 - every move of the table is committed by one process, the one whose lease names it, and
-  every seat's connection is held there (the other process relays its two);
-- a relayed connection with a key that is not the owner's is refused;
-- relayed connections are counted under their clients' own addresses where they reach
-  the server, not together at the owner (whose private door has no address): three
-  watchers from three addresses, relayed, pass a limit of two per address;
+  every seat's connection is held there: the other process handed its two over whole
+  (it holds no connection open; the owner holds all four);
+- a connection handed to the owner's private door with a key that is not its own is
+  closed unread;
+- connections handed over are counted under their clients' own addresses: three
+  watchers from three addresses pass a limit of two per address;
 - the owner killed (SIGKILL) in the middle of the game: the other process takes the
   table over, every seat plays on through it, and nothing acknowledged is lost or
   doubled.
@@ -22,6 +23,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
+import socket
 from collections import Counter
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -135,10 +138,16 @@ async def test_one_process_runs_a_table_whose_seats_reach_both(
         # every move since the seats came was committed (and so applied first) by one
         # process, the one the lease names, and all four connections are held by it
         assert len(commits.by) == 1, commits.by
-        owner, _ = await commits.owner()
+        owner, owner_pid = await commits.owner()
         assert list(commits.by) == [owner], commits.by
         assert sum(commits.by.values()) >= 40
         assert await commits.holders() == {owner}
+        # and the process that is not the owner holds none of the connections its port
+        # took: each was handed over whole to the owner, which holds them all
+        other = b if owner_pid == a_pid(a) else a
+        owning = a if other is b else b
+        assert held_on(other, other.port) == 0
+        assert held_on(owning, other.port) == 2 and held_on(owning, owning.port) == 2
     finally:
         await stop_all(seats)
         await commits.close()
@@ -147,20 +156,40 @@ async def test_one_process_runs_a_table_whose_seats_reach_both(
         unbroken(c)
 
 
-async def test_a_relayed_connection_with_a_wrong_key_is_refused(
-        two: tuple[Serve, Serve]) -> None:
+async def test_a_connection_handed_over_with_a_wrong_key_is_closed_unread(
+        two: tuple[Serve, Serve], rd: Redis) -> None:
     a, _ = two
     async with httpx.AsyncClient(base_url=a.http, timeout=30) as api:
         play = (await api.post("/api/play", json={"preset": "auction-45",
                                                   "level": "basic"})).json()
-    url = f"{a.ws}/ws/{play['table']}?token={play['token']}"
-    async with websockets.connect(url, additional_headers={"x-forties-relay": "guess"},
-                                  open_timeout=10) as ws:
-        first = json.loads(await asyncio.wait_for(ws.recv(), 10))
-        with contextlib.suppress(websockets.ConnectionClosed):
-            await asyncio.wait_for(ws.recv(), 10)
-    assert first["type"] == "error" and first["code"] == "token", first
-    assert ws.close_code == 4403
+    commits = Commits(rd.url, play["table"])
+    try:
+        raw = await commits.redis.get(f"forties:owner:{play['table']}")
+        assert raw is not None
+        door = json.loads(raw)["a"]
+    finally:
+        await commits.close()
+    request = (f"GET /ws/{play['table']}?token={play['token']} HTTP/1.1\r\nhost: x\r\n"
+               "upgrade: websocket\r\nconnection: Upgrade\r\nsec-websocket-version: 13\r\n"
+               "sec-websocket-key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n").encode()
+    mine, theirs = socket.socketpair()
+    with mine, theirs, socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET) as s:
+        s.settimeout(10)
+        s.connect(door)
+        socket.send_fds(s, [b"guess\n" + request], [theirs.fileno()])
+        theirs.close()  # the owner has the only other copy: it closes it, unanswered
+        mine.settimeout(10)
+        assert mine.recv(1024) == b""
+    # the same packet with the owner's own key is served (the handshake answered)
+    mine, theirs = socket.socketpair()
+    with mine, theirs, socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET) as s:
+        s.settimeout(10)
+        s.connect(door)
+        key = json.loads(raw)["k"].encode()
+        socket.send_fds(s, [key + b"\n" + request], [theirs.fileno()])
+        theirs.close()
+        mine.settimeout(10)
+        assert mine.recv(1024).startswith(b"HTTP/1.1 101")
 
 
 async def test_relayed_connections_count_under_their_own_addresses(
@@ -176,7 +205,7 @@ async def test_relayed_connections_count_under_their_own_addresses(
         url = f"{b.ws}/ws/{table}"
         async with contextlib.AsyncExitStack() as stack:
             firsts = []
-            for i in range(3):  # each from an address of its own, all relayed by b to a
+            for i in range(3):  # each from an address of its own, all handed by b to a
                 ws = await stack.enter_async_context(websockets.connect(
                     url, local_addr=(f"127.0.0.{2 + i}", 0), open_timeout=10))
                 await ws.send(json.dumps({"type": "hello", "seq": 0}))
@@ -226,3 +255,27 @@ async def test_the_owner_killed_the_other_takes_the_table_over(
     stored = events_in_db(alive.db, table)
     assert stored == list(range(1, len(stored) + 1))
     assert len(stored) >= max(c.seq for c in seats)
+
+
+def a_pid(s: Serve) -> int:
+    assert s.proc is not None
+    return s.proc.pid
+
+
+def held_on(s: Serve, port: int) -> int:
+    """How many established TCP connections to ``port`` the process ``s`` holds open
+    (its open files that are sockets, matched with /proc/net/tcp)."""
+    inodes = set()
+    fds = Path(f"/proc/{a_pid(s)}/fd")
+    for fd in fds.iterdir():
+        with contextlib.suppress(OSError):
+            target = os.readlink(fd)
+            if target.startswith("socket:["):
+                inodes.add(target[8:-1])
+    held = 0
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        cols = line.split()
+        local_port = int(cols[1].rsplit(":", 1)[1], 16)
+        if local_port == port and cols[3] == "01" and cols[9] in inodes:
+            held += 1
+    return held

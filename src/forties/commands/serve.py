@@ -107,7 +107,7 @@ def serve(host: str, port: int, db_url: str | None, redis_url: str | None, worke
     30, websockets_per_address 64), each server process's own.
     """
     from ..web import logs, metrics
-    from ..web.app import ServerSettings, create_app, private_sockets
+    from ..web.app import ServerSettings, create_app, open_doors
     from ..web.service import Limits
     from ..web.store import StoreError
 
@@ -178,6 +178,7 @@ def serve(host: str, port: int, db_url: str | None, redis_url: str | None, worke
             if not no_browser and has_desktop():
                 threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
 
+    open_doors(app)
     server = Server(uvicorn_config(app, log_format))
     # uvicorn raises the signal that stopped it again once it has stopped: Ctrl-C's as a
     # KeyboardInterrupt, SIGTERM's (systemctl stop, kill) through this handler, so that
@@ -185,6 +186,6 @@ def serve(host: str, port: int, db_url: str | None, redis_url: str | None, worke
     signal.signal(signal.SIGTERM, stopped_by_sigterm)
     with contextlib.suppress(KeyboardInterrupt, StoppedBySignal), \
             metrics.shared_between_processes(1):  # (the operator's folder: wiped)
-        server.run(sockets=[sock, *private_sockets(app)])
+        server.run(sockets=[sock])
     click.echo("forties: stopped serving")
     sys.exit(0)

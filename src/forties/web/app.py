@@ -28,7 +28,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from ..rules import PRESETS, RulesError, build_rules, find_preset, option_specs
 from ..table import COMPUTER, EMPTY, TABLE_LEVELS, TableError
@@ -492,9 +492,16 @@ def create_app(settings: ServerSettings) -> Starlette:
         await service.start()
         if settings.start_par and service.limits.par:
             service.par_pool.start()
+        hands = None
+        if service.owners is not None:  # the connections the other processes hand over
+            from .relay import taking_hands
+
+            hands = asyncio.create_task(taking_hands(service.owners))
         try:
             yield
         finally:
+            if hands is not None:
+                hands.cancel()
             await service.close()
             await asyncio.get_running_loop().run_in_executor(None, store.close)
 
@@ -519,20 +526,18 @@ def create_app(settings: ServerSettings) -> Starlette:
     return app
 
 
-def private_sockets(app: Starlette) -> list[Any]:
-    """The sockets a server process serves beside its public one: with several
-    processes, its private door for the websockets relayed to it (``forties.web.relay``)."""
+def open_doors(app: Starlette) -> None:
+    """With several processes: bind this server process's private door, through which
+    the others hand it the websockets of the tables it runs (``forties.web.relay``)."""
     owners = app.state.service.owners
-    if owners is None:
-        return []
-    from .relay import open_door
+    if owners is not None:
+        from .relay import open_door
 
-    return [open_door(owners)]
+        open_door(owners)
 
 
 async def websocket_session(service: Service, websocket: WebSocket) -> None:
     """One connection to a table: a seat by its token (none: a spectator)."""
-    await websocket.accept()
     table_id = websocket.path_params["id"]
     if service.draining:  # come back to whichever server is up
         await websocket.close(drain.RESTART, "the server is restarting")
@@ -541,7 +546,9 @@ async def websocket_session(service: Service, websocket: WebSocket) -> None:
         from .relay import route
 
         if await route(service.owners, websocket, table_id):
-            return  # relayed to the owner (or refused)
+            return  # handed over whole to the process that runs the table
+    if websocket.client_state == WebSocketState.CONNECTING:
+        await websocket.accept()
 
     async def refuse(code: str, message: str, close: int) -> None:
         await websocket.send_text(json.dumps({"type": "error", "code": code,

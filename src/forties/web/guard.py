@@ -283,10 +283,7 @@ class Guard:
         why = self.foreign(scope)
         address = scope["client"][0] if scope.get("client") else ""
         status = 403
-        # (no address: relayed by another server process through the private door,
-        # forties.web.relay, which counted it under its client's own address)
-        if not why and address and \
-                self.websockets.get(address, 0) >= self.door.websockets_per_address:
+        if not why and self.websockets.get(address, 0) >= self.door.websockets_per_address:
             why = (f"too many open connections from this address (at most "
                    f"{self.door.websockets_per_address})")
             status = 429

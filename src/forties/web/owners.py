@@ -6,9 +6,9 @@ each move cost every one of them (each read the move back from the database and 
 it). Now a table has one owner: the process holding its lease, ``forties:owner:TABLE`` in
 Redis, whose value names the process (its ``origin``, its machine and its process id),
 the address of its
-private door (``forties.web.relay``) and the key that door asks for. Only the owner runs
-the table: applies the actions of its connections, plays its computers' turns, keeps its
-timers. A websocket that reaches another process is relayed to the owner's door
+private door and the key that door asks for. Only the owner runs the table: applies the
+actions of its connections, plays its computers' turns, keeps its timers. A websocket
+that reaches another process is handed over whole to the owner through its door
 (``forties.web.relay``); any process still serves every page and the HTTP API, whose
 changes (a guest's seat, the host's start) go through the database as before and reach
 the owner through Redis.
@@ -23,18 +23,20 @@ the owner through Redis.
   owner's value; otherwise the lease lapses and the next claim takes it.
 - A stopping process lets its leases go, so that the next connection is served at once.
 - A process that learns its lease was taken (it stalled past ``LEASE_SECONDS``) closes its
-  connections to that table, which reconnect and are relayed to the new owner.
+  connections to that table, which reconnect and are handed over to the new owner.
 
 The database stays the authority: two processes that both believed they owned a table
 (a stall, a Redis restart) still could not apply a move twice or lose one; the lease only
 makes the usual case cheap. If Redis does not answer, a process serves the connections it
 receives itself and runs their tables, as before.
 
-Why a lease and a relay rather than a redirect or SO_REUSEPORT: a page cannot be sent to
-another port behind a proxy that publishes one address, and the kernel's spread of
-connections over processes knows nothing of tables; hashing the table id in the proxy
-(the shipped Caddyfile does) makes relays rare but cannot take a table over when a
-process dies, which the lease does.
+Why a lease and a hand-over rather than a redirect or SO_REUSEPORT: a page cannot be sent
+to another port behind a proxy that publishes one address, and the kernel's spread of
+connections over processes knows nothing of tables (the table is named only in the
+request, read after the connection was accepted); relaying the frames through the process
+that accepted the connection cost that process about half of what running the table
+itself did. Hashing the table id in the proxy (the shipped Caddyfile does) makes
+hand-overs rare but cannot take a table over when a process dies, which the lease does.
 """
 
 from __future__ import annotations
@@ -126,7 +128,7 @@ async def connect_door(address: str, seconds: float) -> socket.socket:
     """A socket connected to a private door (raises ConnectionRefusedError where nothing
     listens there). Connected here rather than by the event loop, which may not take an
     address in the abstract namespace (uvloop does not)."""
-    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     try:
         s.setblocking(False)
         try:
@@ -154,8 +156,9 @@ class Owners:
         self.redis = redis
         self.origin = origin
         self.machine = this_machine()
-        self.key = secrets.token_urlsafe(32)  # the private door's key
+        self.key = secrets.token_urlsafe(32)  # the key the private door asks for
         self.address: str | None = None  # the private door, once it is bound
+        self.door: socket.socket | None = None
         self.mine: set[str] = set()
         self.taken_over = 0  # leases taken from a dead owner (for the tests' and logs' sake)
         self._unloaded: set[str] = set()  # claimed, and not loaded at the last renewal

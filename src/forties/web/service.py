@@ -11,7 +11,7 @@ own, wired together here.
 - ``rematch``: the next table with the same seats;
 - ``catchup``: the moves and notes of the other processes (PostgreSQL and Redis);
 - ``owners``: which process runs each table (a lease in Redis), and ``relay``: a
-  websocket that reaches another process sent on to that one;
+  websocket that reaches another process handed over to that one;
 - ``pools``: the computers', hints' and pars' worker processes;
 - ``limits``: what a client may do, and how fast the tables go.
 
@@ -159,7 +159,7 @@ class Service:
                     if live is not None:
                         self.live_tables.forget(live)
                 # connections served here to a table run by a process that is gone (one
-                # on another machine, which could not be relayed): run it here now
+                # on another machine, which could not be handed over): run it here now
                 for live in list(self.tables.values()):
                     if live.conns and not owners.runs(live.table.id) and \
                             await owners.claim(live.table.id) is None:

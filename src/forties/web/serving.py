@@ -93,6 +93,15 @@ def end_at_once_after(seconds: float) -> None:
         _watchdog.start()
 
 
+_serving: Any = None
+
+
+def serving_now() -> Any:
+    """This process's uvicorn server once it serves (None before): a connection handed
+    over by another process (``forties.web.relay``) is served as one of its own."""
+    return _serving
+
+
 def stopping_server_class(stop_seconds: float) -> Any:
     """uvicorn's Server, which on the signal to stop also arms ``end_at_once_after``, and
     first drains the app where it can (its ``state.drain``, ``forties.web.drain``): uvicorn
@@ -105,6 +114,11 @@ def stopping_server_class(stop_seconds: float) -> Any:
     class StoppingServer(uvicorn.Server):
         drain_asked = False
         draining: asyncio.Task[None] | None = None
+
+        async def startup(self, sockets: Any = None) -> None:
+            global _serving
+            await super().startup(sockets)
+            _serving = self
 
         def handle_exit(self, sig: int, frame: Any) -> None:
             end_at_once_after(stop_seconds)

@@ -39,11 +39,7 @@ class Doorman:
 
     def counted(self, address: str) -> bool:
         """Whether ``address``'s connections count against the limit per address (those of
-        a trusted proxy do not, nor those of the server's own private door, a unix socket
-        with no address, through which the other processes relay the websockets of the
-        tables run here: each was counted where its client reached the server)."""
-        if not address:
-            return False
+        a trusted proxy do not)."""
         if not self.networks:
             return True
         try:
@@ -82,6 +78,7 @@ def raw_answer(status: int, reason: str, message: str) -> bytes:
             f"content-length: {len(body)}\r\nconnection: close\r\n\r\n").encode() + body
 
 
+TRANSPORT = "forties.transport"  # the scope's extension naming a websocket's connection
 REASONS = {408: "Request Timeout", 429: "Too Many Requests", 503: "Service Unavailable"}
 
 
@@ -92,7 +89,16 @@ def guarded_protocol(limits: Limits, trusted: tuple[str, ...] = ()) -> type[asyn
                       trusted)
 
     class GuardedWebSocket(WebSocketsSansIOProtocol):
-        """A websocket, which leaves the door when it ends (its HTTP connection entered)."""
+        """A websocket, which leaves the door when it ends (its HTTP connection entered).
+        Its connection is named in the scope (``TRANSPORT``), so that a process that does
+        not run the websocket's table can hand the connection itself to the one that
+        does (``forties.web.relay``)."""
+
+        def handle_connect(self, event: Any) -> None:
+            super().handle_connect(event)
+            scope = getattr(self, "scope", None)
+            if scope is not None:
+                scope["extensions"][TRANSPORT] = self.transport
 
         def connection_lost(self, exc: Exception | None) -> None:
             doorman.leave(self.client[0] if self.client else "")
@@ -190,4 +196,4 @@ def make_room_for(connections: int) -> None:
         pass
 
 
-__all__ = ["Doorman", "guarded_protocol", "make_room_for", "raw_answer"]
+__all__ = ["TRANSPORT", "Doorman", "guarded_protocol", "make_room_for", "raw_answer"]

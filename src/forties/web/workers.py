@@ -6,9 +6,8 @@ ready, and starts another in place of one that dies, until it is told to stop (C
 SIGTERM), when it stops them all. The system shares the connections out among the
 processes; the database is the authority and Redis tells each process of the others'
 moves (``forties.web.bus``), so a client may land on any of them. Each table is run by
-one process (``forties.web.owners``): a websocket that lands on another is relayed to it
-through the private door each process opens beside the shared socket
-(``forties.web.relay``).
+one process (``forties.web.owners``): a websocket that lands on another is handed over
+whole to it through the private door each process opens (``forties.web.relay``).
 """
 
 from __future__ import annotations
@@ -161,7 +160,7 @@ def check_scale_out(db_url: str | None, redis_url: str | None, workers: int) -> 
 def serve_worker(sock: socket.socket, ready: Callable[[], None], settings: Any) -> None:
     """One server process of ``--workers``: its own app over the shared socket."""
     from . import logs
-    from .app import create_app, private_sockets
+    from .app import create_app, open_doors
     from .serving import stopping_server_class, uvicorn_config
 
     logs.configure(settings.log_format)
@@ -172,5 +171,5 @@ def serve_worker(sock: socket.socket, ready: Callable[[], None], settings: Any) 
             ready()
 
     app = create_app(settings)
-    Server(uvicorn_config(app, settings.log_format)).run(
-        sockets=[sock, *private_sockets(app)])
+    open_doors(app)
+    Server(uvicorn_config(app, settings.log_format)).run(sockets=[sock])
