@@ -9,12 +9,13 @@ reached as ``--via`` says:
 
 - ``ports``: N ``forties serve --db ... --redis ...`` on N ports, each client connecting
   to a process in turn (round-robin: the four seats of a table are spread over the
-  processes, and each process relays its seats of the tables another one runs);
+  processes, and each process hands over its seats of the tables another one runs);
 - ``workers``: one ``forties serve --workers N`` on one port, the kernel spreading the
-  connections over its processes (most seats reach a process that relays them);
+  connections over its processes (most seats reach a process that hands them over);
 - ``caddy``: the N processes of ``ports`` behind Debian's Caddy running the shipped
   ``deploy/Caddyfile`` (plain http on a port of its own), which sends every request of a
-  table to one of them by a hash of the table id in its path, so that relays are rare.
+  table to one of them by a hash of the table id in its path, so that hand-overs are
+  rare.
 
 ``--tables`` tables of four people each are played by websocket clients in this process
 (``tests.client``). Every client

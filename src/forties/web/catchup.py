@@ -71,6 +71,8 @@ class CatchUp:
             live.standby = True  # (a table's owner runs it at once: it alone runs it)
         if moved or standby or (wake and idle):
             self.turns.after(live)
+        if wake:  # (perhaps taken over from a process that died)
+            self.presence.rearm(live)
 
 
 __all__ = ["CatchUp"]

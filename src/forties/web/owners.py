@@ -22,6 +22,9 @@ the owner through Redis.
   its socket went with it) takes the lease over at once, by compare-and-set on the dead
   owner's value; otherwise the lease lapses and the next claim takes it.
 - A stopping process lets its leases go, so that the next connection is served at once.
+- Every ``LEASE_SECONDS`` each process looks for tables in play that nobody holds (their
+  owner died, and no connection came back to take them over) and takes them, so that
+  their computers, timers and grace periods go on.
 - A process that learns its lease was taken (it stalled past ``LEASE_SECONDS``) closes its
   connections to that table, which reconnect and are handed over to the new owner.
 
@@ -237,6 +240,21 @@ class Owners:
         lost = {t for t, ok in zip(ids, answers, strict=True) if not ok}
         self.mine -= lost
         return lost
+
+    async def unowned(self, table_ids: list[str]) -> list[str]:
+        """The tables among ``table_ids`` that no process holds a lease on ([] where
+        Redis does not answer)."""
+        if not table_ids:
+            return []
+        try:
+            pipe = self.redis.pipeline(transaction=False)
+            for table_id in table_ids:
+                pipe.exists(LEASE + table_id)
+            held = await pipe.execute()
+        except Exception as e:
+            self._say_down(e)
+            return []
+        return [t for t, h in zip(table_ids, held, strict=True) if not h]
 
     async def release(self, table_id: str) -> None:
         """This process no longer runs the table."""

@@ -83,6 +83,18 @@ class Presence:
             if c.seat != seat:
                 c.send(text)
 
+    def rearm(self, live: Live) -> None:
+        """The table is run here from now on (taken over): each person's seat with no
+        connection anywhere and no grace period under way starts one (a grace period
+        that ended while another process ran the table did nothing here)."""
+        t = live.table
+        if not t.settings.turn_seconds or self.tables.closing or not self.tables.runs(live):
+            return
+        for i, s in enumerate(t.seats):
+            if s.kind == PERSON and not s.connected and not s.away and i not in live.grace:
+                live.grace[i] = asyncio.get_running_loop().call_later(
+                    t.settings.grace_seconds, self._grace_over, live, i)
+
     def _grace_over(self, live: Live, seat: int) -> None:
         live.grace.pop(seat, None)
         if not live.table.seats[seat].connected and self.tables.runs(live):

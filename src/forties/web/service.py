@@ -149,10 +149,17 @@ class Service:
         """Every BEAT: renew the leases of the tables run here; a table whose lease
         another process took (this one stalled) is forgotten here, and its connections
         closed, to come back through that process."""
-        from .owners import BEAT
+        from .owners import BEAT, LEASE_SECONDS
 
+        beats = 0
         while True:
             await asyncio.sleep(BEAT)
+            beats += 1
+            if beats % round(LEASE_SECONDS / BEAT) == 0:
+                try:
+                    await self._adopt_orphans(owners)
+                except Exception:
+                    log.exception("the tables nobody runs could not be looked for")
             try:
                 for table_id in await owners.renew(set(self.tables)):
                     live = self.tables.get(table_id)
@@ -166,6 +173,18 @@ class Service:
                         self.turns.after(live)
             except Exception:
                 log.exception("the tables' leases could not be renewed")
+
+    async def _adopt_orphans(self, owners: Owners) -> None:
+        """Run here the tables in play that no process holds a lease on (their owner
+        died and nobody came back to them), if no other process is first."""
+        playing = [t for t in await self.store.ids_with_status(PLAYING)
+                   if not owners.runs(t)]
+        for table_id in await owners.unowned(playing):
+            if self.closing or await owners.claim(table_id) is not None:
+                continue
+            live = await self.live(table_id)
+            if live is not None:
+                await self.catch_up.refresh(live, wake=True)
 
     async def close(self) -> None:
         self.live_tables.closing = True
