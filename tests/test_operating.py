@@ -258,12 +258,12 @@ def test_with_workers_every_scrape_counts_every_process(tmp_path: Path, db: str,
 
 
 @pytest.mark.asyncio
-async def test_a_relayed_websocket_is_counted_open_once(tmp_path: Path, db: str,
-                                                        rd: Any) -> None:
+async def test_a_handed_over_websocket_is_counted_open_once(tmp_path: Path, db: str,
+                                                             rd: Any) -> None:
     """Two processes over one PostgreSQL and one Redis, a table's four seats two on each
-    port: one process runs the table and the other relays its two (``web.relay``). The
-    processes' open websockets add up to the four clients, each counted where it is
-    connected, not again at the owner's private door."""
+    port: one process runs the table and the other hands its two over whole
+    (``web.relay``). The processes' open websockets add up to the four clients, all
+    counted where they are held, at the process that runs the table."""
     from .helpers_scale import Serve
 
     a = Serve(tmp_path / "a", db, rd.url).launch()
@@ -282,7 +282,7 @@ async def test_a_relayed_websocket_is_counted_open_once(tmp_path: Path, db: str,
             async with httpx.AsyncClient(base_url=server.http, timeout=10) as api:
                 counts.append(figures((await api.get("/metrics")).text)[
                     "forties_websockets_open"])
-        assert counts == [2.0, 2.0]
+        assert counts == [4.0, 0.0]  # (a ran the table: its host started it there)
     finally:
         await stop_all(seats)
         for s in (a, b):

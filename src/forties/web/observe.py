@@ -19,7 +19,6 @@ from . import metrics
 from .logs import new_request_id, requests_log
 
 QUIET = frozenset({"/healthz", "/readyz", "/metrics"})
-RELAYED = b"x-forties-relay"  # a websocket another process relays here (``web.relay``)
 
 
 def route_of(scope: Scope) -> str:
@@ -90,8 +89,6 @@ class Observe:
         began = time.perf_counter()
         accepted = False
         code: int | None = None
-        # (counted open where its client is connected: at the process that relays it)
-        relayed = any(k == RELAYED for k, _ in scope.get("headers", ()))
 
         async def sending(message: Message) -> None:
             nonlocal accepted, code
@@ -100,8 +97,7 @@ class Observe:
                                                   (b"x-request-id", rid.encode())]}
                 await send(message)
                 accepted = True
-                if not relayed:
-                    metrics.WEBSOCKETS.inc()
+                metrics.WEBSOCKETS.inc()
                 return
             if message["type"] == "websocket.close" and code is None:
                 code = int(message.get("code", 1000))
@@ -117,7 +113,7 @@ class Observe:
         try:
             await self.app(scope, receiving, sending)
         finally:
-            if accepted and not relayed:
+            if accepted:
                 metrics.WEBSOCKETS.dec()
             self._live_tables()
             route = route_of(scope)
@@ -125,7 +121,7 @@ class Observe:
                 "websocket %s closed (%s)", route, code if code is not None else "-",
                 extra={"fields": {
                     "kind": "websocket", "route": route, "accepted": accepted,
-                    "relayed": relayed, "close_code": code,
+                    "close_code": code,
                     "duration_ms": round((time.perf_counter() - began) * 1000, 2),
                     "client": client_of(scope)}})
 
