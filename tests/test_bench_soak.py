@@ -1,0 +1,57 @@
+"""The soak benchmark (``python -m bench.soak``) runs: a few tables for a few seconds,
+their games ending and new ones starting, the server's memory sampled; and its bounds
+refuse in one line. (The long run and its figures are in docs/benchmarks.md.)"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bench import soak
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_a_short_soak_samples_the_memory_while_games_end_and_start(tmp_path: Path) -> None:
+    out = tmp_path / "soak.json"
+    done = subprocess.run(
+        [sys.executable, "-m", "bench.soak", "--tables", "3", "--minutes", "0.08",
+         "--think", "0", "--sample", "1", "--warmup", "0", "--target", "5",
+         "--json", str(out)], cwd=ROOT, capture_output=True, text=True, timeout=180,
+        check=False)
+    assert done.returncode == 0, done.stderr[-3000:]
+    result = json.loads(out.read_text())
+    assert json.loads(done.stdout.splitlines()[-1]) == \
+        {k: v for k, v in result.items() if k != "samples"}
+    assert "RSS MB" in done.stdout
+    samples = result["samples"]
+    assert len(samples) >= 3 and all(s["rss_mb"] > 0 for s in samples)
+    assert result["games_ended"] >= 1 and result["games_started"] > 3
+    assert result["moves"] > 0 and result["errors"] == 0 and not result["failures"]
+    assert result["slope_mb_per_minute"] is not None
+
+
+@pytest.mark.parametrize("args, says", [
+    (["--tables", "0"], "--tables"),
+    (["--tables", "5000"], "--tables"),
+    (["--minutes", "0"], "--minutes"),
+    (["--think", "-1"], "--think"),
+    (["--sample", "0"], "--sample"),
+    (["--minutes", "1", "--warmup", "2"], "--warmup"),
+    (["--target", "1"], "--target"),
+])
+def test_the_soak_refuses_out_of_bounds_in_one_line(args: list[str], says: str,
+                                                     capsys: pytest.CaptureFixture[str]
+                                                     ) -> None:
+    assert soak.main(args) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("forties: ") and says in err
+
+
+def test_the_slope_is_least_squares() -> None:
+    assert soak.slope([(0, 1.0), (1, 3.0), (2, 5.0)]) == pytest.approx(2.0)
+    assert soak.slope([(0, 1.0)]) is None
