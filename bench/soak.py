@@ -66,11 +66,19 @@ async def keep_a_table(http: Any, ws_base: str, preset: str, options: dict[str, 
                        stats: Stats, rng: random.Random) -> None:
     """One place at the site until ``deadline``: a table played to its end by its four
     people, who then leave; then another."""
+    import httpx
+
     from tests.client import SeatClient
 
     await asyncio.sleep(start_after)
     while time.monotonic() < deadline:
-        table, tokens = await driver.make_table(http, preset, True, options)
+        try:
+            table, tokens = await driver.make_table(http, preset, True, options)
+        except httpx.HTTPError as e:  # (counted; the place tries again)
+            stats.errors += 1
+            stats.error_messages.add(f"a new table: {e!r}")
+            await asyncio.sleep(1.0)
+            continue
         stats.started += 1
         stats.running += 1
         clients = []

@@ -182,6 +182,10 @@ async def test_close_and_silence_reach_a_running_server_and_outlive_it(
                 assert [e["code"] for e in who.errors] == ["closed", "closed"], who.errors
             finally:
                 await who.stop()
+            async with httpx.AsyncClient(base_url=a.http, timeout=30) as api:
+                late = await api.post(f"/api/tables/{table}/join",
+                                      json={"invite": "whatever", "name": "Late"})
+                assert late.status_code == 409 and late.json()["code"] == "closed", late.text
         finally:
             await stop_all([ann, guest])
     listed = admin("tables", "--finished", db=a.db)

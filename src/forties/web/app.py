@@ -53,7 +53,7 @@ LANGUAGES = ({"code": "en", "name": "English", "dir": "ltr"},
 BODY_MAX = 64 * 1024
 RECORD_MAX = 4 * 1024 * 1024
 STATUS = {"bad": 400, "invite": 404, "table": 404, "taken": 409, "started": 409,
-          "token": 403, "rate": 429}
+          "token": 403, "rate": 429, "closed": 409}
 
 
 @dataclass

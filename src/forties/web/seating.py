@@ -15,6 +15,7 @@ from typing import Any
 from ..rules import RulesError, build_rules
 from ..state import DealKey
 from ..table import (
+    CLOSED_WORDS,
     COMPUTER,
     EMPTY,
     GAME_EVENTS,
@@ -178,6 +179,8 @@ class Seating:
         live = await self.tables.live(table_id)
         if live is None:
             raise TableError("table", "there is no such table")
+        if live.table.closed:  # (before a seat's key is claimed in the database)
+            raise TableError("closed", CLOSED_WORDS)
         if invite is None and seat is not None:
             return await self._join_public(live, seat, name)
         if not is_key(invite):

@@ -701,7 +701,7 @@ function renderReview() {
     parts.push(h('h3', { text: t('review.tricks') }), list);
   }
   const row = buttons;
-  if (S.you !== null && !view.over && S.table && S.table.status !== 'over') {
+  if (S.you !== null && !view.over && S.table && !['over', 'closed'].includes(S.table.status)) {
     const done = S.ready.has(S.you);
     row.appendChild(h('button', { type: 'button', class: 'primary', id: 'ready', disabled: done,
       text: done ? t('review.waiting_others') : t('review.ready'),
