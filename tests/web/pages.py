@@ -112,9 +112,12 @@ def wait_moved(page: Any, version: str, timeout: float = 30.0) -> None:
 
 
 # What a page shows at one moment, read in one go (the page may move on between two reads):
-# its phase and version, whether it is its turn, and the actions its buttons offer.
-SEEN_JS = """() => { const d = document.body.dataset;
-  return {phase: d.phase || '', version: d.version || '', mine: d.mine === 'true',
+# its phase and version, whether it is its turn, and the actions its buttons offer. A table
+# still waiting for its players is in its first auction already, the host's turn, with
+# nothing to tap until it starts: that is no turn yet.
+SEEN_JS = """() => { const d = document.body.dataset, w = document.getElementById('waiting');
+  return {phase: d.phase || '', version: d.version || '',
+          mine: d.mine === 'true' && !(w && !w.hidden),
           actions: [...document.querySelectorAll('#actions button.act')]
             .map((b) => b.dataset.action).filter(Boolean)}; }"""
 
