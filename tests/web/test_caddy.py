@@ -26,6 +26,7 @@ import re
 import shlex
 import shutil
 import subprocess
+import sys
 import threading
 import time
 from collections import Counter
@@ -40,6 +41,7 @@ import pytest
 from forties.cli import main as cli_main
 
 from ..caddy import ROOT, Caddy, caddy, unverified
+from ..helpers_engine import FORTIES
 from ..helpers_web import TEST_LIMITS, serving_port
 from ..services import Redis, free_port
 from .conftest import CHROMIUM, CHROMIUM_ARGS
@@ -181,9 +183,10 @@ def until(done: Any, what: str, seconds: float = 20.0) -> None:
 
 
 def forties_exe() -> Path:
-    exe = shutil.which("forties")
-    assert exe, "forties is not installed in this environment"
-    return Path(exe)
+    """The command of the environment the tests run in (its bin need not be on PATH, as
+    under `make test`)."""
+    assert FORTIES.exists(), f"forties is not installed beside {sys.executable}"
+    return FORTIES
 
 
 def test_the_systemd_units_verify(tmp_path: Path) -> None:

@@ -279,7 +279,7 @@ def list_tables(url: str, statuses: tuple[str, ...] | None = None,
                      players.get(str(r[0]), [])) for r in rows]
 
 
-class _Moved(Exception):
+class _Moved(FortiesError):
     """(The table moved between the read and the write: try again.)"""
 
 

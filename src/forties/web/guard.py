@@ -37,6 +37,7 @@ from urllib.parse import urlsplit
 
 from starlette.requests import ClientDisconnect
 
+from ..errors import FortiesError
 from ..hall.printing import STYLE
 
 Scope = dict[str, Any]
@@ -169,7 +170,7 @@ class Door:
     websockets_per_address: int
 
 
-class BodyTooLarge(Exception):
+class BodyTooLarge(FortiesError):
     """A streamed body passed its route's limit (raised to the route that reads it)."""
 
 
