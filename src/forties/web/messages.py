@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import time
 from typing import Any
 
@@ -32,6 +33,8 @@ from .presence import Presence
 from .rematch import Rematches
 from .text import CHAT_MAX, clean_json, line, plain
 from .turns import Turns
+
+log = logging.getLogger("forties.web")
 
 
 class Messages:
@@ -178,12 +181,20 @@ class Messages:
             raise TableError("busy", "a hint is being worked out at this table: ask again "
                                      "when it comes")
         self.rates.take("hints", conn.address)
-        state = t.state.clone()
-        version = t.version
         live.hinting = True
+        # worked out beside the connection, which reads on meanwhile (an action, a ping, the
+        # server's drain): a server that stops cancels it with its other background work
+        self.tables.spawn(self._work_out_hint(conn, live, t.state.clone(), seat, t.version))
+
+    async def _work_out_hint(self, conn: Conn, live: Live, state: Any, seat: int,
+                             version: int) -> None:
         try:
             got = await asyncio.get_running_loop().run_in_executor(self.pools.computers,
                                                                    pool_hint, state, seat)
+        except Exception:
+            log.exception("a hint failed")
+            conn.error("busy", "no hint could be worked out just now: ask again")
+            return
         finally:
             live.hinting = False
         if live.table.version == version:
