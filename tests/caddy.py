@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .services import free_port
+from .services import free_port, stop
 
 ROOT = Path(__file__).resolve().parents[1]
 CADDYFILE = ROOT / "deploy" / "Caddyfile"
@@ -144,11 +144,6 @@ def caddy(upstreams: list[str], folder: Path | None = None, https_port: int = 0,
         wait_answering(front)
         yield front
     finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(10)
+        stop(proc)
         if own:
             shutil.rmtree(where, ignore_errors=True)

@@ -27,6 +27,16 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def stop(proc: subprocess.Popen[bytes] | subprocess.Popen[str], seconds: float = 10) -> None:
+    """End a service the tests started: asked (SIGTERM), then killed if it lingers."""
+    proc.terminate()
+    try:
+        proc.wait(seconds)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(seconds)
+
+
 def wait_for_port(port: int, seconds: float = 30.0) -> None:
     deadline = time.monotonic() + seconds
     while True:
@@ -128,9 +138,4 @@ def redis() -> Iterator[Redis]:
             wait_for_port(port)
             yield Redis(f"redis://127.0.0.1:{port}/0", port, proc.pid)
         finally:
-            proc.terminate()
-            try:
-                proc.wait(10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+            stop(proc)

@@ -36,15 +36,11 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from starlette.requests import ClientDisconnect
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..errors import FortiesError
 from ..hall.printing import STYLE
-
-Scope = dict[str, Any]
-Message = dict[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
-ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+from .http import Middleware
 
 STATE_CHANGING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
@@ -185,7 +181,7 @@ def refusal(status: int, message: str, *, close: bool = False) -> tuple[Message,
             {"type": "http.response.body", "body": body})
 
 
-class Guard:
+class Guard(Middleware):
     """The ASGI middleware (``create_app`` puts it in front of every route)."""
 
     def __init__(self, app: ASGIApp, door: Door) -> None:
@@ -206,14 +202,6 @@ class Guard:
             return "requests from other sites are refused (this site's address is " \
                    f"{self.origins.public or 'the one it was asked at'})"
         return None
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http":
-            await self.http(scope, receive, send)
-        elif scope["type"] == "websocket":
-            await self.websocket(scope, receive, send)
-        else:
-            await self.app(scope, receive, send)
 
     async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         extra = self.headers_for(scope)

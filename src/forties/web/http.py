@@ -21,6 +21,7 @@ from typing import Any, ClassVar, Protocol, TypeVar
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from .. import errors
 from . import metrics
@@ -68,6 +69,27 @@ class Tables(Documents, Protocol):
 
     async def table_summary(self, table_id: str, /) -> dict[str, Any] | None:
         ...
+
+
+class Middleware:
+    """An ASGI middleware in front of ``app`` that sees requests (``http``) and websockets
+    (``websocket``) apart; anything else (the lifespan) goes straight through."""
+
+    app: ASGIApp
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            await self.http(scope, receive, send)
+        elif scope["type"] == "websocket":
+            await self.websocket(scope, receive, send)
+        else:
+            await self.app(scope, receive, send)
+
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await self.app(scope, receive, send)
+
+    async def websocket(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await self.app(scope, receive, send)
 
 
 class Refused(errors.Refused):

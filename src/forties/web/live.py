@@ -129,6 +129,17 @@ class Live:
             return None
         return now - self.touched
 
+    def stop_waiting(self) -> None:
+        """Cancel everything the table waits for: the computer's turn or the review's end,
+        the turn timer, the seats' grace periods."""
+        if self.task is not None:
+            self.task.cancel()
+        if self.turn_timer is not None:
+            self.turn_timer.cancel()
+        for h in self.grace.values():
+            h.cancel()
+        self.grace.clear()
+
 
 class LiveTables:
     """Every table in play in this process over one store, and the background work done
@@ -195,13 +206,7 @@ class LiveTables:
         """The table leaves this process's memory (it stays in the database)."""
         if self.tables.get(live.table.id) is live:
             del self.tables[live.table.id]
-        if live.task is not None:
-            live.task.cancel()
-        if live.turn_timer is not None:
-            live.turn_timer.cancel()
-        for h in live.grace.values():
-            h.cancel()
-        live.grace.clear()
+        live.stop_waiting()
         for c in list(live.conns):
             c.close()
 

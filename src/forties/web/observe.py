@@ -16,6 +16,7 @@ from typing import Any
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from . import metrics
+from .http import Middleware
 from .logs import new_request_id, requests_log
 
 QUIET = frozenset({"/healthz", "/readyz", "/metrics"})
@@ -33,21 +34,13 @@ def client_of(scope: Scope) -> str | None:
     return str(client[0]) if client else None
 
 
-class Observe:
+class Observe(Middleware):
     """The middleware: ``Observe(app, tables)``, ``tables()`` the tables live in this
     process (for their count), or None."""
 
     def __init__(self, app: ASGIApp, tables: Any = None) -> None:
         self.app = app
         self.tables = tables
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http":
-            await self.http(scope, receive, send)
-        elif scope["type"] == "websocket":
-            await self.websocket(scope, receive, send)
-        else:
-            await self.app(scope, receive, send)
 
     def _live_tables(self) -> None:
         if self.tables is not None:

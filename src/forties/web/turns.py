@@ -74,13 +74,7 @@ class Turns:
 
     def stop(self, live: Live) -> None:
         """Stop everything the table waits for (it is forgotten, or the server stops)."""
-        if live.task is not None:
-            live.task.cancel()
-        if live.turn_timer is not None:
-            live.turn_timer.cancel()
-        for h in live.grace.values():
-            h.cancel()
-        live.grace.clear()
+        live.stop_waiting()
 
     async def _computer_turn(self, live: Live, version: int) -> None:
         t = live.table
