@@ -15,7 +15,7 @@ import pytest
 import websockets
 from websockets.sync.client import connect as ws_connect
 
-from ..helpers_web import launch_serve
+from ..helpers_web import launch_serve, serving_port
 from .doors import Door, doors, new_table
 
 EVIL = "http://evil.example"
@@ -118,3 +118,26 @@ def test_a_door_limit_of_nothing_is_refused(tmp_path: Path) -> None:
     proc = launch_serve(tmp_path, {"connections_per_address": 0}, ["--port", "0"])
     _, err = proc.communicate(timeout=60)
     assert proc.returncode != 0 and "connections_per_address must be above 0" in err, err
+
+
+def test_a_refused_websocket_logs_no_error(tmp_path: Path) -> None:
+    """Refusing another site's websocket is the door working, not the server failing: no
+    ERROR line in its log and nothing in forties_errors_total (else any stranger could
+    fill the journal with errors), the refusal still a 403 with its reason."""
+    proc = launch_serve(tmp_path, {}, ["--port", "0", "--log-format", "json"])
+    try:
+        door = Door(proc.pid, serving_port(proc))
+        table = new_table(door)
+        for _ in range(3):
+            with pytest.raises(websockets.InvalidStatus) as refused:
+                first_frame(door, table, EVIL)
+            assert refused.value.response.status_code == 403
+        # a request after the refusals, on its own connection: the server has handled them
+        scraped = httpx.get(f"{door.http}/metrics", timeout=10).text
+        assert "forties_errors_total{" not in scraped, scraped
+    finally:
+        proc.terminate()
+        _, err = proc.communicate(timeout=30)
+    lines = [json.loads(x) for x in err.splitlines() if x.startswith("{")]
+    assert not [x for x in lines if x["level"] in ("error", "critical")], err[-3000:]
+    assert "ERROR" not in err and "handshake" not in err, err[-3000:]

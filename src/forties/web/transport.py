@@ -104,6 +104,16 @@ def guarded_protocol(limits: Limits, trusted: tuple[str, ...] = ()) -> type[asyn
             doorman.leave(self.client[0] if self.client else "")
             super().connection_lost(exc)
 
+        async def send(self, message: Any) -> None:
+            await super().send(message)
+            if (message["type"] == "websocket.http.response.body"
+                    and not message.get("more_body", False)):
+                # a refusal answered in full (the guard's 403 or 429, before any accept):
+                # the handshake is over, so that uvicorn does not log the app's return as
+                # an ERROR "returned without completing handshake" (any stranger could
+                # fill the log with them)
+                self.handshake_complete = True
+
     class GuardedHttp(HttpToolsProtocol):
         doorman_of_class = doorman
 
