@@ -1,9 +1,10 @@
 """Debian's Caddy in front of forties server processes, as docs/deploy.md sets it up, on
-127.0.0.1 for a test or a load test: the shipped ``deploy/Caddyfile`` itself, imported
-unchanged, with only what a machine of its own would differ by given around it (the
-site's name and the processes through the environment it reads, ``FORTIES_SITE`` and
-``FORTIES_UPSTREAMS``; free high ports, certificates from Caddy's own internal CA, its
-storage in a temporary folder and no admin endpoint as global options).
+127.0.0.1 for a test or a load test: the shipped ``deploy/Caddyfile`` itself, its site
+imported unchanged and its global options kept, with only what a machine of its own
+would differ by given around it (the site's name and the processes through the
+environment it reads, ``FORTIES_SITE`` and ``FORTIES_UPSTREAMS``; free high ports,
+certificates from Caddy's own internal CA, its storage in a temporary folder and no
+admin endpoint as global options, added to the file's own: Caddy takes one global block).
 
 The site's name is 127.0.0.1, or a name (``site``) that a browser is told is 127.0.0.1
 (Chromium's ``--host-resolver-rules``): then Caddy's certificate and its ``Host`` are that
@@ -50,14 +51,34 @@ def unverified() -> ssl.SSLContext:
     return ctx
 
 
+def split_global(text: str) -> tuple[str, str]:
+    """A Caddyfile's global options block (what is inside its braces; empty where it has
+    none) and the rest of it, the rest's lines where they were (Caddy's errors name them)."""
+    lines = text.splitlines(keepends=True)
+    first = next((i for i, x in enumerate(lines)
+                  if x.strip() and not x.lstrip().startswith("#")), None)
+    if first is None or lines[first].strip() != "{":
+        return "", text
+    end = next(i for i in range(first + 1, len(lines)) if lines[i].rstrip() == "}")
+    inner = "".join(lines[first + 1:end])
+    rest = lines[:first] + ["\n"] * (end + 1 - first) + lines[end + 1:]
+    return inner, "".join(rest)
+
+
 def config_text(folder: Path, http_port: int, https_port: int,
                 caddyfile: Path = CADDYFILE, site: str | None = None) -> str:
-    """The Caddyfile Caddy runs: the test's global options, then ``caddyfile`` imported
-    (with ``site``, a client that names no site, as one asking 127.0.0.1 by its number,
-    gets that site's certificate)."""
+    """The Caddyfile Caddy runs: the test's global options and ``caddyfile``'s own in one
+    block, then the rest of ``caddyfile`` imported (written in ``folder``) (with ``site``,
+    a client that names no site, as one asking 127.0.0.1 by its number, gets that site's
+    certificate)."""
+    own, sites = split_global(caddyfile.read_text())
+    folder.mkdir(parents=True, exist_ok=True)
+    rest = folder / "sites.caddy"
+    rest.write_text(sites)
     return (
         "{\n"
-        "\tadmin off\n"
+        + own
+        + "\tadmin off\n"
         "\tdefault_bind 127.0.0.1\n"
         + (f"\tdefault_sni {site}\n" if site else "")
         + f"\tstorage file_system {folder / 'storage'}\n"
@@ -66,7 +87,7 @@ def config_text(folder: Path, http_port: int, https_port: int,
         "\tlocal_certs\n"
         "\tskip_install_trust\n"
         "}\n"
-        f"import {caddyfile}\n")
+        f"import {rest}\n")
 
 
 @dataclass
