@@ -13,7 +13,12 @@ free ports), the shipped systemd units, and the commands the guide gives.
 - the units in deploy/ (and Debian's caddy.service with the shipped drop-in) pass
   ``systemd-analyze verify``;
 - every option the guide, the units and the environment file give a forties command is
-  one that command has, and every FORTIES_LIMITS they give is one forties takes.
+  one that command has, and every FORTIES_LIMITS they give is one forties takes;
+- every ``forties admin`` command the guide gives names its database, the backups it
+  makes never need an existing file's name, and PostgreSQL's dumps are the forties
+  user's (its folder is its own);
+- the settings files: SQLite's by default, every variable one that something reads, and
+  Caddy (which writes its environment to the journal) given the site's file only.
 """
 
 from __future__ import annotations
@@ -152,6 +157,12 @@ def test_each_table_reaches_one_process_and_moves_only_when_it_stops(tmp_path: P
         # and that it came over https
         told = client.ask("/api/lobby", {"X-Forwarded-For": "203.0.113.9"})
         assert told["for"] == "127.0.0.1" and told["proto"] == "https", told
+        # the metrics, and anything under them, are not the internet's (a process would
+        # answer them: every request through Caddy comes from loopback)
+        for path in ["/metrics", "/metrics/", "/metrics?name[]=x", "/metricsx"]:
+            client.conn.request("GET", path)
+            r = client.conn.getresponse()
+            assert (r.status, r.read()) == (404, b""), path
 
         c.stop()
         after = owners(client, tables)  # every request answered (by a and b)
@@ -284,6 +295,86 @@ def test_the_limits_the_settings_file_and_the_guide_give_are_taken(
         for k, v in json.loads(text).items():
             assert getattr(limits, k) == v, (text, k)
     assert len(given) >= 3, given
+
+
+def guide_blocks() -> list[str]:
+    return re.findall(r"```[a-z]*\n(.*?)```", GUIDE.read_text(), re.S)
+
+
+ADMIN = re.compile(r"^.*\bforties admin .*$", re.M)
+
+
+def test_every_admin_command_in_the_guide_names_its_database() -> None:
+    """Without --db, ``forties admin`` opens a database of its own in the data folder of
+    whoever runs it (root's or the forties user's home), not the server's: it finds no
+    tables, or makes an empty file the backup then copies."""
+    lines = [line for block in guide_blocks() for line in ADMIN.findall(block)]
+    assert len(lines) >= 6, lines
+    for line in lines:
+        words = shlex.split(line.lstrip("# "))
+        assert "--db" in words, line
+        db = words[words.index("--db") + 1]
+        assert db in ("sqlite:////var/lib/forties/forties.db", "postgresql:///forties"), line
+        assert line.lstrip("# ").startswith(
+            "runuser -u forties -- /opt/forties/venv/bin/forties admin "), line
+
+
+def test_the_guides_backups_never_meet_an_existing_file_and_are_the_forties_users() -> None:
+    """``forties admin backup`` refuses a file that exists (so does a night's second run of
+    a name by the day alone); the backups' folder is the forties user's alone (mode 700),
+    so PostgreSQL's dumps are written and read by it, not by the postgres user."""
+    lines = [line.lstrip("# ") for block in guide_blocks() for line in block.splitlines()]
+    made = [x for x in lines if " admin backup " in x or "pg_dump" in x]
+    assert len(made) >= 4 and any("pg_dump" in x for x in made), made
+    for line in made:
+        assert "/var/backups/forties/forties-$(date +%F-%H%M%S)." in line, line
+        assert line.startswith("runuser -u forties -- "), line
+    for line in lines:
+        if "runuser -u postgres" in line:
+            assert re.match(r"runuser -u postgres -- (createuser|createdb) ", line), line
+        if re.search(r"\bpg_(dump|restore)\b", line):
+            assert line.startswith("runuser -u forties -- "), line
+
+
+def settings(path: Path) -> dict[str, str]:
+    """The variables a settings file sets (its lines not commented out), as systemd reads
+    them (one pair of quotes taken off)."""
+    out = {}
+    for line in path.read_text().splitlines():
+        m = re.fullmatch(r"([A-Z_][A-Z0-9_]*)=(.*)", line)
+        if m:
+            out[m.group(1)] = shlex.split(m.group(2))[0] if m.group(2) else ""
+    return out
+
+
+def test_the_settings_files_are_sqlites_and_caddy_gets_the_sites_alone() -> None:
+    site, own = settings(DEPLOY / "site.env.example"), settings(DEPLOY / "forties.env.example")
+    # Caddy's file: the two settings the Caddyfile reads, nothing else (it is printed to
+    # the journal by caddy run --environ); the drop-in gives Caddy that file alone
+    assert sorted(site) == ["FORTIES_SITE", "FORTIES_UPSTREAMS"], site
+    dropin = (DEPLOY / "caddy.service.d" / "forties.conf").read_text()
+    assert re.findall(r"^EnvironmentFile=(.*)$", dropin, re.M) == ["/etc/forties/site.env"]
+    assert set(re.findall(r"\{\$(\w+)\}", (DEPLOY / "Caddyfile").read_text())) == set(site)
+    unit = (DEPLOY / "forties@.service").read_text()
+    assert re.findall(r"^EnvironmentFile=(.*)$", unit, re.M) == [
+        "/etc/forties/site.env", "/etc/forties/forties.env"]
+    # SQLite by default: one process, no database or Redis named, no drain to wait for;
+    # PostgreSQL's options commented out below
+    assert site["FORTIES_UPSTREAMS"] == "127.0.0.1:8001", site
+    assert own["FORTIES_OPTIONS"] == "", own
+    assert json.loads(own["FORTIES_LIMITS"]) == {"drain_seconds": 0}, own
+    assert re.search(r"^#FORTIES_OPTIONS=\"--db postgresql:///forties --redis ",
+                     (DEPLOY / "forties.env.example").read_text(), re.M)
+    # the tables where the guide says, whoever's home the unit's user has
+    assert "Environment=FORTIES_DATA=/var/lib/forties\n" in unit
+    # every variable is read: by the unit, or by forties itself
+    assert own.get("FORTIES_LOG_FORMAT") == "json", own
+    serve = cli_main.get_command(click.Context(cli_main), "serve")
+    assert serve is not None
+    envvars = {p.envvar for p in serve.params if isinstance(p, click.Option) and p.envvar}
+    for name in own:
+        assert (f"${name}" in unit or f"${{{name}}}" in unit or name in envvars
+                or name == "FORTIES_LIMITS"), name
 
 
 # ----- a whole game through Caddy ------------------------------------------------------------
