@@ -97,6 +97,39 @@ def test_a_body_over_the_limit_is_refused_before_it_is_held(slow: Door, path: st
     assert sent < 16 * 1024 * 1024, f"the server read {sent} bytes before it refused"
 
 
+def test_headers_over_their_limit_are_refused_before_they_are_held(slow: Door) -> None:
+    """A header line that never ends (BIG bytes offered) is answered 431 after the first
+    64 KiB or so, one line with the headers of every answer, and the server's memory does
+    not hold what was offered."""
+    answers(slow)
+    reset_peak(slow.pid)
+    before = memory_kb(slow.pid, "VmRSS")
+    sent = 0
+    with connect(slow) as s:
+        s.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Long: ")
+        while sent < BIG and not select.select([s], [], [], 0)[0]:
+            try:
+                s.sendall(b"a" * 65536)
+            except (BrokenPipeError, ConnectionResetError):
+                break
+            sent += 65536
+        answer = read_all(s)
+    grew = memory_kb(slow.pid, "VmHWM") - before
+    status, body = status_and_body(answer)
+    assert status == 431 and "at most 65536 bytes" in body["error"], answer[:300]
+    head = answer.split(b"\r\n\r\n")[0].lower()
+    assert b"x-content-type-options: nosniff" in head and b"content-security-policy" in head
+    assert grew < 4096, f"the server's memory grew by {grew} KiB for {sent} bytes sent"
+    assert sent < 16 * 1024 * 1024, f"the server read {sent} bytes before it refused"
+
+
+def test_long_headers_within_the_limit_are_served(slow: Door) -> None:
+    with connect(slow) as s:
+        s.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Long: " + b"a" * 60000
+                  + b"\r\nConnection: close\r\n\r\n")
+        assert status_and_body(read_all(s))[0] == 200
+
+
 # ----- slow clients ---------------------------------------------------------------------------
 
 

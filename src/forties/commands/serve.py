@@ -102,9 +102,10 @@ def serve(host: str, port: int, db_url: str | None, redis_url: str | None, worke
       forties serve --public-url https://forties.example.org --trusted-proxy 127.0.0.1
 
     Limits on connections (per address and in all), on the seconds to send a request's
-    headers and body, and on open websockets per address are in FORTIES_LIMITS
-    (connections_per_address 64, connections_total 1024, header_seconds 10, body_seconds
-    30, websockets_per_address 64), each server process's own.
+    headers and body, on the bytes of a request's headers, and on open websockets per
+    address are in FORTIES_LIMITS (connections_per_address 64, connections_total 1024,
+    header_seconds 10, header_bytes 65536, body_seconds 30, websockets_per_address 64),
+    each server process's own.
     """
     from ..web import logs, metrics
     from ..web.app import ServerSettings, create_app, open_doors

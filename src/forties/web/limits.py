@@ -142,6 +142,7 @@ class Limits:
     connections_total: int = 1024
     websockets_per_address: int = 64
     header_seconds: float = 10.0
+    header_bytes: int = 64 * 1024  # a request line and its headers (more: 431)
     body_seconds: float = 30.0
     # a server told to stop drains first (``forties.web.drain``) for at least this long:
     # no new tables, /readyz 503, every page told to reconnect
@@ -181,7 +182,7 @@ class Limits:
 
 # the limits at the door (``web.transport``, ``web.guard``): 0 would let nobody in
 AT_THE_DOOR = ("connections_per_address", "connections_total", "websockets_per_address",
-               "header_seconds", "body_seconds")
+               "header_seconds", "header_bytes", "body_seconds")
 
 
 _KIND_WORDS = {"int": "a whole number", "float": "a number", "bool": "true or false"}

@@ -8,6 +8,9 @@
 - **Headers**: a client has ``Limits.header_seconds`` from connecting (or from the first
   byte of its next request on a kept-alive connection) to send a request's headers.
 - **Bodies**: and then ``Limits.body_seconds`` to send the whole body.
+- **Header bytes**: a request line and headers over ``Limits.header_bytes`` are answered
+  431 and the connection closed, before more of them is held (the parser keeps every
+  header it has read until the last).
 
 A client that takes longer is answered 408 (where no answer has begun) and dropped.
 uvicorn has none of these of its own (its ``limit_concurrency`` answers requests past a
@@ -71,15 +74,24 @@ class Doorman:
                 self.open.pop(address, None)
 
 
+# the headers of an answer made here, below the app (a one-line refusal: nothing to load,
+# nothing to frame)
+RAW_HEADERS = ("content-security-policy: default-src 'none'; frame-ancestors 'none'\r\n"
+               "x-content-type-options: nosniff\r\nreferrer-policy: no-referrer\r\n"
+               "x-frame-options: DENY\r\n")
+
+
 def raw_answer(status: int, reason: str, message: str) -> bytes:
     """A whole HTTP answer of one line of JSON that closes the connection."""
     body = json.dumps({"error": message}).encode()
     return (f"HTTP/1.1 {status} {reason}\r\ncontent-type: application/json\r\n"
-            f"content-length: {len(body)}\r\nconnection: close\r\n\r\n").encode() + body
+            f"content-length: {len(body)}\r\n{RAW_HEADERS}connection: close\r\n\r\n"
+            ).encode() + body
 
 
 TRANSPORT = "forties.transport"  # the scope's extension naming a websocket's connection
-REASONS = {408: "Request Timeout", 429: "Too Many Requests", 503: "Service Unavailable"}
+REASONS = {408: "Request Timeout", 429: "Too Many Requests",
+           431: "Request Header Fields Too Large", 503: "Service Unavailable"}
 
 
 def guarded_protocol(limits: Limits, trusted: tuple[str, ...] = ()) -> type[asyncio.Protocol]:
@@ -122,6 +134,7 @@ def guarded_protocol(limits: Limits, trusted: tuple[str, ...] = ()) -> type[asyn
             self.ws_protocol_class = GuardedWebSocket
             self.entered: str | None = None
             self.timer: asyncio.TimerHandle | None = None
+            self.header_bytes: int | None = 0  # read of this request's headers (None: all)
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
@@ -148,12 +161,27 @@ def guarded_protocol(limits: Limits, trusted: tuple[str, ...] = ()) -> type[asyn
             self.entered = None
             super().handle_websocket_upgrade()
 
+        def data_received(self, data: bytes) -> None:
+            if self.header_bytes is not None:
+                self.header_bytes += len(data)
+            super().data_received(data)
+            if self.header_bytes is not None and self.header_bytes > limits.header_bytes \
+                    and not self.transport.is_closing():
+                self.stop_waiting()
+                self.transport.write(raw_answer(
+                    431, REASONS[431], f"a request's headers may be at most "
+                                       f"{limits.header_bytes} bytes"))
+                self.transport.close()
+
         def on_message_begin(self) -> None:
             super().on_message_begin()
+            if self.header_bytes is None:
+                self.header_bytes = 0
             if self.timer is None:
                 self.wait(limits.header_seconds, "headers")
 
         def on_headers_complete(self) -> None:
+            self.header_bytes = None
             self.stop_waiting()
             super().on_headers_complete()
             upgrade = self.parser.should_upgrade() and self._should_upgrade()
@@ -164,6 +192,7 @@ def guarded_protocol(limits: Limits, trusted: tuple[str, ...] = ()) -> type[asyn
 
         def on_message_complete(self) -> None:
             self.stop_waiting()
+            self.header_bytes = 0  # (the next request on the connection, if any)
             super().on_message_complete()
 
         def wait(self, seconds: float, what: str) -> None:
