@@ -150,7 +150,9 @@ class Action(NamedTuple):
             raise ActionSyntaxError(f"not an action: {text!r} ({e})") from None
 
 
-@lru_cache(maxsize=1 << 16)
+# (4,096 lines: every play, bid and suit of ten seats with room for the discards in use; a
+# bigger cache only holds a long-running server's old discards, 250 bytes each, for ever)
+@lru_cache(maxsize=1 << 12)
 def _action_text(seat: int, v: Verb, arg: int) -> str:
     """An action's record line (for an int seat and arg, and a Verb)."""
     head = f"{seat} {v.value}"
