@@ -13,8 +13,6 @@ as CSV. Every mistake is a ``PadError`` of one line in the scorekeeper's words.
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -23,6 +21,7 @@ from .actions import ActionSyntaxError, bid_text, parse_bid
 from .cards import SUIT_NAMES, SUITS, CardError, parse_card
 from .errors import Refused
 from .fortyfives import bid_ladder
+from .numerals import whole
 from .rules import (
     FortyFivesRules,
     FortyOneRules,
@@ -39,6 +38,7 @@ from .scoring import (
     score_forty_fives,
     score_forty_one,
 )
+from .spreadsheet import to_csv
 
 PAD_FORMAT = "forties-pad/1"
 DEFAULT_NAMES = ("Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ivy", "Jo")
@@ -143,19 +143,22 @@ def _ints(v: Any, what: str) -> tuple[int, ...]:
                        f"{'seat' if what in ('bids', 'tricks') else 'side'}")
     out = []
     for x in v:
-        if isinstance(x, str) and x.strip().lstrip("-").isdigit() and len(x) < 6:
-            x = int(x)
-        if type(x) is not int or abs(x) > 10**6:
+        n = (whole(x, signed=True, most=5) if len(x) < 20 else None) \
+            if isinstance(x, str) else x
+        if type(n) is not int or abs(n) > 10**6:
             raise PadError(f"{what}: {_shown(x)} is not a whole number")
-        out.append(x)
+        out.append(n)
     return tuple(out)
 
 
 def _seat_or_none(v: Any, what: str) -> int | None:
     if v is None or v == "":
         return None
-    if isinstance(v, str) and v.strip().isdigit() and len(v) < 4:
-        v = int(v)
+    if isinstance(v, str):
+        seat = whole(v, most=3) if len(v) < 20 else None
+        if seat is None:
+            raise PadError(f"{what} must be a seat number, not {_shown(v)}")
+        v = seat
     if type(v) is not int:
         raise PadError(f"{what} must be a seat number, not {_shown(v)}")
     return v
@@ -630,8 +633,6 @@ class Pad:
 
     def to_csv(self) -> str:
         """The pad as a spreadsheet: one line a hand, then the result."""
-        buf = io.StringIO()
-        w = csv.writer(buf, lineterminator="\n")
         names = self.side_names()
         if self.is_forty_one:
             head = ["hand", "dealer", *[f"{n} bid" for n in names],
@@ -639,7 +640,7 @@ class Pad:
         else:
             head = ["hand", "game", "dealer", "bidder", "bid", "partner", "trump",
                     *[f"{n} points" for n in names]]
-        w.writerow([*head, *[f"{n} total" for n in names], "what happened"])
+        rows: list[list[Any]] = [[*head, *[f"{n} total" for n in names], "what happened"]]
         for row in self.rows:
             e = row.entry
             if self.is_forty_one:
@@ -651,8 +652,8 @@ class Pad:
                          bid_text(e.bid) if e.bid else "",
                          "" if e.partner is None else self.names[e.partner], e.trump or "",
                          *(e.points or [""] * len(names))]
-            w.writerow([*cells, *row.scores, row.text])
-        return buf.getvalue()
+            rows.append([*cells, *row.scores, row.text])
+        return to_csv(rows)
 
 
 def _and(names: Iterable[str]) -> str:

@@ -25,6 +25,7 @@ from ..command_line import (
     rules_file_option,
     rules_from_cli,
 )
+from ..numerals import whole
 from ..pad import Entry, Pad, PadError
 from ..paths import data_dir
 from ..rules import PRESETS, FortyFivesRules, FortyOneRules
@@ -74,9 +75,10 @@ def _seat(pad: Pad, word: str) -> int:
 def _numbers(words: list[str], what: str) -> tuple[int, ...]:
     out = []
     for w in words:
-        if not (w.lstrip("-").isdigit() and len(w) < 6):
-            raise PadError(f"{what}: {w!r} is not a number")
-        out.append(int(w))
+        n = whole(w, signed=True, most=5)
+        if n is None:
+            raise PadError(f"{what}: {w[:20]!r} is not a number")
+        out.append(n)
     return tuple(out)
 
 
@@ -291,9 +293,10 @@ def run_prompt(pad: Pad, path: Path) -> None:
                 click.echo(f"Hand {len(pad.rows) + 1} struck out. {foot(pad)}")
                 continue
             if cmd == "fix":
-                if len(words) < 3 or not words[1].isdigit():
+                n = whole(words[1], most=4) if len(words) >= 3 else None
+                if n is None:
                     raise PadError("write fix N and the hand, as: fix 2 " + example(pad))
-                pad.correct(int(words[1]), parse_hand(pad, text.split(None, 2)[2]))
+                pad.correct(n, parse_hand(pad, text.split(None, 2)[2]))
                 _save(pad, path)
                 click.echo(pad_text(pad))
                 continue

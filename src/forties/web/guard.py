@@ -234,7 +234,7 @@ class Guard(Middleware):
         limit = self.door.body_limit(scope.get("path", ""))
         too_large = f"the request is too large (at most {limit // 1024} KiB)"
         length = header(scope, b"content-length")
-        if length is not None and length.strip().isdigit() and int(length) > limit:
+        if length is not None and _length(length) > limit:
             await refuse(413, too_large, close=True)
             return
         seen = 0
@@ -313,3 +313,10 @@ def with_headers(handler: Callable[[Any, Exception], Awaitable[Any]], door: Door
 
 __all__ = ["BodyTooLarge", "Door", "Guard", "Origins", "is_address", "origin_of",
            "security_headers", "style_hash", "with_headers"]
+
+
+def _length(text: str) -> int:
+    """A Content-Length header's number: ASCII digits only (``isdigit`` alone says yes to
+    "\u00b2", which ``int`` refuses); anything else is 0, left to the server to refuse."""
+    t = text.strip()
+    return int(t) if t.isascii() and t.isdigit() and len(t) <= 18 else 0

@@ -40,6 +40,7 @@ from ..hall.events import Answer, Close, CutDeck, PlayoffWin, Swap, Vote, event_
 from ..hall.export import board_json, export_json, results_csv, standings_csv
 from ..hall.printing import punch_cards_html, table_cards_html
 from ..hall.words import LANGUAGES
+from ..numerals import whole
 from ..rules import RulesError, build_rules
 from .http import Handler, Refused, Tables, compare_and_set, digest, json_body, one_line, rates_of
 from .limits import Limits, RateLimited, Rates
@@ -82,17 +83,28 @@ def _winner(obj: dict[str, Any]) -> int | None:
     return w
 
 
-def _points(obj: dict[str, Any]) -> dict[int, int] | None:
+def _points(obj: dict[str, Any], hall: Hall) -> dict[int, int] | None:
+    """Each couple's final points: two couples, each once, each score within ten times the
+    game's target either side (120 to win: -1200 to 1200), far past any real game's."""
     pts = obj.get("points")
     if pts is None:
         return None
+    shape = 'points must be {"couple": points, "couple": points}'
     if not isinstance(pts, dict) or len(pts) != 2:
-        raise Refused('points must be {"couple": points, "couple": points}')
+        raise Refused(shape)
+    most = 10 * hall.settings.rules.target
     out = {}
     for k, v in pts.items():
-        if not str(k).isdigit() or type(v) is not int:
-            raise Refused('points must be {"couple": points, "couple": points}')
-        out[int(k)] = v
+        couple = whole(k, most=4) if isinstance(k, str) and len(k) < 20 else None
+        if couple is None or type(v) is not int:
+            raise Refused(shape)
+        if couple in out:
+            raise Refused(f"points name couple {couple} twice")
+        if not -most <= v <= most:
+            raise Refused(f"points must be from {-most} to {most} (ten times the game's "
+                          f"target either side), not {v}" if abs(v) < 10**12 else
+                          f"points must be from {-most} to {most}")
+        out[couple] = v
     return out
 
 
@@ -619,11 +631,11 @@ def begin(eid: str, obj: dict[str, Any], body: dict[str, Any], hall: Hall) -> di
 def report(eid: str, obj: dict[str, Any], body: dict[str, Any], hall: Hall) -> None:
     if body.get("online") and obj["_who"] != "director":
         raise Refused("an online evening's tables report themselves", 403)
-    hall.report(_int(obj, "game"), _int(obj, "table"), _winner(obj), _points(obj))
+    hall.report(_int(obj, "game"), _int(obj, "table"), _winner(obj), _points(obj, hall))
 
 
 def correct(eid: str, obj: dict[str, Any], body: dict[str, Any], hall: Hall) -> None:
-    hall.correct(_int(obj, "game"), _int(obj, "table"), _winner(obj), _points(obj))
+    hall.correct(_int(obj, "game"), _int(obj, "table"), _winner(obj), _points(obj, hall))
 
 
 def swap(eid: str, obj: dict[str, Any], body: dict[str, Any], hall: Hall) -> None:
@@ -721,7 +733,10 @@ async def printed(request: Request) -> Response:
         return HTMLResponse(punch_cards_html(hall, lang))
     if what == "tables":
         raw = request.query_params.get("game", "")
-        game = int(raw) if raw.isdigit() else max(1, hall.begun)
+        game = max(1, hall.begun) if raw == "" else whole(raw, most=4) if len(raw) < 20 \
+            else None
+        if game is None:
+            raise Refused(f"game must be a game's number, not {raw[:20]!r}")
         if hall.seating(game) is None:
             raise Refused(f"game {game}'s seating is not known yet")
         return HTMLResponse(table_cards_html(hall, lang, game))
