@@ -1,14 +1,14 @@
 """An evening's export: everything derived (seatings, results, standings, prizes, the tie
 breaks, the cookie jar) as JSON beside the events, and the standings and the results as
-CSV for a spreadsheet."""
+CSV for a spreadsheet (text cells that a spreadsheet would run as a formula are quoted:
+``forties.spreadsheet``)."""
 
 from __future__ import annotations
 
-import csv
-import io
 from fractions import Fraction
 from typing import Any
 
+from ..spreadsheet import to_csv
 from .draw import METHOD, commitment
 from .evening import Hall
 from .events import HallError
@@ -75,31 +75,29 @@ def export_json(hall: Hall) -> dict[str, Any]:
 
 def standings_csv(hall: Hall) -> str:
     """One row per couple: place, couple, names, score, games punched, byes, absent."""
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(["place", "couple", "name 1", "name 2",
-                "matchpoints" if hall.settings.duplicate else "games", "won", "byes", "absent"])
+    rows: list[list[Any]] = [["place", "couple", "name 1", "name 2",
+                              "matchpoints" if hall.settings.duplicate else "games", "won",
+                              "byes", "absent"]]
     for st in hall.standings():
-        w.writerow([st.place, st.couple, st.names[0], st.names[1], _number(st.score),
+        rows.append([st.place, st.couple, st.names[0], st.names[1], _number(st.score),
                     " ".join(map(str, st.won)), " ".join(map(str, st.byes)),
-                    " ".join(map(str, st.absent))])
-    return buf.getvalue()
+                     " ".join(map(str, st.absent))])
+    return to_csv(rows)
 
 
 def results_csv(hall: Hall) -> str:
     """One row per table and game: who sat there, who dealt first, who won."""
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(["game", "table", "deals first", "other", "winner", "points", "sitting out"])
+    rows: list[list[Any]] = [["game", "table", "deals first", "other", "winner", "points",
+                              "sitting out"]]
     for g, seat in enumerate(hall.seatings, 1):
         for t, (a, b) in enumerate(seat.tables, 1):
             r = hall.result(g, t)
             winner = "" if r is None else "no game" if r.winner is None else r.winner
             pts = "" if r is None or r.points is None else \
                 " ".join(f"{c}:{p}" for c, p in r.points)
-            w.writerow([g, t, a, b, winner, pts,
-                        seat.sitting_out if t == 1 and seat.sitting_out else ""])
-    return buf.getvalue()
+            rows.append([g, t, a, b, winner, pts,
+                         seat.sitting_out if t == 1 and seat.sitting_out else ""])
+    return to_csv(rows)
 
 
 def contest_json(ct: Contest) -> dict[str, Any]:
