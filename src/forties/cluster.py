@@ -46,7 +46,7 @@ def _check_reachable(address: str, timeout: float = 5.0) -> None:
     if address == "auto":
         return
     host, sep, port = address.removeprefix("ray://").rpartition(":")
-    if not sep or not host or not port.isdigit():
+    if not sep or not host or not (port.isascii() and port.isdigit() and len(port) <= 5):
         raise ClusterError(f"--ray {address}: give the cluster's head as HOST:PORT "
                            "(or auto, or ray://HOST:PORT)")
     try:

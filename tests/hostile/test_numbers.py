@@ -129,3 +129,12 @@ def test_the_command_line_pad_refuses_a_superscript_in_one_line() -> None:
         with pytest.raises(PadError):
             parse_hand(pad, line)
     assert parse_hand(pad, "Bob 20 : ١٠ ٢٠").points == (10, 20)
+
+
+def test_a_ray_address_with_a_superscript_port_is_refused_in_one_line() -> None:
+    """``--ray HOST:²`` is the usual one-line ClusterError, not ``int()``'s ValueError."""
+    from forties.cluster import ClusterError, _check_reachable
+
+    for address in ("127.0.0.1:²", "127.0.0.1:" + "1" * 5000, "ray://127.0.0.1:٣"):
+        with pytest.raises(ClusterError):
+            _check_reachable(address, timeout=0.1)

@@ -57,6 +57,7 @@ from .words import (
 
 MAX_CARDS = 13
 MAX_CHOICES = 16
+DIGITS = tuple("0123456789")  # a key that is a digit ("²" is not: isdigit() says it is)
 
 KEYS_BY_PHASE = {
     "auction": "Type your bid (as 25) then Enter, or click it, or ← → Enter.  p pass  h hint",
@@ -613,7 +614,7 @@ class TableApp(App[None]):
         if not ch:
             return
         phase = s.view()["phase"]
-        if phase == "auction" and ch.isdigit():
+        if phase == "auction" and ch in DIGITS:
             event.stop()
             self.type_amount(ch)
             return
@@ -626,7 +627,7 @@ class TableApp(App[None]):
             self.pending = "10"
             event.stop()
             return
-        if ch.isdigit():
+        if ch in DIGITS:
             event.stop()
             index = 9 if ch == "0" else int(ch) - 1
             if self.card_phase(phase) and self.row == "hand":

@@ -14,6 +14,7 @@ from typing import Any, TextIO
 
 from ..actions import Action, ActionSyntaxError, Verb, parse_bid
 from ..cards import SUIT_NAMES, SUITS, CardError, card_name, mask_of_names, parse_suit
+from ..numerals import whole
 from ..rules import FORTY_ONE, PRESETS
 from ..show import sort_hand
 from .advice import hint_line, par_within
@@ -391,9 +392,10 @@ def parse_plain(v: dict[str, Any], legal: Sequence[Action], text: str) -> Action
         if verb in ("pass", "p", "no"):
             return Action(seat, Verb.PASS)
         word = rest[0] if verb == "ask" and rest else verb
-        if not word.isdigit():
+        asked = whole(word, most=2)
+        if asked is None:
             raise ActionSyntaxError("type ask and a seat number, or pass")
-        return Action(seat, Verb.ASK, int(word))
+        return Action(seat, Verb.ASK, asked)
 
     def answer() -> Action:
         if verb in ("yes", "no") or (verb == "answer" and rest and rest[0] in ("yes", "no")):
