@@ -8,28 +8,15 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import pytest
 from starlette.testclient import TestClient
 
 from forties.pad import Pad
 from forties.rules import build_rules
 from forties.spreadsheet import cell
-from forties.web.app import ServerSettings, create_app
-from forties.web.limits import Limits, Rates
 
 FORMULAS = ["=HYPERLINK(\"http://x\",\"y\")", "+1+1", "-2+3+cmd|' /C calc'!A0", "@SUM(A1)"]
-
-
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    app = create_app(ServerSettings(db_url=f"sqlite:///{tmp_path / 'c.db'}",
-                                    limits=Limits(par=False, **Rates.lifted())))
-    with TestClient(app, raise_server_exceptions=False) as c:
-        yield c
 
 
 def post(client: TestClient, url: str, body: Any) -> Any:

@@ -6,34 +6,16 @@ are read as the numbers they are. All against ``create_app`` over a SQLite file.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
 
 from forties.numerals import whole
-from forties.web.app import ServerSettings, create_app
-from forties.web.limits import Limits, Rates
+
+from .conftest import refused
 
 ODD = ["²", "¹", "-²", "1" * 5000, "1²", "٣3", "", " ", "+1", "0x1", "1.0", "½"]
-
-
-def refused(resp: Any, status: int = 400) -> str:
-    assert resp.status_code == status, (resp.status_code, resp.text[:300])
-    body = resp.json()
-    assert isinstance(body.get("error"), str) and body["error"], body
-    assert "\n" not in body["error"] and "Traceback" not in body["error"]
-    return str(body["error"])
-
-
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    app = create_app(ServerSettings(db_url=f"sqlite:///{tmp_path / 'n.db'}",
-                                    limits=Limits(par=False, **Rates.lifted())))
-    with TestClient(app, raise_server_exceptions=False) as c:
-        yield c
 
 
 def post(client: TestClient, url: str, body: Any) -> Any:

@@ -23,6 +23,8 @@ from forties.web.app import ServerSettings, create_app
 from forties.web.limits import Limits, Rates
 from forties.web.text import clean_json, plain
 
+from .conftest import refused
+
 SURROGATE = "\ud800"
 ODD = ["Ann" + SURROGATE, "B\x00ob", "C\u202ey", "Di\u2067x\u2069"]  # what is sent
 CLEAN = ["Ann", "Bob", "Cy", "Dix"]  # what is kept
@@ -35,15 +37,6 @@ def post(client: TestClient, url: str, body: Any) -> Any:
     ``\\ud800`` escape (the test client's own JSON could not encode it)."""
     return client.post(url, content=json.dumps(body),
                        headers={"content-type": "application/json"})
-
-
-def refused(resp: Any, status: int) -> str:
-    """The one line of a refusal with ``status``."""
-    assert resp.status_code == status, (resp.status_code, resp.text[:300])
-    body = resp.json()
-    assert isinstance(body.get("error"), str) and body["error"], body
-    assert "\n" not in body["error"] and "Traceback" not in body["error"]
-    return str(body["error"])
 
 
 @pytest.fixture
