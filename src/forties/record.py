@@ -205,19 +205,26 @@ class Replay:
                 raise RecordError(f"hand {h + 1}: {e}") from None
             yield h, self.state
 
+    def played(self, h: int, st: GameState) -> Iterator[str]:
+        """Hand ``h``'s actions applied to ``st`` (its state from ``states``) one by one,
+        each one's text yielded once it is applied; RecordError for one that is no action,
+        PositionedIllegal for one the rules refuse."""
+        for i, text in enumerate(self.record.hands[h].actions):
+            try:
+                a = Action.parse(text)
+            except ActionSyntaxError as e:
+                raise RecordError(f"hand {h + 1}, action {i + 1}: {e}") from None
+            why = st.reason(a)
+            if why is not None:
+                raise PositionedIllegal(h, i, text, why, self)
+            st.apply(a)
+            yield text
+
     def run(self) -> GameState | None:
         """Replay everything; raises RecordError or IllegalActionError (with position)."""
         for h, st in self.states():
-            hand = self.record.hands[h]
-            for i, text in enumerate(hand.actions):
-                try:
-                    a = Action.parse(text)
-                except ActionSyntaxError as e:
-                    raise RecordError(f"hand {h + 1}, action {i + 1}: {e}") from None
-                why = st.reason(a)
-                if why is not None:
-                    raise PositionedIllegal(h, i, text, why, self)
-                st.apply(a)
+            for _ in self.played(h, st):
+                pass
             self.summaries.append(hand_summary(st))
         return self.state
 

@@ -12,10 +12,9 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from ..actions import Action, ActionSyntaxError
 from ..cards import CARD_NAMES, cards_of
 from ..errors import FortiesError
-from ..record import Record, RecordError, Replay
+from ..record import PositionedIllegal, Record, RecordError, Replay
 
 _encode = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
 
@@ -68,16 +67,11 @@ def _steps(obj: Any, max_hands: int | None) -> Iterator[str]:
     try:
         for h, st in replay.states():
             yield step(f"hand {h + 1}: the deal", st)
-            for i, text in enumerate(record.hands[h].actions):
-                try:
-                    a = Action.parse(text)
-                except ActionSyntaxError as e:
-                    raise NotReplayed(f"hand {h + 1}, action {i + 1}: {e}") from None
-                why = st.reason(a)
-                if why is not None:
-                    raise NotReplayed(f"hand {h + 1}, action {i + 1} ({text}): {why}")
-                st.apply(a)
-                yield step(text, st)
+            try:
+                for text in replay.played(h, st):
+                    yield step(text, st)
+            except (RecordError, PositionedIllegal) as e:  # (an action, said where it is)
+                raise NotReplayed(str(e)) from None
     except RecordError as e:
         raise NotReplayed(f"not a record: {e}") from None
     if st is None or not st.hand_over:
