@@ -124,16 +124,21 @@ async def seated(a: Serve, b: Serve) -> tuple[str, list[SeatClient]]:
                    for s in sorted(tokens)]
 
 
+async def playing(seats: list[SeatClient], events: int) -> None:
+    """Start the seats and wait until each has heard ``events`` events."""
+    for c in seats:
+        c.start()
+    await asyncio.gather(*(c.wait_for(lambda c: c.seq >= events, timeout=60)
+                           for c in seats))
+
+
 async def test_one_process_runs_a_table_whose_seats_reach_both(
         two: tuple[Serve, Serve], rd: Redis) -> None:
     a, b = two
     table, seats = await seated(a, b)
     commits = await Commits(rd.url, table).start()
     try:
-        for c in seats:
-            c.start()
-        await asyncio.gather(*(c.wait_for(lambda c: c.seq >= 50, timeout=60)
-                               for c in seats))
+        await playing(seats, 50)
         assert all(c.connections == 1 for c in seats)
         # every move since the seats came was committed (and so applied first) by one
         # process, the one the lease names, and all four connections are held by it
@@ -224,10 +229,7 @@ async def test_the_owner_killed_the_other_takes_the_table_over(
     table, seats = await seated(a, b)
     commits = await Commits(rd.url, table).start()
     try:
-        for c in seats:
-            c.start()
-        await asyncio.gather(*(c.wait_for(lambda c: c.seq >= 30, timeout=60)
-                               for c in seats))
+        await playing(seats, 30)
         first, pid = await commits.owner()
         assert list(commits.by) == [first], commits.by
         dead, alive = (a, b) if a.proc is not None and a.proc.pid == pid else (b, a)
