@@ -53,6 +53,7 @@ class Conn:
     token: str | None = None  # the seat's key, as its link gave it (a rematch keeps it)
     close_code: int = 1000  # the websocket's, once closed (1012: reconnect, we restart)
     address: str = ""  # the client's address (its chat and hints are limited by it)
+    pace: str | None = None  # the pace this page follows the table at (``web.pace``)
 
     def send(self, text: str) -> None:
         if self.closed:

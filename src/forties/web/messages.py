@@ -9,6 +9,8 @@ to that connection alone.
     chat {text} | {phrase}    a line at the table (``chats`` a minute from an address)
     away / back               the seat handed to a computer, or taken back
     ready                     done reviewing the hand
+    pace {pace}               the pace this page follows the table at: "slow", "normal"
+                                 or "fast" (``web.pace``: the computers wait for it)
     hint                      -> hint: the best action at the seat's own turn (``hints``
                                  a minute from an address; one at a time for each table:
                                  another asked meanwhile is answered "busy")
@@ -28,6 +30,7 @@ from . import metrics
 from .catchup import CatchUp
 from .limits import RateLimited, Rates
 from .live import HOST, Conn, Live, LiveTables
+from .pace import check_pace
 from .pools import Pools, pool_hint
 from .presence import Presence
 from .rematch import Rematches
@@ -122,6 +125,8 @@ class Messages:
                     return
                 await self.tables.commit(live, [{"kind": "ready", "seat": seat}])
             self.turns.after(live)
+        elif kind == "pace":
+            conn.pace = check_pace(msg.get("pace"))
         elif kind == "hint":
             await self._hint(conn, live)
         elif kind == "rematch":

@@ -16,6 +16,7 @@ from typing import Any
 from ..state import GameState
 from ..table import CLOSED, OVER, PERSON, PLAYING, REVIEW, WAITING, TableError
 from .live import Live, LiveTables
+from .pace import after_trick, table_pace
 from .pools import ParsEnded, Pools, pool_choice, pool_par
 
 log = logging.getLogger("forties.web")
@@ -78,7 +79,7 @@ class Turns:
 
     async def _computer_turn(self, live: Live, version: int) -> None:
         t = live.table
-        delay = t.settings.bot_delay + (self.takeover_seconds if live.standby else 0.0)
+        delay = self.computer_delay(live) + (self.takeover_seconds if live.standby else 0.0)
         if delay > 0:
             await asyncio.sleep(delay)
         else:
@@ -105,6 +106,16 @@ class Turns:
             except TableError:
                 return
         self.after(live)
+
+    def computer_delay(self, live: Live) -> float:
+        """How long a computer waits before it plays: the pace its table's persons told
+        (``web.pace``), unless the operator set the server's own; else the table's."""
+        t = live.table
+        pace = None if self.tables.limits.bot_delay is not None else \
+            table_pace(t, ((c.seat, c.pace) for c in live.conns))
+        if pace is None:
+            return t.settings.bot_delay
+        return pace.trick if after_trick(t) else pace.card
 
     async def _deal(self, live: Live, version: int, delay: float) -> None:
         if delay > 0:
