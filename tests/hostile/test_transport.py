@@ -130,6 +130,53 @@ def test_long_headers_within_the_limit_are_served(slow: Door) -> None:
         assert status_and_body(read_all(s))[0] == 200
 
 
+# ----- what the server writes itself ----------------------------------------------------
+
+
+def security_headers_of(answer: bytes) -> dict[str, str]:
+    """The security headers of a raw answer (those the guard gives every answer)."""
+    head = answer.split(b"\r\n\r\n")[0].decode("latin-1").lower().split("\r\n")[1:]
+    got = dict(line.split(": ", 1) for line in head if ": " in line)
+    return {k: v for k, v in got.items()
+            if k in ("content-security-policy", "x-content-type-options", "referrer-policy",
+                     "x-frame-options")}
+
+
+BARE = {"content-security-policy": "default-src 'none'; frame-ancestors 'none'",
+        "x-content-type-options": "nosniff", "referrer-policy": "no-referrer",
+        "x-frame-options": "deny"}
+
+
+@pytest.mark.parametrize("sent", [
+    b"NOT A REQUEST\r\n\r\n",
+    b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nA Header With Spaces\r\n\r\n",
+    b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: x\r\n\r\n",
+], ids=["request-line", "header", "length"])
+def test_a_request_that_is_not_http_is_answered_in_one_line_with_the_headers(
+        slow: Door, sent: bytes) -> None:
+    """uvicorn answers a request its parser cannot read itself ("Invalid HTTP request
+    received.", plain text, no security headers): here one line of JSON with them."""
+    with connect(slow) as s:
+        s.sendall(sent)
+        answer = read_all(s)
+    status, body = status_and_body(answer)
+    assert status == 400 and body == {"error": "the request is not valid HTTP"}, answer[:300]
+    assert security_headers_of(answer) == BARE, answer[:600]
+
+
+def test_a_websocket_handshake_refused_by_the_transport_carries_the_headers(slow: Door
+                                                                            ) -> None:
+    """A websocket upgrade with no key is refused by websockets itself (before the app):
+    its answer carries the security headers, and says why in one line of JSON."""
+    with connect(slow) as s:
+        s.sendall(b"GET /ws/nothing HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+                  b"Connection: Upgrade\r\nSec-WebSocket-Version: 13\r\n\r\n")
+        answer = read_all(s)
+    status, body = status_and_body(answer)
+    assert status == 400 and "Sec-WebSocket-Key" in body["error"], answer[:300]
+    assert security_headers_of(answer) == BARE, answer[:600]
+
+
 # ----- slow clients ---------------------------------------------------------------------------
 
 
@@ -225,3 +272,33 @@ def test_idle_websockets_from_one_address_are_capped(narrow: Door) -> None:
             ws_connect(url, open_timeout=10)
         assert refused.value.response.status_code == 429
         assert b"too many open connections" in refused.value.response.body
+
+
+def test_uvicorns_own_answers_through_the_app_cycle_get_the_headers() -> None:
+    """uvicorn's 503 past ``limit_concurrency`` (and its 500) are sent through the
+    request's ``send``, which the transport heads: they carry the security headers; an
+    answer that has them already (the guard's) gets no second copy."""
+    import asyncio
+
+    from uvicorn.protocols.http.flow_control import service_unavailable
+
+    from forties.web.guard import bare_headers
+    from forties.web.transport import headed_send
+
+    sent: list[dict[str, object]] = []
+
+    async def send(message: dict[str, object]) -> None:
+        sent.append(message)
+
+    async def ask() -> None:
+        await service_unavailable({"type": "http"}, None,  # type: ignore[arg-type]
+                                  headed_send(send, bare_headers(None)))
+        await headed_send(send, bare_headers(None))(
+            {"type": "http.response.start", "status": 200,
+             "headers": [(b"x-content-type-options", b"nosniff")]})
+
+    asyncio.run(ask())
+    names = [name for name, _ in sent[0]["headers"]]  # type: ignore[attr-defined]
+    assert sent[0]["status"] == 503 and set(dict(bare_headers(None))) <= set(names)
+    again = [name for name, _ in sent[2]["headers"]]  # type: ignore[attr-defined]
+    assert again.count(b"x-content-type-options") == 1 and b"referrer-policy" in again

@@ -134,10 +134,23 @@ def security_headers(public: str | None, own: str | None) -> tuple[tuple[bytes, 
     csp = ("default-src 'self'; script-src 'self'; object-src 'none'; base-uri 'none'; "
            "frame-ancestors 'self'; form-action 'self'; img-src 'self' data:; "
            f"style-src 'self' {style_hash(STYLE)}; connect-src {' '.join(connect)}")
+    return _headers(csp, "SAMEORIGIN", public)
+
+
+@functools.lru_cache(maxsize=8)
+def bare_headers(public: str | None) -> tuple[tuple[bytes, bytes], ...]:
+    """The same headers for an answer that is no page (a one-line refusal the transport
+    writes itself, below the app: ``forties.web.transport``): nothing to load, nothing
+    to frame."""
+    return _headers("default-src 'none'; frame-ancestors 'none'", "DENY", public)
+
+
+def _headers(csp: str, framing: str, public: str | None) -> tuple[tuple[bytes, bytes], ...]:
+    """The one list of the security headers (``security_headers``, ``bare_headers``)."""
     out = [(b"content-security-policy", csp.encode()),
            (b"x-content-type-options", b"nosniff"),
            (b"referrer-policy", b"no-referrer"),
-           (b"x-frame-options", b"SAMEORIGIN")]
+           (b"x-frame-options", framing.encode())]
     if public and public.startswith("https://"):
         out.append((b"strict-transport-security", b"max-age=31536000"))
     return tuple(out)
@@ -311,8 +324,8 @@ def with_headers(handler: Callable[[Any, Exception], Awaitable[Any]], door: Door
     return run
 
 
-__all__ = ["BodyTooLarge", "Door", "Guard", "Origins", "is_address", "origin_of",
-           "security_headers", "style_hash", "with_headers"]
+__all__ = ["BodyTooLarge", "Door", "Guard", "Origins", "bare_headers", "is_address",
+           "origin_of", "security_headers", "style_hash", "with_headers"]
 
 
 def _length(text: str) -> int:

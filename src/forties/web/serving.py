@@ -49,7 +49,8 @@ def uvicorn_config(app: Any, log_format: str = "text") -> Any:
                           proxy_headers=bool(trusted),
                           forwarded_allow_ips=",".join(trusted) if trusted else "",
                           limit_concurrency=int(limits.connections_total) + 1,
-                          http=guarded_protocol(limits, trusted), **more)
+                          http=guarded_protocol(limits, trusted, app.state.door.public_url),
+                          **more)
 
 
 class StoppedBySignal(FortiesError):

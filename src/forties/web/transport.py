@@ -15,11 +15,17 @@
 A client that takes longer is answered 408 (where no answer has begun) and dropped.
 uvicorn has none of these of its own (its ``limit_concurrency`` answers requests past a
 total with 503, and is set as well); the numbers are each server process's.
+
+Every answer written here carries the security headers (``guard.bare_headers``, from the
+guard's one list): the refusals above, and uvicorn's and websockets' own answers (a
+request that is not HTTP: 400, one line of JSON; its 503 past ``limit_concurrency``; its
+500; a websocket handshake it refuses), which would otherwise carry none.
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import ipaddress
 import json
 import resource
@@ -28,7 +34,10 @@ from typing import Any
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
+from .guard import bare_headers, origin_of
 from .limits import Limits
+
+Headers = tuple[tuple[bytes, bytes], ...]
 
 
 class Doorman:
@@ -74,37 +83,80 @@ class Doorman:
                 self.open.pop(address, None)
 
 
-# the headers of an answer made here, below the app (a one-line refusal: nothing to load,
-# nothing to frame)
-RAW_HEADERS = ("content-security-policy: default-src 'none'; frame-ancestors 'none'\r\n"
-               "x-content-type-options: nosniff\r\nreferrer-policy: no-referrer\r\n"
-               "x-frame-options: DENY\r\n")
-
-
-def raw_answer(status: int, reason: str, message: str) -> bytes:
-    """A whole HTTP answer of one line of JSON that closes the connection."""
+def raw_answer(status: int, reason: str, message: str, headers: Headers | None = None
+               ) -> bytes:
+    """A whole HTTP answer of one line of JSON that closes the connection, with the
+    security headers of an answer that is no page (``guard.bare_headers``)."""
     body = json.dumps({"error": message}).encode()
+    extra = "".join(f"{name.decode()}: {value.decode()}\r\n"
+                    for name, value in (headers or bare_headers(None)))
     return (f"HTTP/1.1 {status} {reason}\r\ncontent-type: application/json\r\n"
-            f"content-length: {len(body)}\r\n{RAW_HEADERS}connection: close\r\n\r\n"
+            f"content-length: {len(body)}\r\n{extra}connection: close\r\n\r\n"
             ).encode() + body
 
 
+def headed_send(send: Any, headers: Headers) -> Any:
+    """uvicorn's ``send`` of one request, which adds to an answer's start whichever of
+    ``headers`` it lacks (the app's answers have them all from the guard; uvicorn's own
+    500 and 503 have none)."""
+    async def run(message: Any) -> None:
+        if message["type"] == "http.response.start":
+            have = {name.lower() for name, _ in message.get("headers", ())}
+            missing = [h for h in headers if h[0] not in have]
+            if missing:
+                message = {**message, "headers": [*message.get("headers", ()), *missing]}
+        await send(message)
+    return run
+
+
+def headed_response(response: Any, headers: Headers) -> Any:
+    """A websocket handshake's answer (websockets' ``Response``) with whichever of
+    ``headers`` it lacks; one of websockets' own refusals (plain text: a handshake that
+    is not a websocket's) as one line of JSON."""
+    for name, value in headers:
+        if name.decode() not in response.headers:
+            response.headers[name.decode()] = value.decode()
+    if response.status_code != 101 and str(response.headers.get(
+            "Content-Type", "")).startswith("text/plain"):
+        text = bytes(response.body or b"").decode("utf-8", "replace").strip()
+        body = json.dumps({"error": (text.splitlines() or ["refused"])[0]}).encode()
+        del response.headers["Content-Type"], response.headers["Content-Length"]
+        response.headers["Content-Type"] = "application/json"
+        response.headers["Content-Length"] = str(len(body))
+        response = dataclasses.replace(response, body=body)
+    return response
+
+
 TRANSPORT = "forties.transport"  # the scope's extension naming a websocket's connection
-REASONS = {408: "Request Timeout", 429: "Too Many Requests",
+REASONS = {400: "Bad Request", 408: "Request Timeout", 429: "Too Many Requests",
            431: "Request Header Fields Too Large", 503: "Service Unavailable"}
 
 
-def guarded_protocol(limits: Limits, trusted: tuple[str, ...] = ()) -> type[asyncio.Protocol]:
+def guarded_protocol(limits: Limits, trusted: tuple[str, ...] = (),
+                     public_url: str | None = None) -> type[asyncio.Protocol]:
     """uvicorn's httptools protocol with this server's ``Doorman`` and read timeouts (one
-    ``Doorman`` for every connection the class serves)."""
+    ``Doorman`` for every connection the class serves); every answer it writes carries
+    the security headers of the site at ``public_url`` (HSTS where it is https)."""
     doorman = Doorman(int(limits.connections_per_address), int(limits.connections_total),
                       trusted)
+    headers = bare_headers(origin_of(public_url) if public_url else None)
+
+    def answer(status: int, message: str) -> bytes:
+        return raw_answer(status, REASONS[status], message, headers)
 
     class GuardedWebSocket(WebSocketsSansIOProtocol):
         """A websocket, which leaves the door when it ends (its HTTP connection entered).
         Its connection is named in the scope (``TRANSPORT``), so that a process that does
         not run the websocket's table can hand the connection itself to the one that
         does (``forties.web.relay``)."""
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            send_response = self.conn.send_response
+
+            def headed(response: Any) -> None:
+                send_response(headed_response(response, headers))
+            self.conn.send_response = headed  # type: ignore[method-assign]
 
         def handle_connect(self, event: Any) -> None:
             super().handle_connect(event)
@@ -142,7 +194,7 @@ def guarded_protocol(limits: Limits, trusted: tuple[str, ...] = ()) -> type[asyn
             refused = doorman.enter(address)
             if refused:
                 status, message = refused
-                transport.write(raw_answer(status, REASONS[status], message))
+                transport.write(answer(status, message))
                 transport.close()
                 return
             self.entered = address
@@ -168,9 +220,8 @@ def guarded_protocol(limits: Limits, trusted: tuple[str, ...] = ()) -> type[asyn
             if self.header_bytes is not None and self.header_bytes > limits.header_bytes \
                     and not self.transport.is_closing():
                 self.stop_waiting()
-                self.transport.write(raw_answer(
-                    431, REASONS[431], f"a request's headers may be at most "
-                                       f"{limits.header_bytes} bytes"))
+                self.transport.write(answer(
+                    431, f"a request's headers may be at most {limits.header_bytes} bytes"))
                 self.transport.close()
 
         def on_message_begin(self) -> None:
@@ -180,10 +231,21 @@ def guarded_protocol(limits: Limits, trusted: tuple[str, ...] = ()) -> type[asyn
             if self.timer is None:
                 self.wait(limits.header_seconds, "headers")
 
+        def send_400_response(self, msg: str) -> None:
+            # (uvicorn's own: a request the parser cannot read)
+            self.stop_waiting()
+            self.transport.write(answer(400, "the request is not valid HTTP"))
+            self.transport.close()
+
         def on_headers_complete(self) -> None:
             self.header_bytes = None
             self.stop_waiting()
+            before = self.cycle
             super().on_headers_complete()
+            if self.cycle is not None and self.cycle is not before:
+                # (its task has not run yet: uvicorn's own 500 and 503 go through this too)
+                self.cycle.send = headed_send(self.cycle.send,  # type: ignore[method-assign]
+                                              headers)
             upgrade = self.parser.should_upgrade() and self._should_upgrade()
             if not upgrade and any(
                     (name == b"content-length" and value.strip() not in (b"", b"0"))
@@ -210,9 +272,8 @@ def guarded_protocol(limits: Limits, trusted: tuple[str, ...] = ()) -> type[asyn
                 return
             cycle = self.cycle
             if cycle is None or cycle.response_complete or not cycle.response_started:
-                self.transport.write(raw_answer(
-                    408, REASONS[408], f"the request's {what} did not come within "
-                                       f"{seconds:g} seconds"))
+                self.transport.write(answer(
+                    408, f"the request's {what} did not come within {seconds:g} seconds"))
             if cycle is not None:
                 cycle.disconnected = True
                 cycle.message_event.set()
