@@ -79,13 +79,15 @@ bench: $(VENV)/.bench
 
 # The web server under load on one process, then on two (PostgreSQL and Redis started for
 # the run): `make loadtest WORKERS=1,2,4 TABLES=32 SECONDS=30` changes the counts, and
-# VIA=workers (one port, --workers N) or VIA=caddy (Caddy in front) how they are reached.
+# VIA=workers (one port, --workers N) or VIA=caddy (Caddy in front) how they are reached;
+# ROUNDS=3 runs the counts three times, the order reversed each round.
 WORKERS ?= 1,2
 TABLES ?= 16
 SECONDS ?= 20
 VIA ?= ports
+ROUNDS ?= 1
 loadtest: $(STAMP) services
-	$(BIN)/python -m bench.load --workers $(WORKERS) --via $(VIA) --tables $(TABLES) --seconds $(SECONDS)
+	$(BIN)/python -m bench.load --workers $(WORKERS) --via $(VIA) --tables $(TABLES) --seconds $(SECONDS) --rounds $(ROUNDS)
 
 bench-envs: $(VENV)/.bench
 	$(BIN)/python -m bench.envs

@@ -1,7 +1,7 @@
 """The web server under load, on one process and on several: ``make loadtest``.
 
     python -m bench.load [--workers 1,2] [--via ports|workers|caddy] [--tables T]
-                         [--seconds S] [--json FILE]
+                         [--seconds S] [--rounds R] [--json FILE]
 
 A throwaway PostgreSQL and Redis are started on 127.0.0.1 (``tests.services``),
 then, for each count N of ``--workers`` in turn, N server processes over a fresh database,
@@ -28,8 +28,15 @@ database, from its events), the time from a client sending its action to the mom
 last of the table's four seats hears the event of it (p50 and p99: the same measure as
 ``make loadtest-tables``, whose tables and players, ``bench.driver``, these are),
 and the CPU time of each part (the server processes, PostgreSQL, Redis, Caddy, and this
-load generator) per move, from /proc. Bounded: the run stops after its seconds, whatever
-the state of the games.
+load generator) per move, from /proc, and what the rest of the machine used meanwhile (its
+busy time from /proc/stat less those parts: other people's work on a shared machine).
+Bounded: the run stops after its seconds, whatever the state of the games.
+
+``--rounds R`` runs every count R times, the order reversed each round (1, 2, 4, then 4,
+2, 1, ...), so that the counts share a busy machine's noise; each round's ratios are
+given, and their medians. Beside them, the ceiling each count could reach on this
+machine from the CPU a move measured: N processes carry at most N cores' worth of the
+server's CPU a move, and all the parts together at most the machine's cores.
 """
 
 from __future__ import annotations
@@ -41,6 +48,7 @@ import os
 import re
 import resource
 import signal
+import statistics
 import subprocess
 import sys
 import time
@@ -165,13 +173,14 @@ def moves_in(db: str) -> int:
 
 async def one_run(workers: int, tables: int, seconds: float, pg: Any, rd: Any,
                   folder: Path, at_least: int = 0, limit: float = 60.0,
-                  via: str = "ports") -> dict[str, Any]:
+                  via: str = "ports", warmup: float = WARMUP_SECONDS) -> dict[str, Any]:
     """One measured run of ``workers`` processes. The window is ``seconds`` long, or longer
     until ``at_least`` moves have been heard by every seat of their table, but never past
     ``limit`` seconds (a small run on a busy machine still measures something)."""
     import httpx
     import psycopg
 
+    folder.mkdir(parents=True, exist_ok=True)
     name = "load_" + uuid.uuid4().hex[:10]
     with psycopg.connect(pg.url, autocommit=True) as conn:
         conn.execute(f"CREATE DATABASE {name}")
@@ -192,12 +201,13 @@ async def one_run(workers: int, tables: int, seconds: float, pg: Any, rd: Any,
             await players.connect(timeout=60, play=False)
             await driver.start_tables(api, made)
             await players.play()
-        await asyncio.sleep(WARMUP_SECONDS)
+        await asyncio.sleep(warmup)
         parts = {"server processes": [p for s in servers for p in s.pids()],
                  "PostgreSQL": pg.pids(), "Redis": [rd.pid]}
         if caddy is not None:
             parts["Caddy"] = [caddy.proc.pid]
         cpu0 = {k: driver.cpu_of(v) for k, v in parts.items()}
+        busy0 = machine_busy()
         me0 = resource.getrusage(resource.RUSAGE_SELF)
         moves0, t0 = moves_in(db), time.perf_counter()
         players.measure()
@@ -207,6 +217,7 @@ async def one_run(workers: int, tables: int, seconds: float, pg: Any, rd: Any,
         moves1, t1 = moves_in(db), time.perf_counter()
         parts["PostgreSQL"] = pg.pids()
         cpu1 = {k: driver.cpu_of(v) for k, v in parts.items()}
+        busy1 = machine_busy()
         me1 = resource.getrusage(resource.RUSAGE_SELF)
         figures = players.figures(t1 - t0)
     finally:
@@ -220,6 +231,7 @@ async def one_run(workers: int, tables: int, seconds: float, pg: Any, rd: Any,
     elapsed = t1 - t0
     cpu = {k: cpu1[k] - cpu0[k] for k in parts}
     cpu["load generator"] = (me1.ru_utime + me1.ru_stime) - (me0.ru_utime + me0.ru_stime)
+    others = max(0.0, busy1 - busy0 - sum(cpu.values()))
     return {"workers": workers, "via": via, "tables": tables,
             "clients": len(players.clients),
             "seconds": round(elapsed, 2), "moves": moves,
@@ -229,30 +241,81 @@ async def one_run(workers: int, tables: int, seconds: float, pg: Any, rd: Any,
             "errors": figures["errors"], "error_messages": figures["error_messages"],
             "reconnections": figures["reconnections"],
             "cpu_ms_per_move": {k: round(1000 * v / max(1, moves), 2) for k, v in cpu.items()},
-            "cpu_seconds": {k: round(v, 2) for k, v in cpu.items()}}
+            "cpu_seconds": {k: round(v, 2) for k, v in cpu.items()},
+            # the machine's other work meanwhile, in cores busy on average
+            "other_cores_busy": round(others / elapsed, 2),
+            "load_average": round(os.getloadavg()[0], 1)}
+
+
+def machine_busy() -> float:
+    """CPU seconds the whole machine has been busy (every core, user and system), from
+    /proc/stat."""
+    fields = Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]
+    ticks = [int(x) for x in fields]
+    idle = ticks[3] + (ticks[4] if len(ticks) > 4 else 0)  # idle and iowait
+    # guest time is counted in user time already
+    return (sum(ticks[:8]) - idle) / os.sysconf("SC_CLK_TCK")
+
+
+def ceiling(row: dict[str, Any], cores: int) -> float:
+    """The most moves a second ``row``'s count of processes could carry on ``cores`` cores
+    from the CPU a move it measured: each process is one core at most (the server's CPU a
+    move shared among them), and every part together fills at most every core."""
+    ms = row["cpu_ms_per_move"]
+    server, total = ms.get("server processes", 0.0), sum(ms.values())
+    bounds = [1000.0 * cores / total] if total > 0 else []
+    if server > 0:
+        bounds.append(1000.0 * min(row["workers"], cores) / server)
+    return round(min(bounds), 1) if bounds else 0.0
 
 
 def report(rows: list[dict[str, Any]]) -> str:
     parts = list(rows[0]["cpu_ms_per_move"])
+    cores = os.cpu_count() or 1
     how = {"ports": "round-robin over the processes' ports",
            "workers": "all to one port, forties serve --workers N",
            "caddy": "all to Caddy, which hashes the table id onto a process"}
+    rounds = sorted({r.get("round", 1) for r in rows})
     out = [f"{rows[0]['tables']} tables of 4 people ({rows[0]['clients']} websocket clients, "
-           f"{how[rows[0]['via']]}), {rows[0]['seconds']:.0f} s each, "
-           f"PostgreSQL and Redis on this machine ({os.cpu_count()} cores)", "",
-           "| processes | moves/s | p50 ms | p99 ms | " +
-           " | ".join(f"CPU ms/move: {p}" for p in parts) + " |",
-           "| ---: | ---: | ---: | ---: | " + " | ".join("---:" for _ in parts) + " |"]
+           f"{how[rows[0]['via']]}), {rows[0]['seconds']:.0f} s each"
+           + (f", {len(rounds)} rounds, the order reversed each round" if len(rounds) > 1
+              else "")
+           + f", PostgreSQL and Redis on this machine ({cores} cores)", "",
+           "| round | processes | moves/s | p50 ms | p99 ms | " +
+           " | ".join(f"CPU ms/move: {p}" for p in parts) +
+           " | ceiling moves/s | other work (cores) |",
+           "| ---: | ---: | ---: | ---: | ---: | " + " | ".join("---:" for _ in parts) +
+           " | ---: | ---: |"]
     for r in rows:
         lat = r["latency_ms"]
-        out.append(f"| {r['workers']} | {r['moves_per_second']} | {lat['p50']} | {lat['p99']} | "
-                   + " | ".join(str(r["cpu_ms_per_move"].get(p, "")) for p in parts) + " |")
-    if len(rows) > 1:
-        base = rows[0]["moves_per_second"]
-        for r in rows[1:]:
-            out.append(f"\n{r['workers']} processes / {rows[0]['workers']}: "
-                       f"{r['moves_per_second'] / base:.2f} x the moves a second (same run)")
+        out.append(f"| {r.get('round', 1)} | {r['workers']} | {r['moves_per_second']} | "
+                   f"{lat['p50']} | {lat['p99']} | "
+                   + " | ".join(str(r["cpu_ms_per_move"].get(p, "")) for p in parts)
+                   + f" | {ceiling(r, cores)} | {r.get('other_cores_busy', '')} |")
+    counts = list(dict.fromkeys(r["workers"] for r in rows))
+    if len(counts) > 1:
+        base = min(counts)
+        out.append("")
+        for n in counts:
+            if n == base:
+                continue
+            ratios = []
+            for k in rounds:
+                got = {r["workers"]: r for r in rows if r.get("round", 1) == k}
+                if n in got and base in got and got[base]["moves_per_second"]:
+                    ratios.append(got[n]["moves_per_second"] / got[base]["moves_per_second"])
+            if ratios:
+                each = ", ".join(f"{x:.2f}" for x in ratios)
+                out.append(f"{n} processes / {base}: {statistics.median(ratios):.2f} x the "
+                           f"moves a second (same run" + (f"; each round: {each})"
+                                                          if len(ratios) > 1 else ")"))
     return "\n".join(out)
+
+
+def orders(counts: list[int], rounds: int) -> list[tuple[int, int]]:
+    """(round, count) in the order run: the counts as given, then reversed, and so on."""
+    return [(k + 1, n) for k in range(rounds)
+            for n in (counts if k % 2 == 0 else counts[::-1])]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -265,6 +328,8 @@ def main(argv: list[str] | None = None) -> int:
                          "(--workers N), or Caddy in front (default ports)")
     ap.add_argument("--tables", type=int, default=16, help="tables of four people (16)")
     ap.add_argument("--seconds", type=float, default=20.0, help="measured seconds a run (20)")
+    ap.add_argument("--rounds", type=int, default=1,
+                    help="run every count this many times, the order reversed each round (1)")
     ap.add_argument("--json", dest="json_path", default=None, help="write the figures here")
     args = ap.parse_args(argv)
     try:
@@ -272,8 +337,8 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError:
         ap.error("--workers: a number of processes, or a list such as 1,2")
     if not counts or min(counts) < 1 or max(counts) > 64 or not 1 <= args.tables <= 500 \
-            or not 1 <= args.seconds <= 600:
-        ap.error("--workers 1 to 64, --tables 1 to 500, --seconds 1 to 600")
+            or not 1 <= args.seconds <= 600 or not 1 <= args.rounds <= 20:
+        ap.error("--workers 1 to 64, --tables 1 to 500, --seconds 1 to 600, --rounds 1 to 20")
 
     import tempfile
 
@@ -282,9 +347,10 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     with tempfile.TemporaryDirectory(prefix="forties-load-") as folder, postgres() as pg, \
             redis() as rd:
-        for n in counts:
-            rows.append(asyncio.run(one_run(n, args.tables, args.seconds, pg, rd,
-                                            Path(folder), via=args.via)))
+        for k, n in orders(counts, args.rounds):
+            row = asyncio.run(one_run(n, args.tables, args.seconds, pg, rd,
+                                      Path(folder) / f"round{k}", via=args.via))
+            rows.append({"round": k, **row})
             print(json.dumps(rows[-1]), file=sys.stderr)
     print(report(rows))
     if args.json_path:

@@ -1,0 +1,76 @@
+"""The scale-out load test (``python -m bench.load``): counts of processes run in rounds
+whose order is reversed each round, each run's CPU a move by part and the machine's other
+work, and the ceiling each count could reach on this machine; a tiny run through Caddy.
+(The figures themselves are in docs/benchmarks.md.)"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bench.load import ceiling, one_run, orders, report
+from tests.services import Postgres, Redis
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_the_rounds_reverse_the_order_of_the_counts() -> None:
+    assert orders([1, 2, 4], 3) == [(1, 1), (1, 2), (1, 4), (2, 4), (2, 2), (2, 1),
+                                    (3, 1), (3, 2), (3, 4)]
+    assert orders([2], 2) == [(1, 2), (2, 2)]
+
+
+def _row(workers: int, moves: float, server: float, rest: float,
+         round_: int = 1) -> dict[str, Any]:
+    return {"round": round_, "workers": workers, "via": "caddy", "tables": 16, "clients": 64,
+            "seconds": 20.0, "moves_per_second": moves,
+            "latency_ms": {"p50": 10.0, "p99": 30.0, "samples": 100},
+            "cpu_ms_per_move": {"server processes": server, "load generator": rest},
+            "other_cores_busy": 0.25}
+
+
+def test_the_ceiling_is_one_core_a_process_and_every_core_for_all_the_parts() -> None:
+    # one process: one core's worth of its 1 ms a move, though the parts fit in two cores
+    assert ceiling(_row(1, 500, server=1.0, rest=0.5), cores=2) == 1000.0
+    # two: the two cores hold 1.5 ms a move in all
+    assert ceiling(_row(2, 500, server=1.0, rest=0.5), cores=2) == 1333.3
+    # four processes on two cores have no more cores than two
+    assert ceiling(_row(4, 500, server=1.0, rest=0.0), cores=2) == 2000.0
+
+
+def test_the_report_gives_each_rounds_ratio_and_their_median() -> None:
+    rows = [_row(1, 400, 1.0, 0.5, 1), _row(2, 600, 1.1, 0.5, 1),
+            _row(2, 500, 1.1, 0.5, 2), _row(1, 500, 1.0, 0.5, 2),
+            _row(2, 900, 1.1, 0.5, 3), _row(1, 450, 1.0, 0.5, 3)]
+    text = report(rows)
+    assert "3 rounds, the order reversed each round" in text
+    assert "2 processes / 1: 1.50 x the moves a second (same run; each round: 1.50, " \
+           "1.00, 2.00)" in text
+    assert "| 2 | 1 | 500 | 10.0 | 30.0 | 1.0 | 0.5 | 1000.0 | 0.25 |" in text
+
+
+def test_bad_rounds_are_refused_in_one_line() -> None:
+    res = subprocess.run([sys.executable, "-m", "bench.load", "--rounds", "0"], cwd=ROOT,
+                         capture_output=True, text=True, timeout=60, check=False)
+    assert res.returncode == 2 and "--rounds" in res.stderr.strip().splitlines()[-1]
+
+
+@pytest.mark.asyncio
+async def test_a_tiny_run_through_caddy_accounts_for_every_part(tmp_path: Path, pg: Postgres,
+                                                                  rd: Redis) -> None:
+    """One table on two processes behind the shipped Caddyfile: moves counted, the CPU a
+    move of the servers, PostgreSQL, Redis, Caddy and the loader, and the rest of the
+    machine's work meanwhile."""
+    row = await one_run(2, 1, 1.0, pg, rd, tmp_path, at_least=4, via="caddy", warmup=0.2)
+    assert row["workers"] == 2 and row["via"] == "caddy" and row["clients"] == 4
+    assert row["moves"] > 0 and row["errors"] == 0 and row["reconnections"] == 0, row
+    assert set(row["cpu_ms_per_move"]) == {"server processes", "PostgreSQL", "Redis",
+                                           "Caddy", "load generator"}
+    assert row["cpu_seconds"]["server processes"] > 0
+    assert row["cpu_seconds"]["load generator"] > 0
+    assert row["other_cores_busy"] >= 0 and row["load_average"] >= 0
+    assert "| 1 | 2 |" in report([{"round": 1, **row}])
