@@ -102,7 +102,7 @@ def post_raw(port: int, path: str, body: bytes, send: int | None = None) -> sock
     """A POST sent on a socket of its own (``send``: only that many bytes of the body,
     the rest left to the caller), answered on that socket with ``Connection: close``."""
     sock = socket.create_connection(("127.0.0.1", port), timeout=60)
-    sock.sendall(b"POST %s HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: "
+    sock.sendall(b"POST %s HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Type: "
                  b"application/json\r\nContent-Length: %d\r\n\r\n%s"
                  % (path.encode(), len(body), body[:send]))
     return sock

@@ -66,7 +66,7 @@ def get_from(source: str, port: int, headers: str = "") -> str:
     server's), the raw answer's status line."""
     with socket.create_connection(("127.0.0.1", port), timeout=10,
                                   source_address=(source, 0)) as s:
-        s.sendall(f"GET /metrics HTTP/1.1\r\nHost: x\r\n{headers}Connection: close\r\n\r\n"
+        s.sendall(f"GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n{headers}Connection: close\r\n\r\n"
                   .encode())
         data = b""
         while chunk := s.recv(65536):

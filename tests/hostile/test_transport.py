@@ -177,6 +177,18 @@ def test_a_websocket_handshake_refused_by_the_transport_carries_the_headers(slow
     assert security_headers_of(answer) == BARE, answer[:600]
 
 
+def test_a_served_site_refuses_another_name(slow: Door) -> None:
+    """``forties serve`` always knows its address (``--public-url``, or the one it serves
+    on): a request that names another (DNS rebinding) is refused, the address is served."""
+    for host, status in [(b"evil.example:%d" % slow.port, 421),
+                         (b"localhost:%d" % slow.port, 200), (b"127.0.0.1", 200)]:
+        with connect(slow) as s:
+            s.sendall(b"GET /api/presets HTTP/1.1\r\nHost: " + host
+                      + b"\r\nConnection: close\r\n\r\n")
+            got, body = status_and_body(read_all(s))
+        assert got == status, (host, body)
+
+
 # ----- slow clients ---------------------------------------------------------------------------
 
 

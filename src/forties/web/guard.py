@@ -12,6 +12,13 @@
   included) is refused before it is accepted (403), and so is one past the limit of open
   websockets from one address (``Limits.websockets_per_address``); a client that sends
   no ``Origin`` (the Python client, the load tests) is not a page, and is let in;
+- a request or websocket whose ``Host`` names neither the site (``--public-url``'s host)
+  nor an IP address or ``localhost`` is refused (421) before any work: a page of another
+  site whose name was pointed at this server's address (DNS rebinding) gets nothing;
+  ``/healthz`` and ``/readyz`` answer whatever the ``Host`` (an operator's tools and a
+  proxy's health checks may name the machine as they like; they say only "ok"). An app
+  told no public address (one made in process) checks no ``Host``: ``forties serve``
+  always has one, ``--public-url`` or the address it serves on;
 - every answer carries the security headers (``security_headers``): a strict
   Content-Security-Policy with no inline script, ``nosniff``, ``no-referrer``, no framing
   by another site (the hall's player page frames its table, of the same site), and HSTS
@@ -30,6 +37,7 @@ import functools
 import hashlib
 import ipaddress
 import json
+import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -45,6 +53,8 @@ from .http import Middleware
 STATE_CHANGING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
 DEFAULT_PORTS = {"http": 80, "https": 443}
+ANY_HOST = frozenset({"/healthz", "/readyz"})  # answered whatever the Host names
+HOST = re.compile(r"(?:[a-z0-9_\-]+(?:\.[a-z0-9_\-]+)*\.?|\[[0-9a-f:.]+\])(?::[0-9]{1,5})?")
 
 
 # ----- origins ------------------------------------------------------------------------------
@@ -112,6 +122,26 @@ class Origins:
         if origin in self.allowed:
             return True
         return origin == self.own(scope)
+
+    def names_me(self, scope: Scope) -> bool:
+        """Whether a request's ``Host`` names this server: the public address's host, or
+        an IP address or ``localhost`` (no other site can point those at it: DNS
+        rebinding needs a name), whatever the port. True where no public address is
+        known, and for a request with no ``Host`` (no browser sends one without)."""
+        if self.public is None:
+            return True
+        host = header(scope, b"host")
+        if host is None:
+            return True
+        host = host.strip().lower()
+        if not HOST.fullmatch(host):
+            return False
+        name = urlsplit(f"http://{host}").hostname or ""
+        return name.rstrip(".") == self.public_name or is_address(name)
+
+    @property
+    def public_name(self) -> str:
+        return (urlsplit(self.public).hostname or "") if self.public else ""
 
 
 # ----- the headers of every answer --------------------------------------------------------
@@ -183,9 +213,11 @@ class BodyTooLarge(FortiesError):
     """A streamed body passed its route's limit (raised to the route that reads it)."""
 
 
-def refusal(status: int, message: str, *, close: bool = False) -> tuple[Message, Message]:
-    """The ASGI messages of a refusal: ``{"error": message}`` with ``status``."""
-    body = json.dumps({"error": message}).encode()
+def refusal(status: int, message: str, *, close: bool = False, code: str | None = None
+            ) -> tuple[Message, Message]:
+    """The ASGI messages of a refusal: ``{"error": message}`` (and ``"code"``) with
+    ``status``."""
+    body = json.dumps({"error": message} | ({"code": code} if code else {})).encode()
     headers = [(b"content-type", b"application/json"),
                (b"content-length", str(len(body)).encode())]
     if close:
@@ -216,6 +248,13 @@ class Guard(Middleware):
                    f"{self.origins.public or 'the one it was asked at'})"
         return None
 
+    def misdirected(self, scope: Scope) -> str | None:
+        """Why a request's ``Host`` is not this server's (``Origins.names_me``), or None."""
+        if scope.get("path") in ANY_HOST or self.origins.names_me(scope):
+            return None
+        return (f"this server does not answer to that name (its address is "
+                f"{self.origins.public})")
+
     async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         extra = self.headers_for(scope)
         started = False
@@ -233,6 +272,11 @@ class Guard(Middleware):
             for part in refusal(status, message, close=close):
                 await headed(part)
 
+        wrong = self.misdirected(scope)
+        if wrong:
+            for part in refusal(421, wrong, code="host", close=True):
+                await headed(part)
+            return
         method = scope.get("method", "GET")
         if method in STATE_CHANGING:
             why = self.foreign(scope)
@@ -282,16 +326,18 @@ class Guard(Middleware):
             await refuse(413, too_large, close=True)
 
     async def websocket(self, scope: Scope, receive: Receive, send: Send) -> None:
-        why = self.foreign(scope)
+        why = self.misdirected(scope)
+        status = 421
+        if not why:
+            why, status = self.foreign(scope), 403
         address = scope["client"][0] if scope.get("client") else ""
-        status = 403
         if not why and self.websockets.get(address, 0) >= self.door.websockets_per_address:
             why = (f"too many open connections from this address (at most "
                    f"{self.door.websockets_per_address})")
             status = 429
         if why:
             if "websocket.http.response" in scope.get("extensions", {}):
-                start, body = refusal(status, why)
+                start, body = refusal(status, why, code="host" if status == 421 else None)
                 await send({**start, "type": "websocket.http.response.start",
                             "headers": [*start["headers"], *self.headers_for(scope)]})
                 await send({**body, "type": "websocket.http.response.body"})
