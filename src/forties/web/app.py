@@ -327,7 +327,8 @@ async def table_record(request: Request) -> Response:
 async def replay(request: Request) -> Response:
     """A record's steps, worked out in the replays' process (``limits``: at most
     ``replay_hands`` hands, ``replay_answer_bytes`` of answer, ``replays_waiting`` at
-    once), so that the event loop and ``/healthz`` never wait on it."""
+    once), so that the event loop and ``/healthz`` never wait on it: the body (up to
+    4 MB) is read as JSON there too."""
     service = service_of(request)
     lim = service.limits
     if service.replaying >= lim.replays_waiting:
@@ -336,15 +337,12 @@ async def replay(request: Request) -> Response:
     limit(request, "replays")
     service.replaying += 1
     try:
-        body = await json_body(request, RECORD_MAX)
-        if "record" not in body:
-            return error(400, "send {\"record\": <the record JSON>}")
-        hands = body["record"].get("hands") if isinstance(body["record"], dict) else None
-        if isinstance(hands, list) and len(hands) > lim.replay_hands:  # (before the work)
-            return error(413, f"a record of {len(hands)} hands is too long to replay here: "
-                              f"at most {lim.replay_hands}")
-        answer = await service.pools.replays.run(pool_replay, body["record"],
-                                                 lim.replay_hands, lim.replay_answer_bytes)
+        raw = await request.body()  # (at most RECORD_MAX: ``guard.Guard``)
+        if len(raw) > RECORD_MAX:
+            return error(413, f"the request is too large (at most {RECORD_MAX // 1024} KiB)")
+        # read as JSON, checked and replayed in the replays' process, never on the loop
+        answer = await service.pools.replays.run(pool_replay, raw, lim.replay_hands,
+                                                 lim.replay_answer_bytes)
     except NotReplayed as e:
         return error(e.status, e.message)
     except (ParsEnded, ParFailed, RuntimeError):

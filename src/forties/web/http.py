@@ -139,6 +139,13 @@ async def json_body(request: Request, limit: int, *, empty_is_nothing: bool = Fa
         raise Refused(f"the request is too large (at most {limit // 1024} KiB)", 413)
     if not raw and empty_is_nothing:
         return {}
+    return json_object(raw)
+
+
+def json_object(raw: bytes) -> dict[str, Any]:
+    """A request's body read as a JSON object, every string in it storable; raises
+    ``Refused``. (A large body, a record to replay, is read in another process with this:
+    ``replays.replay_body``.)"""
     try:
         obj = json.loads(raw)
     except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
@@ -189,4 +196,5 @@ async def compare_and_set(store: DocumentStore, kind: str, doc_id: str,
 
 
 __all__ = ["CAS_TRIES", "DocumentStore", "Documents", "Handler", "Refused", "Tables",
-           "compare_and_set", "conflicts", "digest", "error", "json_body", "one_line", "rates_of"]
+           "compare_and_set", "conflicts", "digest", "error", "json_body", "json_object",
+           "one_line", "rates_of"]

@@ -25,9 +25,10 @@ GET /api/tables/ID                             one table's summary
 GET /api/tables/ID/record                      ``records`` a minute; the table's record
 POST /api/replay                               ``replays`` a minute; a record of at most
                                                ``replay_hands`` hands, answered in at most
-                                               ``replay_answer_bytes``, worked out in a
-                                               process of its own (never on the event
-                                               loop), ``replays_waiting`` at once (more:
+                                               ``replay_answer_bytes``, read as JSON
+                                               and worked out in a process of its own
+                                               (never on the event loop; 4 MB of body at
+                                               most), ``replays_waiting`` at once (more:
                                                503 busy)
 GET /api/lobby                                 the store's lobby (its own LIMIT of rows)
 GET /healthz, /readyz                          nothing: they answer while replays run

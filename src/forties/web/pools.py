@@ -28,7 +28,7 @@ from ..advice import hint_json, par_json
 from ..errors import FortiesError
 from ..state import GameState
 from ..table import computer_choice
-from .replays import replay_json
+from .replays import replay_body
 from .spawn import deaf_to_ctrl_c, spawn_context
 
 
@@ -68,10 +68,11 @@ def pool_hint(state: GameState, seat: int) -> dict[str, Any]:
     return hint_json(state, seat)
 
 
-def pool_replay(record: Any, max_hands: int, max_bytes: int) -> bytes:
-    """A record's replay, as its answer's JSON, worked out in the replays' process
+def pool_replay(body: bytes, max_hands: int, max_bytes: int) -> bytes:
+    """The replay of the record in a request's body (its bytes as they came: read as JSON
+    there), as its answer's JSON, worked out in the replays' process
     (``forties.web.replays``)."""
-    return replay_json(record, max_hands, max_bytes)
+    return replay_body(body, max_hands, max_bytes)
 
 
 def load_solvers() -> None:

@@ -3,7 +3,9 @@ every step as a spectator sees it, every hand shown, written as the answer's JSO
 
 The work is bounded before it begins (at most ``max_hands`` hands) and while it goes (an
 answer of at most ``max_bytes``), and it runs in a process of its own (``pools.Pools``),
-never on the server's event loop: this module knows no sockets, only the record.
+never on the server's event loop, from the request's body as it came (``replay_body``:
+a body of up to 4 MB is read as JSON there too, not on the loop): this module knows no
+sockets, only the record.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import Any
 from ..cards import CARD_NAMES, cards_of
 from ..errors import FortiesError
 from ..record import PositionedIllegal, Record, RecordError, Replay
+from .http import Refused, json_object
 
 _encode = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
 
@@ -30,6 +33,22 @@ class NotReplayed(FortiesError, ValueError):
 
     def __str__(self) -> str:
         return self.message
+
+
+def replay_body(raw: bytes, max_hands: int, max_bytes: int) -> bytes:
+    """``replay_json`` of the record in a request's body ``{"record": ...}``, as it came
+    (read as JSON here: ``http.json_object``); ``NotReplayed`` says why not."""
+    try:
+        body = json_object(raw)
+    except Refused as e:
+        raise NotReplayed(e.message, e.status) from None
+    if "record" not in body:
+        raise NotReplayed("send {\"record\": <the record JSON>}")
+    hands = body["record"].get("hands") if isinstance(body["record"], dict) else None
+    if isinstance(hands, list) and len(hands) > max_hands:  # (before the work)
+        raise NotReplayed(f"a record of {len(hands)} hands is too long to replay here: "
+                          f"at most {max_hands}", 413)
+    return replay_json(body["record"], max_hands, max_bytes)
 
 
 def replay_json(obj: Any, max_hands: int, max_bytes: int) -> bytes:
@@ -79,4 +98,4 @@ def _steps(obj: Any, max_hands: int | None) -> Iterator[str]:
                           "over")
 
 
-__all__ = ["NotReplayed", "replay_json"]
+__all__ = ["NotReplayed", "replay_body", "replay_json"]
