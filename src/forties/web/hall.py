@@ -44,6 +44,7 @@ from ..numerals import whole
 from ..rules import RulesError, build_rules
 from .http import Handler, Refused, Tables, compare_and_set, digest, json_body, one_line, rates_of
 from .limits import Limits, RateLimited, Rates
+from .secret import NoSecret, SiteSecret
 from .text import TITLE_MAX, clean_json, is_key, line, same_digest, same_key
 
 KIND = "hall"
@@ -201,6 +202,7 @@ class Evenings:
         self.service = service
         self.rates = rates or Rates()
         self.store = service.store
+        self.secret = SiteSecret(self.store)  # (what an evening keeps of its maker)
         self.locks: dict[str, _Turns] = {}
         self.boards: dict[str, tuple[int, dict[str, Any]]] = {}
         self.polled: dict[str, float] = {}
@@ -520,14 +522,20 @@ async def create(request: Request) -> Response:
         raise Refused("turn_seconds must be null (no timer) or a whole number of seconds "
                       "from 5 to 3600")
     ev.limit(address)  # (the evenings made are counted, not the requests refused)
+    try:
+        maker = (await ev.secret.keyed(address))[:32]
+    except NoSecret as e:
+        raise Refused(f"the server cannot make evenings now ({e}): try again later",
+                      503) from None
     eid = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
     director = secrets.token_urlsafe(18)
     body: dict[str, Any] = {"hall": Hall(settings).to_json(), "director": digest(director),
                             "tables": secrets.token_urlsafe(12),
                             "online": {"couples": {}, "people": {}, "tables": {},
                                        "turn_seconds": turn} if online else None,
-                            # (its tables count against its maker's address: its hash)
-                            "maker": digest(address)[:16]}
+                            # (its tables count against its maker's address: its hash
+                            # under the site's secret, ``secret.SiteSecret``)
+                            "maker": maker}
     await ev.store.put_doc(KIND, eid, body, 0)
     return JSONResponse({"evening": eid, "key": director,
                          "url": f"/hall/{eid}/director#key={director}",
