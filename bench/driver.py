@@ -119,12 +119,17 @@ async def start_tables(http: Any, made: list[Made]) -> None:
 
 
 class Players:
-    """A seat client for every seat of ``made``, connected round-robin to ``ws_bases``."""
+    """A seat client for every seat of ``made``, connected round-robin to ``ws_bases``:
+    the tests' ``tests.client.SeatClient``, or with ``lean`` the load tests' own
+    ``bench.seats.Seat``, which costs the machine less a frame."""
 
-    def __init__(self, made: list[Made], ws_bases: list[str], think: float = 0.0) -> None:
+    def __init__(self, made: list[Made], ws_bases: list[str], think: float = 0.0,
+                 lean: bool = False) -> None:
         from tests.client import SeatClient
 
-        self.clients: list[SeatClient] = []
+        from .seats import Seat
+
+        self.clients: list[Any] = []
         self.sent: dict[tuple[str, int], float] = {}
         self.got: dict[tuple[str, int], list[float]] = {}
         self.latencies: list[float] = []
@@ -133,8 +138,9 @@ class Players:
         n = 0
         for table, tokens in made:
             for seat in sorted(tokens):
-                c = SeatClient(ws_bases[n % len(ws_bases)], table, tokens[seat],
-                               keep_frames=False)
+                base = ws_bases[n % len(ws_bases)]
+                c = Seat(base, table, tokens[seat]) if lean else \
+                    SeatClient(base, table, tokens[seat], keep_frames=False)
                 c.table_id, c.players = table, len(tokens)
                 c.on_frame, c.on_send = self._on_frame, self._on_send
                 c.think = think

@@ -18,7 +18,8 @@ reached as ``--via`` says:
   rare.
 
 ``--tables`` tables of four people each are played by websocket clients in this process
-(``tests.client``). Every client
+(``bench.seats``, lean on the machine's cores, which the load generator shares with what
+it measures; ``--loader tests``: the tests' ``tests.client``, as before). Every client
 plays a random legal action as soon as its view offers one, and says "ready" at each
 review; the review closes when all four are ready. The games go to 10,000 points
 (``GAME_OPTIONS``), so that no table's game ends within a run.
@@ -173,7 +174,8 @@ def moves_in(db: str) -> int:
 
 async def one_run(workers: int, tables: int, seconds: float, pg: Any, rd: Any,
                   folder: Path, at_least: int = 0, limit: float = 60.0,
-                  via: str = "ports", warmup: float = WARMUP_SECONDS) -> dict[str, Any]:
+                  via: str = "ports", warmup: float = WARMUP_SECONDS,
+                  lean: bool = True) -> dict[str, Any]:
     """One measured run of ``workers`` processes. The window is ``seconds`` long, or longer
     until ``at_least`` moves have been heard by every seat of their table, but never past
     ``limit`` seconds (a small run on a busy machine still measures something)."""
@@ -197,7 +199,7 @@ async def one_run(workers: int, tables: int, seconds: float, pg: Any, rd: Any,
             made = await driver.make_tables(api, tables, "merrimack-valley", start=False,
                                             options=GAME_OPTIONS)
             # the seats of each table round-robin over the fronts (ports: the processes)
-            players = driver.Players(made, [s.ws for s in fronts])
+            players = driver.Players(made, [s.ws for s in fronts], lean=lean)
             await players.connect(timeout=60, play=False)
             await driver.start_tables(api, made)
             await players.play()
@@ -233,7 +235,7 @@ async def one_run(workers: int, tables: int, seconds: float, pg: Any, rd: Any,
     cpu["load generator"] = (me1.ru_utime + me1.ru_stime) - (me0.ru_utime + me0.ru_stime)
     others = max(0.0, busy1 - busy0 - sum(cpu.values()))
     return {"workers": workers, "via": via, "tables": tables,
-            "clients": len(players.clients),
+            "clients": len(players.clients), "loader": "lean" if lean else "tests",
             "seconds": round(elapsed, 2), "moves": moves,
             "moves_per_second": round(moves / elapsed, 1),
             "latency_ms": {"p50": figures["p50_ms"], "p99": figures["p99_ms"],
@@ -330,6 +332,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seconds", type=float, default=20.0, help="measured seconds a run (20)")
     ap.add_argument("--rounds", type=int, default=1,
                     help="run every count this many times, the order reversed each round (1)")
+    ap.add_argument("--loader", choices=("lean", "tests"), default="lean",
+                    help="the seat clients: bench.seats (lean, the default) or the tests' "
+                         "tests.client")
     ap.add_argument("--json", dest="json_path", default=None, help="write the figures here")
     args = ap.parse_args(argv)
     try:
@@ -349,7 +354,8 @@ def main(argv: list[str] | None = None) -> int:
             redis() as rd:
         for k, n in orders(counts, args.rounds):
             row = asyncio.run(one_run(n, args.tables, args.seconds, pg, rd,
-                                      Path(folder) / f"round{k}", via=args.via))
+                                      Path(folder) / f"round{k}", via=args.via,
+                                      lean=args.loader == "lean"))
             rows.append({"round": k, **row})
             print(json.dumps(rows[-1]), file=sys.stderr)
     print(report(rows))

@@ -5,6 +5,7 @@ work, and the ceiling each count could reach on this machine; a tiny run through
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -13,6 +14,7 @@ from typing import Any
 import pytest
 
 from bench.load import ceiling, one_run, orders, report
+from bench.seats import Seat, accept_for, frame
 from tests.services import Postgres, Redis
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -74,3 +76,82 @@ async def test_a_tiny_run_through_caddy_accounts_for_every_part(tmp_path: Path, 
     assert row["cpu_seconds"]["load generator"] > 0
     assert row["other_cores_busy"] >= 0 and row["load_average"] >= 0
     assert "| 1 | 2 |" in report([{"round": 1, **row}])
+
+
+# ----- the lean seat client (bench.seats) ------------------------------------------------
+
+
+def _unmask(data: bytes) -> tuple[int, bytes]:
+    """A client's frame: its opcode and its payload, unmasked."""
+    n, at = data[1] & 0x7F, 2
+    if n == 126:
+        n, at = int.from_bytes(data[2:4], "big"), 4
+    elif n == 127:
+        n, at = int.from_bytes(data[2:10], "big"), 10
+    assert data[0] & 0x80 and data[1] & 0x80  # whole, and masked as a client's must be
+    key, body = data[at:at + 4], data[at + 4:]
+    assert len(body) == n
+    return data[0] & 0x0F, bytes(b ^ key[i % 4] for i, b in enumerate(body))
+
+
+@pytest.mark.parametrize("size", [0, 5, 125, 126, 65535, 65536])
+def test_a_seats_frames_are_masked_and_sized_as_the_protocol_says(size: int) -> None:
+    payload = bytes(i % 251 for i in range(size))
+    assert _unmask(frame(0x1, payload)) == (0x1, payload)
+
+
+def test_the_handshakes_answer_is_checked_by_the_protocols_own_example() -> None:
+    assert accept_for(b"dGhlIHNhbXBsZSBub25jZQ==") == b"s3pPLMBiTxaQ9kYGzzhZRbK+xOo="
+
+
+class _Wire:
+    """A transport that keeps what the seat writes."""
+
+    def __init__(self) -> None:
+        self.out: list[bytes] = []
+        self.closed = False
+
+    def write(self, data: bytes) -> None:
+        self.out.append(bytes(data))
+
+    def close(self) -> None:
+        self.closed = True
+
+    def abort(self) -> None:
+        self.closed = True
+
+
+def _server_frame(opcode: int, payload: bytes, fin: bool = True) -> bytes:
+    n = len(payload)
+    size = bytes((n,)) if n < 126 else bytes((126,)) + n.to_bytes(2, "big")
+    return bytes(((0x80 if fin else 0) | opcode,)) + size + payload
+
+
+@pytest.mark.asyncio
+async def test_a_seat_says_hello_plays_its_view_answers_pings_and_refuses_a_bad_answer(
+        ) -> None:
+    seat = Seat("ws://127.0.0.1:9", "T", "tok").autoplay(seed=1)
+    wire = _Wire()
+    seat.connection_made(wire)  # type: ignore[arg-type]
+    assert wire.out[0].startswith(b"GET /ws/T?token=tok HTTP/1.1\r\nHost: 127.0.0.1:9\r\n")
+    key = next(line.split(b": ")[1] for line in wire.out[0].split(b"\r\n")
+               if line.startswith(b"Sec-WebSocket-Key"))
+    answer = (b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n"
+              b"Sec-WebSocket-Accept: " + accept_for(key) + b"\r\n\r\n")
+    snapshot = json.dumps({"type": "snapshot", "seq": 7, "view": {
+        "version": 3, "legal": ["a", "b"]}}).encode()
+    # the answer, then the snapshot in two fragments cut across two reads, then a ping
+    data = answer + _server_frame(0x1, snapshot[:10], fin=False) + \
+        _server_frame(0x0, snapshot[10:]) + _server_frame(0x9, b"hi")
+    seat.data_received(data[:len(answer) + 5])
+    seat.data_received(data[len(answer) + 5:])
+    said = [_unmask(x) for x in wire.out[1:]]
+    assert said[0] == (0x1, b'{"type": "hello", "seq": 0}')
+    act = json.loads(said[1][1])
+    assert act["type"] == "act" and act["version"] == 3 and act["action"] in ("a", "b")
+    assert said[2] == (0xA, b"hi") and seat.seq == 7 and seat.connections == 1
+    # a second connection whose answer is not the key's: dropped, unread
+    other = _Wire()
+    seat.connection_made(other)  # type: ignore[arg-type]
+    seat.data_received(answer)
+    assert other.closed and seat.connections == 1
