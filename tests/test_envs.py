@@ -16,7 +16,7 @@ from forties import build_rules
 from forties.actions import Action, Verb
 from forties.bots.basic import BasicBot
 from forties.cards import mask_of_names
-from forties.envs import aec_env, gym_env
+from forties.envs import aec_env
 from forties.envs import kernels as kk
 from forties.envs.aec import hand_rewards
 from forties.envs.encoding import (
@@ -37,7 +37,7 @@ from forties.envs.encoding import (
 )
 from forties.envs.vector import FortiesVectorEnv
 from forties.games import game_class
-from forties.rules import Rules, RulesError
+from forties.rules import Rules
 from forties.state import GameState, Phase
 from forties.vector import VERBS
 from forties.vector import kernel as vk
@@ -59,7 +59,7 @@ VARIANTS: tuple[tuple[str, dict[str, Any]], ...] = (
     ("nova-scotia", {"players": 10}),
     ("auction-45", {"players": 7}),
 )
-# "Booked?", which the AEC environment alone plays (the compiled engine refuses it).
+# "Booked?": asking an opponent, his answer, and folding or staying.
 BOOKED: tuple[tuple[str, dict[str, Any]], ...] = (
     ("merrimack-valley", {"booked": True}),
     ("auction-45", {"booked": True, "players": 6}),
@@ -117,11 +117,15 @@ def test_booked_is_played_with_ids_and_observations_of_its_own(preset: str,
         assert enc.decode(action_id(a, Phase.FOLD, 0, False), a.seat, Phase.FOLD, 0) == a
 
 
-def test_the_compiled_environments_refuse_booked_by_name() -> None:
-    for make in (lambda: FortiesVectorEnv("merrimack-valley", {"booked": True}, tables=2),
-                 lambda: gym_env("merrimack-valley", {"booked": True})):
-        with pytest.raises(RulesError, match=r"does not play booked.*play it with aec_env"):
-            make()
+@pytest.mark.parametrize(("preset", "options"), BOOKED)
+def test_vector_env_equals_the_aec_env_with_booked(preset: str, options: dict[str, Any]
+                                                   ) -> None:
+    """The compiled environments play "booked?": every seat's observation and mask in
+    its phases equal the AEC environment's, and the compiled basic stays and answers as
+    BasicBot does."""
+    m = play_side_by_side(preset, options, steps=120)
+    assert {"booked", "answer"} <= m.phases
+    assert FortiesVectorEnv(preset, options, tables=2, seed=1).rules.booked
 
 
 @pytest.mark.parametrize(("preset", "options"),
@@ -503,7 +507,8 @@ def hide_and_shuffle(env: FortiesVectorEnv, t: int, rng: random.Random) -> None:
         S[t, vk.F_POINTS] += 5  # a bonus not yet known
 
 
-@pytest.mark.parametrize(("preset", "options"), [(p, {}) for p in PRESETS] + list(VARIANTS))
+@pytest.mark.parametrize(("preset", "options"),
+                         [(p, {}) for p in PRESETS] + list(VARIANTS) + list(BOOKED[:1]))
 def test_vector_observations_are_blind_to_hidden_cards(preset: str, options: dict[str, Any]
                                                        ) -> None:
     env = FortiesVectorEnv(preset, options, tables=64, seat=0)

@@ -24,6 +24,8 @@ CASES: tuple[tuple[str, dict[str, Any], str], ...] = (
     ("nova-scotia", {"players": 6}, "basic"),
     ("nova-scotia", {"players": 10}, "basic"),
     ("auction-45", {"players": 7, "kitty": 0}, "random"),
+    ("merrimack-valley", {"booked": True}, "basic"),
+    ("auction-45", {"booked": True, "players": 10, "kitty": 0}, "random"),
 )
 
 

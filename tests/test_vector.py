@@ -24,8 +24,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from forties import build_rules, new_game
+from forties import Deal, build_rules, new_game
 from forties.actions import Action, Verb
+from forties.cards import CARD_NAMES
 from forties.rules import (
     FORTY_FIVES,
     FORTY_ONE,
@@ -52,7 +53,7 @@ COMMON_KEYS = {"phase", "turn", "hand_index", "dealer", "scores", "games", "over
 FORTY_FIVES_KEYS = COMMON_KEYS | {
     "trump", "bidder", "bid", "high", "high_bidder", "passed", "kitty", "kitty_taken",
     "pile", "faceup", "up_card", "robber", "robbed", "rob_given", "pack_taken", "called",
-    "partner", "bonus_card", "points", "discarded", "on_green"}
+    "partner", "bonus_card", "points", "discarded", "on_green", "asked", "answer", "folded"}
 FORTY_ONE_KEYS = COMMON_KEYS | {"bids"}
 
 
@@ -79,8 +80,7 @@ def option_values(spec: OptionSpec) -> list[Any]:
 
 
 def accepted(preset: str, options: dict[str, Any]) -> bool:
-    """Whether the rules can be built and the vector engine plays them (all but booked:
-    it refuses that by name, test_booked_is_refused_by_name)."""
+    """Whether the rules can be built and the vector engine plays them."""
     try:
         rules_vector(build_rules(preset, options))
     except RulesError:
@@ -274,6 +274,9 @@ def expected_features(rules: Rules) -> set[str]:
             "reopened": rules.auction == "hold-reopens",
             "phase:call": rules.call_partner,
             "partner-found": rules.call_partner,
+            "phase:booked": rules.booked,
+            "verb:ask": rules.booked,  # (and its answer: told yes, fold or stay, below)
+            "phase:answer": rules.booked,
         }
         out |= {name for name, on in opened.items() if on}
     if rules.target <= 30:
@@ -737,7 +740,6 @@ def test_legal_action_index_out_of_range(env: VectorGame) -> None:
 NOT_KERNEL_FIELDS = {
     "preset": "the name of the preset the values came from; the values themselves are read",
     "overrides": "the record of which values differ from the preset; the values are read",
-    "booked": "refused by name: test_booked_is_refused_by_name",
 }
 
 
@@ -818,6 +820,73 @@ def test_every_player_count_the_engine_deals_is_played(players: int) -> None:
     assert "phase:play" in seen
 
 
-def test_booked_is_refused_by_name() -> None:
-    with pytest.raises(RulesError, match="does not play booked"):
-        VectorGame(build_rules("merrimack-valley", {"booked": True}), 2)
+# ----- 6. "booked?" from a fixed deal: every answer and what follows it -------------------
+
+# Dealer seat 3; seat 0 bids 15, names spades and throws the kitty back: seat 1 holds only
+# spades (booked), seat 3 does not (as tests/test_booked.py).
+BOOKED_HANDS = [["AH", "2S", "KD", "9C", "3H"], ["5S", "JS", "AS", "KS", "QS"],
+                ["4D", "5C", "6H", "TD", "7C"], ["9S", "8D", "TC", "2H", "JD"]]
+BOOKED_KITTY = ["2C", "3C", "4C"]
+TO_THE_QUESTION = ["0 bid 15", "1 pass", "2 pass", "3 pass", "0 trump S",
+                   "0 discard 2C 3C 4C", "1 discard", "2 discard", "3 discard"]
+
+
+def play_booked_deal(options: dict[str, Any], script: list[str], scores: list[int],
+                     seed: int) -> GameState:
+    """Play the fixed deal side by side: ``script``, then random legal actions to the end
+    of the hand, comparing the position and the legal actions at every step. ``scores``
+    are the sides' scores set on both before the hand's first action."""
+    rules = build_rules("merrimack-valley", {"booked": True, **options})
+    names = [c for h in BOOKED_HANDS for c in h] + BOOKED_KITTY
+    stock = [c for c in CARD_NAMES if c not in names]
+    deal = Deal.from_json({"hands": BOOKED_HANDS, "kitty": BOOKED_KITTY, "stock": stock})
+    state = new_game(rules, first_dealer=3, deal=deal)
+    env = VectorGame(rules, 1, auto=False, first_dealer=3,
+                     decks=[[CARD_NAMES.index(c) for c in names + stock]])
+    for x, v in enumerate(scores):
+        state.scores[x] = v
+        env.S[0, k.F_SCORES + x] = v
+    rng = random.Random(seed)
+    step = 0
+    while True:
+        where = f"booked {options} {script} step {step}"
+        assert_same_position(state, env, 0, where)
+        if state.hand_over:
+            return state
+        legal = list(state.legal_actions())
+        assert env.legal_actions(0) == legal, where
+        action = Action.parse(script[step]) if step < len(script) else rng.choice(legal)
+        state.apply(action)
+        env.apply(0, action)
+        step += 1
+
+
+@pytest.mark.parametrize(("ending", "options", "scores", "after"), [
+    (["0 pass"], {}, [0, 0], [0, 0]),  # not asking: the play
+    (["0 ask 3", "3 answer no"], {}, [0, 0], None),  # told no: the play
+    (["0 ask 1", "1 answer yes", "0 stay"], {}, [0, 0], None),  # told yes, stays
+    (["0 ask 1", "1 answer yes", "0 fold"], {}, [10, 20], [-5, 20]),  # folds: down 15
+    (["0 ask 1", "1 answer yes", "0 fold"], {"forty_five_resets": True}, [60, 0], [0, 0]),
+], ids=["pass", "answer-no", "stay", "fold", "fold-to-45-resets"])
+def test_booked_plays_like_the_reference(ending: list[str], options: dict[str, Any],
+                                         scores: list[int], after: list[int] | None) -> None:
+    """Asking, the answer (only the truth is legal), folding and staying: the compiled
+    engine's position and legal actions equal GameState's at every step of the hand."""
+    state = play_booked_deal(options, TO_THE_QUESTION + ending, scores, seed=len(ending))
+    assert state.folded == (ending[-1] == "0 fold")
+    if after is not None and state.folded:
+        assert state.scores == after
+
+
+def test_booked_reaches_the_kernel_and_the_random_player_plays_it() -> None:
+    """``play_random`` (the compiled loop) passes through the "booked?" phases and ends
+    hands on a fold as on a last trick."""
+    rules = build_rules("merrimack-valley", {"booked": True})
+    env = VectorGame(rules, 64, seed=5)
+    assert env.R[k.R_BOOKED] == 1
+    seen = set()
+    for _ in range(400):
+        env.play_random(1)
+        seen |= set(env.S[:, k.F_PHASE].tolist())
+    assert {k.BOOKED, k.ANSWER} <= seen
+    assert env.hands_played > 0

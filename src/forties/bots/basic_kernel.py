@@ -18,8 +18,9 @@ from ..vector import kernel as k
 from .basic import TRUMP_WORTH
 
 # numba's cache of this module is keyed on this file's text alone, yet it compiles in
-# vector.kernel's row layout (ten seats since the row grew from six): a change to that
-# layout must change this file too, or a cache from before it reads the rows wrongly.
+# vector.kernel's row layout and rules (ten seats since the row grew from six; "booked?"
+# since its three fields and phases came): a change to them must change this file too,
+# or a cache from before it reads the rows wrongly.
 
 T_WORTH = np.array(TRUMP_WORTH, dtype=np.float64)
 HEARTS = 2
@@ -453,4 +454,6 @@ def choice(S: Any, R: Any, t: int, target: int, played: int,
         return k.V_CALL, 0
     if ph == k.PLAY:
         return k.V_PLAY, 1 << play(S, R, t, s, played)
+    if ph == k.BOOKED or ph == k.FOLD:  # never ask; told yes, stay and play
+        return k.nth(S, R, t, 0)
     return k.V_PASS, 0

@@ -17,8 +17,9 @@ from ..jit import jit
 from ..vector import kernel as k
 
 # numba's cache of this module is keyed on this file's text alone, yet it compiles in
-# vector.kernel's row layout (ten seats since the row grew from six): a change to that
-# layout must change this file too, or a cache from before it reads the rows wrongly.
+# vector.kernel's row layout and rules (ten seats since the row grew from six; "booked?"
+# since its three fields and phases came): a change to them must change this file too,
+# or a cache from before it reads the rows wrongly.
 
 # ----- the memory row ---------------------------------------------------------------------
 
@@ -37,6 +38,7 @@ P_LEARNER, P_RANDOM, P_EXTERNAL, P_BASIC = 0, 1, 2, 3
 PASS, HOLD, RAISE, BID0, TRUMP0, GO_ON, CARD0, CALL_NONE, DISCARD0 = 0, 1, 2, 3, 11, 15, 16, 68, 69
 PICK0 = 581
 ROB_PACK = 633
+ASK0, ANSWER0, FOLD, STAY = 634, 644, 646, 647
 FO_CARD0 = 13
 SCORE_CLIP = 2.0  # as ``encoding.SCORE_CLIP``
 
@@ -45,7 +47,8 @@ SCORE_CLIP = 2.0  # as ``encoding.SCORE_CLIP``
 (B_HAND, B_TRICK, B_PLAYED, B_PHASE, B_TO_ACT, B_DEALER, B_LEADER, B_TRUMP, B_UP, B_ROBBED,
  B_ROBBER, B_PASSED, B_HELD, B_TOP, B_HIGH_BID, B_HIGH_BIDDER, B_BIDDER, B_BID, B_KITTY,
  B_MY_DISC, B_DISC_COUNTS, B_PACK, B_PACK_ROBBED, B_FACE_UP, B_FACE_UP_HELD, B_CALLED,
- B_CALLED_NONE, B_PARTNER, B_SCORES, B_POINTS, B_GAMES, B_PICKS) = range(32)
+ B_CALLED_NONE, B_PARTNER, B_SCORES, B_POINTS, B_GAMES, B_PICKS, B_ASKED, B_ANSWER,
+ B_FOLDED) = range(35)
 # Forty One's, in ``encoding.forty_one_layout``'s order.
 (B1_HAND, B1_TRICK, B1_PLAYED, B1_PHASE, B1_TO_ACT, B1_DEALER, B1_LEADER, B1_BIDS, B1_TAKEN,
  B1_SCORES, B1_GAMES) = range(11)
@@ -218,6 +221,14 @@ def ff_observe(S: Any, R: Any, M: Any, t: int, me: int, starts: Any, out: Any) -
         out[starts[B_PARTNER] + (partner - me) % n] = 1.0
     if me == S[t, k.F_TURN]:
         put_cards(out, starts[B_PICKS], M[t, M_PICKS])
+    if R[k.R_BOOKED]:  # public: who was asked, the yes or no, and a fold
+        asked = S[t, k.F_ASKED]
+        if asked >= 0:
+            out[starts[B_ASKED] + (asked - me) % n] = 1.0
+        answer = S[t, k.F_ANSWER]
+        if answer >= 0:
+            out[starts[B_ANSWER] + answer] = 1.0
+        out[starts[B_FOLDED]] = S[t, k.F_FOLDED]
 
 
 # ----- action ids -------------------------------------------------------------------------
@@ -270,6 +281,14 @@ def action_id(S: Any, R: Any, t: int, verb: int, arg: int) -> int:
         return TRUMP0 + arg
     if verb == k.V_CALL:
         return CALL_NONE
+    if verb == k.V_ASK:
+        return ASK0 + arg
+    if verb == k.V_ANSWER:
+        return ANSWER0 + arg
+    if verb == k.V_FOLD:
+        return FOLD
+    if verb == k.V_STAY:
+        return STAY
     if S[t, k.F_PHASE] == k.TRUMP or S[t, k.F_PHASE] == k.RAISE:  # going on the kitty
         return GO_ON
     return DISCARD0 + slot_mask(S[t, k.F_HANDS + S[t, k.F_TURN]], arg)

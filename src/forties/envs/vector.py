@@ -56,7 +56,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from ..actions import Action
-from ..rules import Rules, RulesError
+from ..rules import Rules
 from ..vector import VERBS, VectorGame
 from ..vector import kernel as vk
 from . import kernels as kk
@@ -89,10 +89,6 @@ class FortiesVectorEnv(VectorEnv):
         if type(max_hands) is not int or max_hands < 1:
             raise ValueError(f"max_hands must be a whole number from 1, not {max_hands!r}")
         self.rules = make_rules(rules, options)
-        if getattr(self.rules, "booked", False):
-            raise RulesError("the vector environment (and gym_env) does not play booked "
-                             "(asking 'booked?' and folding): the compiled engine has no "
-                             "such phases yet; play it with aec_env")
         n = self.rules.players
         if type(seat) is not int or not 0 <= seat < n:
             raise ValueError(f"seat must be a seat, 0..{n - 1}, not {seat!r}")

@@ -58,9 +58,6 @@ def rules_vector(rules: Rules) -> Int64Array:
     problems = conflicts(rules)
     if problems:
         raise RulesError("; ".join(problems))
-    if getattr(rules, "booked", False):
-        raise RulesError("the vector engine does not play booked (asking 'booked?' and "
-                         "folding): play it with new_game")
     if rules.players > k.MAX_SEATS:
         raise RulesError(f"the vector engine plays up to {k.MAX_SEATS} players, not "
                          f"players={rules.players}")
@@ -116,6 +113,7 @@ def rules_vector(rules: Rules) -> Int64Array:
     r[k.R_GREEN] = rules.end == "must-bid-on-green"
     r[k.R_BEST3] = rules.match == "best-of-3"
     r[k.R_CALL_PARTNER] = rules.call_partner
+    r[k.R_BOOKED] = rules.booked
     r[k.R_STOCK0] = 5 * rules.players + rules.kitty
     r[k.R_STOCK_LEN] = rules.stock_size()
     r[k.R_STOCK_TIGHT] = (rules.auction != "none"
@@ -308,6 +306,8 @@ class VectorGame:
             "points": row[k.F_POINTS:k.F_POINTS + ns],
             "discarded": row[k.F_DISCARDED:k.F_DISCARDED + n],
             "on_green": bool(row[k.F_ON_GREEN]),
+            "asked": row[k.F_ASKED], "answer": row[k.F_ANSWER],
+            "folded": bool(row[k.F_FOLDED]),
         })
         return out
 

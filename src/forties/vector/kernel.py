@@ -27,9 +27,11 @@ from ..jit import jit
 # ----- codes ------------------------------------------------------------------------------
 
 # Phases, in the order of ``state.Phase``.
-AUCTION, RAISE, TRUMP, DRAW, PACK, ROB, CALL, PLAY, HAND_OVER, GAME_OVER = range(10)
+(AUCTION, RAISE, TRUMP, DRAW, PACK, ROB, CALL, PLAY, HAND_OVER, GAME_OVER, BOOKED, ANSWER,
+ FOLD) = range(13)
 # Verbs, in the order of ``actions.Verb``.
-V_PASS, V_BID, V_HOLD, V_RAISE, V_TRUMP, V_DISCARD, V_ROB, V_CALL, V_PLAY = range(9)
+(V_PASS, V_BID, V_HOLD, V_RAISE, V_TRUMP, V_DISCARD, V_ROB, V_CALL, V_PLAY, V_ASK, V_ANSWER,
+ V_FOLD, V_STAY) = range(13)
 # Games.
 G_FORTY_FIVES, G_FORTY_ONE = 0, 1
 # Option values.
@@ -46,6 +48,7 @@ NEVER = 1 << 60  # lock_at when there is none
  R_GREEN, R_BEST3, R_CALL_PARTNER, R_MIN_TOTAL, R_DOUBLE_FROM, R_PARTNER_POS, R_TIE_TOTAL,
  R_STOCK0, R_STOCK_LEN, R_HAND_SIZE) = range(41)
 R_STOCK_TIGHT = 41  # the stock could run short: each discard is limited to what it holds
+R_BOOKED = 42  # "booked?": after the draw (and the call) the bidder may ask an opponent
 MAX_SEATS = 10  # the seats a table's row has room for: every player count the rules allow
 R_SIDE_OF = 48  # MAX_SEATS slots: each seat's side
 R_SIDE_SEATS = R_SIDE_OF + MAX_SEATS  # MAX_SEATS slots: each side's seats, as a bitmask
@@ -67,7 +70,12 @@ F_POINTS = F_DISCARDED + MAX_SEATS
 F_TAKEN = F_POINTS + MAX_SEATS
 F_TRICK = F_TAKEN + MAX_SEATS
 F_BIDS = F_TRICK + MAX_SEATS
-NF = F_BIDS + MAX_SEATS
+# "booked?": the seat the bidder asked (-1 none), its answer (1 yes, 0 no, -1 not yet),
+# whether the bidder folded.
+F_ASKED = F_BIDS + MAX_SEATS
+F_ANSWER = F_ASKED + 1
+F_FOLDED = F_ANSWER + 1
+NF = F_FOLDED + 1
 
 # Winner kinds: none, a side (an int in GameState.winner), seats (a tuple there).
 W_NONE, W_SIDE, W_SEATS = 0, 1, 2
@@ -198,6 +206,9 @@ def ff_begin(S: Any, D: Any, R: Any, t: int) -> None:
     S[t, F_BONUS] = -1
     S[t, F_TRICK_NO] = 0
     S[t, F_LEADER] = -1
+    S[t, F_ASKED] = -1
+    S[t, F_ANSWER] = -1
+    S[t, F_FOLDED] = 0
     green = 0
     if R[R_GREEN]:
         near = 0
@@ -430,6 +441,12 @@ def ff_count(S: Any, R: Any, t: int) -> int:
         for k in range(1, min(h, p) + 1):
             c += T_COMB[h, k] * T_COMB[p, k]
         return c
+    if ph == BOOKED:  # pass, or ask one of the opponents
+        return 1 + popcount(ff_opponents(R, S[t, F_BIDDER]))
+    if ph == ANSWER:  # the truth alone
+        return 1
+    if ph == FOLD:  # stay, fold
+        return 2
     return 0
 
 
@@ -501,6 +518,14 @@ def ff_nth(S: Any, R: Any, t: int, k: int) -> tuple[int, int]:
                 take = unrank(pile, p, size, k % takes)
                 return V_ROB, give | take
             k -= block
+    if ph == BOOKED:
+        if k == 0:
+            return V_PASS, 0
+        return V_ASK, low_index(nth_bit(ff_opponents(R, S[t, F_BIDDER]), k - 1))
+    if ph == ANSWER:
+        return V_ANSWER, 1 if ff_is_booked(S, t, s) else 0
+    if ph == FOLD:
+        return (V_STAY, 0) if k == 0 else (V_FOLD, 0)
     return -1, 0
 
 
@@ -604,6 +629,59 @@ def ff_after_draw(S: Any, R: Any, t: int) -> None:
     if R[R_CALL_PARTNER]:
         S[t, F_PHASE] = CALL
         S[t, F_TURN] = S[t, F_BIDDER]
+    else:
+        ff_before_play(S, R, t)
+
+
+# ----- "booked?" ----------------------------------------------------------------------------
+
+
+@jit()
+def ff_before_play(S: Any, R: Any, t: int) -> None:
+    """With ``booked``, the bidder may ask an opponent before the first lead."""
+    if R[R_BOOKED]:
+        S[t, F_PHASE] = BOOKED
+        S[t, F_TURN] = S[t, F_BIDDER]
+    else:
+        ff_start_play(S, R, t)
+
+
+@jit()
+def ff_opponents(R: Any, bidder: int) -> int:
+    """The seats not on the bidder's side, as a mask."""
+    return _seat_mask(R[R_N]) & ~R[R_SIDE_SEATS + R[R_SIDE_OF + bidder]]
+
+
+@jit()
+def ff_is_booked(S: Any, t: int, s: int) -> bool:
+    """Seat ``s`` holds only trumps (the AH among them)."""
+    return (S[t, F_HANDS + s] & ~T_TRUMPS[S[t, F_TRUMP]]) == 0
+
+
+@jit()
+def ff_booked_apply(S: Any, R: Any, t: int, verb: int, arg: int) -> None:
+    ph = S[t, F_PHASE]
+    if ph == BOOKED:
+        if verb == V_ASK:
+            S[t, F_ASKED] = arg
+            S[t, F_PHASE] = ANSWER
+            S[t, F_TURN] = arg
+        else:
+            ff_start_play(S, R, t)
+    elif ph == ANSWER:
+        S[t, F_ANSWER] = arg
+        if arg:
+            S[t, F_PHASE] = FOLD
+            S[t, F_TURN] = S[t, F_BIDDER]
+        else:
+            ff_start_play(S, R, t)
+    elif verb == V_FOLD:  # his side goes down the bid; nobody else scores the hand
+        S[t, F_FOLDED] = 1
+        side = R[R_SIDE_OF + S[t, F_BIDDER]]
+        S[t, F_SCORES + side] -= S[t, F_BID]
+        if R[R_RESETS] and S[t, F_SCORES + side] == 45:
+            S[t, F_SCORES + side] = 0
+        close_hand(S, t)
     else:
         ff_start_play(S, R, t)
 
@@ -861,7 +939,7 @@ def ff_apply(S: Any, D: Any, R: Any, t: int, verb: int, arg: int) -> None:
         ff_start_play(S, R, t)
     elif ph == CALL:
         S[t, F_CALLED] = arg
-        ff_start_play(S, R, t)
+        ff_before_play(S, R, t)
     elif ph == PACK:
         if verb == V_ROB:
             give = arg & S[t, F_HANDS + s]
@@ -871,6 +949,8 @@ def ff_apply(S: Any, D: Any, R: Any, t: int, verb: int, arg: int) -> None:
             S[t, F_PACK_TAKEN] = take
             S[t, F_DISCARDED + s] |= give
         ff_after_draw(S, R, t)
+    elif ph >= BOOKED:  # "booked?", its answer, folding
+        ff_booked_apply(S, R, t, verb, arg)
 
 
 # ----- Forty One ---------------------------------------------------------------------------
