@@ -56,9 +56,9 @@ class PadError(Refused, ValueError):
 
 
 # The refusals a page can put in its own words (PadError.code), each with its words:
-CODES = ("over", "same-name", "names-count", "bid", "bid-at-100", "points-fives",
-         "points-sum", "points-sum-target", "points-max", "points-one-side", "points-sooner",
-         "bid-41", "tricks-sum")
+CODES = ("over", "same-name", "names-count", "bid", "bid-at-100", "points-negative",
+         "points-fives", "points-sum", "points-sum-target", "points-max", "points-one-side",
+         "points-sooner", "bid-41", "tricks-sum")
 
 
 @dataclass(frozen=True)
@@ -463,7 +463,12 @@ class Pad:
             raise PadError(f"give the points of each {who}: {n_sides} numbers "
                            f"({', '.join(self.side_names())})")
         for x, p in enumerate(pts):
-            if p < 0 or p % 5:
+            if p < 0:
+                noun = "point" if p == -1 else "points"
+                raise PadError(f"{self.side_name(x)}: {p} {noun}? points are never below "
+                               "zero (write 0 for a side that took no trick)",
+                               "points-negative", side=x, points=p)
+            if p % 5:
                 noun = "point" if abs(p) == 1 else "points"
                 raise PadError(f"{self.side_name(x)}: {p} {noun}? points go by fives "
                                "(5 a trick, 5 more for the best trump)", "points-fives",

@@ -32,7 +32,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from ..rules import PRESETS, RulesError, build_rules, find_preset, option_specs
 from ..table import COMPUTER, EMPTY, TABLE_LEVELS, TableError
-from . import drain, hall, metrics, pad
+from . import drain, hall, install, metrics, pad
 from .guard import Door, Guard, with_headers
 from .http import Refused, error, json_body
 from .limits import RateLimited
@@ -506,7 +506,7 @@ def create_app(settings: ServerSettings) -> Starlette:
     door = Door(settings.public_url, settings.trusted_proxies, body_limit,
                 settings.limits.websockets_per_address)
     metrics.count_errors()
-    app = Starlette(routes=[*ROUTES, *pad.ROUTES, *hall.ROUTES],
+    app = Starlette(routes=[*ROUTES, *pad.ROUTES, *hall.ROUTES, *install.ROUTES],
                     lifespan=lifespan, exception_handlers={
                         Refused: on_refused, RateLimited: on_rate,
                         TableError: on_table_error,

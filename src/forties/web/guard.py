@@ -163,6 +163,7 @@ def security_headers(public: str | None, own: str | None) -> tuple[tuple[bytes, 
     connect = ["'self'"] + [websocket_form(o) for o in dict.fromkeys((public, own)) if o]
     csp = ("default-src 'self'; script-src 'self'; object-src 'none'; base-uri 'none'; "
            "frame-ancestors 'self'; form-action 'self'; img-src 'self' data:; "
+           "manifest-src 'self'; worker-src 'self'; "
            f"style-src 'self' {style_hash(STYLE)}; connect-src {' '.join(connect)}")
     return _headers(csp, "SAMEORIGIN", public)
 

@@ -45,6 +45,18 @@ export function cardName(card) {
   return t('card.name', { rank: t(`rank.${card[0]}`), suit: t(`suit.${card[1]}`) });
 }
 
+/** The name a card's button or figure carries: its name in the page's language holding
+ *  the very letters printed on its face (WCAG's label in name: a person who says what
+ *  they see, or reads along, finds it): "2 of Clubs", "10 de carreau", and a face card
+ *  whose word lacks its letter with the letter beside it ("roi de pique (K)"). */
+export function cardLabel(card) {
+  const shown = rankText(card[0]);
+  if (/^[0-9]+$/.test(shown)) return t('card.name', { rank: shown, suit: t(`suit.${card[1]}`) });
+  const name = cardName(card);
+  return name.toLowerCase().includes(shown.toLowerCase()) ? name
+    : t('card.label', { name, shown });
+}
+
 /** A card face ("AH", "TD") as an SVG element, 100 x 140 units, scaled by CSS. */
 export function cardFace(card) {
   const rank = card[0];
@@ -80,7 +92,7 @@ export function cardFigure(card, extraClass = '') {
   const div = document.createElement('div');
   div.className = `card ${extraClass}`.trim();
   div.setAttribute('role', 'img');
-  div.setAttribute('aria-label', cardName(card));
+  div.setAttribute('aria-label', cardLabel(card));
   div.dataset.card = card;
   div.appendChild(cardFace(card));
   return div;

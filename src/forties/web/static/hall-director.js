@@ -1,5 +1,6 @@
 import { boot, drawMoves, drawPrizes, drawStandings, el, evening, lang, phaseText, pointsBoxes,
          onSubmit, post, readPoints, started, t, takeKey, watch } from "./hall.js";
+import { showBeside } from "./nearby.js";
 
 const eid = evening();
 const key = takeKey("director");
@@ -10,10 +11,12 @@ let fixing = null; // the table being corrected: "game/table"
 let renaming = null; // the couple whose names are being corrected
 let shownPhase = null;
 
-function fail(e) { $("error").textContent = e.message || String(e); }
+// a refusal is said beside the button or form that was used (nearby.js)
+const errorBox = $("error");
+function fail(e, control) { showBeside(errorBox, e.message || String(e), control); }
 
 async function act(path, body = {}) {
-  $("error").textContent = "";
+  errorBox.textContent = "";
   try {
     const r = await post(`/api/hall/${eid}/${path}`, { key, ...body });
     poll.now();
@@ -81,7 +84,7 @@ function tableCard(b, g, tb) {
 let pending = null; // a board that came while the director was typing in a table's box
 
 function draw(b, error) {
-  if (!b) { fail(new Error(error)); return; }
+  if (!b) { fail(new Error(error), null); return; }
   const typing = document.activeElement && document.activeElement.closest && document.activeElement.closest("#game input, #couples input");
   if (typing && board) {
     pending = b;
@@ -106,6 +109,9 @@ function draw(b, error) {
   // once the last game has begun, no couple can join: the form goes
   const lastBegun = b.status.phase !== "registration" && b.status.game >= b.games;
   $("door").hidden = !links || links.role !== "director" || lastBegun;
+  // tonight's work first: once the evening has begun, the games' results before the door
+  if (b.status.phase !== "registration") $("links").before($("game"));
+  else $("couples-section").after($("game"));
   const game = $("game");
   game.replaceChildren();
   if (b.current) {
@@ -198,7 +204,7 @@ try {
   links = await post(`/api/hall/${eid}/director`, { key });
   if (links.role !== "director") throw new Error(t("hall.director.notkey", "This link is not the director's."));
 } catch (e) {
-  fail(e);
+  fail(e, null);
   for (const id of ["door", "links"]) $(id).hidden = true;
 }
 

@@ -1,4 +1,5 @@
 import { boot, el, onSubmit, post, started, t } from "./hall.js";
+import { showBeside } from "./nearby.js";
 
 const form = document.getElementById("new");
 onSubmit(form, async () => {
@@ -13,7 +14,7 @@ onSubmit(form, async () => {
     const made = await post("/api/hall", body);
     location.assign(made.url);
   } catch (e) {
-    document.getElementById("error").textContent = e.message;
+    showBeside(document.getElementById("error"), e.message);
   }
 });
 

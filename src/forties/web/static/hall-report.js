@@ -1,4 +1,5 @@
 import { boot, el, evening, phaseText, pointsBoxes, post, readPoints, t, takeKey, watch } from "./hall.js";
+import { showBeside } from "./nearby.js";
 
 await boot();
 const eid = evening();
@@ -38,7 +39,7 @@ async function send(game, table, winner, points) {
     showTables();
     const again = $("tables").querySelector(`button[data-table='${table}']`);
     if (again) again.focus();
-  } catch (e) { $("error").textContent = e.message; }
+  } catch (e) { showBeside($("error"), e.message); }
 }
 
 function draw(b, error) {

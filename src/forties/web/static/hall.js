@@ -194,7 +194,12 @@ export function drawMoves(b) {
 
 export function drawStandings(b, { names = true } = {}) {
   const dup = b.settings.duplicate;
-  return el("div", { class: "scroll" }, el("table", { id: "standings" },
+  // a box that scrolls sideways where a narrow screen cannot hold the table: it can be
+  // reached and scrolled with the keyboard, and says so when it holds more than it shows
+  const label = t("hall.standings.title", "Standings");
+  const more = el("p", { class: "muted scroll-more", hidden: "" },
+    t("hall.standings.more", "Swipe the table sideways to see the rest."));
+  const box = el("div", { class: "scroll", tabindex: "0", role: "region", "aria-label": label }, el("table", { id: "standings" },
     el("thead", {}, el("tr", {},
       el("th", { class: "num" }, t("hall.place", "Place")),
       el("th", { class: "num" }, t("hall.couple", "Couple")),
@@ -205,6 +210,8 @@ export function drawStandings(b, { names = true } = {}) {
       el("td", { class: "num" }, s.couple),
       names ? el("td", {}, `${s.names[0]} & ${s.names[1]}`) : null,
       el("td", { class: "num" }, s.score))))));
+  new ResizeObserver(() => { more.hidden = box.scrollWidth <= box.clientWidth + 1; }).observe(box);
+  return el("div", {}, box, more);
 }
 
 function howText(how) {

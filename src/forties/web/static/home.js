@@ -2,6 +2,8 @@
 import { t, tn, loadLanguage, preferredLanguage, languagePicker } from './i18n.js';
 import { api, saveSeat, saveInvites, savedName, saveName, absolute, h, copyText, LEVELS, errorText, valueText,
   computerLevel, computerWords } from './util.js';
+import { forgetRecent, recentItems } from './recent.js';
+import { registerWorker } from './install.js';
 
 const $ = (id) => document.getElementById(id);
 let presets = [];
@@ -189,7 +191,19 @@ async function loadLobby() {
   }));
 }
 
+/** The device's own recent games (recent.js), hidden while there are none. */
+function showRecent() {
+  const title = (name) => {
+    const p = presets.find((x) => x.name === name);
+    return p ? presetTitle(p) : t(`preset.${name}.title`, null, name);
+  };
+  const items = recentItems(title, document.documentElement.lang || 'en');
+  $('recent').replaceChildren(...items);
+  $('recent-box').hidden = items.length === 0;
+}
+
 function retranslate() {
+  showRecent();
   fillPresets($('play-preset'));
   fillPresets($('t-preset'));
   fillLevels($('play-level'));
@@ -214,10 +228,13 @@ async function main() {
   $('t-preset').addEventListener('change', loadRules);
   $('play').addEventListener('click', playNow);
   $('create').addEventListener('click', createTable);
+  showRecent();
+  $('recent-forget').addEventListener('click', () => { forgetRecent(); showRecent(); $('play').focus(); });
   await loadRules();
   await loadLobby();
   setInterval(loadLobby, 10000);
   document.body.dataset.ready = '1';
+  registerWorker();
 }
 
 main();

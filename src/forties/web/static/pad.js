@@ -2,6 +2,7 @@
 // page only asks for what the table knows, shows the pad the server sends back, and keeps
 // hands typed while the connection is down, sending them when it is back.
 import { applyTranslations, languagePicker, loadLanguage, preferredLanguage, t, tn } from './i18n.js';
+import { showBeside } from './nearby.js';
 
 const $ = (id) => document.getElementById(id);
 const SUITS = ['C', 'D', 'H', 'S'];
@@ -27,7 +28,18 @@ function el(tag, attrs = {}, ...kids) {
   return node;
 }
 
-function showError(text) { $('error').textContent = text || ''; }
+// a refusal is said beside the button or box that caused it (nearby.js); `control` null:
+// where it stands (a hand kept offline and refused later, a failed poll)
+const errorBox = $('error');
+function showError(text, control) { showBeside(errorBox, text || '', control); }
+
+// A box of a number that holds something else: refused in words, not counted as 0.
+class NotANumber extends Error {
+  constructor(input, name) {
+    super(t('pad.ui.not_number', { name, text: input.value.trim() }, '{name}: “{text}” is not a number'));
+    this.input = input;
+  }
+}
 
 // ----- the connection ---------------------------------------------------------------------
 
@@ -68,7 +80,7 @@ async function flush() {
       pad = await api(job.method, job.url, { key, hand: job.hand });
     } catch (e) {
       if (e instanceof Offline) break;
-      showError(e.message);  // the server refused it: the scorekeeper sees why
+      showError(e.message, null);  // the server refused it: the scorekeeper sees why
     }
     q = q.slice(1);
     saveQueue(q);
@@ -103,7 +115,8 @@ function refusalText(data) {
   if (data.code === 'names-count' && w.preset) vars.preset = t(`preset.${w.preset}.title`, null, w.preset);
   const id = `pad.err.${data.code}`;
   // "1 point ?": the one refusal that says a count with its noun
-  const text = data.code === 'points-fives' ? tn(id, w.points, vars, '') : t(id, vars, '');
+  const counted = data.code === 'points-fives' || data.code === 'points-negative';
+  const text = counted ? tn(id, w.points, vars, '') : t(id, vars, '');
   return text && !/\{\w+\}/.test(text) ? text : data.error;
 }
 
@@ -240,8 +253,10 @@ function select(id, label, options, value) {
 function numbers(prefix, labels, values, step) {
   return el('div', { class: 'pad-row' }, ...labels.map((name, i) => el('label', {},
     el('span', { text: name }),
-    el('input', { id: prefix + i, type: 'number', inputmode: 'numeric', min: '0', step: String(step),
-      value: values ? String(values[i]) : '' }))));
+    // a text box with the phone's number keys: what is typed stays, and a letter is
+    // refused in words (a number box would drop it and count the box as 0)
+    el('input', { id: prefix + i, type: 'text', inputmode: 'numeric', autocomplete: 'off',
+      'data-name': name, 'data-step': String(step), value: values ? String(values[i]) : '' }))));
 }
 
 function buildForm(row) {
@@ -285,11 +300,17 @@ function buildForm(row) {
   showSum();
 }
 
-function values(prefix, n) {
+// The numbers of the boxes prefix0, prefix1...: an empty box is 0; one that holds no whole
+// number throws NotANumber (`strict`), or counts 0 in the running sum.
+function values(prefix, n, strict = false) {
   const out = [];
   for (let i = 0; i < n; i += 1) {
-    const v = $(prefix + i).value.trim();
-    out.push(v === '' ? 0 : Number(v));
+    const input = $(prefix + i);
+    const v = input.value.trim().replace(/^\u2212/, '-');
+    const ok = v === '' || /^[+-]?[0-9]+$/.test(v);
+    if (ok) input.removeAttribute('aria-invalid'); else input.setAttribute('aria-invalid', 'true');
+    if (!ok && strict) throw new NotANumber(input, input.dataset.name);
+    out.push(ok && v !== '' ? Number(v) : 0);
   }
   return out;
 }
@@ -308,9 +329,9 @@ function showSum() {
 }
 
 function handFromForm() {
-  if (pad.game === 'forty-one') return { bids: values('bid', 4), tricks: values('tricks', 4) };
+  if (pad.game === 'forty-one') return { bids: values('bid', 4, true), tricks: values('tricks', 4, true) };
   if ($('thrown') && $('thrown').checked) return { thrown_in: true };
-  const hand = { points: values('points', pad.side_names.length) };
+  const hand = { points: values('points', pad.side_names.length, true) };
   const trump = $('trump') ? $('trump').value.trim().toUpperCase() : '';
   if (trump) hand.trump = trump;
   if (!pad.turned_up) {
@@ -337,7 +358,15 @@ function stopCorrecting() {
 async function submitHand(ev) {
   ev.preventDefault();
   showError('');  // each tap starts afresh: no refusal of a hand as it was
-  const hand = handFromForm();
+  let hand;
+  try {
+    hand = handFromForm();
+  } catch (e) {
+    if (!(e instanceof NotANumber)) throw e;
+    showError(e.message, e.input);
+    e.input.focus();
+    return;
+  }
   const job = editing ? { method: 'PUT', url: '/api/pads/' + padId + '/hands/' + editing, hand }
     : { method: 'POST', url: '/api/pads/' + padId + '/hands', hand };
   if (queue().length) {  // offline already: keep it behind the others
@@ -452,7 +481,7 @@ async function poll() {
       render();
     }
   } catch (e) {
-    if (!(e instanceof Offline)) showError(e.message);
+    if (!(e instanceof Offline)) showError(e.message, null);
   }
   setTimeout(poll, key ? 5000 : 2500);
 }

@@ -3,7 +3,10 @@
 import { t, tn, has, loadLanguage, preferredLanguage, languagePicker } from './i18n.js';
 import { Connection } from './net.js';
 import { actionWords as words, bidText, suitWords } from './words.js';
-import { cardFace, cardFigure, cardName, suitIcon } from './cards.js';
+import { cardFace, cardFigure, cardLabel, cardName, suitIcon } from './cards.js';
+import { showBeside } from './nearby.js';
+import { noteTable } from './recent.js';
+import { openReplay } from './replayer.js';
 import { api, saveSeat, savedSeat, savedInvites, savedName, saveName, absolute, h, copyText, LEVELS,
   errorText, valueText, computerLevel } from './util.js';
 
@@ -228,7 +231,7 @@ function send(action) {
 
 function showRefusal(text) {
   S.refusal = text;
-  $('refusal').textContent = text;
+  showBeside($('refusal'), text);  // beside the card or button tapped, in view (nearby.js)
 }
 
 // ---------------------------------------------------------------- drawing
@@ -493,7 +496,7 @@ function renderHand(legal) {
     const cls = ['card', isLegal && mine ? 'legal' : mine ? 'unplayable' : 'waiting'];
     if (kitty.has(c)) cls.push('from-kitty');
     if (hinted && hinted.split(' ').slice(2).includes(c)) cls.push('hinted');
-    const label = kitty.has(c) ? t('table.card_from_kitty', { card: cardName(c) }) : cardName(c);
+    const label = kitty.has(c) ? t('table.card_from_kitty', { card: cardLabel(c) }) : cardLabel(c);
     const b = h('button', { type: 'button', class: cls.join(' '), dataset: { card: c },
       'aria-label': label });
     if (selecting) b.setAttribute('aria-pressed', S.selected.has(c) ? 'true' : 'false');
@@ -611,7 +614,7 @@ function selectionActions(view, legal) {
     const pack = h('div', { class: 'row', role: 'group', 'aria-label': t('table.pack') });
     for (const c of view.pack || []) {
       const b = h('button', { type: 'button', class: 'card', dataset: { card: c },
-        'aria-label': cardName(c), 'aria-pressed': S.selected.has(c) ? 'true' : 'false' });
+        'aria-label': cardLabel(c), 'aria-pressed': S.selected.has(c) ? 'true' : 'false' });
       b.style.width = '3.2rem';
       b.appendChild(cardFace(c));
       b.addEventListener('click', () => {
@@ -713,10 +716,23 @@ function renderReview() {
   }
   row.appendChild(h('a', { class: 'button', href: recordUrl(), download: `forties-${S.tableId}.json`,
     text: t('table.record') }));
+  row.appendChild(replayHere(view.hand_index));
   row.appendChild(h('a', { class: 'button', href: `/replay?table=${encodeURIComponent(S.tableId)}`,
     target: '_blank', text: t('review.replay') }));
   parts.splice(2, 0, row);
   box.replaceChildren(...parts);
+}
+
+/** The button that plays hand `hand` again on this page (replayer.js), with the names the
+ *  table shows and the hand's par once the server has it. */
+function replayHere(hand) {
+  const parWords = () => {
+    const par = S.par[hand] || S.par[String(hand)];
+    return par ? t('replayer.par', { par: parText(par) }) : '';
+  };
+  return h('button', { type: 'button', id: 'replay-here', text: t('review.replay_here'),
+    onclick: (ev) => openReplay({ tableId: S.tableId, hand, name: seatName, you: S.you, parWords,
+      after: $('review'), opener: ev.currentTarget }) });
 }
 
 /** Forty One's hand in the review: each seat's bid, tricks and points (doubled from 7), and
@@ -987,6 +1003,7 @@ function render() {
     $('review').querySelector(reviewFocus)?.focus();
   }
   if (handOver(view)) S.reviewSay = reviewSummary();
+  noteTable(S.tableId, S.table, view, S.you);  // the device's list of its games (recent.js)
 }
 
 /** The hand's result in words, as the review shows it: the bid made or set, each side's

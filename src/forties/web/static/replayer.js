@@ -1,0 +1,155 @@
+// A finished hand played again on the table's own page: its seats round a felt, with the
+// names the table showed, each hand's cards and the trick in the middle; play and pause,
+// a step back and on, the first and the last step, and the hand's par (the best both sides
+// could do from the deal, where the server has worked it out). The steps come from the
+// server's replay of the table's record (POST /api/replay, as the replay page's); the
+// table page gives the names, the par's words and where to put it (openReplay).
+import { t } from './i18n.js';
+import { actionWords } from './words.js';
+import { cardFigure } from './cards.js';
+import { api, h } from './util.js';
+
+const PACE_MS = 1200; // one step a second and a bit, when it plays by itself
+
+let current = null; // the replay shown: { box, steps, at, timer, ... }
+
+/** The steps of hand `hand` (0-based) among a record's steps, from its deal on. */
+function stepsOf(all, hand) {
+  const deal = (s) => /^hand (\d+): the deal$/.exec(s.text || '');
+  const start = all.findIndex((s) => { const m = deal(s); return m && Number(m[1]) === hand + 1; });
+  if (start < 0) return [];
+  let end = all.findIndex((s, i) => i > start && deal(s));
+  if (end < 0) end = all.length;
+  return all.slice(start, end);
+}
+
+/** The trick on the felt at a step: the one being played, or the one just taken. */
+function trickOf(view) {
+  if (view.trick && view.trick.cards && view.trick.cards.length) return view.trick;
+  const tricks = view.tricks || [];
+  return tricks.length ? { ...tricks[tricks.length - 1], done: true } : null;
+}
+
+// Where each seat sits round the felt, the page's own seat at the bottom.
+const PLACES = { 2: ['bottom', 'top'], 3: ['bottom', 'left', 'right'],
+  4: ['bottom', 'left', 'top', 'right'] };
+
+function place(seat, n, you) {
+  const list = PLACES[n];
+  return list ? list[(seat - (you === null ? 0 : you) + n) % n] : 'around';
+}
+
+function stepText(r, step) {
+  const deal = /^hand (\d+): the deal$/.exec(step.text || '');
+  if (deal) return t('replay.deal', { hand: deal[1] });
+  return /^\d+ [a-z]+/.test(step.text || '') ? actionWords(step.text, r.name, r.you) : (step.text || '');
+}
+
+function show(r) {
+  r.at = Math.max(0, Math.min(r.steps.length - 1, r.at));
+  const step = r.steps[r.at];
+  const view = step.view || {};
+  const hands = Array.isArray(view.hands) ? view.hands : [];
+  const n = view.players || hands.length;
+  const trick = trickOf(view);
+  const seats = hands.map((cards, seat) => {
+    const turn = view.to_act === seat;
+    return h('div', { class: `replay-seat${turn ? ' to-act' : ''}`, dataset: { seat, place: place(seat, n, r.you) } },
+      h('div', { class: 'who' }, h('bdi', { text: r.name(seat) }),
+        turn ? h('span', { class: 'sr-only', text: ` ${t('replay.to_act')}` }) : null),
+      h('div', { class: 'cards mini' }, ...cards.map((c) => cardFigure(c))));
+  });
+  const middle = h('div', { class: 'replay-trick', dataset: { place: 'middle' } });
+  if (trick) {
+    trick.cards.forEach((c, i) => {
+      const seat = (trick.leader + i) % n;
+      middle.appendChild(h('div', { class: 'replay-played', dataset: { seat } },
+        cardFigure(c, trick.done && trick.winner === seat ? 'win' : ''),
+        h('bdi', { class: 'who', text: r.name(seat) })));
+    });
+  }
+  r.felt.replaceChildren(...seats, middle);
+  r.felt.dataset.players = String(n);
+  r.text.textContent = stepText(r, step);
+  r.count.textContent = t('replay.count', { at: r.at + 1, total: r.steps.length });
+  r.par.textContent = r.parWords() || '';
+  const first = r.at === 0;
+  const last = r.at === r.steps.length - 1;
+  r.buttons.first.disabled = first;
+  r.buttons.prev.disabled = first;
+  r.buttons.next.disabled = last;
+  r.buttons.last.disabled = last;
+  if (last) pause(r);
+  r.box.dataset.step = String(r.at);
+}
+
+function pause(r) {
+  clearInterval(r.timer);
+  r.timer = null;
+  r.buttons.play.setAttribute('aria-pressed', 'false');
+  r.buttons.play.textContent = t('replayer.play');
+}
+
+function play(r) {
+  if (r.at >= r.steps.length - 1) r.at = 0;
+  r.buttons.play.setAttribute('aria-pressed', 'true');
+  r.buttons.play.textContent = t('replayer.pause');
+  show(r);
+  r.timer = setInterval(() => { r.at += 1; show(r); }, PACE_MS);
+}
+
+/** Close the replay shown (if any); the focus goes back to the button that opened it. */
+export function closeReplay() {
+  if (!current) return;
+  const r = current;
+  current = null;
+  clearInterval(r.timer);
+  r.box.remove();
+  if (r.opener && r.opener.isConnected) r.opener.focus();
+}
+
+/** Open hand `hand` (0-based) of table `tableId` played again, after the element `after`.
+ *  `name(seat)`: a seat's name as the table shows it; `you`: this page's seat (or null);
+ *  `parWords()`: the hand's par in words, or '' while it is not known. */
+export async function openReplay({ tableId, hand, name, you, parWords, after, opener }) {
+  closeReplay();
+  const button = (id, key, onclick) => h('button', { type: 'button', id, text: t(key), onclick });
+  const r = { steps: [], at: 0, timer: null, name, you, parWords, opener };
+  r.buttons = {
+    first: button('rp-first', 'replay.first', () => { pause(r); r.at = 0; show(r); }),
+    prev: button('rp-prev', 'replay.prev', () => { pause(r); r.at -= 1; show(r); }),
+    play: h('button', { type: 'button', id: 'rp-play', class: 'primary', 'aria-pressed': 'false',
+      text: t('replayer.play'), onclick: () => (r.timer ? pause(r) : play(r)) }),
+    next: button('rp-next', 'replay.next', () => { pause(r); r.at += 1; show(r); }),
+    last: button('rp-last', 'replay.last', () => { pause(r); r.at = r.steps.length - 1; show(r); }),
+  };
+  r.felt = h('div', { class: 'replay-felt' });
+  r.text = h('p', { class: 'step-text', id: 'rp-text', 'aria-live': 'polite' });
+  r.count = h('span', { class: 'replay-count', id: 'rp-count' });
+  r.par = h('p', { class: 'replay-par', id: 'rp-par' });
+  const error = h('p', { class: 'error', role: 'alert', id: 'rp-error' });
+  r.box = h('section', { id: 'replayer', class: 'panel replayer', 'aria-labelledby': 'rp-h' },
+    h('h2', { id: 'rp-h', tabindex: '-1', text: t('replayer.heading', { hand: hand + 1 }) }),
+    error,
+    h('div', { class: 'row replay-buttons' }, r.buttons.first, r.buttons.prev, r.buttons.play,
+      r.buttons.next, r.buttons.last, r.count),
+    r.text, r.felt, r.par,
+    h('button', { type: 'button', id: 'rp-close', text: t('replayer.close'), onclick: closeReplay }));
+  current = r;
+  after.after(r.box);
+  r.text.textContent = t('replayer.loading');
+  r.box.querySelector('h2').focus();
+  r.box.scrollIntoView({ block: 'start' });
+  try {
+    const record = await api(`/api/tables/${encodeURIComponent(tableId)}/record`);
+    const answer = await api('/api/replay', { record });
+    r.steps = stepsOf(answer.steps || [], hand);
+  } catch (e) {
+    error.textContent = e.message;
+    r.text.textContent = '';
+    return;
+  }
+  if (current !== r) return; // closed while it loaded
+  if (!r.steps.length) { r.text.textContent = ''; error.textContent = t('replayer.none'); return; }
+  show(r);
+}

@@ -1,0 +1,74 @@
+"""axe-core's WCAG 2.1 A and AA rules (and the label-in-name rule, which axe counts as
+experimental: a card's accessible name holds the letters printed on it) find nothing on
+any page: home, score pad, the hall's pages (new evening, director, standings, report),
+the replay, and the table at the bid and at the end of a hand; each at a phone's size
+and a desktop's, in English, French and Arabic (right to left). One browser; one context
+a language, its pages measured at both sizes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from .pages import PHONE, new_page, over, play_until, post, until, wait_ready
+
+DESKTOP = {"width": 1440, "height": 900}
+RULES = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]},
+         "rules": {"label-content-name-mismatch": {"enabled": True}},
+         "resultTypes": ["violations"]}
+
+
+def findings(page: Any) -> list[str]:
+    """What axe finds on the page as it is, at a phone's size and then a desktop's: each
+    rule broken, with its first three elements."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    out = []
+    for size in (PHONE, DESKTOP):
+        page.set_viewport_size(size)
+        page.evaluate("() => new Promise((done) => requestAnimationFrame("
+                      "() => requestAnimationFrame(() => done(null))))")
+        result = Axe().run(page, options=RULES)
+        for v in result.response["violations"]:
+            where = [" ".join(map(str, n["target"])) for n in v["nodes"][:3]]
+            out.append(f"{page.url.split('#')[0]} at {size['width']}px: {v['id']} "
+                       f"({len(v['nodes'])}) {where}")
+    return out
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "ar"])
+def test_axe_finds_nothing_on_any_page(server: str, browser: Any, lang: str) -> None:
+    hall = post(server, "/api/hall", {"games": 2, "title": "Parish night"})
+    eid, key = hall["evening"], hall["key"]
+    for names in (["Ann", "Bob"], ["Cy", "Di"], ["Ed", "Flo"], ["Gus", "Hal"], ["Ida", "Jo"]):
+        post(server, f"/api/hall/{eid}/register", {"key": key, "names": names})
+    post(server, f"/api/hall/{eid}/begin", {"key": key})
+    page = new_page(browser, PHONE, lang)
+    found: list[str] = []
+    q = f"?lang={lang}"
+    pages = [("/", "#play-preset option"), ("/pad", "#preset option"),
+             ("/hall", "#new button[type=submit]"),
+             (hall["url"].replace("#", q + "#"), "#tables .tablecard"),
+             (f"/hall/{eid}", "#standings tr[data-couple='5']"),
+             (hall["report"].replace("#", q + "#"), "#tables button"),
+             ("/replay", "main")]
+    for path, ready in pages:
+        page.goto(server + (path if "?" in path else path + q))
+        page.wait_for_selector(ready, state="attached")
+        page.wait_for_load_state("networkidle")
+        found += findings(page)
+    # the table: the player's bid, then the end of the hand with its review
+    made = post(server, "/api/play", {"preset": "merrimack-valley", "level": "random"})
+    page.goto(f"{server}{made['url'].replace('#', q + '#')}")
+    wait_ready(page)
+    until(page, "document.body.dataset.mine === 'true' && document.body.dataset.phase"
+          " === 'auction' && document.querySelectorAll('#hand button.card').length === 5",
+          "the player's turn to bid, with the five cards")
+    found += findings(page)
+    play_until([page], lambda: over(page), limit=90)
+    page.wait_for_selector("#review:not([hidden])")
+    found += findings(page)
+    assert not found, "\n".join(found)
+    assert not page.errors  # type: ignore[attr-defined]
+    page.context.close()

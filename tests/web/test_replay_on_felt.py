@@ -1,0 +1,75 @@
+"""A finished hand played again on the table's own page: on the felt, the seats with the
+names the table showed, the trick in the middle; a step on and back, play and pause, the
+last step; the hand's par; on a phone and a desktop."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .pages import PHONE, new_page, over, play_until, post, until, wait_ready
+
+DESKTOP = {"width": 1440, "height": 900}
+
+
+def step(page: Any) -> int:
+    return int(page.get_attribute("#replayer", "data-step") or -1)
+
+
+def test_a_finished_hand_is_played_again_on_the_felt(server: str, browser: Any) -> None:
+    made = post(server, "/api/play", {"preset": "merrimack-valley", "level": "random",
+                                      "name": "Ann"})
+    page = new_page(browser, PHONE)
+    page.goto(server + made["url"])
+    wait_ready(page)
+    play_until([page], lambda: over(page), limit=90, bidder=True)  # (a hand played out)
+    page.wait_for_selector("#review:not([hidden])")
+    until(page, "() => { const p = document.getElementById('par');"
+          " return p && !p.textContent.includes('\\u2026'); }",
+          "the hand's par in the review", timeout=30)
+    names = page.locator("#review .review-hands > div[data-seat] .who").all_inner_texts()
+    par = page.inner_text("#par")
+    page.click("#replay-here")
+    page.wait_for_selector("#replayer[data-step='0']")
+    assert page.inner_text("#rp-text") == "Hand 1: the deal"
+    seats = page.locator("#replayer .replay-seat")
+    assert seats.count() == 4
+    shown = [seats.nth(i).locator(".who bdi").inner_text() for i in range(4)]
+    assert shown == names, (shown, names)
+    assert page.get_attribute("#replayer .replay-seat[data-seat='0']", "data-place") == "bottom"
+    assert all(seats.nth(i).locator(".card").count() == 5 for i in range(4))
+    assert par and par in page.inner_text("#rp-par")
+    assert page.is_disabled("#rp-prev") and page.is_enabled("#rp-next")
+    # a step on, and back
+    page.click("#rp-next")
+    page.wait_for_selector("#replayer[data-step='1']")
+    first = page.inner_text("#rp-text")
+    assert first and first != "Hand 1: the deal"
+    page.click("#rp-prev")
+    page.wait_for_selector("#replayer[data-step='0']")
+    # play: the steps go by themselves; pause: they stop, and one tap is one step
+    page.click("#rp-play")
+    assert page.get_attribute("#rp-play", "aria-pressed") == "true"
+    until(page, "+document.getElementById('replayer').dataset.step >= 2",
+          "the replay to go on by itself", timeout=15)
+    page.click("#rp-play")
+    assert page.get_attribute("#rp-play", "aria-pressed") == "false"
+    at = step(page)
+    page.click("#rp-next")
+    assert step(page) == at + 1
+    # the last step: the last trick on the felt, four cards with their players' names
+    page.click("#rp-last")
+    assert page.is_disabled("#rp-next")
+    played = page.locator("#replayer .replay-trick .replay-played")
+    assert played.count() == 4
+    assert set(played.locator(".who").all_inner_texts()) <= set(names)
+    for size in (PHONE, DESKTOP):
+        page.set_viewport_size(size)
+        width = page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
+        assert width[0] <= width[1], f"the page scrolls sideways at {size}: {width}"
+        box = page.locator("#replayer .replay-felt").bounding_box()
+        assert box and box["width"] <= size["width"], box
+    page.click("#rp-close")
+    page.wait_for_selector("#replayer", state="detached")
+    assert page.evaluate("document.activeElement.id") == "replay-here"
+    assert not page.errors  # type: ignore[attr-defined]
+    page.context.close()
