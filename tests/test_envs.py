@@ -377,6 +377,15 @@ class Mirror:
     def decide(self, t: int, seat: int, obs: np.ndarray, mask: np.ndarray) -> int:
         """Check table ``t``'s observation and mask for ``seat``; choose an id; play it on
         the copy as the environment will."""
+        if self.env.M[t, kk.M_SEEING]:  # the learner sees the hand just ended, as in aec
+            st = self.states[t]
+            assert st.hand_over and seat == self.env.seat and not self.picks[t]
+            np.testing.assert_array_equal(obs, self.enc.observe(st.view(seat), 0),
+                                          err_msg=f"table {t}: the hand seen ended")
+            assert np.flatnonzero(mask).tolist() == [0]
+            assert self.env.action_of(t, 0) is None
+            self.phases.add("hand-seen")
+            return 0
         self.sync(t)
         st = self.states[t]
         assert st.turn == seat
@@ -454,7 +463,40 @@ def test_vector_observations_masks_and_rewards_equal_the_aec_envs(preset: str) -
     m = play_side_by_side(preset, {})
     assert m.checked > 1000
     assert m.basic_checked > 1000
-    assert {"play"} < m.phases
+    assert {"play", "hand-seen"} < m.phases  # the finished hand too, as the AEC env shows it
+
+
+@pytest.mark.parametrize("see", [True, False], ids=["see-hand-over", "deal-at-once"])
+def test_vector_env_infos_say_what_ended_and_the_learner_sees_the_hand(see: bool) -> None:
+    """info["ended"] names what ended on each table in the step; in a game that goes on
+    the learner observes the finished hand (phase hand-over, only id 0 legal), and id 0
+    deals the next hand (see_hand_over=False: the next hand at once)."""
+    env = FortiesVectorEnv("merrimack-valley", {"target": 20}, tables=16, seed=3, max_hands=3,
+                           see_hand_over=see)
+    obs, _ = env.reset(seed=3)
+    phase = env.encoder.layout.view(obs["observation"], "phase")
+    hand_over = PHASES.index(Phase.HAND_OVER)
+    rng = np.random.default_rng(1)
+    seen: dict[str, int] = {"hand": 0, "game": 0, "max_hands": 0}
+    waiting = np.zeros(16, dtype=bool)  # tables left at a finished hand
+    for _ in range(600):
+        ids = (rng.random(obs["action_mask"].shape) * obs["action_mask"]).argmax(axis=1)
+        assert (ids[waiting] == 0).all()
+        obs, _, term, trunc, info = env.step(ids)
+        phase = env.encoder.layout.view(obs["observation"], "phase")
+        ended, marked = info["ended"], info["_ended"]
+        assert (marked == (ended != "")).all() and ((term | trunc) <= marked).all()
+        assert set(ended[term]) <= {"game"} and set(ended[trunc]) == (
+            {"max_hands"} if trunc.any() else set())
+        mid = marked & ~(term | trunc)
+        assert set(ended[mid]) <= {"hand"}
+        waiting = phase[:, hand_over] == 1
+        assert (waiting == (mid if see else False)).all()
+        assert (obs["action_mask"][waiting].sum(axis=1) == 1).all()
+        assert (obs["action_mask"][waiting, 0] == 1).all()
+        for word in seen:
+            seen[word] += int((ended == word).sum())
+    assert all(seen.values()), seen
 
 
 @pytest.mark.parametrize(("preset", "options"), VARIANTS)

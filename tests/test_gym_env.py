@@ -11,7 +11,9 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 from forties.envs import ActionIdError, EpisodeError, gym_env
+from forties.envs.encoding import PHASES
 from forties.envs.vector import FortiesVectorEnv
+from forties.state import Phase
 from forties.vector import kernel as vk
 
 CASES: tuple[tuple[str, dict[str, Any], str], ...] = (
@@ -56,22 +58,34 @@ def test_it_plays_one_table_of_the_vector_env() -> None:
             break
 
 
-def test_the_steps_that_end_a_hand_say_so() -> None:
-    env = gym_env("merrimack-valley", opponents="basic", max_hands=4)
+@pytest.mark.parametrize("see", [True, False], ids=["see-hand-over", "deal-at-once"])
+def test_the_steps_that_end_a_hand_say_so(see: bool) -> None:
+    """The step in which a hand ends says so; the learner observes the finished hand
+    (phase hand-over, id 0 its only legal id, which deals the next), unless
+    see_hand_over=False, which deals the next hand in the same step."""
+    env = gym_env("merrimack-valley", opponents="basic", max_hands=4, see_hand_over=see)
     env.reset(seed=6)
     ends: list[dict[str, Any]] = []
     dealt = []
+    over = []
+    hand_over = PHASES.index(Phase.HAND_OVER)
     for _ in range(400):
-        _, _, term, trunc, info = env.step(int(np.flatnonzero(env.action_masks())[-1]))
+        obs, _, term, trunc, info = env.step(int(np.flatnonzero(env.action_masks())[-1]))
         hand_index = int(env.vec.game.S[0, vk.F_HAND_INDEX])
         if info.get("ended"):
             ends.append(info)
             dealt.append(hand_index)
+            over.append(env.encoder.layout.view(obs["observation"], "phase")[hand_over] == 1)
+            if see and not (term or trunc):
+                assert np.flatnonzero(env.action_masks()).tolist() == [0]
         if term or trunc:
             break
     assert ends[:3] == [{"ended": "hand", "hands": k} for k in (1, 2, 3)]
     assert ends[3] == {"ended": "game" if term else "max_hands"}
-    assert dealt[:3] == [1, 2, 3]  # each said as the next hand is dealt
+    if see:  # each said with the hand just ended in view, dealt on by the next step
+        assert dealt[:3] == [0, 1, 2] and over[:3] == [True] * 3
+    else:  # each said as the next hand is dealt
+        assert dealt[:3] == [1, 2, 3] and over[:3] == [False] * 3
 
 
 def test_an_illegal_id_plays_the_lowest_legal_one_or_is_refused() -> None:

@@ -29,7 +29,11 @@ M_TOP = M_PLAYED + MAXP  # MAXP slots: each seat's highest bid this hand
 M_HELD = M_TOP + MAXP  # seats that held
 M_PICKS = M_HELD + 1  # the cards picked so far by a dealer robbing the pack
 M_VOID = M_PICKS + 1  # MAXP slots: the suits led that each seat did not follow this hand
-MF = M_VOID + MAXP
+M_SEEING = M_VOID + MAXP  # 1: the hand is over, the learner to see it before the next deal
+MF = M_SEEING + 1
+
+# What ended on a table in a step (``hand_over``'s ``ended``).
+END_NONE, END_HAND, END_GAME, END_MAX_HANDS = range(4)
 
 # Fixed players' codes.
 P_LEARNER, P_RANDOM, P_EXTERNAL, P_BASIC = 0, 1, 2, 3
@@ -311,6 +315,8 @@ def legal_mask(S: Any, R: Any, M: Any, t: int, out: Any) -> None:
     out[:] = 0
     s = S[t, k.F_TURN]
     if s < 0:
+        if M[t, M_SEEING]:  # the learner sees the hand just ended: it may only step on
+            out[PASS] = 1
         return
     if S[t, k.F_PHASE] == k.PACK and R[k.R_GAME] == k.G_FORTY_FIVES:
         hand = S[t, k.F_HANDS + s]
@@ -362,7 +368,12 @@ def record(S: Any, M: Any, t: int, verb: int, arg: int) -> None:
 @jit()
 def apply_id(S: Any, D: Any, R: Any, M: Any, t: int, i: int) -> int:
     """Apply action id ``i`` (legal: the caller checked its mask) for the seat to act.
-    Returns 1 if an action reached the engine, 0 for a pick of robbing the pack."""
+    Returns 1 if an action reached the engine, 0 for a pick of robbing the pack or the
+    step on from a hand seen ended (the next deal)."""
+    if M[t, M_SEEING]:
+        k.deal_on(S, D, R, t)
+        forget_hand(M, t)
+        return 0
     if R[k.R_GAME] == k.G_FORTY_FIVES and S[t, k.F_PHASE] == k.PACK and i != PASS:
         if i != ROB_PACK:
             M[t, M_PICKS] |= 1 << (i - PICK0)
@@ -398,9 +409,10 @@ def new_game(S: Any, D: Any, R: Any, M: Any, t: int) -> None:
 @jit()
 def hand_over(S: Any, D: Any, R: Any, M: Any, t: int, learner: int, game_reward: bool,
               one_hand: bool, max_hands: int, hands: Any, rew: Any, done: Any,
-              trunc: Any, starts: Any, final_obs: Any) -> None:
-    """A hand has ended on table ``t``: the learner's reward, the episode's end, the
-    next deal."""
+              trunc: Any, starts: Any, final_obs: Any, see: bool, ended: Any) -> None:
+    """A hand has ended on table ``t``: the learner's reward, what ended (``ended[t]``),
+    the episode's end, and the next deal (with ``see``, a game that goes on waits for
+    the learner to see the hand ended and step on, as in the AEC environment)."""
     side = R[k.R_SIDE_OF + learner]
     hands[t] += 1
     over = S[t, k.F_OVER] == 1
@@ -414,9 +426,14 @@ def hand_over(S: Any, D: Any, R: Any, M: Any, t: int, learner: int, game_reward:
     if over or one_hand or hands[t] >= max_hands:
         done[t] = 1 if (over or one_hand) else 0
         trunc[t] = 0 if (over or one_hand) else 1
+        ended[t] = END_GAME if over else END_HAND if one_hand else END_MAX_HANDS
         observe(S, R, M, t, learner, starts, final_obs[t])
         hands[t] = 0
         new_game(S, D, R, M, t)
+        return
+    ended[t] = END_HAND
+    if see:
+        M[t, M_SEEING] = 1
         return
     k.deal_on(S, D, R, t)
     forget_hand(M, t)
@@ -425,16 +442,19 @@ def hand_over(S: Any, D: Any, R: Any, M: Any, t: int, learner: int, game_reward:
 @jit()
 def advance(S: Any, D: Any, R: Any, M: Any, P: Any, learner: int, game_reward: bool,
             one_hand: bool, max_hands: int, hands: Any, rew: Any, done: Any, trunc: Any,
-            starts: Any, final_obs: Any, waiting: Any, basic_target: int) -> None:
-    """Play every table's compiled fixed players until the learner is to act, or a
-    player given from Python (``waiting[t]``: its seat, else -1)."""
+            starts: Any, final_obs: Any, waiting: Any, basic_target: int, see: bool,
+            ended: Any) -> None:
+    """Play every table's compiled fixed players until the learner is to act (or to see
+    a hand ended), or a player given from Python (``waiting[t]``: its seat, else -1)."""
     for t in range(S.shape[0]):
         waiting[t] = -1
         while True:
             s = S[t, k.F_TURN]
             if s < 0:
+                if M[t, M_SEEING]:
+                    break
                 hand_over(S, D, R, M, t, learner, game_reward, one_hand, max_hands, hands,
-                          rew, done, trunc, starts, final_obs)
+                          rew, done, trunc, starts, final_obs, see, ended)
                 continue
             if s == learner:
                 break
@@ -482,7 +502,7 @@ def observe_all(S: Any, R: Any, M: Any, tables: Any, seat: int, starts: Any, obs
     for i in range(tables.shape[0]):
         t = tables[i]
         observe(S, R, M, t, seat, starts, obs[i])
-        if S[t, k.F_TURN] == seat:
+        if S[t, k.F_TURN] == seat or M[t, M_SEEING]:
             legal_mask(S, R, M, t, masks[i])
         else:
             masks[i, :] = 0

@@ -13,7 +13,10 @@ which reads ``action_masks()``). An episode ends with the observation of its las
 position; ``reset()`` starts the next. A step in which a hand ended says so in its info:
 ``info["ended"]`` is ``"hand"`` (the game goes on, and ``info["hands"]`` counts the
 episode's hands ended so far), or at the episode's end ``"game"`` (won), ``"hand"``
-(one-hand episodes) or ``"max_hands"`` (truncated).
+(one-hand episodes) or ``"max_hands"`` (truncated). In a game that goes on, that step's
+observation is the finished hand (phase ``hand-over``), its reward the hand's, and the
+only legal id 0, which deals the next hand (``see_hand_over=False``: the next hand's
+first observation at once, as the vector environment's option).
 """
 
 from __future__ import annotations
@@ -44,14 +47,15 @@ class FortiesGymEnv(gymnasium.Env[dict[str, npt.NDArray[Any]], int]):
                  options: Mapping[str, Any] | None = None, *, seat: int = 0,
                  opponents: str | Policy | Sequence[str | Policy | None] = "random",
                  reward: str = "hand", episode: str = "game", max_hands: int = 200,
-                 illegal: str = "lowest", render_mode: str | None = None) -> None:
+                 illegal: str = "lowest", render_mode: str | None = None,
+                 see_hand_over: bool = True) -> None:
         check_choice("illegal", illegal, ILLEGAL)
         if render_mode not in (None, "human", "ansi"):
             raise ValueError(f"render_mode must be None, 'human' or 'ansi', not "
                              f"{render_mode!r}")
         self.vec = FortiesVectorEnv(rules, options, tables=1, seat=seat, opponents=opponents,
                                     reward=reward, episode=episode, max_hands=max_hands,
-                                    seed=0)
+                                    seed=0, see_hand_over=see_hand_over)
         self.rules = self.vec.rules
         self.encoder = self.vec.encoder
         self.illegal = illegal
@@ -90,16 +94,12 @@ class FortiesGymEnv(gymnasium.Env[dict[str, npt.NDArray[Any]], int]):
                 raise ActionIdError(f"action {i} is not legal now")
             info["illegal"] = True
             i = int(np.flatnonzero(self._mask)[0])
-        before = int(self.vec.hands[0])
         obs, rew, term, trunc, vinfo = self.vec.step(np.array([i], dtype=np.int64))
         terminated, truncated = bool(term[0]), bool(trunc[0])
-        if truncated:
-            info["ended"] = "max_hands"
-        elif terminated:
-            info["ended"] = "hand" if self.vec.one_hand else "game"
-        elif self.vec.hands[0] > before:
-            info["ended"] = "hand"
-            info["hands"] = int(self.vec.hands[0])
+        if vinfo["_ended"][0]:
+            info["ended"] = str(vinfo["ended"][0])
+            if not (terminated or truncated):
+                info["hands"] = int(self.vec.hands[0])
         if terminated or truncated:
             self._live = False
             self._mask = np.zeros(self.encoder.actions, dtype=np.int8)

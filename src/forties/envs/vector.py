@@ -27,6 +27,14 @@ Episodes, rewards and ids are those of the AEC environment (``forties.envs.aec``
 (Gymnasium's same-step autoreset): the observation returned is the new episode's, and
 ``info["final_obs"]`` holds the last one where ``info["_final_obs"]`` is set.
 
+Hand boundaries, as in the AEC environment: when a hand ends and the game goes on, the
+learner observes the finished hand (phase ``hand-over``, its reward for it with it) and
+steps on with id 0, its only legal id there; then the next hand is dealt
+(``see_hand_over=False`` deals it in the same step instead). ``info["ended"]`` says,
+table by table, what ended in the step (``"hand"``, and at an episode's end ``"game"``,
+``"hand"`` for one-hand episodes or ``"max_hands"``; ``""`` for nothing), where
+``info["_ended"]`` is set.
+
 Seeds follow Gymnasium's conventions: ``reset(seed=s)`` with an int deals the same
 games for the same ``s``, a list of one int per table seeds each table on its own (table
 ``t`` plays as the one table of an env seeded ``s[t]`` would), and ``reset()`` without
@@ -63,6 +71,8 @@ from . import kernels as kk
 from .aec import EPISODES, REWARDS, check_choice, is_id, make_rules
 from .encoding import ActionIdError, Encoder, EpisodeError
 
+# info["ended"]'s words, by the kernels.END_ codes.
+ENDED = np.array(["", "hand", "game", "max_hands"])
 Policy = Callable[[npt.NDArray[np.float32], npt.NDArray[np.int8]], Any]
 Seed = int | Sequence[int] | None
 
@@ -81,7 +91,7 @@ class FortiesVectorEnv(VectorEnv):
                  options: Mapping[str, Any] | None = None, *, tables: int = 1024,
                  seat: int = 0, opponents: str | Policy | Sequence[str | Policy | None] = "random",
                  reward: str = "hand", episode: str = "game", max_hands: int = 200,
-                 seed: Seed = None, copy: bool = True) -> None:
+                 seed: Seed = None, copy: bool = True, see_hand_over: bool = True) -> None:
         check_choice("reward", reward, REWARDS)
         check_choice("episode", episode, EPISODES)
         if type(tables) is not int or tables < 1:
@@ -99,6 +109,7 @@ class FortiesVectorEnv(VectorEnv):
         self.one_hand = episode == "hand"
         self.max_hands = max_hands
         self.copy = bool(copy)
+        self.see_hand_over = bool(see_hand_over)
         self.codes = np.zeros(n, dtype=np.int64)
         # the game score as basic reads it from its view's rules
         self.basic_target = int(self.rules.to_json().get("options", {}).get("target", 120))
@@ -221,10 +232,9 @@ class FortiesVectorEnv(VectorEnv):
         rew = np.zeros(self.num_envs)
         done = np.zeros(self.num_envs, dtype=np.bool_)
         trunc = np.zeros(self.num_envs, dtype=np.bool_)
-        self._advance(rew, done, trunc)
-        ended = done | trunc
+        codes = self._advance(rew, done, trunc)
         info = {"final_obs": self.final_obs.copy() if self.copy else self.final_obs,
-                "_final_obs": ended}
+                "_final_obs": done | trunc, "ended": ENDED[codes], "_ended": codes > 0}
         return self._observation(), rew, done, trunc, info
 
     def _ids(self, actions: Any, tables: npt.NDArray[np.int64],
@@ -259,15 +269,19 @@ class FortiesVectorEnv(VectorEnv):
                                 "not legal there now")
 
     def _advance(self, rew: npt.NDArray[np.float64], done: npt.NDArray[np.bool_],
-                 trunc: npt.NDArray[np.bool_]) -> None:
+                 trunc: npt.NDArray[np.bool_]) -> npt.NDArray[np.int64]:
+        """Play on to the learner's turn on every table; what ended on each (the
+        ``kernels.END_`` codes)."""
         g = self.game
         waiting = np.full(self.num_envs, -1, dtype=np.int64)
         done_i = np.zeros(self.num_envs, dtype=np.int64)
         trunc_i = np.zeros(self.num_envs, dtype=np.int64)
+        ended = np.zeros(self.num_envs, dtype=np.int64)
         while True:
             kk.advance(g.S, g.D, g.R, self.M, self.codes, self.seat, self.game_reward,
                        self.one_hand, self.max_hands, self.hands, rew, done_i, trunc_i,
-                       self.starts, self.final_obs, waiting, self.basic_target)
+                       self.starts, self.final_obs, waiting, self.basic_target,
+                       self.see_hand_over, ended)
             if (waiting < 0).all():
                 break
             for s, policy in self.policies.items():
@@ -282,6 +296,7 @@ class FortiesVectorEnv(VectorEnv):
                 self._apply(tables, self._ids(policy(obs, masks), tables, who), who)
         done |= done_i.astype(np.bool_)
         trunc |= trunc_i.astype(np.bool_)
+        return ended
 
     def _observation(self) -> dict[str, Any]:
         kk.observe_all(self.game.S, self.game.R, self.M, self._all, self.seat, self.starts,
@@ -294,7 +309,8 @@ class FortiesVectorEnv(VectorEnv):
 
     def action_of(self, t: int, i: int) -> Action | None:
         """What id ``i`` does on table ``t`` now: its Action (None for a pick of robbing
-        the pack, which acts only with the picks that follow it)."""
+        the pack, which acts only with the picks that follow it, and for id 0 stepping on
+        from a hand seen ended)."""
         if not _whole(t) or t >= self.num_envs:
             raise ValueError(f"no table {t!r}: tables 0..{self.num_envs - 1}")
         if not is_id(i):
@@ -303,6 +319,8 @@ class FortiesVectorEnv(VectorEnv):
         g = self.game
         S, R = g.S, g.R
         s = int(S[t, vk.F_TURN])
+        if self.M[t, kk.M_SEEING] and i == kk.PASS:
+            return None
         if R[vk.R_GAME] == vk.G_FORTY_FIVES and S[t, vk.F_PHASE] == vk.PACK and i != kk.PASS:
             if i != kk.ROB_PACK:
                 return None
