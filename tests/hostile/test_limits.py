@@ -281,9 +281,9 @@ def test_per_minute_forgets_empty_keys() -> None:
     now[0] += 31
     assert pm.room("10.9.9.9") and pm.held == 0  # a key whose minute is empty is gone
     rates = Rates(Limits(pads_per_minute=1, pads_per_minute_total=1))
-    rates.take("pads", "a")
+    asyncio.run(rates.take("pads", "a"))
     with pytest.raises(RateLimited):
-        rates.take("pads", "b")  # the ceiling in total
+        asyncio.run(rates.take("pads", "b"))  # the ceiling in total
     assert rates.keys() == 1  # (b, refused, is not kept)
 
 

@@ -228,14 +228,14 @@ async def rules_post(request: Request) -> Response:
         return error(400, str(e))
 
 
-def limit(request: Request, kind: str = "tables") -> None:
+async def limit(request: Request, kind: str = "tables") -> None:
     """One more ``kind`` (``limits.Rates``) from the request's address, or 429."""
-    service_of(request).rates.take(kind, client_of(request))
+    await service_of(request).rates.take(kind, client_of(request))
 
 
 async def play_now(request: Request) -> Response:
     body = await json_body(request, BODY_MAX)
-    limit(request)
+    await limit(request)
     preset = body.get("preset")
     level = body.get("level", "basic")
     if level not in TABLE_LEVELS:
@@ -260,7 +260,7 @@ async def play_now(request: Request) -> Response:
 
 async def new_table(request: Request) -> Response:
     body = await json_body(request, BODY_MAX)
-    limit(request)
+    await limit(request)
     conf: dict[str, Any] = {}
     for key in ("hints", "turn_seconds", "level"):
         if key in body:
@@ -288,7 +288,7 @@ async def new_table(request: Request) -> Response:
 
 async def join(request: Request) -> Response:
     body = await json_body(request, BODY_MAX)
-    limit(request, "joins")
+    await limit(request, "joins")
     table_id = request.path_params["id"]
     got = await service_of(request).join(table_id, body.get("invite"), body.get("name"),
                                          body.get("seat"))
@@ -317,7 +317,7 @@ async def table_summary(request: Request) -> Response:
 
 
 async def table_record(request: Request) -> Response:
-    limit(request, "records")
+    await limit(request, "records")
     live = await service_of(request).live(request.path_params["id"])
     if live is None:
         return error(404, "there is no such table")
@@ -334,9 +334,9 @@ async def replay(request: Request) -> Response:
     if service.replaying >= lim.replays_waiting:
         return error(503, "the server is busy with other replays: try again shortly",
                      "busy")
-    limit(request, "replays")
-    service.replaying += 1
+    service.replaying += 1  # (before the count is taken: no other replay slips in)
     try:
+        await limit(request, "replays")
         raw = await request.body()  # (at most RECORD_MAX: ``guard.Guard``)
         if len(raw) > RECORD_MAX:
             return error(413, f"the request is too large (at most {RECORD_MAX // 1024} KiB)")
@@ -345,6 +345,8 @@ async def replay(request: Request) -> Response:
                                                  lim.replay_answer_bytes)
     except NotReplayed as e:
         return error(e.status, e.message)
+    except RateLimited as e:  # (a RuntimeError too: not the replays' process failing)
+        return error(429, e.message, e.code)
     except (ParsEnded, ParFailed, RuntimeError):
         return error(503, "the replay could not be worked out now: try again shortly",
                      "busy")
@@ -484,6 +486,7 @@ def create_app(settings: ServerSettings) -> Starlette:
 
         service.bus = Bus(settings.redis_url)
         service.owners = Owners(service.bus.redis, service.bus.origin)
+        service.rates.share(service.bus.redis)  # (every process counts the same minutes)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

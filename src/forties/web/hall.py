@@ -292,12 +292,12 @@ class Evenings:
             if not turns.users and self.locks.get(eid) is turns:
                 del self.locks[eid]
 
-    def limit(self, address: str, kind: str = "evenings") -> None:
+    async def limit(self, address: str, kind: str = "evenings") -> None:
         """At most ``evenings_per_minute`` new evenings a minute from one address, and
         ``evenings_per_minute_total`` from every address together (``limits.Rates``);
         the same for the evenings' downloads and printed cards (``kind``: "records")."""
         self._tick()
-        self.rates.take(kind, address)
+        await self.rates.take(kind, address)
 
     def check_key(self, body: dict[str, Any], key: Any, *, tables: bool = False) -> str:
         """'director' or 'tables' for a right key; raises Refused (403) otherwise."""
@@ -339,7 +339,7 @@ class Evenings:
             if online.get("turn_seconds") is not None:
                 extra["settings"] = {"turn_seconds": online["turn_seconds"]}
             try:  # (counted against the address that made the evening)
-                self.rates.take("evening_tables", str(body.get("maker") or eid))
+                await self.rates.take("evening_tables", str(body.get("maker") or eid))
             except RateLimited as e:  # the next change or poll makes the rest
                 self.problems[eid] = (f"table {t} of game {g} is not made yet ({e.message});"
                                       f" it will be in a minute")
@@ -521,7 +521,7 @@ async def create(request: Request) -> Response:
     if turn is not None and (type(turn) is not int or not 5 <= turn <= 3600):
         raise Refused("turn_seconds must be null (no timer) or a whole number of seconds "
                       "from 5 to 3600")
-    ev.limit(address)  # (the evenings made are counted, not the requests refused)
+    await ev.limit(address)  # (the evenings made are counted, not the requests refused)
     try:
         maker = (await ev.secret.keyed(address))[:32]
     except NoSecret as e:
@@ -713,7 +713,7 @@ async def export(request: Request) -> Response:
     ev = evenings_of(request)
     eid = request.path_params["eid"]
     fmt = request.path_params["fmt"]
-    ev.limit(_address(request), "records")
+    await ev.limit(_address(request), "records")
     _, _, hall = await ev.read(eid)
     name = f"evening-{eid}"
     if fmt == "json":
@@ -735,7 +735,7 @@ async def printed(request: Request) -> Response:
     lang = request.query_params.get("lang", "en")
     if lang not in LANGUAGES:
         raise Refused(f"language must be one of {', '.join(LANGUAGES)}")
-    ev.limit(_address(request), "records")
+    await ev.limit(_address(request), "records")
     _, _, hall = await ev.read(eid)
     if what == "cards":
         return HTMLResponse(punch_cards_html(hall, lang))

@@ -60,17 +60,35 @@ a hand's par                                   one in flight for each table, in 
                                                one process (``turns.Turns.ask_par``)
 =============================================  ============================================
 
-With several processes (``--workers``), each keeps its own count: the limits of a site
-are those of a process times the processes.
+With several processes (``--workers N``, or processes on several machines: they always
+share Redis, ``workers.check_scale_out``), the limits a minute (``Rates``) are counted in
+Redis (``shared_rates``), so that a site's limits are the same whatever the processes:
+an address that made its tables through one process is refused by the next. One process
+alone (no ``--redis``) counts in its own memory (``PerMinute``), and so does a process
+whose Redis does not answer, until it does.
+
+The rest stay each process's own, on purpose: the open connections per address and in
+total (``transport.Doorman``) and the open websockets per address (``guard.Guard``) count
+the file descriptors and the memory of the process that holds them, which are its own,
+and a process is refused only what it could not hold (with N processes behind one port
+the system spreads an address's connections over them, so an address may hold up to N
+times the number in all, and no more than one process's share in any one); the replays
+at once (``replays_waiting``) count the work of the process's own replays' process; a
+connection's messages (``Bucket``) are that connection's; a seat's connections
+(``seat_connections``), a table's hint in flight and its par are counted by the one
+process that runs the table (``owners``), to which every websocket of the table is
+handed.
 
 ``PerMinute`` is ours rather than the ``limits`` library's: it is the exact moving window
 (the times of the last minute's takes) in twenty lines on the event loop, with no thread
 and no storage to run; ``limits``'s memory storage keeps the same window and expires its
-keys from a timer thread of its own, and its one advantage here, counts shared between
-processes through Redis, would cost a round trip to Redis on every request that makes
-something. Its keys are pruned: a key whose minute is empty is forgotten, and the whole
-map is swept once a minute, so that it holds no more keys than were let through in the
-last minute.
+keys from a timer thread of its own. Shared through Redis (``shared_rates``), the same
+window is one script of ten lines that Redis runs at once for an address's minute and
+every address's, by Redis's own clock, in one round trip (``limits``'s Redis moving
+window is two: a test, then a hit). Its keys are pruned: a key whose minute is empty is
+forgotten, and the whole map is swept once a minute, so that it holds no more keys than
+were let through in the last minute; Redis expires its own a minute after their last
+take.
 """
 
 from __future__ import annotations
@@ -300,6 +318,14 @@ class Rates:
             kind: (PerMinute(int(getattr(lim, f"{kind}_per_minute"))),
                    PerMinute(int(getattr(lim, f"{kind}_per_minute_total"))))
             for kind in self.KINDS}
+        self.shared: Any = None  # ``shared_rates.SharedMinutes``, where Redis counts
+
+    def share(self, redis: Any) -> None:
+        """Count in ``redis`` (an asyncio client) from now on, with every other process
+        that shares it (``shared_rates``)."""
+        from .shared_rates import SharedMinutes
+
+        self.shared = SharedMinutes(redis)
 
     @classmethod
     def lifted(cls, count: int = 1_000_000) -> dict[str, int]:
@@ -308,17 +334,32 @@ class Rates:
         return {f"{kind}_per_minute{total}": count for kind in cls.KINDS
                 for total in ("", "_total")}
 
-    def take(self, kind: str, address: str) -> None:
+    async def take(self, kind: str, address: str) -> None:
         """Count one ``kind`` for ``address`` (and in total); raises ``RateLimited``
-        (nothing counted) when either minute is full."""
+        (nothing counted) when either minute is full. Counted in Redis where the
+        processes share it (``share``), else here."""
         mine, every = self._per[kind]
         what = self.KINDS[kind]
-        if not mine.room(address):
+        full = None
+        if self.shared is not None:
+            from .shared_rates import ALL_FULL, MINE_FULL
+
+            got = await self.shared.take(kind, address, mine.count, every.count)
+            full = {MINE_FULL: "mine", ALL_FULL: "every"}.get(got, "") if got is not None \
+                else None
+        if full is None:  # (counted here)
+            if not mine.room(address):
+                full = "mine"
+            elif not every.take():
+                full = "every"
+            else:
+                mine.take(address)
+                full = ""
+        if full == "mine":
             raise RateLimited(f"too many {what} from this address: wait a minute")
-        if not every.take():
+        if full == "every":
             raise RateLimited(f"too many {what} on this server this minute: try again "
                               f"shortly", total=True)
-        mine.take(address)
 
     def keys(self) -> int:
         """How many addresses are kept in all (each pruned after its minute)."""

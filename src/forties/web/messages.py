@@ -160,7 +160,7 @@ class Messages:
             raise TableError("seat", "spectators watch without speaking")
         if live.table.silenced and name_key(live.table.seats[seat].name) in live.table.silenced:
             return  # the operator silenced this name at this table: its chat is dropped
-        self.rates.take("chats", conn.address)
+        await self.rates.take("chats", conn.address)
         event: Event = {"kind": "chat", "seat": seat, "name": live.table.seats[seat].name}
         if "phrase" in msg:
             if msg["phrase"] not in PHRASES:
@@ -185,7 +185,10 @@ class Messages:
         if live.hinting:
             raise TableError("busy", "a hint is being worked out at this table: ask again "
                                      "when it comes")
-        self.rates.take("hints", conn.address)
+        await self.rates.take("hints", conn.address)
+        if live.hinting:  # (asked meanwhile, while the count was taken)
+            raise TableError("busy", "a hint is being worked out at this table: ask again "
+                                     "when it comes")
         live.hinting = True
         # worked out beside the connection, which reads on meanwhile (an action, a ping, the
         # server's drain): a server that stops cancels it with its other background work

@@ -112,11 +112,11 @@ class Pads:
         self.store = service.store
         self.rates = rates or Rates()
 
-    def limit(self, address: str, kind: str = "pads") -> None:
+    async def limit(self, address: str, kind: str = "pads") -> None:
         """At most ``pads_per_minute`` new pads a minute from one address, and
         ``pads_per_minute_total`` from every address together (``limits.Rates``); the
         same for the pads' downloads (``kind``: "records")."""
-        self.rates.take(kind, address)
+        await self.rates.take(kind, address)
 
     async def load(self, pid: str) -> tuple[int, dict[str, Any], Pad]:
         if not ID.match(pid):
@@ -200,7 +200,7 @@ async def create(request: Request) -> Response:
                       line(title))
     except RulesError as e:
         raise Refused(str(e)) from None
-    pads.limit(_address(request))
+    await pads.limit(_address(request))
     pid = secrets.token_hex(6)
     key = secrets.token_urlsafe(18)
     version = await pads.store.put_doc(KIND, pid, {"pad": pad.to_json(),
@@ -252,7 +252,7 @@ async def undo(request: Request) -> Response:
 async def export(request: Request) -> Response:
     pads = pads_of(request)
     pid, fmt = request.path_params["pid"], request.path_params["fmt"]
-    pads.limit(_address(request), "records")
+    await pads.limit(_address(request), "records")
     _, _, pad = await pads.load(pid)
     name = f"pad-{pid}.{fmt}"
     disposition = {"Content-Disposition": f'attachment; filename="{name}"'}

@@ -282,11 +282,11 @@ class Service:
         """The table ``table_id`` in play here (loaded from the store if need be)."""
         return await self.live_tables.live(table_id)
 
-    def allow_create(self, client: str) -> bool:
+    async def allow_create(self, client: str) -> bool:
         """Table creation is limited per client address (tables_per_minute) and in total
         (``Rates``): whether one more may be made now (it is counted)."""
         try:
-            self.rates.take("tables", client)
+            await self.rates.take("tables", client)
         except RateLimited:
             return False
         return True

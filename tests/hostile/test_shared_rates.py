@@ -1,0 +1,66 @@
+"""Every limit a minute is the site's, not each process's: with several server processes
+(they then always share Redis) an address that made its tables or its pads through one
+process is refused by the next, which counted nothing of them itself."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from forties.web.limits import Limits, RateLimited, Rates
+
+from ..helpers_scale import Serve
+from ..services import Redis
+
+SOURCE = "127.0.0.77"  # this test's own address: nothing else in the session counts on it
+
+
+def client(server: Serve) -> httpx.Client:
+    return httpx.Client(base_url=server.http, timeout=30,
+                        transport=httpx.HTTPTransport(local_address=SOURCE))
+
+
+def test_a_second_process_refuses_what_the_first_counted(tmp_path: Path, db: str,
+                                                         rd: Redis) -> None:
+    limits = {"tables_per_minute": 2, "pads_per_minute": 1}
+    a = Serve(tmp_path / "a", db, rd.url, **limits).launch()
+    b = Serve(tmp_path / "b", db, rd.url, **limits).launch()
+    try:
+        a.ready(), b.ready()
+        with client(a) as first, client(b) as second:
+            for _ in range(2):
+                r = first.post("/api/tables", json={"preset": "auction-45"})
+                assert r.status_code == 200, r.text
+            r = second.post("/api/tables", json={"preset": "auction-45"})
+            assert r.status_code == 429 and r.json()["code"] == "rate", r.text
+            assert "from this address" in r.json()["error"]
+            assert first.post("/api/pads", json={}).status_code == 200
+            r = second.post("/api/pads", json={})
+            assert r.status_code == 429 and r.json()["code"] == "rate", r.text
+        with httpx.Client(base_url=b.http, timeout=30) as other:  # another address: let in
+            assert other.post("/api/tables", json={"preset": "auction-45"}).status_code == 200
+    finally:
+        for s in (a, b):
+            code, err = s.stop()
+            assert code == 0 and "Traceback" not in err, err[-3000:]
+
+
+def test_a_process_whose_redis_does_not_answer_counts_alone() -> None:
+    """Redis gone: the process still limits, by its own count, and does not fail."""
+
+    class Gone:
+        def register_script(self, text: str) -> Any:
+            async def run(**_: Any) -> int:
+                raise ConnectionError("Connection refused")
+            return run
+
+    rates = Rates(Limits(tables_per_minute=1))
+    rates.share(Gone())
+    asyncio.run(rates.take("tables", "10.0.0.1"))
+    with pytest.raises(RateLimited):
+        asyncio.run(rates.take("tables", "10.0.0.1"))
+    asyncio.run(rates.take("tables", "10.0.0.2"))
