@@ -3,11 +3,13 @@
 Several ``forties serve`` processes, on one machine or many, share one PostgreSQL database,
 which is the authority (each table's version, every event committed before anyone hears of
 it). When a process commits events to a table it publishes the table's id and its new
-event number here; every other process holding that table reads the new events from the
-database and tells its own connections, so a client sees every move of its table at once
-whichever process it is connected to. The message carries no game data: nothing a seat
-may not see goes through Redis, and a lost message costs only time (a client's hello, or
-the next message for the table, brings the process up to date from the database).
+event number here, where another process needs it (``LiveTables.announce``: the table's
+owner publishes only while another process holds connections to it); every other process
+holding that table reads the new events from the database and tells its own connections,
+so a client sees every move of its table at once whichever process it is connected to.
+The message carries no game data: nothing a seat may not see goes through Redis, and a
+lost message costs only time (a client's hello, or the next message for the table, brings
+the process up to date from the database).
 
 Presence (which seats have a connection, on whichever process) is kept in Redis too: one
 sorted set a table, ``forties:here:TABLE``, whose members are ``SEAT:PROCESS`` scored with
@@ -136,7 +138,8 @@ class Bus:
 
     async def note(self, table_id: str, fields: dict[str, Any]) -> None:
         """Tell the other processes something else about ``table_id`` (never game data):
-        {"r": id} its rematch is made."""
+        {"r": id} its rematch is made; {"w": 1} this process holds connections to it (the
+        owner announces its moves for a while)."""
         try:
             await self.redis.publish(self.channel, json.dumps(
                 {**fields, "t": table_id, "o": self.origin}))

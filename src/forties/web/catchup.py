@@ -5,6 +5,7 @@ process's notes (a rematch made, a seat come or gone) are acted on.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from .live import Live, LiveTables
@@ -27,6 +28,13 @@ class CatchUp:
         """Another process's note about a table (not a move)."""
         if "r" in body:
             await self.rematches.made_elsewhere(table_id, body["r"])
+        if "w" in body:  # that process holds connections to the table, which this one runs
+            live = self.tables.tables.get(table_id)
+            if live is not None and self.tables.runs(live) and not self.tables.closing:
+                from .bus import PRESENCE_SECONDS
+
+                live.watched_until = time.monotonic() + PRESENCE_SECONDS
+                self.tables.announce(live, always=True)  # (what it may have missed)
         if "p" in body:  # a seat came or went on that process
             live = self.tables.tables.get(table_id)
             if live is not None and not self.tables.closing:

@@ -116,6 +116,9 @@ class Live:
     # when something last happened at the table here (an event, a connection gone), on
     # the monotonic clock: a table nobody is at leaves memory after a while (the sweep)
     touched: float = field(default_factory=lambda: time.monotonic())
+    # several processes: until when (monotonic) another process has said it holds
+    # connections to this table, which this one runs: its commits are announced till then
+    watched_until: float = 0.0
 
     def idle_for(self, now: float) -> float | None:
         """How long the table has waited on nobody (None: it is not idle: someone is at
@@ -185,9 +188,16 @@ class LiveTables:
     # ----- loading ------------------------------------------------------------------
 
     async def live(self, table_id: str) -> Live | None:
-        """The table ``table_id`` in play here (loaded from the store if need be)."""
+        """The table ``table_id`` in play here (loaded from the store if need be). A table
+        that another process runs and that has no connection here is brought up to date
+        from the database first: its owner announces its moves only to the processes
+        that hold connections to it (``announce``)."""
         live = self.tables.get(table_id)
         if live is not None:
+            if self.bus is not None and not live.conns and not self.runs(live) and \
+                    not self.closing:
+                async with live.lock:
+                    await self.catch_up(live)
             return live
         async with self._loading:
             live = self.tables.get(table_id)
@@ -271,7 +281,7 @@ class LiveTables:
                 metrics.ACTIONS.inc()
         live.touched = time.monotonic()
         live.standby = False
-        self.announce(t.id, t.seq)
+        self.announce(live)
 
     async def catch_up(self, live: Live) -> int:
         """The events committed since this process's last (under ``live.lock``): applied
@@ -298,10 +308,19 @@ class LiveTables:
                                                             host=c.seat == HOST, now=now))
             c.send(text)
 
-    def announce(self, table_id: str, seq: int) -> None:
-        """Tell the other processes that the table moved (its events are committed)."""
-        if self.bus is not None and not self.closing:
-            self.spawn(self.bus.publish(table_id, seq))
+    def announce(self, live: Live, always: bool = False) -> None:
+        """Tell the other processes that the table moved (its events are committed): those
+        that hold connections to it hear its moves from here. A table this process runs
+        whose every connection is here (no seat present on another process, and no
+        other process has said it watches: ``watched_until``) is announced to nobody, each
+        of its moves costing Redis and the other processes nothing; ``always``: announced
+        anyway."""
+        if self.bus is None or self.closing:
+            return
+        if not always and self.owners is not None and self.owners.runs(live.table.id) and \
+                not live.remote and live.watched_until <= time.monotonic():
+            return
+        self.spawn(self.bus.publish(live.table.id, live.table.seq))
 
 
 __all__ = ["HOST", "QUEUE_MAX", "Conn", "Live", "LiveTables", "OnOver", "encode"]

@@ -27,7 +27,9 @@ class Presence:
 
     def seen(self, live: Live) -> None:
         """This process's connections to ``live`` changed: its seats' presence is
-        updated, and written to Redis for the other processes."""
+        updated, and written to Redis for the other processes; where another process runs
+        the table, that one is told that this one watches it (``watching``)."""
+        self.watching(live)
         mine = {c.seat for c in live.conns if c.seat is not None}
         if mine != live.here:
             if self.tables.bus is not None and not self.tables.closing:
@@ -37,6 +39,15 @@ class Presence:
                                                    {tid: gone} if gone else {}))
             live.here = mine
         self._update(live)
+
+    def watching(self, live: Live) -> None:
+        """A table with connections here that another process runs: that process is told
+        (a note ``{"w": 1}``, again every beat while they stay) to announce its moves,
+        which it announces to nobody while every connection is its own."""
+        bus = self.tables.bus
+        if bus is not None and live.conns and not self.tables.runs(live) and \
+                not self.tables.closing:
+            self.tables.spawn(bus.note(live.table.id, {"w": 1}))
 
     async def _write_here(self, tables: dict[str, set[int]], gone: dict[str, set[int]],
                           tell: bool = True) -> None:
@@ -126,6 +137,8 @@ class Presence:
         tables = self.tables.tables
         mine = {tid: set(live.here) for tid, live in tables.items() if live.here}
         await self._write_here(mine, {}, tell=False)
+        for held in list(tables.values()):
+            self.watching(held)
         watched = [tid for tid, live in tables.items()
                    if live.table.status not in (OVER, CLOSED) or live.conns]
         got = await bus.present(watched)
