@@ -7,6 +7,7 @@ import { cardFace, cardFigure, cardLabel, cardName, suitIcon } from './cards.js'
 import { showBeside } from './nearby.js';
 import { noteTable } from './recent.js';
 import { openReplay } from './replayer.js';
+import { afterFelt, beforeDraw, drawControls, heard, holding, setupFeel, shownInstead, tellPace } from './feel.js';
 import { api, saveSeat, savedSeat, savedInvites, savedName, saveName, absolute, h, copyText, LEVELS,
   errorText, valueText, computerLevel } from './util.js';
 
@@ -271,6 +272,8 @@ function tricksWon(view) {
 /** The trick on the table: the one being played, or, until its first card, the trick
  *  just finished (so everyone sees its last card and who took it). */
 function shownTrick(view) {
+  const instead = shownInstead(view); // (feel.js: the last trick on a tap, or none once taken)
+  if (instead !== undefined) return instead;
   const tr = view.trick;
   if (tr && tr.cards && tr.cards.length) return { ...tr, done: false };
   const tricks = view.tricks || [];
@@ -347,7 +350,7 @@ function renderFelt() {
   const me = S.you === null ? 0 : S.you;
   const pos = positions(n);
   const cells = [];
-  const playing = view.phase === 'play';
+  const playing = view.phase === 'play' || holding(view);
   for (let r = 1; r < n; r += 1) {
     const seat = (me + r) % n;
     const cell = h('div', { class: 'seat', dataset: { pos: pos[r - 1], seat } }, badge(seat, view));
@@ -380,6 +383,7 @@ function renderFelt() {
   }
   felt.dataset.players = String(n);
   felt.replaceChildren(...cells, mid);
+  afterFelt(felt, view, S.you, seatName);
 }
 
 function statusText() {
@@ -964,6 +968,7 @@ function render() {
   const inReview = active && active !== document.body && active.closest('#review');
   const reviewFocus = inReview && (active.id ? `#${active.id}` : active.tagName.toLowerCase());
   const view = S.view;
+  beforeDraw(view, S.you);
   const legal = parseLegal(view);
   const key = `${view.version}:${view.phase}`;
   if (S.selKey !== key && !(S.selKey.split(':')[1] === view.phase && view.to_act === S.you)) {
@@ -981,7 +986,7 @@ function render() {
   renderStatus();
   renderWaiting();
   renderFelt();
-  $('felt').hidden = ['hand-over', 'game-over'].includes(view.phase);
+  $('felt').hidden = ['hand-over', 'game-over'].includes(view.phase) && !holding(view);
   renderActions(legal);
   renderHand(legal);
   renderReview();
@@ -1052,6 +1057,7 @@ function onSnapshot(m) {
   S.ready = new Set(S.conn.pendingReady !== null && S.you !== null ? [S.you] : []);
   renderChat();
   render();
+  tellPace(S.conn);
   document.body.dataset.ready = '1';
 }
 
@@ -1104,6 +1110,7 @@ function onEvent(m) {
   const active = document.activeElement;
   const lost = !active || active === document.body || active.closest('#hand, #actions');
   render();
+  heard(before, S.view, ev, S.you);
   if (before && !handOver(before) && handOver(S.view)) {
     // the hand is over: its result is read out, and a keyboard player whose card went
     // away lands on the review
@@ -1251,6 +1258,7 @@ function setupPanels() {
   $('b-more').addEventListener('click', () => toggle('b-more', 'more'));
   $('b-last').addEventListener('click', () => { S.showLast = !S.showLast; renderLastTrick(); });
   $('b-away').addEventListener('click', () => S.conn && S.conn.send({ type: 'away' }));
+  setupFeel($('feel'), render);
   $('phrases').replaceChildren(...PHRASES.map((p) => h('button', { type: 'button', dataset: { phrase: p },
     text: t(`phrase.${p}`), onclick: () => S.conn && S.conn.send({ type: 'chat', phrase: p }) })));
   $('chat-form').addEventListener('submit', (ev) => {
@@ -1328,6 +1336,7 @@ async function main() {
     $('phrases').replaceChildren(...PHRASES.map((p) => h('button', { type: 'button', dataset: { phrase: p },
       text: t(`phrase.${p}`), onclick: () => S.conn && S.conn.send({ type: 'chat', phrase: p }) })));
     renderChat();
+    drawControls($('feel'));
     render();
   });
   if (!S.token && (invite || openSeat)) {
