@@ -23,7 +23,15 @@ from .pages import act, catalog, mine, new_page, post, until, wait_ready, where
 # (A mutation observer's callback runs once the drawing's script is done: a card that
 # moves is moving by then.)
 WATCH_JS = """(() => {
-  const feel = window.__feel = { words: [], leads: [], cards: {}, running: 0 };
+  const feel = window.__feel = { words: [], leads: [], cards: {}, running: 0, tones: 0,
+                                 buzz: [] };
+  // the tones made, and the vibrations asked for (a phone's, or none where there is none)
+  const tone = BaseAudioContext.prototype.createOscillator;
+  BaseAudioContext.prototype.createOscillator = function () {
+    feel.tones += 1;
+    return tone.call(this);
+  };
+  if (navigator.vibrate) navigator.vibrate = (p) => { feel.buzz.push(p); return true; };
   let shown = null, trick = '';
   const look = () => {
     const w = document.getElementById('trick-words');
@@ -145,6 +153,12 @@ def test_cards_move_and_the_winner_is_said_for_as_long_as_the_pace_holds_it(
     page = open_table(paced_server, browser, PHONE_TALL, "en")
     set_pace(page, "fast")
     play_tricks(page, 1)
+    # the sounds are off until the player turns them on; the phone buzzed at his turns
+    assert page.evaluate("window.__feel.tones") == 0
+    assert not page.is_checked("#sounds")
+    page.check("#sounds")
+    assert page.evaluate("localStorage.getItem('forties.sounds')") == "on"
+    assert page.evaluate("window.__feel.buzz").count(80) >= 1
     set_pace(page, "slow")
     play_tricks(page, 2)
     fast, slow = words_said(page)[:2]
@@ -160,6 +174,8 @@ def test_cards_move_and_the_winner_is_said_for_as_long_as_the_pace_holds_it(
     # the cards played moved in (each of them from its seat or the hand)
     moved = page.evaluate("window.__feel.cards")
     assert len(moved) >= 8 and all(n > 0 for n in moved.values()), moved
+    # and were heard: a tone on turning the sounds on, then the cards and the trick
+    assert page.evaluate("window.__feel.tones") >= 6
     # the pace stays on the device: the page opened again starts at slow
     page.reload()
     wait_ready(page)
