@@ -62,6 +62,7 @@ def families() -> dict[tuple[str, str], list[str]]:
         ("error.code.", ""): codes,
         ("error.frame.", ""): js_list("FRAME_CODES", "table.js"),
         ("refusal.", ""): list(REFUSAL_CODES),
+        ("theme.", ""): js_list("THEMES", "theme.js"),
     }
 
 

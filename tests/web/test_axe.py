@@ -1,7 +1,8 @@
 """axe-core's WCAG 2.1 A and AA rules (and the label-in-name rule, which axe counts as
 experimental: a card's accessible name holds the letters printed on it) find nothing on
 any page: home, score pad, the hall's pages (new evening, director, standings, report),
-the replay, and the table at the bid and at the end of a hand; each at a phone's size
+the replay, and the table at the bid and at the end of a hand (its review, and the hand
+played again on it); each at a phone's size
 and a desktop's, in English, French and Arabic (right to left). One browser; one context
 a language, its pages measured at both sizes."""
 
@@ -66,8 +67,46 @@ def test_axe_finds_nothing_on_any_page(server: str, browser: Any, lang: str) -> 
           " === 'auction' && document.querySelectorAll('#hand button.card').length === 5",
           "the player's turn to bid, with the five cards")
     found += findings(page)
-    play_until([page], lambda: over(page), limit=90)
+    play_until([page], lambda: over(page), limit=90, bidder=True)  # (a hand played out)
     page.wait_for_selector("#review:not([hidden])")
+    found += findings(page)
+    page.click("#replay-here")  # the hand played again on the table's page
+    page.wait_for_selector("#replayer[data-step]")
+    page.click("#rp-last")
+    found += findings(page)
+    assert not found, "\n".join(found)
+    assert not page.errors  # type: ignore[attr-defined]
+    page.context.close()
+
+
+def test_the_light_colours_follow_the_device_and_axe_finds_nothing(server: str,
+                                                                   browser: Any) -> None:
+    """The colours chosen "as this device" follow its light or dark setting as it changes;
+    the light ones pass axe's rules (contrast included) on the home page, the score pad
+    and the table at the player's bid."""
+    page = new_page(browser, PHONE, "fr")
+    page.emulate_media(color_scheme="light")
+    page.goto(f"{server}/?lang=fr")
+    wait_ready(page)
+    colours = "document.documentElement.dataset.colours"
+    assert page.evaluate(colours) == "dark"  # today's green felt, until chosen otherwise
+    page.select_option("#theme", "system")
+    assert page.evaluate(colours) == "light"
+    page.emulate_media(color_scheme="dark")
+    until(page, f"{colours} === 'dark'", "the dark colours when the device turns dark")
+    page.emulate_media(color_scheme="light")
+    until(page, f"{colours} === 'light'", "the light colours when the device turns light")
+    found = findings(page)
+    page.goto(f"{server}/pad?lang=fr")
+    page.wait_for_selector("#preset option", state="attached")
+    found += findings(page)
+    made = post(server, "/api/play", {"preset": "merrimack-valley", "level": "random"})
+    page.goto(f"{server}{made['url'].replace('#', '?lang=fr#')}")
+    wait_ready(page)
+    until(page, "document.body.dataset.mine === 'true' && document.body.dataset.phase"
+          " === 'auction' && document.querySelectorAll('#hand button.card').length === 5",
+          "the player's turn to bid, with the five cards")
+    assert page.evaluate(colours) == "light"  # the choice is the device's, on every page
     found += findings(page)
     assert not found, "\n".join(found)
     assert not page.errors  # type: ignore[attr-defined]

@@ -4,6 +4,7 @@ import { api, saveSeat, saveInvites, savedName, saveName, absolute, h, copyText,
   computerLevel, computerWords } from './util.js';
 import { forgetRecent, recentItems } from './recent.js';
 import { registerWorker } from './install.js';
+import { themePicker } from './theme.js';
 
 const $ = (id) => document.getElementById(id);
 let presets = [];
@@ -204,6 +205,7 @@ function showRecent() {
 
 function retranslate() {
   showRecent();
+  themePicker($('theme'));
   fillPresets($('play-preset'));
   fillPresets($('t-preset'));
   fillLevels($('play-level'));
@@ -229,6 +231,7 @@ async function main() {
   $('play').addEventListener('click', playNow);
   $('create').addEventListener('click', createTable);
   showRecent();
+  themePicker($('theme'));
   $('recent-forget').addEventListener('click', () => { forgetRecent(); showRecent(); $('play').focus(); });
   await loadRules();
   await loadLobby();

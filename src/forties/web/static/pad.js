@@ -3,6 +3,7 @@
 // hands typed while the connection is down, sending them when it is back.
 import { applyTranslations, languagePicker, loadLanguage, preferredLanguage, t, tn } from './i18n.js';
 import { showBeside } from './nearby.js';
+import './theme.js';
 
 const $ = (id) => document.getElementById(id);
 const SUITS = ['C', 'D', 'H', 'S'];

@@ -4,6 +4,7 @@ import { t, loadLanguage, preferredLanguage, languagePicker } from './i18n.js';
 import { cardFigure, suitIcon } from './cards.js';
 import { actionWords } from './words.js';
 import { api, h, computerLevel, computerWords } from './util.js';
+import './theme.js';
 
 const $ = (id) => document.getElementById(id);
 let steps = [];

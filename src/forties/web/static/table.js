@@ -8,6 +8,7 @@ import { showBeside } from './nearby.js';
 import { noteTable } from './recent.js';
 import { openReplay } from './replayer.js';
 import { afterFelt, beforeDraw, drawControls, heard, holding, setupFeel, shownInstead, tellPace } from './feel.js';
+import './theme.js';
 import { api, saveSeat, savedSeat, savedInvites, savedName, saveName, absolute, h, copyText, LEVELS,
   errorText, valueText, computerLevel } from './util.js';
 
