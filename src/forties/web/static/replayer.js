@@ -105,7 +105,9 @@ export function closeReplay() {
   current = null;
   clearInterval(r.timer);
   r.box.remove();
-  if (r.opener && r.opener.isConnected) r.opener.focus();
+  // (the review may have been drawn again meanwhile: its button of the same id then)
+  const back = r.opener && (r.opener.isConnected ? r.opener : document.getElementById(r.opener.id));
+  if (back) back.focus();
 }
 
 /** Open hand `hand` (0-based) of table `tableId` played again, after the element `after`.
