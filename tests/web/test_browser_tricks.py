@@ -214,6 +214,9 @@ def test_with_reduced_motion_nothing_moves_and_the_words_stay(
     until(page, "() => (document.getElementById('trick-words') || {}).textContent"
           "?.startsWith('Dernier pli')", "the last trick in words from the keyboard")
     assert page.locator("#felt.peeking .played .card").count() == 4
+    # and read out: who took it, and its four cards by name
+    said = page.text_content("#announce") or ""
+    assert "Dernier pli" in said and said.count(" de ") >= 4, said
     page.keyboard.press("Enter")
     until(page, "() => !document.getElementById('trick-words')", "the last trick put away")
     assert page.evaluate("document.getAnimations().length") == 0

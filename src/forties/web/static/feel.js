@@ -243,10 +243,25 @@ function peekStands(view) {
     now.mine === F.peek.mine;
 }
 
-function togglePeek(view) {
+function togglePeek(view, fromButton = false) {
   F.peek = F.peek === null ? peekState(view) : null;
   F.redraw();
-  document.getElementById('peek')?.focus();
+  if (fromButton) document.getElementById('peek')?.focus();
+  const words = document.getElementById('trick-words');
+  if (F.peek !== null && words) {
+    // read out as it is shown: who took it, and its cards by name
+    const cards = [...document.querySelectorAll('#felt .played .card')]
+      .map((c) => c.getAttribute('aria-label')).join(t('refusal.sep'));
+    say(`${words.textContent}. ${cards}`);
+  }
+}
+
+/** A line for screen readers, in the page's live region (as table.js's announce). */
+function say(text) {
+  const box = document.getElementById('announce');
+  if (!box) return;
+  box.appendChild(h('p', { text }));
+  while (box.childNodes.length > 4) box.removeChild(box.firstChild);
 }
 
 // ---------------------------------------------------------------- sounds and vibration
@@ -309,7 +324,7 @@ export function setupFeel(box, redraw) {
   // (a tap on the trick itself does the same)
   document.querySelector('.statusrow').appendChild(h('button', { type: 'button', class: 'peek',
     id: 'peek', hidden: true, 'aria-pressed': 'false', text: t('table.last_trick'),
-    onclick: () => { if (F.view) togglePeek(F.view); } }));
+    onclick: () => { if (F.view) togglePeek(F.view, true); } }));
   document.getElementById('felt').addEventListener('click', (ev) => {
     if (!ev.target.closest('.played, .trick-words') || !F.view) return;
     if ((F.view.tricks || []).length && F.view.phase === 'play') togglePeek(F.view);
