@@ -1,6 +1,6 @@
 """A finished hand played again on the table's own page: on the felt, the seats with the
 names the table showed, the trick in the middle; a step on and back, play and pause, the
-last step; the hand's par; on a phone and a desktop."""
+last step; the hand's par at each step once it is known; on a phone and a desktop."""
 
 from __future__ import annotations
 
@@ -23,11 +23,7 @@ def test_a_finished_hand_is_played_again_on_the_felt(server: str, browser: Any) 
     wait_ready(page)
     play_until([page], lambda: over(page), limit=90, bidder=True)  # (a hand played out)
     page.wait_for_selector("#review:not([hidden])")
-    until(page, "() => { const p = document.getElementById('par');"
-          " return p && !p.textContent.includes('\\u2026'); }",
-          "the hand's par in the review", timeout=30)
     names = page.locator("#review .review-hands > div[data-seat] .who").all_inner_texts()
-    par = page.inner_text("#par")
     page.click("#replay-here")
     page.wait_for_selector("#replayer[data-step='0']")
     assert page.inner_text("#rp-text") == "Hand 1: the deal"
@@ -37,7 +33,6 @@ def test_a_finished_hand_is_played_again_on_the_felt(server: str, browser: Any) 
     assert shown == names, (shown, names)
     assert page.get_attribute("#replayer .replay-seat[data-seat='0']", "data-place") == "bottom"
     assert all(seats.nth(i).locator(".card").count() == 5 for i in range(4))
-    assert par and par in page.inner_text("#rp-par")
     assert page.is_disabled("#rp-prev") and page.is_enabled("#rp-next")
     # a step on, and back
     page.click("#rp-next")
@@ -68,6 +63,15 @@ def test_a_finished_hand_is_played_again_on_the_felt(server: str, browser: Any) 
         assert width[0] <= width[1], f"the page scrolls sideways at {size}: {width}"
         box = page.locator("#replayer .replay-felt").bounding_box()
         assert box and box["width"] <= size["width"], box
+    # the hand's par, once the server has worked it out, at every step
+    until(page, "() => { const p = document.getElementById('par');"
+          " return p && !p.textContent.includes('\\u2026'); }",
+          "the hand's par in the review", timeout=90)
+    par = page.inner_text("#par")
+    page.click("#rp-first")
+    assert page.inner_text("#rp-par") == f"From the deal: {par}"
+    page.click("#rp-next")
+    assert page.inner_text("#rp-par") == f"From the deal: {par}"
     page.click("#rp-close")
     page.wait_for_selector("#replayer", state="detached")
     assert page.evaluate("document.activeElement.id") == "replay-here"
