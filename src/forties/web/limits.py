@@ -143,7 +143,7 @@ class Limits:
     # how often the server looks in the database for its tables changed from outside it
     # (``forties admin close`` and ``silence``)
     watch_seconds: float = 5.0
-    bot_delay: float | None = None  # None: each table's own setting
+    bot_delay: float | None = None  # None: each table's own, or its persons' pace (web.pace)
     review_seconds: float | None = None
     grace_seconds: float | None = None
     par: bool = True
