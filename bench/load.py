@@ -1,7 +1,8 @@
 """The web server under load, on one process and on several: ``make loadtest``.
 
     python -m bench.load [--workers 1,2] [--via ports|workers|caddy] [--tables T]
-                         [--seconds S] [--rounds R] [--json FILE]
+                         [--seconds S] [--rounds R] [--loader lean|tests]
+                         [--against SRC [--against-loader lean|tests]] [--json FILE]
 
 A throwaway PostgreSQL and Redis are started on 127.0.0.1 (``tests.services``),
 then, for each count N of ``--workers`` in turn, N server processes over a fresh database,
@@ -32,6 +33,10 @@ and the CPU time of each part (the server processes, PostgreSQL, Redis, Caddy, a
 load generator) per move, from /proc, and what the rest of the machine used meanwhile (its
 busy time from /proc/stat less those parts: other people's work on a shared machine).
 Bounded: the run stops after its seconds, whatever the state of the games.
+
+``--against SRC`` runs another tree's servers too (``SRC``: its ``src`` folder, for
+example of a ``git worktree`` of an older commit; ``--against-loader`` its seat clients),
+in the same rounds, the two trees taking turns and the first swapped each round.
 
 ``--rounds R`` runs every count R times, the order reversed each round (1, 2, 4, then 4,
 2, 1, ...), so that the counts share a busy machine's noise; each round's ratios are
@@ -86,8 +91,11 @@ VIAS = ("ports", "workers", "caddy")
 class Server:
     """One ``forties serve`` process (with ``workers``: the parent of that many)."""
 
-    def __init__(self, db: str, redis_url: str, folder: Path, workers: int = 1) -> None:
+    def __init__(self, db: str, redis_url: str, folder: Path, workers: int = 1,
+                 src: str | None = None) -> None:
         env = {**os.environ, "FORTIES_DATA": str(folder), "FORTIES_LIMITS": json.dumps(LIMITS)}
+        if src is not None:  # another tree's package (--against)
+            env["PYTHONPATH"] = src
         env.pop("DISPLAY", None)
         env.pop("WAYLAND_DISPLAY", None)
         self.proc = subprocess.Popen(
@@ -175,7 +183,7 @@ def moves_in(db: str) -> int:
 async def one_run(workers: int, tables: int, seconds: float, pg: Any, rd: Any,
                   folder: Path, at_least: int = 0, limit: float = 60.0,
                   via: str = "ports", warmup: float = WARMUP_SECONDS,
-                  lean: bool = True) -> dict[str, Any]:
+                  lean: bool = True, src: str | None = None) -> dict[str, Any]:
     """One measured run of ``workers`` processes. The window is ``seconds`` long, or longer
     until ``at_least`` moves have been heard by every seat of their table, but never past
     ``limit`` seconds (a small run on a busy machine still measures something)."""
@@ -188,9 +196,10 @@ async def one_run(workers: int, tables: int, seconds: float, pg: Any, rd: Any,
         conn.execute(f"CREATE DATABASE {name}")
     db = pg.url.rsplit("/", 1)[0] + "/" + name
     if via == "workers":
-        servers = [Server(db, rd.url, folder / f"{via}{workers}", workers)]
+        servers = [Server(db, rd.url, folder / f"{via}{workers}", workers, src)]
     else:
-        servers = [Server(db, rd.url, folder / f"{via}{workers}-{i}") for i in range(workers)]
+        servers = [Server(db, rd.url, folder / f"{via}{workers}-{i}", src=src)
+                   for i in range(workers)]
     caddy = Caddy(servers, folder / f"caddy{workers}") if via == "caddy" else None
     fronts: list[Any] = [caddy] if caddy is not None else servers
     players: driver.Players | None = None
@@ -320,6 +329,14 @@ def orders(counts: list[int], rounds: int) -> list[tuple[int, int]]:
             for n in (counts if k % 2 == 0 else counts[::-1])]
 
 
+def schedule(trees: list[Any], counts: list[int], rounds: int) -> list[tuple[int, Any, int]]:
+    """(round, tree, count) in the order run: in each round every tree in turn, the first
+    swapped each round, and each tree's counts in that round's order (``orders``)."""
+    return [(k, tree, n) for k, first in enumerate(range(rounds), 1)
+            for tree in (trees if first % 2 == 0 else trees[::-1])
+            for _, n in orders(counts, k)[-len(counts):]]
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench.load", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -335,6 +352,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--loader", choices=("lean", "tests"), default="lean",
                     help="the seat clients: bench.seats (lean, the default) or the tests' "
                          "tests.client")
+    ap.add_argument("--against", default=None, metavar="SRC",
+                    help="another tree's src folder (e.g. a git worktree of an older "
+                         "commit): its servers run in the same rounds, the two trees in "
+                         "turn, the order swapped each round")
+    ap.add_argument("--against-loader", choices=("lean", "tests"), default=None,
+                    help="the seat clients of the --against runs (default: --loader's)")
     ap.add_argument("--json", dest="json_path", default=None, help="write the figures here")
     args = ap.parse_args(argv)
     try:
@@ -344,6 +367,12 @@ def main(argv: list[str] | None = None) -> int:
     if not counts or min(counts) < 1 or max(counts) > 64 or not 1 <= args.tables <= 500 \
             or not 1 <= args.seconds <= 600 or not 1 <= args.rounds <= 20:
         ap.error("--workers 1 to 64, --tables 1 to 500, --seconds 1 to 600, --rounds 1 to 20")
+    if args.against is not None and not (Path(args.against) / "forties" / "web").is_dir():
+        ap.error(f"--against {args.against}: not a tree's src folder (no forties/web in it)")
+    trees: list[tuple[str, str | None, str]] = [("this", None, args.loader)]
+    if args.against is not None:
+        trees.append(("against", str(Path(args.against).resolve()),
+                      args.against_loader or args.loader))
 
     import tempfile
 
@@ -352,13 +381,16 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     with tempfile.TemporaryDirectory(prefix="forties-load-") as folder, postgres() as pg, \
             redis() as rd:
-        for k, n in orders(counts, args.rounds):
+        for k, (tree, src, loader), n in schedule(trees, counts, args.rounds):
             row = asyncio.run(one_run(n, args.tables, args.seconds, pg, rd,
-                                      Path(folder) / f"round{k}", via=args.via,
-                                      lean=args.loader == "lean"))
-            rows.append({"round": k, **row})
+                                      Path(folder) / f"{tree}{k}", via=args.via,
+                                      lean=loader == "lean", src=src))
+            rows.append({"round": k, "tree": tree, **row})
             print(json.dumps(rows[-1]), file=sys.stderr)
-    print(report(rows))
+    for tree, src, _ in trees:
+        if len(trees) > 1:
+            print(f"\n{tree} tree ({src or 'this one'}):")
+        print(report([r for r in rows if r["tree"] == tree]))
     if args.json_path:
         Path(args.json_path).write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
     return 0

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from bench.load import ceiling, one_run, orders, report
+from bench.load import ceiling, one_run, orders, report, schedule
 from bench.seats import Seat, accept_for, frame
 from tests.services import Postgres, Redis
 
@@ -24,6 +24,14 @@ def test_the_rounds_reverse_the_order_of_the_counts() -> None:
     assert orders([1, 2, 4], 3) == [(1, 1), (1, 2), (1, 4), (2, 4), (2, 2), (2, 1),
                                     (3, 1), (3, 2), (3, 4)]
     assert orders([2], 2) == [(1, 2), (2, 2)]
+
+
+def test_with_another_tree_the_trees_take_turns_and_the_first_is_swapped_each_round(
+        ) -> None:
+    assert schedule(["new", "old"], [1, 2], 3) == [
+        (1, "new", 1), (1, "new", 2), (1, "old", 1), (1, "old", 2),
+        (2, "old", 2), (2, "old", 1), (2, "new", 2), (2, "new", 1),
+        (3, "new", 1), (3, "new", 2), (3, "old", 1), (3, "old", 2)]
 
 
 def _row(workers: int, moves: float, server: float, rest: float,
@@ -55,10 +63,12 @@ def test_the_report_gives_each_rounds_ratio_and_their_median() -> None:
     assert "| 2 | 1 | 500 | 10.0 | 30.0 | 1.0 | 0.5 | 1000.0 | 0.25 |" in text
 
 
-def test_bad_rounds_are_refused_in_one_line() -> None:
-    res = subprocess.run([sys.executable, "-m", "bench.load", "--rounds", "0"], cwd=ROOT,
+@pytest.mark.parametrize("args, says", [(["--rounds", "0"], "--rounds"),
+                                        (["--against", "/nowhere"], "--against /nowhere")])
+def test_bad_rounds_or_trees_are_refused_in_one_line(args: list[str], says: str) -> None:
+    res = subprocess.run([sys.executable, "-m", "bench.load", *args], cwd=ROOT,
                          capture_output=True, text=True, timeout=60, check=False)
-    assert res.returncode == 2 and "--rounds" in res.stderr.strip().splitlines()[-1]
+    assert res.returncode == 2 and says in res.stderr.strip().splitlines()[-1]
 
 
 @pytest.mark.asyncio
