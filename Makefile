@@ -89,8 +89,18 @@ ROUNDS ?= 1
 loadtest: $(STAMP) services
 	$(BIN)/python -m bench.load --workers $(WORKERS) --via $(VIA) --tables $(TABLES) --seconds $(SECONDS) --rounds $(ROUNDS)
 
-bench-envs: $(VENV)/.bench
+# The MaskablePPO example (docs/examples/maskable_ppo.py) needs torch: the `learn` extra, in
+# a venv of its own (.venv-learn), so that `make test` never installs it.
+LEARN_VENV := .venv-learn
+LEARN_EXTRAS := research,learn
+$(LEARN_VENV)/.installed: VENV := $(LEARN_VENV)
+$(LEARN_VENV)/.installed: BIN := $(LEARN_VENV)/bin
+$(LEARN_VENV)/.installed: pyproject.toml
+	$(call install,$(LEARN_EXTRAS),$(LEARN_VENV)/.installed)
+
+bench-envs: $(VENV)/.bench $(LEARN_VENV)/.installed
 	$(BIN)/python -m bench.envs
+	$(LEARN_VENV)/bin/python docs/examples/maskable_ppo.py
 
 # N tables of four websocket clients against forties serve on 127.0.0.1 (bounded in time);
 # One forties serve on its embedded SQLite, as `make run` starts it: 500 tables of four

@@ -25,6 +25,7 @@ from forties import build_rules, new_game
 from forties.actions import Action
 from forties.arena import arena_teams, mean_interval, team_total
 from forties.bots import RandomBot
+from forties.bots.play import Bot
 from forties.envs.encoding import Encoder
 from forties.envs.vector import FortiesVectorEnv
 from forties.state import Phase
@@ -150,8 +151,9 @@ class PolicyBot:
         return self.encoder.decode(int(probs[0].argmax()), view["seat"], phase, hand)
 
 
-def duplicate(preset: str, bot: PolicyBot, deals: int, seed: int) -> Any:
-    """The bot's margin per hand over `random`, each deal played in every rotation."""
+def duplicate(preset: str, bot: Bot, deals: int, seed: int) -> Any:
+    """The bot's margin per hand over `random`, each deal played in every rotation (any
+    player: this policy, or maskable_ppo.py's)."""
     rules = build_rules(preset)
     teams = arena_teams(rules)
     margins = []
