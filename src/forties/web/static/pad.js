@@ -37,7 +37,10 @@ function showError(text, control) { showBeside(errorBox, text || '', control); }
 // A box of a number that holds something else: refused in words, not counted as 0.
 class NotANumber extends Error {
   constructor(input, name) {
-    super(t('pad.ui.not_number', { name, text: input.value.trim() }, '{name}: “{text}” is not a number'));
+    // (each isolated, so that Latin names and letters read right in an Arabic line)
+    const iso = (x) => `\u2068${x}\u2069`;
+    super(t('pad.ui.not_number', { name: iso(name), text: iso(input.value.trim()) },
+      '{name}: “{text}” is not a number'));
     this.input = input;
   }
 }
