@@ -20,7 +20,7 @@ import pytest
 import pytest_asyncio
 
 from forties import Action, Record, new_game
-from forties.table import computer_choice
+from forties.table import Table, computer_choice
 from forties.web.limits import Rates
 from tests.client import SeatClient
 
@@ -238,7 +238,8 @@ def check_frames(frames: list[dict[str, Any]], seat: int | None,
         version = v.pop("version")
         assert version == f["version"]
         state, allowed = known[version]
-        assert v == state.view(seat), f"seat {seat}: frame at version {version} is not its view"
+        assert v == Table.seat_view(state, seat), \
+            f"seat {seat}: frame at version {version} is not its view"
         body = {k: x for k, x in f.items() if k != "table"}
         bad = leaks(body, allowed[seat])
         assert not bad, f"seat {seat} received {bad} at version {version}"

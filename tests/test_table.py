@@ -160,7 +160,7 @@ def test_frames_hold_only_what_the_seat_may_know() -> None:
         know.update(t.state)
         for seat in (None, 0, 1, 2, 3):
             frame = t.event_frame(seat, t.past[-1].event)
-            assert frame["view"] == {**t.state.view(seat), "version": t.version}
+            assert frame["view"] == {**Table.seat_view(t.state, seat), "version": t.version}
             assert not leaks({k: v for k, v in frame.items() if k != "table"},
                              know.allowed(t.state, seat))
     assert t.snapshot(None)["view"]["hand"] == []

@@ -15,17 +15,26 @@ from .rules import FORTY_ONE, PRESETS, FortyOneRules
 from .scoring import forty_one_reason
 from .state import GameState, Phase
 
+# The suits after the trumps, so that colours alternate through the hand (black, red,
+# black or red, black, red): by the trump suit (clubs, diamonds, hearts, spades), and with no
+# trump yet spades, hearts, clubs, diamonds. (Suits are 0 clubs, 1 diamonds, 2 hearts, 3 spades.)
+_AFTER_TRUMP = {0: (2, 3, 1), 1: (3, 2, 0), 2: (3, 1, 0), 3: (2, 0, 1), -1: (3, 2, 0, 1)}
+
 
 def sort_hand(names: Sequence[str], trump: str | None, game: str) -> list[str]:
-    """A hand as a player holds it: trumps first, best first, then the other suits
-    alternating colours, each best first."""
+    """A hand as a player holds it: trumps first, best first (in the Forty-Fives the five,
+    the jack, the ace of hearts, the ace of trumps, then the rest as the engine ranks them;
+    in Forty One hearts, ace high), then the other suits with their colours alternating,
+    each best first as the engine ranks it; before trump is known, by suit and rank. The
+    browser table and the terminal both show a hand in this order."""
     cards = [parse_card(n) for n in names]
     if game == FORTY_ONE:
-        order = {c: (0 if c // 13 == 2 else 1 + (0, 2, 0, 1)[c // 13], -(c % 13)) for c in cards}
+        after = _AFTER_TRUMP[2]
+        order = {c: (0 if c // 13 == 2 else 1 + after.index(c // 13), -(c % 13)) for c in cards}
         return [n for _, n in sorted(zip((order[c] for c in cards), names, strict=True))]
     t = SUITS.index(trump) if trump else -1
     keys: dict[int, tuple[int, int]] = {}
-    suit_rank = {3: 1, 2: 2, 0: 3, 1: 4}  # spades, hearts, clubs, diamonds: colours alternate
+    suit_rank = {s: 1 + i for i, s in enumerate(_AFTER_TRUMP[t])}
     for c in cards:
         if t >= 0 and c in TRUMP_ORDER[t]:
             keys[c] = (0, TRUMP_ORDER[t].index(c))

@@ -65,6 +65,8 @@ class IllegalActionError(Refused, ValueError):
 REFUSAL_CODES = (
     # any phase, and the table's own (forties.table)
     "turn", "game-over", "hand-over", "not-started", "not-yours", "not-turn", "away",
+    # taking an action back (forties.table: Table.undo)
+    "undo-alone", "undo-acted", "undo-none", "undo-over", "undo-seen",
     # the play
     "not-held", "play-card", "play-one", "follow", "follow-or-trump", "trump", "hearts-trump",
     "hearts-heart", "called",
@@ -96,7 +98,9 @@ class Refusal(str):
 
     - any phase: ``turn`` (seat: the seat to act), ``game-over``, ``hand-over``; the
       table's (``forties.table``): ``not-started``, ``not-yours`` (an action for another
-      seat), ``not-turn``, ``away`` (a computer player has the seat);
+      seat), ``not-turn``, ``away`` (a computer player has the seat); an undo refused
+      (``Table.undo``): ``undo-alone``, ``undo-acted``, ``undo-none``, ``undo-over``,
+      ``undo-seen``;
     - the play: ``not-held`` (cards), ``play-card``, ``play-one``, ``follow`` (suit, cards:
       Forty One), ``follow-or-trump`` (suit, cards), ``trump`` (cards), ``hearts-trump``
       and ``hearts-heart`` (cards: AH led under hearts on hearts), ``called`` (card: the

@@ -23,21 +23,24 @@ from dataclasses import dataclass, field
 from typing import Any, Required, TypedDict, cast
 
 from .actions import Action, ActionSyntaxError
+from .cards import CARD_NAMES
 from .errors import Refused
 from .games import new_game
 from .players import LEVELS, make_bot
 from .record import Record, Recorder
 from .rules import PRESETS, Rules, format_value
+from .show import sort_hand
 from .state import DealKey, GameState, IllegalActionError, Phase, Refusal
 
 PERSON, COMPUTER, EMPTY = "person", "computer", "empty"
 KINDS = (PERSON, COMPUTER, EMPTY)
 WAITING, PLAYING, REVIEW, OVER = "waiting", "playing", "review", "over"
 CLOSED = "closed"  # ended by the site's operator (``forties admin close``): nothing more
-GAME_EVENTS = frozenset(("start", "act", "deal"))  # the events that move the version on
+GAME_EVENTS = frozenset(("start", "act", "deal", "undo"))  # the events that move the version on
 # (close and silence are the operator's, written by ``forties admin``, never by a seat)
-EVENT_KINDS = frozenset(("sit", "start", "act", "deal", "away", "back", "ready", "chat",
-                         "over", "par", "close", "silence"))
+EVENT_KINDS = frozenset(("sit", "start", "act", "deal", "undo", "away", "back", "ready",
+                         "chat", "over", "par", "close", "silence"))
+UNDO = "undo"  # an action's text "2 undo": seat 2 takes its last action back (Table.act)
 PHRASES = ("hearts-on-hearts", "well-played", "sorry-partner", "good-game", "hurry", "thanks")
 TABLE_LEVELS = tuple(lv for lv in LEVELS if lv != "ismcts")
 CLOSED_WORDS = "the table was closed by the site's operator"
@@ -49,7 +52,7 @@ CHAT_KEPT = 50
 Event = TypedDict("Event", {
     "kind": Required[str],  # one of EVENT_KINDS
     "seat": int,
-    "action": str,  # act: the action as the record writes it
+    "action": str,  # act: the action as the record writes it; undo: the action taken back
     "hand": int,  # deal, par: the hand, counted from 0
     "as": str,  # sit: person, computer or empty
     "name": str | None,
@@ -89,6 +92,7 @@ class View(TypedDict, total=False):
     deal: dict[str, Any] | None
     history: list[str]
     version: int
+    drawn: list[str]  # (the table's) the cards this seat drew in the draw
 
 
 class Frame(TypedDict, total=False):
@@ -313,6 +317,13 @@ class _HandStart:
         self.history = state.history
         self.base = len(state.history)
 
+    def carried(self, state: GameState) -> _HandStart:
+        """This hand's start for ``state``, the same hand rebuilt (an action taken back):
+        the copy it began from is shared, the actions are the new state's."""
+        out = object.__new__(_HandStart)
+        out.state, out.base, out.history = self.state, self.base, state.history
+        return out
+
     def replay(self, done: int, work: GameState | None = None) -> GameState:
         """The game after the hand's first ``done`` actions (``work``: a state of this
         hand rebuilt before, with no more actions in, that may be moved on instead)."""
@@ -479,8 +490,68 @@ class Table:
     def act(self, seat: int | None, text: Any, version: Any) -> list[Event]:
         """The events of the action ``text`` by ``seat`` made on ``version`` (the web's
         and the terminal's one way to act): refused as ``check_act`` refuses, else the
-        action and, when it ends the game, the game's end."""
+        action and, when it ends the game, the game's end. ``"2 undo"`` takes back seat
+        2's last action (``undo``)."""
+        if isinstance(text, str) and text.split()[1:2] == [UNDO]:
+            return self.undo(seat, text, version)
         return self._events(self._table_allows(seat, text, version))
+
+    def undo(self, seat: int | None, text: Any, version: Any) -> list[Event]:
+        """The event that takes back ``seat``'s last action (``text`` "2 undo", made on
+        ``version``): only at a table where one person plays with computer players, while
+        the game goes on, before any other seat has acted after it, and when the action
+        showed that seat no card it had not seen (a draw, the kitty, the pack: what it
+        learnt would stay learnt). Raises TableError: "undo" with the reason, or as an
+        action is refused (closed, seat, bad, stale, turn)."""
+        if self.closed:
+            raise TableError("closed", CLOSED_WORDS)
+        if seat is None:
+            raise TableError("seat", "spectators do not play")
+        if type(version) is not int:
+            raise TableError("bad", "an action needs the version it was made on")
+        if not isinstance(text, str) or text.split() != [str(seat), UNDO]:
+            raise TableError("bad", f"to take back your last action, send \"{seat} undo\"")
+        if version != self.version:
+            raise TableError("stale", "the game has moved on since: nothing was taken back")
+        if self.people() != [seat]:
+            raise TableError("undo", "an action is taken back only at a table where one "
+                                     "person plays with computer players", "undo-alone")
+        if self.controller(seat) != PERSON:
+            away = Refusal("a computer player has your seat: take it back first", "away")
+            raise TableError.engine("turn", away, away)
+        if self.status != PLAYING:
+            raise TableError("undo", "the hand is over: its last action stands"
+                             if self.status in (REVIEW, OVER) else
+                             "the game is not being played: nothing can be taken back",
+                             "undo-over" if self.status in (REVIEW, OVER) else "undo-none")
+        history = self.state.history
+        hand = self._hand
+        if not history or history[-1].seat != seat:
+            if history:
+                raise TableError("undo", "the next player has acted since: your last "
+                                         "action stands", "undo-acted")
+            raise TableError("undo", "nothing of yours to take back in this hand",
+                             "undo-none")
+        if hand is None or hand.history is not history or hand.base >= len(history):
+            raise TableError("undo", "nothing of yours to take back in this hand",
+                             "undo-none")
+        before = hand.replay(len(history) - 1)
+        if not self._seen(seat, before) >= self._seen(seat, self.state):
+            raise TableError("undo", "that action showed you cards you had not seen: "
+                                     "it stands", "undo-seen")
+        return [{"kind": "undo", "seat": seat, "action": str(history[-1])}]
+
+    @staticmethod
+    def _seen(seat: int, state: GameState) -> set[str]:
+        """The cards ``seat`` sees in ``state`` besides those on the table: its hand, the
+        kitty, the pack, the turned-up card, its discards."""
+        v = state.view(seat)
+        out = set(v.get("hand") or [])
+        for key in ("kitty", "pack", "my_discards"):
+            out.update(v.get(key) or [])
+        if v.get("up_card"):
+            out.add(v["up_card"])
+        return out
 
     def _table_allows(self, seat: int | None, text: Any, version: Any) -> Action:
         """``check_act`` but for the engine's own reason."""
@@ -588,6 +659,8 @@ class Table:
         elif kind == "deal":
             self.rec.next_hand()
             self.ready.clear()
+        elif kind == "undo":
+            self._take_back(event)
         elif kind == "away":
             self.seats[event["seat"]].away = True
         elif kind == "back":
@@ -616,6 +689,22 @@ class Table:
             hand = self._hand = _HandStart(self.state)
         self.past.append(_Past(self.seq, self.version, event, hand,
                                len(self.state.history), pad))
+
+    def _take_back(self, event: Event) -> None:
+        """Apply an undo: the game as it was before the hand's last action, which leaves
+        the record too (the record is the game as it was played; the events keep the
+        take-back). The states of the events before it stay as they were."""
+        history = self.state.history
+        hand = self._hand
+        actions = self.rec.record.hands[-1].actions
+        if hand is None or hand.history is not history or hand.base >= len(history) or \
+                not actions or str(history[-1]) != event.get("action") or \
+                history[-1].seat != event.get("seat"):
+            raise TableError("bad", "an undo that does not take back the last action")
+        state = hand.replay(len(history) - 1)
+        actions.pop()
+        self.state = self.rec.state = state
+        self._hand = hand.carried(state)
 
     def stored_status(self, events: Sequence[Event]) -> str:
         """The status storage keeps for the table once ``events`` are applied: waiting,
@@ -692,11 +781,27 @@ class Table:
 
     def view(self, seat: int | None, state: GameState | None = None) -> View:
         """VIEW: the engine's one view for ``seat`` (None: a spectator) with the version."""
-        v = cast(View, (state or self.state).view(seat))
+        v = self.seat_view(state or self.state, seat)
         v["version"] = self.version
         if self.status in (WAITING, CLOSED) and v.get("legal"):
             v["legal"] = []  # dealt, but nobody plays before the host starts the table
             # (or after the operator closed it)
+        return v
+
+    @staticmethod
+    def seat_view(state: GameState, seat: int | None) -> View:
+        """The engine's view for ``seat`` as the table gives it: the hand in the order a
+        player holds it (show.sort_hand: trumps first by the engine's own rank), which is
+        only the seat's own cards in another order, so it tells nothing more; and the
+        cards the seat drew (``drawn``: its own, not in its dealt hand, the kitty it took
+        or the turned-up card it robbed)."""
+        v = cast(View, dict(state.view(seat)))
+        if seat is not None:
+            raw = cast(dict[str, Any], v)
+            v["hand"] = sort_hand(v["hand"], raw.get("trump"), v["game"])
+            kept = {CARD_NAMES[c] for c in state.deal.hands[seat]} | set(raw.get("kitty") or [])
+            up = raw.get("up_card")
+            v["drawn"] = [c for c in v["hand"] if c not in kept and c != up]
         return v
 
     def snapshot(self, seat: int | None, host: bool = False,
@@ -868,6 +973,7 @@ __all__ = [
     "PLAYING",
     "REVIEW",
     "TABLE_LEVELS",
+    "UNDO",
     "WAITING",
     "Decision",
     "Event",
