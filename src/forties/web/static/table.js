@@ -11,6 +11,8 @@ import { afterFelt, beforeDraw, drawControls, heard, holding, setupFeel, shownIn
 import './theme.js';
 import { api, saveSeat, savedSeat, savedInvites, savedName, saveName, absolute, h, copyText, LEVELS,
   errorText, valueText, computerLevel } from './util.js';
+import { cardBadges, fitHand, handLabel, levelWords, mayUndo, raiseOnly, raiseSetting,
+  raisedCard, roomAbove, undoButton } from './hand.js';
 
 const $ = (id) => document.getElementById(id);
 const PHRASES = ['hearts-on-hearts', 'well-played', 'sorry-partner', 'good-game', 'hurry', 'thanks'];
@@ -291,6 +293,14 @@ function trickCardOf(view, seat) {
   return cardFigure(tr.cards[i], `${tr.done ? 'done' : ''} ${tr.done && tr.winner === seat ? 'win' : ''}`);
 }
 
+/** 'us' or 'them' for a seat at a table of two partnerships (Forty One's teams too), as
+ *  the reader sits; null for a spectator and at other tables. */
+function sideOf(view, seat) {
+  const sides = fortyOne(view) ? [[0, 2], [1, 3]] : view.sides;
+  if (S.you === null || !sides || sides.length !== 2 || sides.some((x) => x.length !== 2)) return null;
+  return sides.find((x) => x.includes(S.you))?.includes(seat) ? 'us' : 'them';
+}
+
 function badge(seat, view) {
   const info = S.table && S.table.seats ? S.table.seats.find((x) => x.seat === seat) : null;
   const turn = view.to_act === seat;
@@ -302,9 +312,18 @@ function badge(seat, view) {
   if (view.dealer === seat) line.push(h('span', { class: 'chip', title: t('table.dealer'),
     'aria-label': t('table.dealer'), text: t('table.dealer_chip') }));
   if (info && info.kind === 'computer') {
-    line.push(h('span', { text: info.level ? t(`level.${info.level}`, null, info.level) : t('table.computer') }));
-    // a computer player with a name of its own ("Bot") still says it is one
-    if (info.level && ownName(info)) line.push(h('span', { class: 'kind', text: ` ${t('table.computer')}` }));
+    // "club level" under "Computer 2"; a computer player with a name of its own ("Bot")
+    // says it is one: "Computer · club level"
+    const level = levelWords(info.level || 'basic');
+    line.push(h('span', { class: 'level', text: ownName(info) ? t('table.computer_level', { level })
+      : t('table.level_only', { level }) }));
+  }
+  const side = sideOf(view, seat);
+  if (side) {
+    b.classList.add(`side-${side}`);
+    if (side === 'us' && seat !== S.you) {
+      line.push(h('span', { class: 'chip partner', text: t('table.partner_chip') }));
+    }
   }
   if (view.scores && view.sides && view.scores.length !== view.sides.length) {
     line.push(h('span', { text: ` ${t('table.score', { score: view.scores[seat] })}` }));
@@ -390,7 +409,11 @@ function renderFelt() {
 function statusText() {
   const view = S.view;
   const table = S.table || {};
-  if (table.status === 'waiting') return t('status.waiting');
+  if (table.status === 'waiting') {
+    const full = (table.seats || []).every((x) => x.kind !== 'empty');
+    if (!full) return t('status.waiting');
+    return table.host ? t('status.waiting_start') : t('status.waiting_host');
+  }
   if (table.status === 'closed') return t('status.closed');
   if (view.phase === 'game-over' || view.over) {
     const w = view.winner;
@@ -493,20 +516,26 @@ function renderHand(legal) {
   const mine = view.to_act === S.you;
   const kitty = new Set(view.kitty || []);
   const hinted = S.hint && S.hint.version === view.version ? S.hint.action : null;
+  // a card is dimmed only when a card is being played and it may not be (hand.js: never
+  // while the player reads his hand to bid, name trump or discard)
+  const choosing = selecting || view.phase === 'play' || view.phase === 'rob';
+  const raised = raisedCard(S, view.version);
   const buttons = cards.map((c) => {
     let isLegal;
     if (selecting) isLegal = true;
     else if (view.phase === 'rob') isLegal = legal.rob.has(c);
     else isLegal = legal.play.has(c);
-    const cls = ['card', isLegal && mine ? 'legal' : mine ? 'unplayable' : 'waiting'];
+    const cls = ['card', !mine ? 'waiting' : isLegal ? 'legal' : choosing ? 'unplayable' : 'held'];
     if (kitty.has(c)) cls.push('from-kitty');
     if (hinted && hinted.split(' ').slice(2).includes(c)) cls.push('hinted');
-    const label = kitty.has(c) ? t('table.card_from_kitty', { card: cardLabel(c) }) : cardLabel(c);
+    if (raised === c && mine && isLegal && !selecting) cls.push('raised');
     const b = h('button', { type: 'button', class: cls.join(' '), dataset: { card: c },
-      'aria-label': label });
+      'aria-label': handLabel(view, c) });
     if (selecting) b.setAttribute('aria-pressed', S.selected.has(c) ? 'true' : 'false');
     else if (!(isLegal && mine)) b.setAttribute('aria-disabled', 'true');
     b.appendChild(cardFace(c));
+    const marks = cardBadges(view, c);
+    if (marks) b.appendChild(marks);
     b.addEventListener('click', () => clickCard(c, legal));
     return b;
   });
@@ -525,10 +554,12 @@ function layoutHand() {
   const gap = many ? 4 : 6;
   const width = hand.clientWidth - 16;
   const wide = window.innerWidth >= 1200;
-  // on a phone a long hand goes small to fit two rows; on a desktop it stays large
-  const cols = handColumns(n, width, many ? (wide ? 84 : 44) : 62, gap);
+  // on a phone a long hand goes small to fit two rows; on a desktop it stays large; and the
+  // whole hand shows on the screen without scrolling (hand.js fitHand)
+  const preferred = handColumns(n, width, many ? (wide ? 84 : 44) : 62, gap);
   const maxW = wide ? 130 : window.innerWidth >= 700 ? 100 : 80;
-  const w = Math.max(44, Math.min(maxW, Math.floor((width - gap * (cols - 1)) / cols)));
+  const room = window.innerHeight - roomAbove(hand) - 22; // (its padding, a raised card)
+  const { cols, w } = fitHand(n, width, room, gap, maxW, preferred);
   hand.style.setProperty('--cols', String(cols));
   hand.style.gap = `${gap}px`;
   document.documentElement.style.setProperty('--card-w', `${w}px`);
@@ -544,6 +575,12 @@ function clickCard(card, legal) {
   if (selectionMode(view, legal)) {
     if (S.selected.has(card)) S.selected.delete(card); else S.selected.add(card);
     render();
+    return;
+  }
+  const action = view.phase === 'rob' ? legal.rob.get(card) : legal.play.get(card);
+  if (action && view.to_act === S.you && raiseOnly(S, card, view.version)) {
+    render(); // raised: a second tap plays it (hand.js, a choice kept on this device)
+    announce(t('hand.raised', { card: cardName(card) }));
     return;
   }
   if (view.phase === 'rob') {
@@ -587,6 +624,9 @@ function renderActions(legal) {
       }
     }
     if (view.phase === 'call' && legal.call.length) items.push(...callActions(legal));
+  }
+  if (mayUndo(view, S.table, S.you)) items.push(undoButton(S.you, send));
+  if (mine) {
     if (view.phase === 'rob') items.unshift(h('p', { class: 'prompt', text: t('prompt.rob', { card: cardName(view.up_card) }) }));
     if (view.phase === 'auction' && fortyOne(view)) items.unshift(h('p', { class: 'prompt', text: t('prompt.bid41') }));
   }
@@ -994,6 +1034,7 @@ function render() {
   renderPad();
   renderLastTrick();
   document.body.dataset.phase = view.phase;
+  document.body.dataset.trump = view.trump || '';
   document.body.dataset.trick = view.trick && view.trick.cards ? view.trick.cards.join(' ') : '';
   document.body.dataset.hand = String(view.hand_index);
   document.body.dataset.you = S.you === null ? '' : String(S.you);
@@ -1002,7 +1043,7 @@ function render() {
   document.body.dataset.mine = String(view.to_act === S.you && S.you !== null);
   // a keyboard player whose button went away with the old position lands on the new one
   if (wasInPlay && (!document.activeElement || document.activeElement === document.body)) {
-    const next = document.querySelector('#actions button, #hand button.legal, #hand button, #review button');
+    const next = document.querySelector('#actions button:not(.undo), #hand button.legal, #hand button, #review button');
     if (next) next.focus();
   }
   if (reviewFocus && !$('review').contains(document.activeElement)) {
@@ -1105,6 +1146,7 @@ function onEvent(m) {
     case 'back': announce(sayWho(ev.seat, 'say.you.back', 'say.back')); break;
     case 'sit': announce(sayWho(ev.seat, 'say.you.sit', 'say.sit')); break;
     case 'start': announce(t('say.start')); break;
+    case 'undo': announce(sayWho(ev.seat, 'say.you.undo', 'say.undo')); break;
     default: break; // the end of the game: the status line says who won
   }
   // (whose turn it is: the status line says it, once)
@@ -1258,6 +1300,7 @@ function setupPanels() {
   $('b-chat').addEventListener('click', () => toggle('b-chat', 'chat'));
   $('b-more').addEventListener('click', () => toggle('b-more', 'more'));
   $('b-last').addEventListener('click', () => { S.showLast = !S.showLast; renderLastTrick(); });
+  $('more').insertBefore(raiseSetting(() => render()), $('rules-text'));
   $('b-away').addEventListener('click', () => S.conn && S.conn.send({ type: 'away' }));
   setupFeel($('feel'), render);
   $('phrases').replaceChildren(...PHRASES.map((p) => h('button', { type: 'button', dataset: { phrase: p },
@@ -1338,6 +1381,7 @@ async function main() {
       text: t(`phrase.${p}`), onclick: () => S.conn && S.conn.send({ type: 'chat', phrase: p }) })));
     renderChat();
     drawControls($('feel'));
+    $('raise-setting').replaceWith(raiseSetting(() => render()));
     render();
   });
   if (!S.token && (invite || openSeat)) {
