@@ -65,6 +65,15 @@ OUTSIDE_JS = """() => {
 }"""
 
 
+SEATS_JS = """() => [...document.querySelectorAll('#felt .seat')].map((c) => {
+  const b = c.querySelector('.badge');
+  return {side: b.classList.contains('side-us') ? 'us' : b.classList.contains('side-them')
+    ? 'them' : '', partner: [...b.querySelectorAll('.chip.partner')].map((x) => x.textContent),
+    text: b.textContent};
+})"""
+TITLE_JS = """() => { const e = document.getElementById('title');
+  return e.textContent.length > 0 && e.scrollWidth <= e.clientWidth + 1
+    && e.scrollHeight <= e.clientHeight + 1; }"""
 TURN_JS = """() => ({phase: document.body.dataset.phase, version: document.body.dataset.version,
   mine: document.body.dataset.mine === 'true'})"""
 CARDS_JS = "() => [...document.querySelectorAll('#hand button')].map((b) => b.dataset.card)"
@@ -137,6 +146,14 @@ def test_the_hand_reads_in_rank_order_with_its_marks(server: str, browser: Any, 
     until(page, "document.body.dataset.mine === 'true'", "seat 0's first bid")
     assert body(page, "phase") == "auction"
     full_contrast(page, "his bid")
+    # the seats: the partner marked in words, the sides by colour and word, a computer's
+    # level that is no suit ("beginner level", not "Club player"), the game's name whole
+    seats = page.evaluate(SEATS_JS)
+    assert [x["side"] for x in seats] == ["them", "us", "them"], seats
+    assert [x["partner"] for x in seats] == [[], [words["table.partner_chip"]], []], seats
+    level = words["table.level_only"].replace("{level}", words["level_short.random"])
+    assert all(level in x["text"] and words["level.basic"] not in x["text"] for x in seats)
+    assert page.evaluate(TITLE_JS), "the game's name is cut in the bar"
     # the bid, clubs as trump when it is ours (the deal holds the jack, king and queen)
     deadline = time.monotonic() + 60
     while True:
