@@ -25,10 +25,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
+import re
 import sys
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from . import driver
@@ -112,6 +115,22 @@ def _count(stats: Stats, frame: dict[str, Any]) -> None:
         stats.moves += 1
 
 
+def rss_parts_mb(pid: int) -> dict[str, float]:
+    """The resident memory of process ``pid`` by kind, in MB: anonymous (the heap: Python's
+    objects, the C allocator's arenas, SQLite's page cache), file-backed (the program's and
+    libraries' pages, mapped files) and shared (SQLite's WAL index); empty if it is gone."""
+    try:
+        text = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return {}
+    out = {}
+    for key, name in (("RssAnon", "anon_mb"), ("RssFile", "file_mb"), ("RssShmem", "shmem_mb")):
+        m = re.search(key + r":\s+(\d+) kB", text)
+        if m:
+            out[name] = round(int(m.group(1)) / 1024, 1)
+    return out
+
+
 def slope(points: list[tuple[float, float]]) -> float | None:
     """The least-squares slope of ``points`` (x, y); None with fewer than two."""
     if len(points) < 2:
@@ -125,12 +144,49 @@ def slope(points: list[tuple[float, float]]) -> float | None:
     return sum((x - mx) * (y - my) for x, y in points) / sxx
 
 
+# two-sided 95% points of Student's t, by degrees of freedom (the block fit's)
+T95 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306,
+       9: 2.262, 10: 2.228}
+
+
+def slope_interval(points: list[tuple[float, float]], blocks: int = 6
+                   ) -> tuple[float, float] | None:
+    """A 95% interval for the slope of ``points`` (x, y; in x's order) that does not take
+    neighbouring samples for independent (memory read every few seconds is not): the
+    points cut into ``blocks`` runs of consecutive samples, the line fitted to the runs'
+    means, and its slope's standard error times Student's t with ``blocks`` - 2 degrees of
+    freedom. None with fewer than two samples a block."""
+    if not 3 <= blocks <= 12 or len(points) < 2 * blocks:
+        return None
+    n = len(points)
+    means = []
+    for b in range(blocks):
+        run_ = points[b * n // blocks:(b + 1) * n // blocks]
+        means.append((sum(x for x, _ in run_) / len(run_), sum(y for _, y in run_) / len(run_)))
+    k = len(means)
+    mx = sum(x for x, _ in means) / k
+    my = sum(y for _, y in means) / k
+    sxx = sum((x - mx) ** 2 for x, _ in means)
+    if sxx == 0:
+        return None
+    b1 = sum((x - mx) * (y - my) for x, y in means) / sxx
+    b0 = my - b1 * mx
+    resid = sum((y - b0 - b1 * x) ** 2 for x, y in means)
+    half = T95[k - 2] * (resid / (k - 2) / sxx) ** 0.5
+    return (b1 - half, b1 + half)
+
+
 async def run(tables: int, minutes: float, think: float, sample: float, warmup: float,
-              preset: str, target: int | None) -> dict[str, Any]:
+              preset: str, target: int | None, trace: str | None = None) -> dict[str, Any]:
     import httpx
 
     driver.raise_file_limit()
-    server = Server()
+    server = (Server() if trace is None else
+              Server(module="bench.memtrace",
+                     extra_env={"FORTIES_MEMTRACE": str(Path(trace).resolve()),
+                                "FORTIES_MEMTRACE_EVERY": str(max(sample, 30.0)),
+                                **{k: v for k, v in os.environ.items()
+                                   if k.startswith("FORTIES_MEMTRACE_")}}))
     pid = server.proc.pid
     stats = Stats()
     samples: list[dict[str, Any]] = []
@@ -153,7 +209,8 @@ async def run(tables: int, minutes: float, think: float, sample: float, warmup: 
                     raise SystemExit("forties: the server stopped during the soak")
                 samples.append({"seconds": round(now - t0, 1), "rss_mb": round(rss / 1024, 1),
                                 "moves": stats.moves, "started": stats.started,
-                                "ended": stats.ended, "running": stats.running})
+                                "ended": stats.ended, "running": stats.running,
+                                "load": round(os.getloadavg()[0], 2), **rss_parts_mb(pid)})
                 if now >= deadline:
                     break
                 await asyncio.sleep(min(sample, max(0.0, deadline - now)))
@@ -164,12 +221,22 @@ async def run(tables: int, minutes: float, think: float, sample: float, warmup: 
     settled = [(s["seconds"] / 60, s["rss_mb"]) for s in samples if s["seconds"] >= 60 * warmup]
     first = next((s for s in samples if s["seconds"] >= 60 * warmup), samples[-1])
     rate = slope(settled)
+    interval = slope_interval(settled)
+    moves_after = samples[-1]["moves"] - first["moves"]
+    minutes_after = (samples[-1]["seconds"] - first["seconds"]) / 60
+    loads = [s["load"] for s in samples]
     return {
         "tables": tables, "minutes": minutes, "think": think, "preset": preset,
         "target": target, "sample_seconds": sample, "warmup_minutes": warmup,
         "rss_mb_after_warmup": first["rss_mb"], "rss_mb_at_end": samples[-1]["rss_mb"],
         "rss_mb_max": max(s["rss_mb"] for s in samples),
         "slope_mb_per_minute": None if rate is None else round(rate, 3),
+        "slope_mb_per_hour_95": None if interval is None else
+        [round(60 * interval[0], 2), round(60 * interval[1], 2)],
+        # the slope as bytes for each move played after the warm-up
+        "bytes_per_move": None if rate is None or moves_after <= 0 else
+        round(rate * 2**20 * minutes_after / moves_after, 1),
+        "load_average": [min(loads), round(sum(loads) / len(loads), 2), max(loads)],
         "moves": stats.moves, "games_started": stats.started, "games_ended": stats.ended,
         "errors": stats.errors, "error_messages": sorted(stats.error_messages)[:5],
         "reconnections": stats.reconnections, "failures": failed[:3],
@@ -182,16 +249,19 @@ def table_text(result: dict[str, Any]) -> str:
     rows = result["samples"]
     step = max(1, len(rows) // 30)
     shown = rows[::step] + ([rows[-1]] if (len(rows) - 1) % step else [])
-    out = [f"{'minute':>7} {'RSS MB':>8} {'moves':>9} {'running':>8} {'started':>8} "
-           f"{'ended':>6}"]
+    out = [f"{'minute':>7} {'RSS MB':>8} {'anon MB':>8} {'moves':>9} {'running':>8} "
+           f"{'started':>8} {'ended':>6} {'load':>5}"]
     for s in shown:
-        out.append(f"{s['seconds'] / 60:>7.1f} {s['rss_mb']:>8.1f} {s['moves']:>9} "
-                   f"{s['running']:>8} {s['started']:>8} {s['ended']:>6}")
+        out.append(f"{s['seconds'] / 60:>7.1f} {s['rss_mb']:>8.1f} {s.get('anon_mb', 0):>8.1f} "
+                   f"{s['moves']:>9} {s['running']:>8} {s['started']:>8} {s['ended']:>6} "
+                   f"{s['load']:>5.1f}")
     rate = result["slope_mb_per_minute"]
+    iv = result["slope_mb_per_hour_95"]
     out.append(f"RSS after the warm-up ({result['warmup_minutes']:g} min) "
                f"{result['rss_mb_after_warmup']} MB, at the end {result['rss_mb_at_end']} MB, "
                f"slope since the warm-up "
-               f"{'n/a' if rate is None else f'{rate:+.3f}'} MB a minute; "
+               f"{'n/a' if rate is None else f'{rate:+.3f}'} MB a minute"
+               f"{'' if iv is None else f' (95%: {iv[0]:+.1f} to {iv[1]:+.1f} MB an hour)'}; "
                f"{result['games_ended']} games ended, {result['games_started']} started, "
                f"{result['moves']} moves, {result['errors']} errors")
     return "\n".join(out)
@@ -213,6 +283,10 @@ def main(argv: list[str] | None = None) -> int:
                     help="the games' target score (default: the preset's)")
     ap.add_argument("--json", dest="json_path", default=None,
                     help="also write the result, every sample with it, here")
+    ap.add_argument("--trace", default=None, metavar="DIR",
+                    help="run the server with Python's allocations traced (bench.memtrace),"
+                         " its samples and snapshots written in DIR (slower: for finding "
+                         "what grows, not for the figures)")
     args = ap.parse_args(argv)
     warmup = args.minutes / 5 if args.warmup is None else args.warmup
     bad = None
@@ -233,7 +307,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         result = asyncio.run(run(args.tables, args.minutes, args.think, args.sample, warmup,
-                                 args.preset, args.target))
+                                 args.preset, args.target, args.trace))
     except KeyboardInterrupt:
         print("forties: stopped", file=sys.stderr)
         return 1

@@ -67,15 +67,16 @@ LIMITS = {**Rates.lifted(), "messages_per_second": 1000.0,
 class Server:
     """``forties serve`` in its own process, for the length of the test."""
 
-    def __init__(self, options: list[str] | None = None) -> None:
+    def __init__(self, options: list[str] | None = None, module: str = "forties.cli",
+                 extra_env: dict[str, str] | None = None) -> None:
         self.folder = Path(tempfile.mkdtemp(prefix="forties-tables-"))
         env = {**os.environ, "FORTIES_DATA": str(self.folder),
-               "FORTIES_LIMITS": json.dumps(LIMITS)}
+               "FORTIES_LIMITS": json.dumps(LIMITS), **(extra_env or {})}
         env.pop("DISPLAY", None)
         env.pop("WAYLAND_DISPLAY", None)
         self.errors = (self.folder / "server.err").open("w")  # read only if it fails
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "forties.cli", "serve", "--port", "0", "--no-browser",
+            [sys.executable, "-m", module, "serve", "--port", "0", "--no-browser",
              "--db", f"sqlite:///{self.folder / 'load.db'}", *(options or [])],
             stdout=subprocess.PIPE, stderr=self.errors, text=True, env=env)
         assert self.proc.stdout is not None

@@ -5,6 +5,7 @@ refuse in one line. (The long run and its figures are in docs/benchmarks.md.)"""
 from __future__ import annotations
 
 import json
+import math
 import subprocess
 import sys
 from pathlib import Path
@@ -55,3 +56,20 @@ def test_the_soak_refuses_out_of_bounds_in_one_line(args: list[str], says: str,
 def test_the_slope_is_least_squares() -> None:
     assert soak.slope([(0, 1.0), (1, 3.0), (2, 5.0)]) == pytest.approx(2.0)
     assert soak.slope([(0, 1.0)]) is None
+
+
+def test_the_slope_interval_holds_the_true_slope_of_noisy_samples() -> None:
+    import random
+
+    rng = random.Random(1)
+    rising = [(i / 6, 100 + 0.5 * i / 6 + rng.gauss(0, 0.3)) for i in range(360)]
+    lo, hi = soak.slope_interval(rising) or (0.0, 0.0)
+    assert lo < 0.5 < hi and hi - lo < 0.05
+    flat = [(i / 6, 100 + rng.gauss(0, 0.3)) for i in range(360)]
+    lo, hi = soak.slope_interval(flat) or (1.0, 1.0)
+    assert lo < 0 < hi
+    # neighbouring samples are not independent: a slow swing widens the interval
+    swing = [(i / 6, 100 + 2 * math.sin(i / 40)) for i in range(360)]
+    lo, hi = soak.slope_interval(swing) or (0.0, 0.0)
+    assert hi - lo > 0.05
+    assert soak.slope_interval(rising[:11]) is None
