@@ -8,9 +8,9 @@ on (``FORTIES_MEMTRACE_FRAMES`` frames a trace, 8 by default; 0: not traced). A 
 thread writes, every ``FORTIES_MEMTRACE_EVERY`` seconds (60 by default), one line to
 ``DIR/samples.jsonl``: the seconds since the start, the process's RSS and its anonymous
 part, Python's traced memory and its allocated blocks, what the C allocator holds in use
-and free (glibc's ``mallinfo2``), what SQLite says it uses (its page caches), and the
-objects the garbage collector tracks, by type; traced, it also writes (after a full
-collection) a snapshot of the traces to ``DIR/snapshot-NNN.bin``. With
+and free (glibc's ``mallinfo2``) and what SQLite says it uses (its page caches);
+traced, also the objects the garbage collector tracks, by type, and (after a full
+collection) a snapshot of the traces in ``DIR/snapshot-NNN.bin``. With
 ``FORTIES_MEMTRACE_TRIM=1`` it then asks the C allocator to give back what it keeps free
 (``malloc_trim``) and notes the RSS after. ``bench.soak --trace DIR`` starts its server
 this way (the ``FORTIES_MEMTRACE_*`` settings passed on).
@@ -24,7 +24,7 @@ lines that allocated them.
 A tool of the lab's, not the product's: tracing slows the server several times over (at
 150 tables on this 2-core machine the clients' requests timed out), so a traced run finds
 what grows and the figures come from untraced runs (``FORTIES_MEMTRACE_FRAMES=0`` costs
-one walk of the objects a minute).
+a few reads a minute).
 """
 
 from __future__ import annotations
@@ -100,8 +100,9 @@ def _watch(folder: Path, every: float, t0: float, trim: bool) -> None:
             "seconds": round(time.monotonic() - t0, 1),
             "traced_mb": round(current / 2**20, 2) if traced else None,
             "rss_mb": round(_rss_kib() / 1024, 1), "anon_mb": round(_rss_kib("RssAnon") / 1024, 1),
-            "py_blocks": sys.getallocatedblocks(), "gc_objects": len(gc.get_objects()),
-            **_c_memory(), "kinds": _kinds()}
+            "py_blocks": sys.getallocatedblocks(), **_c_memory()}
+        if traced:  # (a walk of every object: a list of them all, made and freed)
+            line.update(gc_objects=len(gc.get_objects()), kinds=_kinds())
         if trim:  # what the C allocator gives back when asked: free memory it kept
             _trim()
             line["rss_mb_trimmed"] = round(_rss_kib() / 1024, 1)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -19,11 +20,13 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def test_a_short_soak_samples_the_memory_while_games_end_and_start(tmp_path: Path) -> None:
     out = tmp_path / "soak.json"
+    # its server through the lab's sampler (bench.memtrace), untraced, each second
+    env = {**os.environ, "FORTIES_MEMTRACE_FRAMES": "0", "FORTIES_MEMTRACE_EVERY": "1"}
     done = subprocess.run(
         [sys.executable, "-m", "bench.soak", "--tables", "3", "--minutes", "0.08",
          "--think", "0", "--sample", "1", "--warmup", "0", "--target", "5",
-         "--json", str(out)], cwd=ROOT, capture_output=True, text=True, timeout=180,
-        check=False)
+         "--json", str(out), "--trace", str(tmp_path / "trace")], cwd=ROOT,
+        capture_output=True, text=True, timeout=180, check=False, env=env)
     assert done.returncode == 0, done.stderr[-3000:]
     result = json.loads(out.read_text())
     assert json.loads(done.stdout.splitlines()[-1]) == \
@@ -33,7 +36,14 @@ def test_a_short_soak_samples_the_memory_while_games_end_and_start(tmp_path: Pat
     assert len(samples) >= 3 and all(s["rss_mb"] > 0 for s in samples)
     assert result["games_ended"] >= 1 and result["games_started"] > 3
     assert result["moves"] > 0 and result["errors"] == 0 and not result["failures"]
-    assert result["slope_mb_per_minute"] is not None
+    assert result["slope_mb_per_minute"] is not None and result["bytes_per_move"] is not None
+    assert all(s["anon_mb"] > 0 and s["load"] >= 0 for s in samples)
+    assert len(result["load_average"]) == 3
+    inside = [json.loads(x) for x in (tmp_path / "trace" / "samples.jsonl").read_text()
+              .splitlines()]
+    assert len(inside) >= 2 and inside[0]["traced_mb"] is None
+    assert all(s["rss_mb"] > 0 and s["malloc_used_mb"] > 0 and s["sqlite_mb"] >= 0
+               and s["py_blocks"] > 0 for s in inside)
 
 
 @pytest.mark.parametrize("args, says", [

@@ -30,6 +30,7 @@ from concurrent.futures import Executor
 from typing import TYPE_CHECKING, Any
 
 from ..table import CLOSED, OVER, PLAYING
+from . import heap
 from .catchup import CatchUp
 from .http import Refused
 from .limits import Bucket, Limits, RateLimited, Rates
@@ -224,7 +225,8 @@ class Service:
         """Expire the tables nobody filled; forget the tables here that are over (or
         closed) with nobody at them, and those that waited on nobody for
         ``idle_minutes``: they stay in the database, and a page or a link that opens one
-        again loads it. The limits' per-address records that ran out go too."""
+        again loads it. The limits' per-address records that ran out go too, and the
+        memory the C allocator keeps free goes back to the system (``heap``)."""
         gone = await self.store.expire(time.time() - 60 * self.limits.expire_minutes)
         for table_id in gone:
             live = self.tables.pop(table_id, None)
@@ -242,6 +244,7 @@ class Service:
                 self.turns.stop(live)
                 del self.tables[table_id]
         self.rates.prune()
+        heap.give_back()
         if self.owners is not None:  # the leases of the tables forgotten go
             for table_id in [t for t in self.owners.mine if t not in self.tables]:
                 await self.owners.release(table_id)
