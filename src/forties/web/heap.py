@@ -26,7 +26,7 @@ def _malloc_trim() -> Callable[[int], int] | None:
         return None
     fn.argtypes = [ctypes.c_size_t]
     fn.restype = ctypes.c_int
-    return fn  # type: ignore[no-any-return]
+    return fn
 
 
 def give_back() -> bool:
