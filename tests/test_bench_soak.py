@@ -23,7 +23,7 @@ def test_a_short_soak_samples_the_memory_while_games_end_and_start(tmp_path: Pat
     # its server through the lab's sampler (bench.memtrace), untraced, each second
     env = {**os.environ, "FORTIES_MEMTRACE_FRAMES": "0", "FORTIES_MEMTRACE_EVERY": "1"}
     done = subprocess.run(
-        [sys.executable, "-m", "bench.soak", "--tables", "3", "--minutes", "0.08",
+        [sys.executable, "-m", "bench.soak", "--tables", "3", "--minutes", "0.2",
          "--think", "0", "--sample", "1", "--warmup", "0", "--target", "5",
          "--json", str(out), "--trace", str(tmp_path / "trace")], cwd=ROOT,
         capture_output=True, text=True, timeout=180, check=False, env=env)
