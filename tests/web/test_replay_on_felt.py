@@ -1,6 +1,7 @@
 """A finished hand played again on the table's own page: on the felt, the seats with the
 names the table showed, the trick in the middle; a step on and back, play and pause, the
-last step; the hand's par at each step once it is known; on a phone and a desktop."""
+last step; the hand's par at each step once it is known; on a phone and a desktop; after
+a second hand, either hand of the game."""
 
 from __future__ import annotations
 
@@ -34,6 +35,7 @@ def test_a_finished_hand_is_played_again_on_the_felt(server: str, browser: Any) 
     assert page.get_attribute("#replayer .replay-seat[data-seat='0']", "data-place") == "bottom"
     assert all(seats.nth(i).locator(".card").count() == 5 for i in range(4))
     assert page.is_disabled("#rp-prev") and page.is_enabled("#rp-next")
+    assert page.is_hidden("#rp-hand")  # (one hand played: nothing to choose)
     # a step on, and back
     page.click("#rp-next")
     page.wait_for_selector("#replayer[data-step='1']")
@@ -75,5 +77,17 @@ def test_a_finished_hand_is_played_again_on_the_felt(server: str, browser: Any) 
     page.click("#rp-close")
     page.wait_for_selector("#replayer", state="detached")
     assert page.evaluate("document.activeElement.id") == "replay-here"
+    # after a second hand: either hand of the game, chosen from the replay
+    page.click("#ready")
+    until(page, "document.body.dataset.hand === '1'", "the second hand")
+    play_until([page], lambda: over(page), limit=90, bidder=True)
+    page.click("#replay-here")
+    page.wait_for_selector("#replayer[data-step='0']")
+    assert page.inner_text("#rp-text") == "Hand 2: the deal"
+    assert page.locator("#rp-hand option").all_inner_texts() == ["Hand 1: the deal",
+                                                                 "Hand 2: the deal"]
+    page.select_option("#rp-hand", "0")
+    assert page.inner_text("#rp-h") == "Hand 1, played again"
+    assert page.inner_text("#rp-text") == "Hand 1: the deal"
     assert not page.errors  # type: ignore[attr-defined]
     page.context.close()

@@ -72,7 +72,7 @@ function show(r) {
   r.felt.dataset.players = String(n);
   r.text.textContent = stepText(r, step);
   r.count.textContent = t('replay.count', { at: r.at + 1, total: r.steps.length });
-  r.par.textContent = r.parWords() || '';
+  r.par.textContent = r.parWords(r.hand) || '';
   const first = r.at === 0;
   const last = r.at === r.steps.length - 1;
   r.buttons.first.disabled = first;
@@ -98,6 +98,18 @@ function play(r) {
   r.timer = setInterval(() => { r.at += 1; show(r); }, PACE_MS);
 }
 
+/** Another hand of the game, from its deal. */
+function choose(r, hand) {
+  const steps = stepsOf(r.all, hand);
+  if (!steps.length) return;
+  pause(r);
+  r.hand = hand;
+  r.steps = steps;
+  r.at = 0;
+  r.box.querySelector('h2').textContent = t('replayer.heading', { hand: hand + 1 });
+  show(r);
+}
+
 /** Close the replay shown (if any); the focus goes back to the button that opened it. */
 export function closeReplay() {
   if (!current) return;
@@ -112,11 +124,12 @@ export function closeReplay() {
 
 /** Open hand `hand` (0-based) of table `tableId` played again, after the element `after`.
  *  `name(seat)`: a seat's name as the table shows it; `you`: this page's seat (or null);
- *  `parWords()`: the hand's par in words, or '' while it is not known. */
+ *  `parWords(hand)`: a hand's par in words, or '' while it is not known. A game of several
+ *  hands offers each of them (the one asked first). */
 export async function openReplay({ tableId, hand, name, you, parWords, after, opener }) {
   closeReplay();
   const button = (id, key, onclick) => h('button', { type: 'button', id, text: t(key), onclick });
-  const r = { steps: [], at: 0, timer: null, name, you, parWords, opener };
+  const r = { steps: [], all: [], hand, at: 0, timer: null, name, you, parWords, opener };
   r.buttons = {
     first: button('rp-first', 'replay.first', () => { pause(r); r.at = 0; show(r); }),
     prev: button('rp-prev', 'replay.prev', () => { pause(r); r.at -= 1; show(r); }),
@@ -133,6 +146,8 @@ export async function openReplay({ tableId, hand, name, you, parWords, after, op
   r.box = h('section', { id: 'replayer', class: 'panel replayer', 'aria-labelledby': 'rp-h' },
     h('h2', { id: 'rp-h', tabindex: '-1', text: t('replayer.heading', { hand: hand + 1 }) }),
     error,
+    r.pick = h('label', { class: 'field', hidden: true }, h('span', { text: t('replayer.which') }),
+      h('select', { id: 'rp-hand', onchange: (ev) => choose(r, Number(ev.target.value)) })),
     h('div', { class: 'row replay-buttons' }, r.buttons.first, r.buttons.prev, r.buttons.play,
       r.buttons.next, r.buttons.last, r.count),
     r.text, r.felt, r.par,
@@ -145,7 +160,8 @@ export async function openReplay({ tableId, hand, name, you, parWords, after, op
   try {
     const record = await api(`/api/tables/${encodeURIComponent(tableId)}/record`);
     const answer = await api('/api/replay', { record });
-    r.steps = stepsOf(answer.steps || [], hand);
+    r.all = answer.steps || [];
+    r.steps = stepsOf(r.all, hand);
   } catch (e) {
     error.textContent = e.message;
     r.text.textContent = '';
@@ -153,5 +169,11 @@ export async function openReplay({ tableId, hand, name, you, parWords, after, op
   }
   if (current !== r) return; // closed while it loaded
   if (!r.steps.length) { r.text.textContent = ''; error.textContent = t('replayer.none'); return; }
+  const deals = r.all.filter((s) => /^hand \d+: the deal$/.test(s.text || '')).length;
+  if (deals > 1) {
+    r.pick.querySelector('select').replaceChildren(...Array.from({ length: deals }, (_, i) => h('option',
+      { value: String(i), selected: i === hand, text: t('replay.deal', { hand: i + 1 }) })));
+    r.pick.hidden = false;
+  }
   show(r);
 }

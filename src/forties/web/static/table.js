@@ -771,8 +771,8 @@ function renderReview() {
 /** The button that plays hand `hand` again on this page (replayer.js), with the names the
  *  table shows and the hand's par once the server has it. */
 function replayHere(hand) {
-  const parWords = () => {
-    const par = S.par[hand] || S.par[String(hand)];
+  const parWords = (n) => {
+    const par = S.par[n] || S.par[String(n)];
     return par ? t('replayer.par', { par: parText(par) }) : '';
   };
   return h('button', { type: 'button', id: 'replay-here', text: t('review.replay_here'),
