@@ -103,6 +103,12 @@ def test_chromium_installs_the_app_and_the_home_lists_the_devices_games(
         kept = cached[name]
         assert "/static/table.js" in kept and "/static/icons/icon-512.png" in kept
         assert all(p.startswith("/static/") for p in kept), kept
+        # with the network gone, the kept scripts answer, and nothing else was kept
+        ctx.set_offline(True)
+        got = page.evaluate("""() => Promise.all(['/static/util.js', '/api/presets'].map(
+          (u) => fetch(u).then((r) => r.status, () => 'failed')))""")
+        ctx.set_offline(False)
+        assert got == [200, "failed"], got
         # the home page lists this game, at a phone's size and a desktop's
         page.goto(server + "/")
         wait_ready(page)

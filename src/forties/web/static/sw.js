@@ -1,5 +1,5 @@
 // The app's service worker: the page's own files (scripts, styles, icons) kept on the
-// device so that the app opens fast and looks the same offline; never a game's state,
+// device, for when the network fails; never a game's state,
 // never /api, the websockets or a table's page, which always go to the server.
 // The server writes VERSION (a digest of these files) and FILES when it serves this
 // script (forties.web.install): files changed make a new worker, whose cache replaces
@@ -24,10 +24,12 @@ self.addEventListener('activate', (ev) => {
 self.addEventListener('fetch', (ev) => {
   const req = ev.request;
   const url = new URL(req.url);
-  // only this site's static files, read from the cache of this version; all else as usual
+  // only this site's static files, and from the network first: a page (never kept) and
+  // its scripts always come from one version; the kept copy answers when the network
+  // does not (offline, the server restarting). All else goes by as usual.
   if (req.method !== 'GET' || url.origin !== self.location.origin
       || !FILES.includes(url.pathname)) return;
-  ev.respondWith(caches.open(CACHE)
+  ev.respondWith(fetch(req).catch(() => caches.open(CACHE)
     .then((cache) => cache.match(url.pathname))
-    .then((hit) => hit || fetch(req)));
+    .then((hit) => hit || Response.error())));
 });
