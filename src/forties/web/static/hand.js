@@ -51,25 +51,28 @@ export function cardBadges(view, card) {
 
 /** Columns and card width for `n` cards in `width` x `height` px (the room under what is
  *  above the hand, so that the whole hand shows without scrolling): `preferred` columns if
- *  they fit, else the widest cards that do (at most `maxW`, at least 44 px: a target), the
- *  rows as even as they go (13 cards: 7 and 6); where none fits, the most 44-px columns. */
+ *  they fit, else the widest cards that do (at most `maxW`), the rows as even as they go
+ *  (13 cards: 7 and 6); never narrower than 44 px (a target), even where that leaves the
+ *  hand a little taller than the room. */
 export function fitHand(n, width, height, gap, maxW, preferred) {
   const size = (cols) => {
-    const w = Math.min(maxW, Math.floor((width - gap * (cols - 1)) / cols));
     const rows = Math.ceil(n / cols);
-    return { cols: Math.ceil(n / rows), w, tall: rows * Math.ceil(w * 1.4) + (rows - 1) * gap };
+    const across = Math.min(maxW, Math.floor((width - gap * (cols - 1)) / cols));
+    const down = Math.floor((height - gap * (rows - 1)) / rows / 1.4);
+    return { cols: Math.ceil(n / rows), across, w: Math.min(across, down) };
   };
   const first = size(Math.max(1, preferred));
-  if (first.w >= 44 && first.tall <= height) return first;
+  if (first.w === first.across && first.w >= 44) return first;
   let best = null;
   for (let cols = 1; cols <= n; cols += 1) {
     const s = size(cols);
-    if (s.w >= 44 && s.tall <= height && (!best || s.w > best.w)) best = s;
+    if (s.w >= 44 && (!best || s.w > best.w)) best = s;
   }
-  if (best) return best;
+  if (best) return { cols: best.cols, w: best.w };
+  // no room for 44-px cards: the fewest rows of them
   let cols = Math.max(1, n);
-  while (cols > 1 && size(cols).w < 44) cols -= 1;
-  return { ...size(cols), w: Math.max(44, size(cols).w) };
+  while (cols > 1 && size(cols).across < 44) cols -= 1;
+  return { cols: size(cols).cols, w: 44 };
 }
 
 /** Where the hand may begin, in page pixels: under the lowest thing drawn above it in its
