@@ -289,3 +289,29 @@ def test_undo_until_the_next_player_acts(slow_server: str, browser: Any) -> None
     assert page.locator("#refusal").text_content() == words["refusal.undo-acted"]
     assert not page.errors, page.errors
     page.context.close()
+
+
+def test_a_full_table_waits_for_its_host_not_its_players(server: str, browser: Any) -> None:
+    """Every seat taken (the host seats three computers) before the start: the host is told
+    to start, one who watches that the host will; neither "Waiting for the players"."""
+    words = catalog("fr")
+    made = post(server, "/api/tables", {"preset": "merrimack-valley", "name": "Zoé",
+                                        "level": "random"})
+    host = new_page(browser, PHONE, "fr")
+    host.goto(server + made["url"])
+    wait_ready(host)
+    host.wait_for_selector("#start")
+    assert host.text_content("#status") == words["status.waiting"]  # three seats empty
+    for seat in (1, 2, 3):  # a computer in each
+        host.click(f"#waiting li[data-seat='{seat}'] button")
+        until(host, "s => document.querySelector(`#waiting li[data-seat='${s}'] select`)"
+              " === null", "the computer seated", seat)
+    until(host, "w => document.getElementById('status').textContent === w",
+          "the host told to start", words["status.waiting_start"])
+    watcher = new_page(browser, PHONE, "fr")
+    watcher.goto(f"{server}/t/{made['table']}#watch")
+    wait_ready(watcher)
+    assert watcher.text_content("#status") == words["status.waiting_host"]
+    assert words["status.waiting"] not in (watcher.text_content("#status") or "")
+    host.context.close()
+    watcher.context.close()
