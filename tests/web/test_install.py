@@ -109,7 +109,16 @@ def test_chromium_installs_the_app_and_the_home_lists_the_devices_games(
           (u) => fetch(u).then((r) => r.status, () => 'failed')))""")
         ctx.set_offline(False)
         assert got == [200, "failed"], got
-        # the home page lists this game, at a phone's size and a desktop's
+        # the home page lists this game, at a phone's size and a desktop's, after a game
+        # this device won earlier (as the table page notes one at its end)
+        page.evaluate("""() => { const list = JSON.parse(localStorage.getItem('forties.recent'));
+          list.push({id: 'old', when: Date.UTC(2026, 0, 5, 20, 0), preset: 'nova-scotia', you: 0,
+            seats: [{name: 'You', kind: 'person', level: ''},
+              {name: 'Ann', kind: 'person', level: ''},
+              {name: 'Computer (basic)', kind: 'computer', level: 'basic'},
+              {name: 'Bob', kind: 'person', level: ''}],
+            sides: [[0, 2], [1, 3]], scores: [120, 85], over: true, won: true});
+          localStorage.setItem('forties.recent', JSON.stringify(list)); }""")
         page.goto(server + "/")
         wait_ready(page)
         for size in (PHONE, DESKTOP):
@@ -121,6 +130,10 @@ def test_chromium_installs_the_app_and_the_home_lists_the_devices_games(
             assert item.locator("a").get_attribute("href") == f"/t/{table}"
             width = page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
             assert width[0] <= width[1], width
+        old = page.locator("#recent li[data-table='old']").inner_text()
+        assert "won: Us 120 · Them 85" in old, old
+        assert "You, Ann, Computer (Club player), Bob" in old, old
+        assert page.locator("#recent li").first.get_attribute("data-table") == table  # latest first
         page.click("#recent-forget")
         page.wait_for_selector("#recent-box", state="hidden")
         assert page.evaluate("localStorage.getItem('forties.recent')") is None
