@@ -11,6 +11,7 @@ from babel.messages.pofile import read_po
 
 from forties.cards import RANKS, SUITS
 from forties.pad import CODES as PAD_CODES
+from forties.reasons import CODES as REASON_CODES
 from forties.rules import OPTIONS, PRESETS
 from forties.state import REFUSAL_CODES
 
@@ -63,6 +64,7 @@ def families() -> dict[tuple[str, str], list[str]]:
         ("error.frame.", ""): js_list("FRAME_CODES", "table.js"),
         ("refusal.", ""): list(REFUSAL_CODES),
         ("theme.", ""): js_list("THEMES", "theme.js"),
+        ("hint.why.", ""): list(REASON_CODES),
     }
 
 

@@ -15,6 +15,7 @@ from .bots.basic import strength
 from .cards import SUITS, mask_of_names, parse_card
 from .fortyfives import TRUMPS, trick_winner_index
 from .players import make_bot
+from .reasons import reason
 from .state import GameState
 
 if TYPE_CHECKING:
@@ -67,11 +68,20 @@ def hint(state: GameState, seat: int) -> Advice:
 
 
 def hint_json(state: GameState, seat: int) -> dict[str, Any]:
-    """The web's hint: the expert's action, its explanation, and every option's value."""
+    """The web's hint: the expert's action, its explanation, every option's value (best
+    first), one reason from what the seat sees (``forties.reasons``: a code and its params,
+    which the page says in the reader's words), and, where the action is not the best by
+    its value, why (``prefers``: "game", the better chance of winning the game; "sound",
+    the usual choice kept where the values are too close to leave it)."""
     got = expert_hint(state, seat, worlds=16)
-    return {"action": str(got.action), "text": got.explanation,
-            "values": [{"action": str(a), "points": round(v, 1)}
-                       for a, v in sorted(got.values.items(), key=lambda kv: -kv[1])]}
+    action = got.action if isinstance(got.action, Action) else Action.parse(str(got.action))
+    ranked = sorted(got.values.items(), key=lambda kv: -kv[1])
+    prefers = None
+    if ranked and ranked[0][0] != action and ranked[0][1] > got.values.get(action, -1e9):
+        prefers = "game" if getattr(got, "for_game", False) else "sound"
+    return {"action": str(action), "text": got.explanation,
+            "values": [{"action": str(a), "points": round(v, 1)} for a, v in ranked],
+            "reason": reason(state.view(seat), action), "prefers": prefers}
 
 
 def par(state: GameState, budget: int | None = None) -> Par | None:

@@ -30,12 +30,14 @@ class Hint:
     """The expert's advice: the ``action``, what each option considered is worth in points
     of this hand (``values``: the seat's side's points over the others', averaged over the
     imagined deals; no bonus for ending the game folded in), and why, in words: ``reason``
-    alone, and ``explanation`` naming the action first."""
+    alone, and ``explanation`` naming the action first; ``for_game``: the action is not
+    the best by this hand's points, for the better chance of winning the game."""
 
     action: Action
     values: dict[Action, float]
     explanation: str
     reason: str = ""
+    for_game: bool = False
 
 
 def hint(state: GameState, seat: int | None = None, worlds: int = 24,
@@ -56,7 +58,8 @@ def hint(state: GameState, seat: int | None = None, worlds: int = 24,
         action = for_game
     values = {a: v for a, v in points.values.items() if math.isfinite(v)}
     reason = _reason(action, Choice(points.action, values, points.samples), for_game)
-    return Hint(action, values, f"{action_words(action)}: {reason}", reason)
+    return Hint(action, values, f"{action_words(action)}: {reason}", reason,
+                for_game is not None and for_game != points.action)
 
 
 def _expert(seed: int, worlds: int, deals: int | None, **kw: Any) -> ExpertBot:

@@ -19,7 +19,7 @@ import random
 import re
 from collections import deque
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any, Required, TypedDict, cast
 
 from .actions import Action, ActionSyntaxError
@@ -31,6 +31,7 @@ from .record import Record, Recorder
 from .rules import PRESETS, Rules, format_value
 from .show import sort_hand
 from .state import DealKey, GameState, IllegalActionError, Phase, Refusal
+from .summary import game_summary
 
 PERSON, COMPUTER, EMPTY = "person", "computer", "empty"
 KINDS = (PERSON, COMPUTER, EMPTY)
@@ -110,6 +111,7 @@ class Frame(TypedDict, total=False):
     pad: list[dict[str, Any]]
     chat: list[Frame]
     par: dict[str, Any]
+    summary: dict[str, Any]
     deadline: float | None
     left: float | None
     seat: int | None
@@ -777,6 +779,11 @@ class Table:
             "deadline": self.deadline,
             "rules_text": rules_line(self.rules),
             "house_rules": [[k, v] for k, v in self.rules.overrides],
+            # every rule's value (the page explains the bids, the target and the rules by
+            # them)
+            "target": self.rules.target,
+            "rule_values": {k: v for k, v in asdict(self.rules).items()
+                            if k not in ("preset", "overrides")},
         }
 
     def view(self, seat: int | None, state: GameState | None = None) -> View:
@@ -812,6 +819,7 @@ class Table:
             "table": self.summary(seat, host), "view": self.view(seat),
             "pad": list(self.pad), "chat": list(self.chat),
             "par": {str(k): v for k, v in self.par.items()}}
+        self._summed(out, out["view"])
         if now is not None:
             timer = self.timer(now)
             out["deadline"], out["left"] = timer["deadline"], timer["left"]
@@ -839,10 +847,17 @@ class Table:
             out["table"] = self.summary(seat, host)
         if pad:
             out["pad"] = list(self.pad)
+        self._summed(out, view)
         if now is not None:
             timer = self.timer(now)
             out["deadline"], out["left"] = timer["deadline"], timer["left"]
         return out
+
+    def _summed(self, out: Frame, view: View) -> None:
+        """A frame of a finished game carries its SUMMARY (``forties.summary``)."""
+        if view.get("over") and self.pad:
+            out["summary"] = game_summary(self.pad, self.par, self.state.sides,
+                                          self.rules.game == "forty-one")
 
     @staticmethod
     def public_event(event: Event, view: View) -> Event:

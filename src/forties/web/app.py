@@ -252,7 +252,7 @@ async def play_now(request: Request) -> Response:
     seats += [{"kind": "computer", "level": level}] * (rules.players - 1)
     made = await service_of(request).create_table(str(preset), body.get("options") or {},
                                                   seats, public=False, start=True,
-                                                  settings={"level": level})
+                                                  settings={"level": level, "hints": True})
     token = made["tokens"][0]
     return JSONResponse({"table": made["table"], "token": token, "seat": 0,
                          "url": f"/t/{made['table']}#token={token}"})

@@ -114,7 +114,8 @@ async function playNow() {
     if (name) body.name = name;
     const r = await api('/api/play', body);
     saveSeat(r.table, r.token);
-    location.href = r.url;
+    // a first game that teaches: the table says each rule as it comes up (teach.js)
+    location.href = $('play-learn').checked ? `${r.url}&learn=1` : r.url;
   } catch (e) {
     $('play-error').textContent = errorText(e);
   } finally {

@@ -9,6 +9,9 @@ import { noteTable } from './recent.js';
 import { openReplay } from './replayer.js';
 import { afterFelt, beforeDraw, drawControls, heard, holding, setupFeel, shownInstead, tellPace } from './feel.js';
 import './theme.js';
+import { renderHint, markHand, hintSaid } from './hints.js';
+import { explainBid, bidPrompt, targetWords, noteWords, summarySection } from './explain.js';
+import { renderTeach, teachSwitch } from './teach.js';
 import { api, saveSeat, savedSeat, savedInvites, savedName, saveName, absolute, h, copyText, LEVELS,
   errorText, valueText, computerLevel } from './util.js';
 import { cardBadges, fitHand, handLabel, levelWords, mayUndo, raiseOnly, raiseSetting,
@@ -465,11 +468,12 @@ function renderStatus() {
     });
   }
   // each name isolated, so that a Latin name reads right in an Arabic line and the reverse
+  const target = parts.length ? targetWords(S.table) : '';
   line.replaceChildren(...parts.flatMap(([who, score], i) => [
-    ...(i ? [' · '] : []), h('bdi', { text: who }), ` ${score}`]));
+    ...(i ? [' · '] : []), h('bdi', { text: who }), ` ${score}`]), ...(target ? [` · ${target}`] : []));
   if (parts.length) {
     line.setAttribute('aria-label', t('table.scores', {
-      scores: parts.map(([who, score]) => `${who} ${score}`).join(', ') }));
+      scores: [...parts.map(([who, score]) => `${who} ${score}`), ...(target ? [target] : [])].join(', ') }));
   }
 }
 
@@ -540,6 +544,7 @@ function renderHand(legal) {
     return b;
   });
   hand.replaceChildren(...buttons);
+  if (hinted) markHand(hand, S.hint);
   layoutHand();
   if (focused) {
     const again = hand.querySelector(`button[data-card="${focused}"]`);
@@ -612,6 +617,7 @@ function renderActions(legal) {
       const verb = a.split(' ')[1];
       if (verb === 'trump') b.appendChild(suitIcon(a.split(' ')[2]));
       b.appendChild(document.createTextNode(buttonLabel(a, view)));
+      explainBid(b, a, view, S.table);
       if (S.hint && S.hint.version === view.version && S.hint.action === a) b.classList.add('primary');
       b.addEventListener('click', () => send(a));
       items.push(b);
@@ -629,6 +635,8 @@ function renderActions(legal) {
   if (mine) {
     if (view.phase === 'rob') items.unshift(h('p', { class: 'prompt', text: t('prompt.rob', { card: cardName(view.up_card) }) }));
     if (view.phase === 'auction' && fortyOne(view)) items.unshift(h('p', { class: 'prompt', text: t('prompt.bid41') }));
+    const asked = ['auction', 'raise'].includes(view.phase) ? bidPrompt(view, legal.buttons) : '';
+    if (asked) items.unshift(h('p', { class: 'prompt', id: 'bid-prompt', text: asked }));
   }
   box.replaceChildren(...items);
   const row = document.querySelector('.statusrow');
@@ -720,7 +728,7 @@ function renderReview() {
     : played ? t('review.par_wait') : t('review.par_none') }));
   const line = (S.pad || []).find((r) => r.hand === view.hand_index);
   if (line && line.note) {
-    const note = has(`pad.note.${line.note}`) ? t(`pad.note.${line.note}`) : line.note;
+    const note = noteWords(line, view, S.table);
     parts.splice(1, 0, h('p', { class: 'scoreline', text: line.bidder === null || line.bidder === undefined
       ? note : line.bidder === S.you ? t('review.bid_result_you', { bid: bidText(line.bid), note })
         : t('review.bid_result', { name: seatName(line.bidder), bid: bidText(line.bid), note }) }));
@@ -759,12 +767,17 @@ function renderReview() {
     row.appendChild(h('button', { type: 'button', class: 'primary', id: 'rematch',
       text: t('review.rematch'), onclick: () => S.conn.send({ type: 'rematch' }) }));
   }
+  if (view.over) row.appendChild(h('a', { class: 'button', id: 'new-game', href: '/', text: t('summary.new_game') }));
   row.appendChild(h('a', { class: 'button', href: recordUrl(), download: `forties-${S.tableId}.json`,
     text: t('table.record') }));
   row.appendChild(replayHere(view.hand_index));
   row.appendChild(h('a', { class: 'button', href: `/replay?table=${encodeURIComponent(S.tableId)}`,
     target: '_blank', text: t('review.replay') }));
   parts.splice(2, 0, row);
+  if (view.over) {
+    const summary = summarySection(S.summary, (seats) => (seats.length === 1 ? seatName(seats[0]) : sideName(seats)));
+    if (summary) parts.splice(3, 0, summary);
+  }
   box.replaceChildren(...parts);
 }
 
@@ -1030,6 +1043,8 @@ function render() {
   $('felt').hidden = ['hand-over', 'game-over'].includes(view.phase) && !holding(view);
   renderActions(legal);
   renderHand(legal);
+  renderHint(S.hint && S.hint.version === view.version ? S.hint : null, seatName, S.you);
+  renderTeach(view, S.table, S.you);
   renderReview();
   renderPad();
   renderLastTrick();
@@ -1060,7 +1075,7 @@ function reviewSummary() {
   const out = []; // ("The hand is over" is the status line's, read from there)
   const line = (S.pad || []).find((r) => r.hand === view.hand_index);
   if (line && line.note) {
-    const note = has(`pad.note.${line.note}`) ? t(`pad.note.${line.note}`) : line.note;
+    const note = noteWords(line, view, S.table);
     if (line.bidder === null || line.bidder === undefined) out.push(note);
     else if (line.bidder === S.you) out.push(t('review.bid_result_you', { bid: bidText(line.bid), note }));
     else out.push(t('review.bid_result', { name: seatName(line.bidder), bid: bidText(line.bid), note }));
@@ -1092,6 +1107,7 @@ function onSnapshot(m) {
   S.pad = m.pad || [];
   S.chat = m.chat || [];
   S.par = m.par || {};
+  S.summary = m.summary || null;
   // an action sent on the lost connection, at this very position, is sent again once the
   // connection is up to date (net.js: resend): no second one meanwhile
   const sent = S.conn.pendingAct;
@@ -1109,6 +1125,7 @@ function onEvent(m) {
   setClock(m);
   if (m.pad) S.pad = m.pad;
   if (m.view) S.view = m.view;
+  if (m.summary) S.summary = m.summary;
   S.pending = null;
   const ev = m.event || {};
   if (S.hint && m.view && m.view.version !== S.hint.version) {
@@ -1183,13 +1200,10 @@ function onChat(m) {
 }
 
 function onHint(m) {
-  S.hint = { action: m.action, version: S.view ? S.view.version : null };
-  const a = String(m.action || '').split(' ');
-  let what = m.text || m.action || '';
-  if (a[1] === 'play') what = t('hint.play', { card: cardName(a[2]) });
-  else if (a[1]) what = t('hint.other', { action: words(m.action, seatName, S.you) });
-  $('hint-text').textContent = what;
-  announce(t('say.hint', { text: what }));
+  if (typeof m.action !== 'string') return;
+  S.hint = { action: m.action, values: m.values, reason: m.reason, prefers: m.prefers,
+    version: S.view ? S.view.version : null, hand: S.view ? S.view.hand : [] };
+  announce(hintSaid(S.hint, seatName, S.you));
   render();
 }
 
@@ -1376,6 +1390,7 @@ async function main() {
   const langSelect = h('select', { id: 'lang', 'aria-label': t('common.language') });
   more.insertBefore(h('label', { class: 'row' }, h('span', { text: t('common.language') }), langSelect),
     more.querySelector('#more-buttons'));
+  more.insertBefore(teachSwitch(render), more.querySelector('#more-buttons'));
   await languagePicker(langSelect, () => {
     $('phrases').replaceChildren(...PHRASES.map((p) => h('button', { type: 'button', dataset: { phrase: p },
       text: t(`phrase.${p}`), onclick: () => S.conn && S.conn.send({ type: 'chat', phrase: p }) })));
