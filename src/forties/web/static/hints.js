@@ -115,7 +115,13 @@ export function markHand(hand, hint) {
     if (!b) continue;
     b.classList.add('hinted');
     b.dataset.hint = verb;
-    b.appendChild(h('span', { class: 'hint-mark', 'aria-hidden': 'true', text: word }));
+    // beside the card's other marks (hand.js: trump, kitty, drawn), in words
+    let marks = b.querySelector('.marks');
+    if (!marks) {
+      marks = h('span', { class: 'marks', 'aria-hidden': 'true' });
+      b.appendChild(marks);
+    }
+    marks.appendChild(h('span', { class: 'mark mark-hint hint-mark', text: word }));
     b.setAttribute('aria-label', t('hint.card_marked', { card: b.getAttribute('aria-label'), mark: word }));
   }
 }

@@ -642,8 +642,13 @@ function renderActions(legal) {
   const row = document.querySelector('.statusrow');
   row.querySelector('#hint')?.remove();
   if (S.table && S.table.settings && S.table.settings.hints && mine) {
-    row.appendChild(h('button', { type: 'button', id: 'hint', text: t('table.hint'),
-      onclick: () => S.conn.send({ type: 'hint' }) }));
+    // beside the choices where there are buttons to choose from (the bids': on the line of
+    // their question), else by the status line
+    const button = h('button', { type: 'button', id: 'hint', text: t('table.hint'),
+      onclick: () => S.conn.send({ type: 'hint' }) });
+    const asked = box.querySelector('#bid-prompt');
+    if (asked) asked.after(button, h('span', { class: 'break' }));
+    else (box.querySelector('button.act') ? box : row).appendChild(button);
   }
 }
 
