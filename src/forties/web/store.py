@@ -145,6 +145,14 @@ def migrate(engine: Engine) -> None:
         command.upgrade(cfg, "head")
 
 
+# A list of ids asked at once (``Store.seqs``, every few seconds for every table in play)
+# is cut into runs of at most IN_MAX and each run made up to a multiple of IN_STEP: each
+# length of list is a statement of its own, which the driver keeps prepared (SQLite's 128
+# a connection, some 60 KB each at 300 ids), so a few lengths keep a few statements.
+IN_MAX = 512
+IN_STEP = 64
+
+
 class Store:
     """The database, reached from worker threads so that the event loop never waits on
     it (one thread for SQLite, which writes from one connection at a time)."""
@@ -374,9 +382,10 @@ class Store:
 
         def work(conn: Connection) -> dict[str, int]:
             out: dict[str, int] = {}
-            for first in range(0, len(ids), 500):
-                q = sa.select(tables_t.c.id, tables_t.c.seq).where(
-                    tables_t.c.id.in_(ids[first:first + 500]))
+            for first in range(0, len(ids), IN_MAX):
+                part = ids[first:first + IN_MAX]
+                part += part[-1:] * (-len(part) % IN_STEP)  # (the last id again)
+                q = sa.select(tables_t.c.id, tables_t.c.seq).where(tables_t.c.id.in_(part))
                 out.update({str(r[0]): int(r[1]) for r in conn.execute(q).all()})
             return out
         return await self._run(work)
