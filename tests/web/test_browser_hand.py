@@ -226,6 +226,11 @@ def test_thirteen_cards_within_the_screen(server: str, browser: Any,
             page.wait_for_timeout(50)
     seen = page.evaluate(OUTSIDE_JS)
     assert seen["cards"] == 13 and not seen["out"], seen
+    # each seat's phrases apart ("beginner level, bid 2, took 0", not "beginner level bid 2")
+    words = catalog("en")
+    level = words["table.level_only"].replace("{level}", words["level_short.random"])
+    texts = page.eval_on_selector_all("#felt .seat .badge", "bs => bs.map((b) => b.textContent)")
+    assert texts and all(f"{level}{words['table.phrase_sep']}" in x for x in texts), texts
     page.context.close()
 
 

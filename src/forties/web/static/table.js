@@ -304,6 +304,14 @@ function sideOf(view, seat) {
   return sides.find((x) => x.includes(S.you))?.includes(seat) ? 'us' : 'them';
 }
 
+/** The words on a seat's line read as separate phrases ("club level, tricks: 0", "bid 30,
+ *  tricks: 0"), not one run ("bid 30 tricks: 0"): a comma after each phrase that another
+ *  follows (the chips between them are marks, not phrases). */
+function separate(line) {
+  const said = line.filter((s) => !s.classList.contains('chip') && !s.classList.contains('timer'));
+  for (const s of said.slice(0, -1)) s.textContent = `${s.textContent}${t('table.phrase_sep')}`;
+}
+
 function badge(seat, view) {
   const info = S.table && S.table.seats ? S.table.seats.find((x) => x.seat === seat) : null;
   const turn = view.to_act === seat;
@@ -358,6 +366,7 @@ function badge(seat, view) {
     if (view.partner === seat && view.bidder !== seat) line.push(h('span', { text: ` ${t('table.partner')}` }));
   }
   if (turn && S.deadline) line.push(h('span', { class: 'timer', dataset: { deadline: S.deadline } }));
+  separate(line);
   b.appendChild(h('span', {}, ...line));
   const up = view.face_up_held ? view.face_up_held[seat] : null;
   if (up && up.length && seat !== S.you) {
