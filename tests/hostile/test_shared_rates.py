@@ -64,3 +64,37 @@ def test_a_process_whose_redis_does_not_answer_counts_alone() -> None:
     with pytest.raises(RateLimited):
         asyncio.run(rates.take("tables", "10.0.0.1"))
     asyncio.run(rates.take("tables", "10.0.0.2"))
+
+
+def test_a_redis_that_hangs_costs_one_wait_not_one_a_request() -> None:
+    """Redis that accepts and never answers: each ask waits the client's whole timeout
+    (5 s) before the process counts alone. A stranger's every request then waited it;
+    now one failure lets the process count alone for a while, and it asks Redis again
+    after that while (a clock of the test's own: no sleep)."""
+    from forties.web.shared_rates import RETRY_SECONDS, SharedMinutes
+
+    asked: list[str] = []
+
+    class Hung:
+        def register_script(self, text: str) -> Any:
+            async def run(**_: Any) -> int:
+                asked.append("take")  # (the client's read timing out, at once here)
+                raise TimeoutError("Timeout reading from socket")
+            return run
+
+    now = [1000.0]
+    rates = Rates(Limits(tables_per_minute=3))
+    rates.shared = SharedMinutes(Hung())
+    rates.shared.clock = lambda: now[0]
+
+    async def takes() -> None:
+        for _ in range(3):
+            await rates.take("tables", "10.0.0.3")
+        with pytest.raises(RateLimited):  # still limited, by this process's own count
+            await rates.take("tables", "10.0.0.3")
+
+    asyncio.run(takes())
+    assert asked == ["take"], f"Redis asked {len(asked)} times in one failure's while"
+    now[0] += RETRY_SECONDS + 0.1
+    asyncio.run(rates.take("tables", "10.0.0.4"))
+    assert asked == ["take", "take"], "Redis not asked again after the while"

@@ -13,6 +13,9 @@ minute after its last take, so nothing is left to prune.
 
 Where Redis does not answer, the process counts alone (its own ``PerMinute``s) until it
 answers again, and says so once in the log: a stranger is still limited, by each process.
+A Redis that hangs costs one wait (the client's timeout, ``bus.COMMAND_SECONDS``), not
+one for each request: after a failure the process counts alone for ``RETRY_SECONDS``
+before it asks Redis again.
 Imported only when ``--redis`` is given.
 """
 
@@ -21,6 +24,8 @@ from __future__ import annotations
 import itertools
 import logging
 import secrets
+import time
+from collections.abc import Callable
 from typing import Any
 
 log = logging.getLogger("forties.web")
@@ -43,13 +48,16 @@ return 0
 """
 
 COUNTED, MINE_FULL, ALL_FULL = 0, 1, 2
+RETRY_SECONDS = 10.0  # counted alone this long after Redis failed to answer
 
 
 class SharedMinutes:
     """The takes of every process in one Redis (``redis``: an asyncio client)."""
 
-    def __init__(self, redis: Any) -> None:
+    def __init__(self, redis: Any, clock: Callable[[], float] = time.monotonic) -> None:
         self.script = redis.register_script(TAKE)
+        self.clock = clock
+        self.retry_at = 0.0  # (the clock's) Redis is not asked before then, after a failure
         self.origin = secrets.token_hex(6)  # this process (each take's name is its own)
         self.numbers = itertools.count()
         self.down = False  # said once while Redis does not answer
@@ -57,12 +65,15 @@ class SharedMinutes:
     async def take(self, kind: str, address: str, mine: int, total: int) -> int | None:
         """Count one ``kind`` for ``address`` (``COUNTED``), or say which minute is full
         (``MINE_FULL``, ``ALL_FULL``: nothing counted); None where Redis did not answer
-        (the caller counts alone)."""
+        (the caller counts alone), and for ``RETRY_SECONDS`` after it did not."""
+        if self.down and self.clock() < self.retry_at:
+            return None
         name = f"{self.origin}:{next(self.numbers)}"
         try:
             got = int(await self.script(keys=[f"{PREFIX}{kind}:{address}", f"{PREFIX}{kind}"],
                                         args=[mine, total, name]))
         except Exception as e:  # redis's own errors, OSError, a timeout
+            self.retry_at = self.clock() + RETRY_SECONDS
             if not self.down:
                 self.down = True
                 log.warning("the limits a minute are counted by this process alone: Redis "
@@ -75,4 +86,4 @@ class SharedMinutes:
         return got
 
 
-__all__ = ["ALL_FULL", "COUNTED", "MINE_FULL", "SharedMinutes"]
+__all__ = ["ALL_FULL", "COUNTED", "MINE_FULL", "RETRY_SECONDS", "SharedMinutes"]
