@@ -1,8 +1,8 @@
 """axe-core's WCAG 2.1 A and AA rules (and the label-in-name rule, which axe counts as
 experimental: a card's accessible name holds the letters printed on it) find nothing on
 any page: home, score pad, the hall's pages (new evening, director, standings, report),
-the replay, and the table at the bid and at the end of a hand (its review, and the hand
-played again on it); each at a phone's size
+the replay, and the table at the bid, at the end of a hand (its review, and the hand
+played again on it) and at the end of the game (its summary); each at a phone's size
 and a desktop's, in English, French and Arabic (right to left). One browser; one context
 a language, its pages measured at both sizes."""
 
@@ -68,8 +68,10 @@ def test_axe_finds_nothing_on_any_page(server: str, browser: Any, lang: str) -> 
         page.wait_for_selector(ready, state="attached")
         page.wait_for_load_state("networkidle")
         found += findings(page)
-    # the table: the player's bid, then the end of the hand with its review
-    made = post(server, "/api/play", {"preset": "merrimack-valley", "level": "random"})
+    # the table (a game to 5): the player's bid, the end of the first hand with its review
+    # and the hand played again, and the end of the game with its summary
+    made = post(server, "/api/play", {"preset": "merrimack-valley", "level": "random",
+                                      "options": {"target": 5}})
     page.goto(f"{server}{made['url'].replace('#', q + '#')}")
     wait_ready(page)
     until(page, "document.body.dataset.mine === 'true' && document.body.dataset.phase"
@@ -82,6 +84,15 @@ def test_axe_finds_nothing_on_any_page(server: str, browser: Any, lang: str) -> 
     page.click("#replay-here")  # the hand played again on the table's page
     page.wait_for_selector("#replayer[data-step]")
     page.click("#rp-last")
+    found += findings(page)
+    for _ in range(6):
+        if page.evaluate("() => document.body.dataset.phase === 'game-over'"
+                         " || !!document.getElementById('summary')"):
+            break
+        page.click("#ready")
+        page.wait_for_function("document.body.dataset.phase === 'auction'")
+        play_until([page], lambda: over(page), limit=90, bidder=True)
+    page.wait_for_selector("#summary")
     found += findings(page)
     assert not found, "\n".join(found)
     assert not page.errors  # type: ignore[attr-defined]
