@@ -1056,9 +1056,10 @@ function render() {
   renderFelt();
   $('felt').hidden = ['hand-over', 'game-over'].includes(view.phase) && !holding(view);
   renderActions(legal);
-  renderHand(legal);
+  // (the hint and the rule's note before the hand: the hand is sized to the room left)
   renderHint(S.hint && S.hint.version === view.version ? S.hint : null, seatName, S.you);
   renderTeach(view, S.table, S.you);
+  renderHand(legal);
   renderReview();
   renderPad();
   renderLastTrick();
