@@ -134,6 +134,20 @@ def compiled_hands(preset: str, seconds: float, seed: int,
             return (env.hands_played - hands0, env.hands_thrown_in - thrown0, now - start)
 
 
+def compiled_steps_per_hand(preset: str, steps: int = 20_000, seed: int = 1) -> float:
+    """The mean number of actions in a random hand of ``preset`` on the compiled engine (its
+    deal is no action: the engine shuffles and deals inside one step). ``play_random`` on
+    one table applies one action a round, and deals the next hand in the round that ends
+    one, so that ``steps`` rounds are ``steps`` actions."""
+    from forties.vector import VectorGame
+
+    env = VectorGame(build_rules(preset), 1, seed=seed)
+    env.play_random(VECTOR_WARM_STEPS)
+    hands0 = env.hands_played
+    env.play_random(steps)
+    return steps / max(1, env.hands_played - hands0)
+
+
 def load_pyspiel() -> Any | None:
     """The ``pyspiel`` module (open_spiel, ``pip install -e '.[bench]'``), or None."""
     try:
@@ -225,6 +239,25 @@ def cpp_hands(pyspiel: Any, name: str, seconds: float, seed: int) -> tuple[int, 
         now = clock()
         if now >= stop:
             return episode - seed * 1_000_000, 0, now - start
+
+
+def spiel_steps_per_episode(pyspiel: Any, name: str, episodes: int = 2_000,
+                            seed: int = 1) -> tuple[float, float]:
+    """The mean numbers of chance nodes and of players' decisions in a random episode of
+    OpenSpiel's ``name`` (played as ``spiel_episode`` plays it): (chance, decisions)."""
+    game = pyspiel.load_game(name)
+    rng = random.Random(seed)
+    chance = decisions = 0
+    for _ in range(episodes):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                chance += 1
+            else:
+                decisions += 1
+            legal = state.legal_actions()
+            state.apply_action(legal[int(rng.random() * len(legal))])
+    return chance / episodes, decisions / episodes
 
 
 def check_spiel_chance(pyspiel: Any, name: str, seed: int = 1) -> None:

@@ -22,8 +22,10 @@ from bench.loops import (
     COMPILED_STEPS,
     VECTOR_WARM_STEPS,
     compiled_hands,
+    compiled_steps_per_hand,
     cpp_hands,
     forties_hands,
+    spiel_steps_per_episode,
     vector_hands,
 )
 from forties import build_rules
@@ -126,6 +128,53 @@ def test_cpp_loop_plays_one_episode_a_call_each_with_its_own_seed() -> None:
     assert (episodes, thrown) == (2 * BATCH, 0) == (len(spiel.seeds), 0)
     assert len(set(spiel.seeds)) == len(spiel.seeds)  # a fresh deal every episode
     assert [p for p, _ in spiel.bots] == [0, 1, 2, 3]
+
+
+class StepSpiel:
+    """Stands in for pyspiel: episodes of 3 chance nodes then 2 decisions."""
+
+    def load_game(self, name: str) -> StepSpiel:
+        return self
+
+    def new_initial_state(self) -> StepSpiel:
+        self.moves = 0
+        return self
+
+    def is_terminal(self) -> bool:
+        return self.moves == 5
+
+    def is_chance_node(self) -> bool:
+        return self.moves < 3
+
+    def legal_actions(self) -> list[int]:
+        return [0, 1]
+
+    def apply_action(self, action: int) -> None:
+        self.moves += 1
+
+
+def test_steps_a_hand_count_each_side_s_steps() -> None:
+    assert spiel_steps_per_episode(StepSpiel(), "euchre", episodes=7) == (3.0, 2.0)
+    # Forty One: 4 bids and 52 cards, or the 4 bids alone when the hand is thrown in.
+    per_hand = compiled_steps_per_hand("forty-one", steps=3_000)
+    assert 40 < per_hand < 56
+    assert 20 < compiled_steps_per_hand("merrimack-valley", steps=3_000) < 40
+
+
+def test_per_step_ratio_is_the_hand_ratio_times_the_steps_a_hand(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(bench, "compiled_steps_per_hand", lambda preset: 29.0)
+    monkeypatch.setattr(bench, "spiel_steps_per_episode", lambda spiel, name: (22.0, 21.5))
+    key = "merrimack-valley [compiled] / euchre [C++]"
+    ratios = {key: 6.0}
+    rates = {"merrimack-valley [compiled]": [300_000.0], "euchre [C++]": [50_000.0]}
+    steps = bench.per_step(object(), rates, ratios)
+    assert ratios[f"{key} per step"] == pytest.approx(6.0 * 29 / 43.5)
+    assert ratios[f"{key} per decision"] == pytest.approx(6.0 * 29 / 21.5)
+    assert steps["euchre [C++]"] == {"chance": 22.0, "decisions": 21.5}
+    out = capsys.readouterr().out
+    assert f"{key} per step: 4.00 (target 2: met)" in out
+    assert "8.7 million steps a second" in out and "2.2 million" in out
 
 
 def test_bench_command_prints_both_engines(capsys: pytest.CaptureFixture[str]) -> None:

@@ -890,3 +890,22 @@ def test_booked_reaches_the_kernel_and_the_random_player_plays_it() -> None:
         seen |= set(env.S[:, k.F_PHASE].tolist())
     assert {k.BOOKED, k.ANSWER} <= seen
     assert env.hands_played > 0
+
+
+def test_the_engine_and_what_calls_it_at_every_step_count_no_references() -> None:
+    """Every compiled function of the engine, of the environments' kernels and of the
+    compiled basic player is compiled without numba's reference counting: none makes an
+    array, and with the counting each call that passes a table's arrays counted references
+    to them, three quarters of a random step's time (docs/lab-notes.md, "The compiled
+    engine without reference counting")."""
+    from numba.core.registry import CPUDispatcher
+
+    from forties.bots import basic_kernel
+    from forties.envs import kernels as env_kernels
+
+    for module in (k, env_kernels, basic_kernel):
+        compiled = [f for f in vars(module).values()
+                    if isinstance(f, CPUDispatcher) and f.py_func.__module__ == module.__name__]
+        assert len(compiled) > 10, module.__name__
+        counting = [f.py_func.__name__ for f in compiled if f.targetoptions.get("_nrt", True)]
+        assert counting == [], f"{module.__name__}: {counting}"

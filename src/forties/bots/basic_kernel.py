@@ -27,12 +27,12 @@ HEARTS = 2
 KING = 11
 
 
-@jit()
+@jit(refcount=False)
 def card_worth(c: int, trump: int) -> int:
     return k.T_KEY[trump, c // 13, c]
 
 
-@jit()
+@jit(refcount=False)
 def strength(hand: int, trump: int) -> float:
     pts = 0.0
     for i in range(14):
@@ -50,7 +50,7 @@ def strength(hand: int, trump: int) -> float:
     return pts
 
 
-@jit()
+@jit(refcount=False)
 def help_points(R: Any) -> float:
     partnered = False
     for x in range(R[k.R_NSIDES]):
@@ -63,7 +63,7 @@ def help_points(R: Any) -> float:
     return 2.0 + (2.0 if R[k.R_KITTY] else 0.0) + (6.0 if partnered else 0.0)
 
 
-@jit()
+@jit(refcount=False)
 def best_strength(hand: int) -> float:
     best = strength(hand, 0)
     for t in range(1, 4):
@@ -71,12 +71,12 @@ def best_strength(hand: int) -> float:
     return best
 
 
-@jit()
+@jit(refcount=False)
 def same_side(R: Any, a: int, b: int) -> bool:
     return bool(R[k.R_SIDE_OF + a] == R[k.R_SIDE_OF + b])
 
 
-@jit()
+@jit(refcount=False)
 def bid(S: Any, R: Any, t: int, s: int, target: int) -> tuple[int, int]:
     hand = S[t, k.F_HANDS + s]
     est = best_strength(hand) + help_points(R)
@@ -110,7 +110,7 @@ def bid(S: Any, R: Any, t: int, s: int, target: int) -> tuple[int, int]:
     return k.V_BID, first
 
 
-@jit()
+@jit(refcount=False)
 def discard(S: Any, R: Any, t: int, s: int) -> int:
     hand = S[t, k.F_HANDS + s]
     trump = S[t, k.F_TRUMP]
@@ -140,7 +140,7 @@ def discard(S: Any, R: Any, t: int, s: int) -> int:
     return out
 
 
-@jit()
+@jit(refcount=False)
 def cheapest(options: int, trump: int, by_trump: bool) -> int:
     best = -1
     best_key = 1 << 40
@@ -158,7 +158,7 @@ def cheapest(options: int, trump: int, by_trump: bool) -> int:
     return best
 
 
-@jit()
+@jit(refcount=False)
 def play_card(s: int, hand: int, played: int, tc: Any, tn: int, leader: int, n: int,
                trump: int, side_of: Any, bidding: bool, options: int) -> int:
     """``basic.play_card``: the trick's cards ``tc[:tn]``, led by ``leader``; each seat's
@@ -245,7 +245,7 @@ def play_card(s: int, hand: int, played: int, tc: Any, tn: int, leader: int, n: 
     return cheap
 
 
-@jit()
+@jit(refcount=False)
 def play(S: Any, R: Any, t: int, s: int, played: int) -> int:
     n = R[k.R_N]
     bidder = S[t, k.F_BIDDER]
@@ -255,7 +255,7 @@ def play(S: Any, R: Any, t: int, s: int, played: int) -> int:
                      bidder >= 0 and same_side(R, bidder, s), k.ff_play_mask(S, R, t, s))
 
 
-@jit()
+@jit(refcount=False)
 def fo_tricks(hand: int) -> float:
     hearts = 0
     top = 0
@@ -288,7 +288,7 @@ def fo_tricks(hand: int) -> float:
     return tricks
 
 
-@jit()
+@jit(refcount=False)
 def fo_low(options: int) -> int:
     best = -1
     best_key = 1 << 40
@@ -304,7 +304,7 @@ def fo_low(options: int) -> int:
     return best
 
 
-@jit()
+@jit(refcount=False)
 def fo_overtake(S: Any, t: int, s: int, options: int, ls: int, best_key: int, tn: int,
                 played: int, voids: int) -> int:
     """``BasicBot._overtake_41``: the card that takes the trick the partner is winning
@@ -344,7 +344,7 @@ def fo_overtake(S: Any, t: int, s: int, options: int, ls: int, best_key: int, tn
     return best
 
 
-@jit()
+@jit(refcount=False)
 def fo_choice(S: Any, R: Any, t: int, s: int, played: int = 0,
               voids: int = 0) -> tuple[int, int]:
     hand = S[t, k.F_HANDS + s]
@@ -406,7 +406,7 @@ def fo_choice(S: Any, R: Any, t: int, s: int, played: int = 0,
     return k.V_PLAY, 1 << low
 
 
-@jit()
+@jit(refcount=False)
 def choice(S: Any, R: Any, t: int, target: int, played: int,
            voids: int = 0) -> tuple[int, int]:
     """``BasicBot``'s action on table ``t`` for the seat to act: (verb, argument).

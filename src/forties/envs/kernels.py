@@ -58,7 +58,7 @@ SCORE_CLIP = 2.0  # as ``encoding.SCORE_CLIP``
  B1_SCORES, B1_GAMES) = range(11)
 
 
-@jit()
+@jit(refcount=False)
 def ladder_index(v: int) -> int:
     if v == 60:
         return 6
@@ -67,7 +67,7 @@ def ladder_index(v: int) -> int:
     return v // 5 - 1
 
 
-@jit()
+@jit(refcount=False)
 def put_cards(out: Any, base: int, cards: int) -> None:
     while cards:
         low = cards & -cards
@@ -75,7 +75,7 @@ def put_cards(out: Any, base: int, cards: int) -> None:
         cards ^= low
 
 
-@jit()
+@jit(refcount=False)
 def side_rank(R: Any, me: int, x: int) -> int:
     """Where side ``x`` stands in the observer's list of sides (``encoding.side_order``)."""
     n = R[k.R_N]
@@ -97,7 +97,7 @@ def side_rank(R: Any, me: int, x: int) -> int:
     return rank
 
 
-@jit()
+@jit(refcount=False)
 def public_points(S: Any, R: Any, t: int, x: int) -> int:
     """Side ``x``'s points as the table sees them (``_public_points``)."""
     if S[t, k.F_PHASE] != k.PLAY:
@@ -109,13 +109,13 @@ def public_points(S: Any, R: Any, t: int, x: int) -> int:
     return pts
 
 
-@jit()
+@jit(refcount=False)
 def scaled_score(score: int, R: Any) -> float:
     """A score as observed (``encoding.Encoder.observe``): / target, clipped."""
     return min(max(score / R[k.R_TARGET], -SCORE_CLIP), SCORE_CLIP)
 
 
-@jit()
+@jit(refcount=False)
 def observe(S: Any, R: Any, M: Any, t: int, me: int, starts: Any, out: Any) -> None:
     """Seat ``me``'s observation of table ``t`` into ``out`` (zeroed here)."""
     out[:] = 0.0
@@ -125,7 +125,7 @@ def observe(S: Any, R: Any, M: Any, t: int, me: int, starts: Any, out: Any) -> N
         ff_observe(S, R, M, t, me, starts, out)
 
 
-@jit()
+@jit(refcount=False)
 def _common(S: Any, R: Any, M: Any, t: int, me: int, starts: Any, out: Any, b_hand: int,
             b_trick: int, b_played: int, b_phase: int, b_to_act: int, b_dealer: int,
             b_leader: int) -> None:
@@ -150,7 +150,7 @@ def _common(S: Any, R: Any, M: Any, t: int, me: int, starts: Any, out: Any, b_ha
         put_cards(out, starts[b_played] + 52 * ((s - me) % n), M[t, M_PLAYED + s] & ~current)
 
 
-@jit()
+@jit(refcount=False)
 def fo_observe(S: Any, R: Any, M: Any, t: int, me: int, starts: Any, out: Any) -> None:
     _common(S, R, M, t, me, starts, out, B1_HAND, B1_TRICK, B1_PLAYED, B1_PHASE, B1_TO_ACT,
             B1_DEALER, B1_LEADER)
@@ -162,7 +162,7 @@ def fo_observe(S: Any, R: Any, M: Any, t: int, me: int, starts: Any, out: Any) -
         out[starts[B1_GAMES] + r] = S[t, k.F_GAMES + s] / 2.0
 
 
-@jit()
+@jit(refcount=False)
 def ff_observe(S: Any, R: Any, M: Any, t: int, me: int, starts: Any, out: Any) -> None:
     _common(S, R, M, t, me, starts, out, B_HAND, B_TRICK, B_PLAYED, B_PHASE, B_TO_ACT,
             B_DEALER, B_LEADER)
@@ -238,7 +238,7 @@ def ff_observe(S: Any, R: Any, M: Any, t: int, me: int, starts: Any, out: Any) -
 # ----- action ids -------------------------------------------------------------------------
 
 
-@jit()
+@jit(refcount=False)
 def slot_mask(hand: int, cards: int) -> int:
     m = 0
     i = 0
@@ -251,7 +251,7 @@ def slot_mask(hand: int, cards: int) -> int:
     return m
 
 
-@jit()
+@jit(refcount=False)
 def slot_cards(hand: int, slots: int) -> int:
     out = 0
     i = 0
@@ -264,7 +264,7 @@ def slot_cards(hand: int, slots: int) -> int:
     return out
 
 
-@jit()
+@jit(refcount=False)
 def action_id(S: Any, R: Any, t: int, verb: int, arg: int) -> int:
     """The id of table ``t``'s legal action (verb, arg) (``encoding.action_id``)."""
     if R[k.R_GAME] == k.G_FORTY_ONE:
@@ -298,7 +298,7 @@ def action_id(S: Any, R: Any, t: int, verb: int, arg: int) -> int:
     return DISCARD0 + slot_mask(S[t, k.F_HANDS + S[t, k.F_TURN]], arg)
 
 
-@jit()
+@jit(refcount=False)
 def pack_pick_mask(hand: int, pile: int, picks: int) -> int:
     most = min(k.popcount(hand), k.popcount(pile))
     out = 0
@@ -309,7 +309,7 @@ def pack_pick_mask(hand: int, pile: int, picks: int) -> int:
     return out
 
 
-@jit()
+@jit(refcount=False)
 def legal_mask(S: Any, R: Any, M: Any, t: int, out: Any) -> None:
     """The legal ids of the seat to act on table ``t`` into ``out`` (zeroed here)."""
     out[:] = 0
@@ -341,13 +341,13 @@ def legal_mask(S: Any, R: Any, M: Any, t: int, out: Any) -> None:
 # ----- stepping ---------------------------------------------------------------------------
 
 
-@jit()
+@jit(refcount=False)
 def forget_hand(M: Any, t: int) -> None:
     for j in range(MF):
         M[t, j] = 0
 
 
-@jit()
+@jit(refcount=False)
 def record(S: Any, M: Any, t: int, verb: int, arg: int) -> None:
     """Remember what the seat to act does, as its view's history would show it."""
     s = S[t, k.F_TURN]
@@ -365,7 +365,7 @@ def record(S: Any, M: Any, t: int, verb: int, arg: int) -> None:
     M[t, M_PICKS] = 0
 
 
-@jit()
+@jit(refcount=False)
 def apply_id(S: Any, D: Any, R: Any, M: Any, t: int, i: int) -> int:
     """Apply action id ``i`` (legal: the caller checked its mask) for the seat to act.
     Returns 1 if an action reached the engine, 0 for a pick of robbing the pack or the
@@ -391,14 +391,14 @@ def apply_id(S: Any, D: Any, R: Any, M: Any, t: int, i: int) -> int:
     return -1
 
 
-@jit()
+@jit(refcount=False)
 def apply_index(S: Any, D: Any, R: Any, M: Any, t: int, j: int) -> None:
     verb, arg = k.nth(S, R, t, j)
     record(S, M, t, verb, arg)
     k.apply(S, D, R, t, verb, arg)
 
 
-@jit()
+@jit(refcount=False)
 def new_game(S: Any, D: Any, R: Any, M: Any, t: int) -> None:
     """Start a new game on table ``t``, its first dealer one seat on from the last's."""
     k.shuffle(S, D, t)
@@ -406,7 +406,7 @@ def new_game(S: Any, D: Any, R: Any, M: Any, t: int) -> None:
     forget_hand(M, t)
 
 
-@jit()
+@jit(refcount=False)
 def hand_over(S: Any, D: Any, R: Any, M: Any, t: int, learner: int, game_reward: bool,
               one_hand: bool, max_hands: int, hands: Any, rew: Any, done: Any,
               trunc: Any, starts: Any, final_obs: Any, see: bool, ended: Any) -> None:
@@ -439,7 +439,7 @@ def hand_over(S: Any, D: Any, R: Any, M: Any, t: int, learner: int, game_reward:
     forget_hand(M, t)
 
 
-@jit()
+@jit(refcount=False)
 def advance(S: Any, D: Any, R: Any, M: Any, P: Any, learner: int, game_reward: bool,
             one_hand: bool, max_hands: int, hands: Any, rew: Any, done: Any, trunc: Any,
             starts: Any, final_obs: Any, waiting: Any, basic_target: int, see: bool,
@@ -470,7 +470,7 @@ def advance(S: Any, D: Any, R: Any, M: Any, P: Any, learner: int, game_reward: b
             apply_index(S, D, R, M, t, k.rand_below(S, t, c))
 
 
-@jit()
+@jit(refcount=False)
 def basic_choice(S: Any, R: Any, M: Any, t: int, target: int) -> tuple[int, int]:
     """``basic``'s action for the seat to act on table ``t`` (``basic_kernel.choice``)."""
     played = 0
@@ -482,7 +482,7 @@ def basic_choice(S: Any, R: Any, M: Any, t: int, target: int) -> tuple[int, int]
     return bk.choice(S, R, t, target, played, voids)
 
 
-@jit()
+@jit(refcount=False)
 def apply_ids(S: Any, D: Any, R: Any, M: Any, tables: Any, ids: Any, scratch: Any) -> int:
     """Apply ``ids[i]`` on table ``tables[i]`` for the seat to act; returns the first
     position whose id is not legal (nothing applied from there), or -1."""
@@ -496,7 +496,7 @@ def apply_ids(S: Any, D: Any, R: Any, M: Any, tables: Any, ids: Any, scratch: An
     return -1
 
 
-@jit()
+@jit(refcount=False)
 def observe_all(S: Any, R: Any, M: Any, tables: Any, seat: int, starts: Any, obs: Any,
                 masks: Any) -> None:
     for i in range(tables.shape[0]):

@@ -108,7 +108,7 @@ ACE, FIVE = 12, 3
 # ----- bits -------------------------------------------------------------------------------
 
 
-@jit()
+@jit(refcount=False)
 def popcount(x: int) -> int:
     c = 0
     while x:
@@ -117,13 +117,13 @@ def popcount(x: int) -> int:
     return c
 
 
-@jit()
+@jit(refcount=False)
 def low_index(x: int) -> int:
     """The index of the lowest set bit of ``x`` (> 0)."""
     return T_LOG67[(x & -x) % 67]
 
 
-@jit()
+@jit(refcount=False)
 def nth_bit(x: int, k: int) -> int:
     """The ``k``-th lowest set bit of ``x``, as a mask."""
     for _ in range(k):
@@ -131,7 +131,7 @@ def nth_bit(x: int, k: int) -> int:
     return x & -x
 
 
-@jit()
+@jit(refcount=False)
 def unrank(cards: int, m: int, k: int, i: int) -> int:
     """The ``i``-th ``k``-subset, in lexicographic order, of the ``m`` bits of ``cards``
     (lowest first), as ``itertools.combinations`` lists them."""
@@ -155,12 +155,12 @@ def unrank(cards: int, m: int, k: int, i: int) -> int:
 # ----- Forty-Fives: the hand --------------------------------------------------------------
 
 
-@jit()
+@jit(refcount=False)
 def _seat_mask(n: int) -> int:
     return (1 << n) - 1
 
 
-@jit()
+@jit(refcount=False)
 def ff_begin(S: Any, D: Any, R: Any, t: int) -> None:
     """Deal the hand from ``D[t]`` and start it (``_start_hand`` and ``_begin``)."""
     n = R[R_N]
@@ -245,7 +245,7 @@ def ff_begin(S: Any, D: Any, R: Any, t: int) -> None:
         S[t, F_TURN] = (dealer + 1) % n
 
 
-@jit()
+@jit(refcount=False)
 def ff_min_bid_for(S: Any, R: Any, t: int, seat: int) -> int:
     lo = R[R_MIN_BID]
     if R[R_MIN100] and S[t, F_SCORES + R[R_SIDE_OF + seat]] >= 100:
@@ -253,7 +253,7 @@ def ff_min_bid_for(S: Any, R: Any, t: int, seat: int) -> int:
     return lo
 
 
-@jit()
+@jit(refcount=False)
 def ff_dealer_bagged(S: Any, R: Any, t: int, seat: int) -> bool:
     dealer = S[t, F_DEALER]
     if seat != dealer or S[t, F_HIGH]:
@@ -262,19 +262,19 @@ def ff_dealer_bagged(S: Any, R: Any, t: int, seat: int) -> bool:
     return R[R_REDEAL] == 0 and S[t, F_PASSED] == others
 
 
-@jit()
+@jit(refcount=False)
 def ff_may_hold(S: Any, R: Any, t: int, seat: int) -> bool:
     high = S[t, F_HIGH]
     return bool(seat == S[t, F_DEALER] and R[R_MAY_HOLD] and high > 0
                 and S[t, F_HIGH_BIDDER] != seat and high >= ff_min_bid_for(S, R, t, seat))
 
 
-@jit()
+@jit(refcount=False)
 def ff_ladder_count(R: Any) -> int:
     return (30 - R[R_MIN_BID]) // 5 + 1 + R[R_B3060] + R[R_B60120]
 
 
-@jit()
+@jit(refcount=False)
 def ff_ladder(R: Any, i: int) -> int:
     """The ``i``-th bid of the ladder, lowest first."""
     plain = (30 - R[R_MIN_BID]) // 5 + 1
@@ -285,21 +285,21 @@ def ff_ladder(R: Any, i: int) -> int:
     return 120
 
 
-@jit()
+@jit(refcount=False)
 def ff_trump_ok(S: Any, R: Any, t: int, suit: int) -> bool:
     if R[R_NEEDS_CARD] or S[t, F_WENT_KITTY]:
         return bool(S[t, F_HANDS + S[t, F_BIDDER]] & T_TRUMPS[suit])
     return True
 
 
-@jit()
+@jit(refcount=False)
 def ff_may_go_on(S: Any, R: Any, t: int) -> bool:
     went = S[t, F_WENT_KITTY]
     return bool((R[R_GO_KITTY] and not went)
                 or (R[R_GO_TOP] and went and not S[t, F_WENT_TOP]))
 
 
-@jit()
+@jit(refcount=False)
 def ff_discard_sizes(S: Any, R: Any, t: int, s: int) -> tuple[int, int]:
     """How many cards seat ``s`` may discard: lo <= k < hi."""
     have = popcount(S[t, F_HANDS + s])
@@ -314,7 +314,7 @@ def ff_discard_sizes(S: Any, R: Any, t: int, s: int) -> tuple[int, int]:
     return max(have - 5, 0), hi
 
 
-@jit()
+@jit(refcount=False)
 def ff_call_ok(S: Any, t: int) -> int:
     """The cards the bidder may call (every card but the trumps above his best)."""
     tr = S[t, F_TRUMP]
@@ -331,7 +331,7 @@ def ff_call_ok(S: Any, t: int) -> int:
     return ok & ~(1 << T_ORDER[tr, 0])  # never the 5 of trumps
 
 
-@jit()
+@jit(refcount=False)
 def follow_mask(hand: int, led: int, tr: int, priv: int, suit_or_trump: bool,
                 hoh: bool) -> int:
     """The cards of ``hand`` that may be played to a trick led with ``led``
@@ -353,7 +353,7 @@ def follow_mask(hand: int, led: int, tr: int, priv: int, suit_or_trump: bool,
     return hand
 
 
-@jit()
+@jit(refcount=False)
 def trick_taken(cards: Any, n: int, leader: int, tr: int, bonus: int) -> tuple[int, int]:
     """The seat that takes the trick of ``cards[:n]`` led by ``leader``, and its points
     (10 with the bonus card in it)."""
@@ -373,7 +373,7 @@ def trick_taken(cards: Any, n: int, leader: int, tr: int, bonus: int) -> tuple[i
     return (leader + bi) % n, pts
 
 
-@jit()
+@jit(refcount=False)
 def ff_play_mask(S: Any, R: Any, t: int, s: int) -> int:
     """The cards seat ``s`` may play (``legal_play_mask``)."""
     hand = S[t, F_HANDS + s]
@@ -387,7 +387,7 @@ def ff_play_mask(S: Any, R: Any, t: int, s: int) -> int:
     return hand
 
 
-@jit()
+@jit(refcount=False)
 def ff_count(S: Any, R: Any, t: int) -> int:
     """How many legal actions table ``t`` has (0 once the hand is over)."""
     s = S[t, F_TURN]
@@ -450,7 +450,7 @@ def ff_count(S: Any, R: Any, t: int) -> int:
     return 0
 
 
-@jit()
+@jit(refcount=False)
 def ff_nth(S: Any, R: Any, t: int, k: int) -> tuple[int, int]:
     """The ``k``-th legal action of table ``t``: (verb, argument)."""
     s = S[t, F_TURN]
@@ -529,7 +529,7 @@ def ff_nth(S: Any, R: Any, t: int, k: int) -> tuple[int, int]:
     return -1, 0
 
 
-@jit()
+@jit(refcount=False)
 def ff_end_auction(S: Any, R: Any, t: int) -> None:
     if S[t, F_HIGH] == 0:
         S[t, F_THROWN] = 1
@@ -545,14 +545,14 @@ def ff_end_auction(S: Any, R: Any, t: int) -> None:
         ff_to_trump(S, R, t)
 
 
-@jit()
+@jit(refcount=False)
 def ff_take_kitty(S: Any, t: int) -> None:
     if not S[t, F_KITTY_TAKEN]:
         S[t, F_HANDS + S[t, F_BIDDER]] |= S[t, F_KITTY]
         S[t, F_KITTY_TAKEN] = 1
 
 
-@jit()
+@jit(refcount=False)
 def ff_to_trump(S: Any, R: Any, t: int) -> None:
     if R[R_KITTY_FIRST]:
         ff_take_kitty(S, t)
@@ -560,7 +560,7 @@ def ff_to_trump(S: Any, R: Any, t: int) -> None:
     S[t, F_TURN] = S[t, F_BIDDER]
 
 
-@jit()
+@jit(refcount=False)
 def ff_auction_apply(S: Any, R: Any, t: int, s: int, verb: int, arg: int) -> None:
     n = R[R_N]
     if verb == V_PASS:
@@ -591,7 +591,7 @@ def ff_auction_apply(S: Any, R: Any, t: int, s: int, verb: int, arg: int) -> Non
     S[t, F_TURN] = nxt
 
 
-@jit()
+@jit(refcount=False)
 def ff_replenish(S: Any, D: Any, R: Any, t: int) -> None:
     """The dealer restores every hand to five from the stock, from his left."""
     n = R[R_N]
@@ -624,7 +624,7 @@ def ff_replenish(S: Any, D: Any, R: Any, t: int) -> None:
     S[t, F_STOCK_POS] = pos
 
 
-@jit()
+@jit(refcount=False)
 def ff_after_draw(S: Any, R: Any, t: int) -> None:
     if R[R_CALL_PARTNER]:
         S[t, F_PHASE] = CALL
@@ -636,7 +636,7 @@ def ff_after_draw(S: Any, R: Any, t: int) -> None:
 # ----- "booked?" ----------------------------------------------------------------------------
 
 
-@jit()
+@jit(refcount=False)
 def ff_before_play(S: Any, R: Any, t: int) -> None:
     """With ``booked``, the bidder may ask an opponent before the first lead."""
     if R[R_BOOKED]:
@@ -646,19 +646,19 @@ def ff_before_play(S: Any, R: Any, t: int) -> None:
         ff_start_play(S, R, t)
 
 
-@jit()
+@jit(refcount=False)
 def ff_opponents(R: Any, bidder: int) -> int:
     """The seats not on the bidder's side, as a mask."""
     return _seat_mask(R[R_N]) & ~R[R_SIDE_SEATS + R[R_SIDE_OF + bidder]]
 
 
-@jit()
+@jit(refcount=False)
 def ff_is_booked(S: Any, t: int, s: int) -> bool:
     """Seat ``s`` holds only trumps (the AH among them)."""
     return (S[t, F_HANDS + s] & ~T_TRUMPS[S[t, F_TRUMP]]) == 0
 
 
-@jit()
+@jit(refcount=False)
 def ff_booked_apply(S: Any, R: Any, t: int, verb: int, arg: int) -> None:
     ph = S[t, F_PHASE]
     if ph == BOOKED:
@@ -686,7 +686,7 @@ def ff_booked_apply(S: Any, R: Any, t: int, verb: int, arg: int) -> None:
         ff_start_play(S, R, t)
 
 
-@jit()
+@jit(refcount=False)
 def ff_start_play(S: Any, R: Any, t: int) -> None:
     n = R[R_N]
     lead = R[R_LEAD]
@@ -720,7 +720,7 @@ def ff_start_play(S: Any, R: Any, t: int) -> None:
     S[t, F_LEADER] = leader
 
 
-@jit()
+@jit(refcount=False)
 def ff_bidding_sides(S: Any, R: Any, t: int) -> tuple[int, int]:
     """The bidding sides: the bidder's, and his called partner's if another; -1 if none."""
     b = S[t, F_BIDDER]
@@ -733,7 +733,7 @@ def ff_bidding_sides(S: Any, R: Any, t: int) -> tuple[int, int]:
     return bs, -1
 
 
-@jit()
+@jit(refcount=False)
 def game_won(S: Any, R: Any, t: int, kind: int, val: int) -> None:
     """A game is won (``_game_won``): in a best-of-3 match the next game may be due."""
     if R[R_BEST3]:
@@ -747,13 +747,13 @@ def game_won(S: Any, R: Any, t: int, kind: int, val: int) -> None:
     S[t, F_WVAL] = val
 
 
-@jit()
+@jit(refcount=False)
 def close_hand(S: Any, t: int) -> None:
     S[t, F_PHASE] = GAME_OVER if S[t, F_OVER] else HAND_OVER
     S[t, F_TURN] = -1
 
 
-@jit()
+@jit(refcount=False)
 def ff_finish_trick(S: Any, R: Any, t: int) -> None:
     n = R[R_N]
     leader = S[t, F_LEADER]
@@ -786,7 +786,7 @@ def ff_finish_trick(S: Any, R: Any, t: int) -> None:
     S[t, F_LEADER] = w
 
 
-@jit()
+@jit(refcount=False)
 def ff_delta(S: Any, R: Any, t: int, x: int) -> int:
     """What side ``x``'s score moves by for the hand just played (``hand_deltas``)."""
     b0, b1 = ff_bidding_sides(S, R, t)
@@ -807,7 +807,7 @@ def ff_delta(S: Any, R: Any, t: int, x: int) -> int:
     return S[t, F_POINTS + x]
 
 
-@jit()
+@jit(refcount=False)
 def ff_score_hand(S: Any, R: Any, t: int) -> None:
     none = R[R_AUCTION] == AU_NONE
     for x in range(R[R_NSIDES]):  # a delta reads the points and the start scores only
@@ -821,7 +821,7 @@ def ff_score_hand(S: Any, R: Any, t: int) -> None:
     close_hand(S, t)
 
 
-@jit()
+@jit(refcount=False)
 def ff_going_out(S: Any, R: Any, t: int) -> None:
     """Whether a side has gone out, and who wins (``_going_out``)."""
     ns = R[R_NSIDES]
@@ -872,7 +872,7 @@ def ff_going_out(S: Any, R: Any, t: int) -> None:
         game_won(S, R, t, W_SIDE, best)
 
 
-@jit()
+@jit(refcount=False)
 def ff_trump_apply(S: Any, R: Any, D: Any, t: int, s: int, verb: int, arg: int) -> None:
     """Name trump, or go on the kitty (or the top card)."""
     n = R[R_N]
@@ -894,7 +894,7 @@ def ff_trump_apply(S: Any, R: Any, D: Any, t: int, s: int, verb: int, arg: int) 
     S[t, F_TURN] = (S[t, F_DEALER] + 1) % n
 
 
-@jit()
+@jit(refcount=False)
 def ff_apply(S: Any, D: Any, R: Any, t: int, verb: int, arg: int) -> None:
     """Apply a legal action to table ``t``."""
     s = S[t, F_TURN]
@@ -956,7 +956,7 @@ def ff_apply(S: Any, D: Any, R: Any, t: int, verb: int, arg: int) -> None:
 # ----- Forty One ---------------------------------------------------------------------------
 
 
-@jit()
+@jit(refcount=False)
 def fo_begin(S: Any, D: Any, R: Any, t: int) -> None:
     for x in range(MAX_SEATS):
         S[t, F_START + x] = S[t, F_SCORES + x]
@@ -978,7 +978,7 @@ def fo_begin(S: Any, D: Any, R: Any, t: int) -> None:
     S[t, F_LEADER] = -1
 
 
-@jit()
+@jit(refcount=False)
 def fo_play_mask(S: Any, t: int, s: int) -> int:
     hand = S[t, F_HANDS + s]
     if S[t, F_TRICK_N]:
@@ -988,7 +988,7 @@ def fo_play_mask(S: Any, t: int, s: int) -> int:
     return hand
 
 
-@jit()
+@jit(refcount=False)
 def fo_count(S: Any, R: Any, t: int) -> int:
     s = S[t, F_TURN]
     if s < 0:
@@ -998,14 +998,14 @@ def fo_count(S: Any, R: Any, t: int) -> int:
     return popcount(fo_play_mask(S, t, s))
 
 
-@jit()
+@jit(refcount=False)
 def fo_nth(S: Any, R: Any, t: int, k: int) -> tuple[int, int]:
     if S[t, F_PHASE] == AUCTION:
         return V_BID, k + 1
     return V_PLAY, nth_bit(fo_play_mask(S, t, S[t, F_TURN]), k)
 
 
-@jit()
+@jit(refcount=False)
 def fo_qualifies(S: Any, R: Any, t: int, a: int, b: int) -> bool:
     target = R[R_TARGET]
     pa = S[t, F_SCORES + a]
@@ -1014,7 +1014,7 @@ def fo_qualifies(S: Any, R: Any, t: int, a: int, b: int) -> bool:
     return bool((pa >= target and (not pos or pb > 0)) or (pb >= target and (not pos or pa > 0)))
 
 
-@jit()
+@jit(refcount=False)
 def fo_score_hand(S: Any, R: Any, t: int) -> None:
     for s in range(4):
         bid = S[t, F_BIDS + s]
@@ -1037,7 +1037,7 @@ def fo_score_hand(S: Any, R: Any, t: int) -> None:
     close_hand(S, t)
 
 
-@jit()
+@jit(refcount=False)
 def fo_apply(S: Any, D: Any, R: Any, t: int, verb: int, arg: int) -> None:
     s = S[t, F_TURN]
     if S[t, F_PHASE] == AUCTION:
@@ -1088,21 +1088,21 @@ def fo_apply(S: Any, D: Any, R: Any, t: int, verb: int, arg: int) -> None:
 # ----- both games ----------------------------------------------------------------------------
 
 
-@jit()
+@jit(refcount=False)
 def count(S: Any, R: Any, t: int) -> int:
     if R[R_GAME] == G_FORTY_ONE:
         return fo_count(S, R, t)
     return ff_count(S, R, t)
 
 
-@jit()
+@jit(refcount=False)
 def nth(S: Any, R: Any, t: int, k: int) -> tuple[int, int]:
     if R[R_GAME] == G_FORTY_ONE:
         return fo_nth(S, R, t, k)
     return ff_nth(S, R, t, k)
 
 
-@jit()
+@jit(refcount=False)
 def find(S: Any, R: Any, t: int, verb: int, arg: int) -> int:
     """The index of (verb, arg) among table ``t``'s legal actions, or -1."""
     for i in range(count(S, R, t)):
@@ -1112,7 +1112,7 @@ def find(S: Any, R: Any, t: int, verb: int, arg: int) -> int:
     return -1
 
 
-@jit()
+@jit(refcount=False)
 def apply(S: Any, D: Any, R: Any, t: int, verb: int, arg: int) -> None:
     if R[R_GAME] == G_FORTY_ONE:
         fo_apply(S, D, R, t, verb, arg)
@@ -1120,7 +1120,7 @@ def apply(S: Any, D: Any, R: Any, t: int, verb: int, arg: int) -> None:
         ff_apply(S, D, R, t, verb, arg)
 
 
-@jit()
+@jit(refcount=False)
 def begin(S: Any, D: Any, R: Any, t: int) -> None:
     if R[R_GAME] == G_FORTY_ONE:
         fo_begin(S, D, R, t)
@@ -1128,7 +1128,7 @@ def begin(S: Any, D: Any, R: Any, t: int) -> None:
         ff_begin(S, D, R, t)
 
 
-@jit()
+@jit(refcount=False)
 def new_game(S: Any, D: Any, R: Any, t: int, first_dealer: int) -> None:
     """Start a new game on table ``t`` with the deck already in ``D[t]``."""
     for x in range(MAX_SEATS):
@@ -1144,7 +1144,7 @@ def new_game(S: Any, D: Any, R: Any, t: int, first_dealer: int) -> None:
     begin(S, D, R, t)
 
 
-@jit()
+@jit(refcount=False)
 def next_hand(S: Any, D: Any, R: Any, t: int) -> None:
     """Deal the next hand on table ``t`` from ``D[t]`` (``GameState.next_hand``)."""
     S[t, F_HAND_INDEX] += 1
@@ -1156,7 +1156,7 @@ def next_hand(S: Any, D: Any, R: Any, t: int) -> None:
     begin(S, D, R, t)
 
 
-@jit()
+@jit(refcount=False)
 def rand_below(S: Any, t: int, bound: int) -> int:
     """A uniform draw from 0..bound-1 by table ``t``'s own generator (xorshift64*)."""
     x = S[t, F_RNG]
@@ -1168,7 +1168,7 @@ def rand_below(S: Any, t: int, bound: int) -> int:
     return min(int(u * (1.0 / 9007199254740992.0) * bound), bound - 1)
 
 
-@jit()
+@jit(refcount=False)
 def shuffle(S: Any, D: Any, t: int) -> None:
     for i in range(52):
         D[t, i] = i
@@ -1179,14 +1179,14 @@ def shuffle(S: Any, D: Any, t: int) -> None:
         D[t, j] = c
 
 
-@jit()
+@jit(refcount=False)
 def deal_on(S: Any, D: Any, R: Any, t: int) -> None:
     """After a hand: shuffle, then deal on as ``deal_from_deck``."""
     shuffle(S, D, t)
     deal_from_deck(S, D, R, t)
 
 
-@jit()
+@jit(refcount=False)
 def deal_from_deck(S: Any, D: Any, R: Any, t: int) -> None:
     """After a hand: count it, and deal the next one from ``D[t]``, or a new game once the
     game is over (its first dealer one seat on from the last game's)."""
@@ -1199,7 +1199,7 @@ def deal_from_deck(S: Any, D: Any, R: Any, t: int) -> None:
         next_hand(S, D, R, t)
 
 
-@jit()
+@jit(refcount=False)
 def new_games(S: Any, D: Any, R: Any, first_dealer: int, shuffle_decks: bool) -> None:
     for t in range(S.shape[0]):
         if shuffle_decks:
@@ -1210,14 +1210,14 @@ def new_games(S: Any, D: Any, R: Any, first_dealer: int, shuffle_decks: bool) ->
         S[t, F_THROWN_DONE] = 0
 
 
-@jit()
+@jit(refcount=False)
 def counts(S: Any, R: Any, out: Any) -> None:
     """Every table's count of legal actions, into ``out``."""
     for t in range(S.shape[0]):
         out[t] = count(S, R, t)
 
 
-@jit()
+@jit(refcount=False)
 def step(S: Any, D: Any, R: Any, choice: Any, counts: Any, auto: bool) -> int:
     """Every table with a legal action applies its ``choice[t]``-th; with ``auto``, a hand
     that ends is followed by the next deal. ``counts`` holds each table's count of legal
@@ -1238,7 +1238,7 @@ def step(S: Any, D: Any, R: Any, choice: Any, counts: Any, auto: bool) -> int:
     return -1
 
 
-@jit()
+@jit(refcount=False)
 def play_random(S: Any, D: Any, R: Any, steps: int) -> None:
     """``steps`` rounds: every table plays a uniformly random legal action, dealing on."""
     for _ in range(steps):
