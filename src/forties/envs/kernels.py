@@ -333,6 +333,15 @@ def legal_mask(S: Any, R: Any, M: Any, t: int, out: Any) -> None:
         if give > 0 and give == k.popcount(picks & pile):
             out[ROB_PACK] = 1
         return
+    if S[t, k.F_PHASE] == k.DRAW and R[k.R_GAME] == k.G_FORTY_FIVES:
+        # Every subset of the hand of a size the draw allows, by its slots, without
+        # unranking each discard as the engine lists them.
+        lo, hi = k.ff_discard_sizes(S, R, t, s)
+        for slots in range(1 << k.popcount(S[t, k.F_HANDS + s])):
+            size = k.popcount(slots)
+            if lo <= size < hi:
+                out[DISCARD0 + slots] = 1
+        return
     for i in range(k.count(S, R, t)):
         verb, arg = k.nth(S, R, t, i)
         out[action_id(S, R, t, verb, arg)] = 1
@@ -381,6 +390,11 @@ def apply_id(S: Any, D: Any, R: Any, M: Any, t: int, i: int) -> int:
         picks = M[t, M_PICKS]
         record(S, M, t, k.V_ROB, picks)
         k.apply(S, D, R, t, k.V_ROB, picks)
+        return 1
+    if S[t, k.F_PHASE] == k.DRAW and R[k.R_GAME] == k.G_FORTY_FIVES:  # the slots' cards
+        cards = slot_cards(S[t, k.F_HANDS + S[t, k.F_TURN]], i - DISCARD0)
+        record(S, M, t, k.V_DISCARD, cards)
+        k.apply(S, D, R, t, k.V_DISCARD, cards)
         return 1
     for j in range(k.count(S, R, t)):
         verb, arg = k.nth(S, R, t, j)
