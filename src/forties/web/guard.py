@@ -49,6 +49,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from ..errors import FortiesError
 from ..hall.printing import STYLE
 from .http import Middleware
+from .limits import counted_as
 
 STATE_CHANGING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
@@ -331,7 +332,7 @@ class Guard(Middleware):
         status = 421
         if not why:
             why, status = self.foreign(scope), 403
-        address = scope["client"][0] if scope.get("client") else ""
+        address = counted_as(scope["client"][0]) if scope.get("client") else ""
         if not why and self.websockets.get(address, 0) >= self.door.websockets_per_address:
             why = (f"too many open connections from this address (at most "
                    f"{self.door.websockets_per_address})")

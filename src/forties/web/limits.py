@@ -93,6 +93,7 @@ take.
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import os
 import time
@@ -301,6 +302,24 @@ class RateLimited(FortiesError, RuntimeError):
         self.code = "busy" if total else "rate"
 
 
+IPV6_NETWORK = 64  # the prefix one IPv6 host or home is given: one stranger's addresses
+
+
+def counted_as(address: str) -> str:
+    """What the limits per address count ``address`` as: an IPv6 address as its /64 (a
+    host holds the whole network, 2^64 addresses to ask from, so each alone would limit
+    nobody), an IPv4-mapped one as its IPv4, anything else as it is."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{ip}/{IPV6_NETWORK}", strict=False))
+    return address
+
+
 class Rates:
     """The limits a minute on each kind of thing a stranger can make or ask for
     (``KINDS``), from one address (``Limits.<kind>_per_minute``) and from every address
@@ -340,6 +359,7 @@ class Rates:
         processes share it (``share``), else here."""
         mine, every = self._per[kind]
         what = self.KINDS[kind]
+        address = counted_as(address)
         full = None
         if self.shared is not None:
             from .shared_rates import ALL_FULL, MINE_FULL
@@ -372,4 +392,4 @@ class Rates:
             every.prune()
 
 
-__all__ = ["Bucket", "Limits", "PerMinute", "RateLimited", "Rates"]
+__all__ = ["Bucket", "Limits", "PerMinute", "RateLimited", "Rates", "counted_as"]

@@ -35,7 +35,7 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
 from .guard import bare_headers, origin_of
-from .limits import Limits
+from .limits import Limits, counted_as
 
 Headers = tuple[tuple[bytes, bytes], ...]
 
@@ -65,6 +65,7 @@ class Doorman:
         if self.count >= self.total:
             return 503, f"the server is full (at most {self.total} connections): try again soon"
         counted = self.counted(address)
+        address = counted_as(address)  # (an IPv6 address by its /64)
         if counted and self.open.get(address, 0) >= self.per_address:
             return 429, (f"too many open connections from this address "
                          f"(at most {self.per_address})")
@@ -76,6 +77,7 @@ class Doorman:
     def leave(self, address: str) -> None:
         self.count -= 1
         if self.counted(address):
+            address = counted_as(address)
             left = self.open.get(address, 1) - 1
             if left > 0:
                 self.open[address] = left
