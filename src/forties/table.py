@@ -42,6 +42,7 @@ GAME_EVENTS = frozenset(("start", "act", "deal", "undo"))  # the events that mov
 EVENT_KINDS = frozenset(("sit", "start", "act", "deal", "undo", "away", "back", "ready",
                          "chat", "over", "par", "close", "silence"))
 UNDO = "undo"  # an action's text "2 undo": seat 2 takes its last action back (Table.act)
+UNDOS_A_HAND = 12  # take-backs a hand allows (each is a stored event: never endless)
 PHRASES = ("hearts-on-hearts", "well-played", "sorry-partner", "good-game", "hurry", "thanks")
 TABLE_LEVELS = tuple(lv for lv in LEVELS if lv != "ismcts")
 CLOSED_WORDS = "the table was closed by the site's operator"
@@ -397,6 +398,7 @@ class Table:
         self.deadline: float | None = None  # kept by whoever runs the clock (turn_clock)
         self._clock_key: tuple[int, int, str] | None = None
         self.past: deque[_Past] = deque(maxlen=CATCH_UP)
+        self.undos = 0  # take-backs in this hand (UNDOS_A_HAND)
         self._hand: _HandStart | None = None  # the hand the past's states come from
 
     # ----- what the table is ------------------------------------------------------------
@@ -537,6 +539,10 @@ class Table:
         if hand is None or hand.history is not history or hand.base >= len(history):
             raise TableError("undo", "nothing of yours to take back in this hand",
                              "undo-none")
+        if self.undos >= UNDOS_A_HAND:
+            raise TableError("undo", f"{UNDOS_A_HAND} moves have been taken back in this "
+                                     "hand: the rest stand", "undo-many",
+                             {"count": UNDOS_A_HAND})
         before = hand.replay(len(history) - 1)
         if not self._seen(seat, before) >= self._seen(seat, self.state):
             raise TableError("undo", "that action showed you cards you had not seen: "
@@ -661,8 +667,10 @@ class Table:
         elif kind == "deal":
             self.rec.next_hand()
             self.ready.clear()
+            self.undos = 0
         elif kind == "undo":
             self._take_back(event)
+            self.undos += 1
         elif kind == "away":
             self.seats[event["seat"]].away = True
         elif kind == "back":
