@@ -252,6 +252,36 @@ def test_nothing_cut_off_on_a_phone_on_its_side(server: str, browser: Any, shots
     page.context.close()
 
 
+FELT_JS = """() => { window.scrollTo(0, 0);
+  return [...document.querySelectorAll('#felt .badge, #felt .trumpline, #felt .played')]
+    .map((e) => [e.className, Math.round(e.getBoundingClientRect().bottom)])
+    .filter(([, bottom]) => bottom > innerHeight); }"""
+
+
+def test_the_table_whole_on_a_phone_on_its_side_at_the_first_card(server: str,
+                                                                   browser: Any) -> None:
+    """844 x 390 at the player's first card: the seats, the trick, his own seat and the trump
+    beside it on the screen (the trump was under the seat, cut by the screen's foot)."""
+    made = post(server, "/api/play", {"preset": "auction-45", "level": "random"})
+    page = new_page(browser, PHONE_SIDE)
+    page.goto(server + made["url"])
+    wait_ready(page)
+    deadline = time.monotonic() + 60
+    while (turn := page.evaluate(TURN_JS))["phase"] != "play" or not turn["mine"]:
+        assert time.monotonic() < deadline, turn
+        if turn["mine"]:
+            act(page, bidder=True)
+        else:
+            page.wait_for_timeout(50)
+    assert page.locator("#felt .trumpline").count() == 1
+    low = page.evaluate(FELT_JS)
+    assert not low, f"below the screen's foot (its height 390): {low}"
+    seen = page.evaluate(OUTSIDE_JS)
+    assert not seen["out"], seen
+    assert not page.errors, page.errors
+    page.context.close()
+
+
 @pytest.fixture(scope="module")
 def slow_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A server whose computer players wait 2 seconds before they act."""
