@@ -226,6 +226,13 @@ def test_thirteen_cards_within_the_screen(server: str, browser: Any,
             page.wait_for_timeout(50)
     seen = page.evaluate(OUTSIDE_JS)
     assert seen["cards"] == 13 and not seen["out"], seen
+    # each player's name and score on one line ("Computer 3 0", not "Computer" / "3 0")
+    # (here and on the narrowest phone, where the line takes three)
+    for width in (size["width"], 360):
+        page.set_viewport_size({"width": width, "height": size["height"]})
+        pairs = page.eval_on_selector_all("#scoreline .pair", PAIRS_JS)
+        assert len(pairs) == 4 and all(n == 1 for _, n in pairs), (width, pairs)
+    page.set_viewport_size(size)
     # each seat's phrases apart ("beginner level, bid 2, took 0", not "beginner level bid 2")
     words = catalog("en")
     level = words["table.level_only"].replace("{level}", words["level_short.random"])
@@ -252,6 +259,9 @@ def test_nothing_cut_off_on_a_phone_on_its_side(server: str, browser: Any, shots
     page.context.close()
 
 
+PAIRS_JS = """ps => ps.map((p) => { const r = document.createRange(); r.selectNodeContents(p);
+  return [p.textContent, new Set([...r.getClientRects()].filter((q) => q.width > 0)
+    .map((q) => Math.round(q.bottom))).size]; })"""
 FELT_JS = """() => { window.scrollTo(0, 0);
   return [...document.querySelectorAll('#felt .badge, #felt .trumpline, #felt .played')]
     .map((e) => [e.className, Math.round(e.getBoundingClientRect().bottom)])

@@ -476,10 +476,12 @@ function renderStatus() {
       parts.push([who, v.scores[i]]);
     });
   }
-  // each name isolated, so that a Latin name reads right in an Arabic line and the reverse
+  // each name isolated, so that a Latin name reads right in an Arabic line and the reverse;
+  // a name and its score on one line ("Computer 3 0", never "Computer" then "3 0")
   const target = parts.length ? targetWords(S.table) : '';
   line.replaceChildren(...parts.flatMap(([who, score], i) => [
-    ...(i ? [' · '] : []), h('bdi', { text: who }), ` ${score}`]), ...(target ? [` · ${target}`] : []));
+    ...(i ? [' · '] : []), h('span', { class: 'pair' }, h('bdi', { text: who }), ` ${score}`)]),
+  ...(target ? [` · ${target}`] : []));
   if (parts.length) {
     line.setAttribute('aria-label', t('table.scores', {
       scores: [...parts.map(([who, score]) => `${who} ${score}`), ...(target ? [target] : [])].join(', ') }));
