@@ -273,3 +273,16 @@ def test_the_frame_codes_the_page_words_are_the_servers() -> None:
         sent |= set(re.findall(r'(?:error|refuse|TableError)\(\s*"([a-z-]+)"', f.read_text()))
     frame = js_list("FRAME_CODES", "table.js")
     assert frame and set(frame) <= sent, set(frame) - sent
+
+
+# A seat's numbers, where a narrow seat wraps its line: the number stays with its word
+# ("tricks: 1", never "tricks:" at a line's end and "1" under it; French's space before
+# the colon as unbreakable as the rest).
+SEAT_NUMBERS = ("table.tricks", "table.bidder", "table.bid_taken", "table.discarded")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_seat_number_stays_with_its_word(lang: str) -> None:
+    words = catalog(lang)
+    loose = [(k, words[k]) for k in SEAT_NUMBERS if re.search(r" [{:]", words[k])]
+    assert not loose, f"{lang}.po: a breakable space before a number or colon in {loose}"
