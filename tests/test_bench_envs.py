@@ -16,8 +16,9 @@ def test_a_short_run_reports_every_row_and_ratio(tmp_path: Path,
     envs.main(["--seconds", "0.05", "--rounds", "1", "--tables", "8", "--json", str(out)])
     result = json.loads(out.read_text())
     rows = result["rows"]
-    assert set(rows) == {f"vector {p} vs {o}" for p in envs.PRESETS
-                         for o in ("random", "basic")} | {f"aec {p}" for p in envs.PRESETS} \
+    assert set(rows) == {f"vector {p} vs {o}{d}" for p in envs.PRESETS
+                         for o in ("random", "basic") for d in ("", ", sample_legal")} \
+        | {f"aec {p}" for p in envs.PRESETS} \
         | {f"rlcard {g}" for g in envs.RLCARD_GAMES}
     assert all(r["hands"] > 0 for r in rows.values())
     assert all(v > 0 for v in result["ratios"].values())

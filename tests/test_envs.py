@@ -630,6 +630,54 @@ def test_vector_env_hands_out_fresh_arrays() -> None:
     assert not np.array_equal(first["observation"], before)
 
 
+def chi_square(env: FortiesVectorEnv, masks: np.ndarray, draws: int,
+               sample: Any) -> tuple[float, int]:
+    """Pearson's statistic of ``draws`` calls of ``sample()`` against a uniform draw
+    among each table's legal ids (summed over the tables), and its degrees of freedom."""
+    counts = np.zeros(masks.shape, dtype=np.int64)
+    rows = np.arange(masks.shape[0])
+    for _ in range(draws):
+        counts[rows, sample()] += 1
+    stat, df = 0.0, 0
+    for m, c in zip(masks, counts, strict=True):
+        legal = np.flatnonzero(m)
+        expected = draws / len(legal)
+        stat += float(((c[legal] - expected) ** 2 / expected).sum())
+        df += len(legal) - 1
+    return stat, df
+
+
+@pytest.mark.parametrize("preset", ["merrimack-valley", "forty-one"])
+def test_sample_legal_draws_uniformly_among_the_legal_ids(preset: str) -> None:
+    """env.sample_legal() gives only legal ids, uniformly among each table's legal ids
+    (a chi-square test, fixed seed), the same draws after the same reset(seed), and
+    steps the env on; the test would see a draw that favours an id."""
+    env = FortiesVectorEnv(preset, tables=32, seed=5, episode="hand")
+    obs, _ = env.reset(seed=5)
+    rows = np.arange(32)
+    for _ in range(40):  # only legal ids, through every stage of a hand
+        ids = env.sample_legal()
+        assert (obs["action_mask"][rows, ids] == 1).all()
+        obs, *_ = env.step(ids)
+    stat, df = chi_square(env, obs["action_mask"], 400, env.sample_legal)
+    assert df > 20
+    bound = df + 5 * np.sqrt(2 * df)  # chi-square's mean plus five standard deviations
+    assert stat < bound, (stat, df)
+    first = obs["action_mask"].argmax(axis=1)  # a biased draw: the first legal id, often
+    rng = np.random.default_rng(1)
+
+    def biased() -> np.ndarray:
+        return np.where(rng.random(32) < 0.3, first, env.sample_legal())
+
+    assert chi_square(env, obs["action_mask"], 400, biased)[0] > bound
+    again = FortiesVectorEnv(preset, tables=32, episode="hand")
+    env.reset(seed=9)
+    again.reset(seed=9)
+    np.testing.assert_array_equal(env.sample_legal(), again.sample_legal())
+    with pytest.raises(ValueError, match="reset"):
+        FortiesVectorEnv(preset, tables=2).sample_legal()
+
+
 def deals(env: FortiesVectorEnv, seed: Any = None) -> np.ndarray:
     env.reset(seed=seed)
     return env.game.D.copy()

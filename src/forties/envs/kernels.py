@@ -520,3 +520,40 @@ def observe_all(S: Any, R: Any, M: Any, tables: Any, seat: int, starts: Any, obs
             legal_mask(S, R, M, t, masks[i])
         else:
             masks[i, :] = 0
+
+
+# ----- a uniform legal draw for the learner -------------------------------------------------
+
+
+@jit(refcount=False)
+def draw_below(state: Any, bound: int) -> int:
+    """A uniform draw from 0..bound-1 by the xorshift64* generator whose state is
+    ``state[0]`` (never 0)."""
+    x = state[0]
+    x ^= (x >> 12) & 0xFFFFFFFFFFFFF
+    x ^= x << 25
+    x ^= (x >> 27) & 0x1FFFFFFFFF
+    state[0] = x
+    u = ((x * 2685821657736338717) >> 11) & 0x1FFFFFFFFFFFFF  # the top 53 bits
+    return min(int(u * (1.0 / 9007199254740992.0) * bound), bound - 1)
+
+
+@jit(refcount=False)
+def sample_legal(S: Any, R: Any, M: Any, state: Any, scratch: Any, out: Any) -> None:
+    """``out[t]``: an id drawn uniformly among the legal ids of the seat to act on table
+    ``t`` (its mask, ``legal_mask``), by the generator ``state``; -1 where none is."""
+    for t in range(S.shape[0]):
+        legal_mask(S, R, M, t, scratch)
+        n = 0
+        for i in range(scratch.shape[0]):
+            n += scratch[i]
+        if n == 0:
+            out[t] = -1
+            continue
+        j = draw_below(state, n)
+        for i in range(scratch.shape[0]):
+            if scratch[i]:
+                if j == 0:
+                    out[t] = i
+                    break
+                j -= 1

@@ -195,6 +195,8 @@ class FortiesVectorEnv(VectorEnv):
                 S[t, vk.F_RNG] = np.random.default_rng(s).integers(1, 1 << 62, size=1)[0]
                 vk.new_games(S[t:t + 1], D[t:t + 1], self.game.R, s % n, True)
         self.M = np.zeros((self.num_envs, kk.MF), dtype=np.int64)
+        # sample_legal's generator: the same draws after the same reset(seed)
+        self._draws = np.random.default_rng(seed).integers(1, 1 << 62, size=1)
         self.hands = np.zeros(self.num_envs, dtype=np.int64)
         self.hands_played = 0
 
@@ -304,6 +306,17 @@ class FortiesVectorEnv(VectorEnv):
         if self.copy:
             return {"observation": self.obs.copy(), "action_mask": self.masks.copy()}
         return {"observation": self.obs, "action_mask": self.masks}
+
+    def sample_legal(self) -> npt.NDArray[np.int64]:
+        """One id a table, drawn uniformly among the learner's legal ids there (its
+        ``action_mask``), compiled: a random learner's actions for ``step``, without a
+        pass over the masks in numpy. The draws come from the environment's own generator,
+        seeded by ``reset(seed=...)`` as the deals are."""
+        if not self._ready:
+            raise EpisodeError("call reset() first")
+        out = np.empty(self.num_envs, dtype=np.int64)
+        kk.sample_legal(self.game.S, self.game.R, self.M, self._draws, self._scratch, out)
+        return out
 
     # ----- looking at one table -------------------------------------------------------
 
