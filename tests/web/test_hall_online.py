@@ -118,7 +118,8 @@ def test_a_computer_couple_plays_under_its_registered_names(server: str, browser
     post(server, f"/api/hall/{eid}/register",
          {"key": key, "names": ["Bot", "Cee"], "players": "computer", "level": "basic"})
     post(server, f"/api/hall/{eid}/begin", {"key": key})
-    for lang, computer in (("en-US", "(computer)"), ("fr-CA", "(ordinateur)")):
+    for lang, computer, says in (("en-US", "(computer)", "Computer · club level"),
+                                 ("fr-CA", "(ordinateur)", "Ordinateur · niveau club")):
         page = open_page(browser, server, links[0], DESKTOP, locale=lang)
         frame = table_frame(page)
         frame.wait_for_selector(".badge .name")
@@ -130,10 +131,10 @@ def test_a_computer_couple_plays_under_its_registered_names(server: str, browser
             badges
         for name, text, title in badges:
             if name in ("Bot", "Cee"):
-                assert computer in text and title == computer, badges
-                assert ("Club player" if lang == "en-US" else "Joueur de club") in text
+                # a computer under a name of its own says it is one, with its level
+                assert says in text and title == computer, badges
             else:
-                assert computer not in text and title is None, badges
+                assert says.split(" · ")[0] not in text and title is None, badges
         assert page.errors == []  # type: ignore[attr-defined]
         page.context.close()
 
