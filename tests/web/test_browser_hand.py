@@ -26,6 +26,7 @@ from .conftest import serving
 from .pages import act, body, catalog, new_page, over, post, screenshot, until, wait_ready
 
 PHONE = {"width": 390, "height": 844}
+SMALL_PHONE = {"width": 360, "height": 640}
 PHONE_SIDE = {"width": 844, "height": 390}
 DESKTOP = {"width": 1440, "height": 900}
 LAPTOP = {"width": 1280, "height": 800}
@@ -204,24 +205,31 @@ def test_the_hand_reads_in_rank_order_with_its_marks(server: str, browser: Any, 
     page.context.close()
 
 
-@pytest.mark.parametrize("size", [LAPTOP, PHONE])
-def test_thirteen_cards_within_the_screen(server: str, browser: Any,
+@pytest.mark.parametrize(("lang", "size"), [("en", LAPTOP), ("en", PHONE), ("ar", SMALL_PHONE),
+                                             ("fr", PHONE_SIDE)])
+def test_thirteen_cards_within_the_screen(server: str, browser: Any, lang: str,
                                           size: dict[str, int]) -> None:
-    """Forty One's 13 cards and its 13 bids, all on the screen at the player's bid; and the
-    13 cards at his first card, the trick's cards on the table above them."""
+    """Forty One's 13 cards and its 13 bids (each with the points it is worth), all on the
+    screen at the player's bid, without scrolling, on a laptop, a phone, a small phone and a
+    phone on its side; and the 13 cards at his first card, the trick's cards on the table."""
     made = post(server, "/api/play", {"preset": "forty-one", "level": "random"})
-    page = new_page(browser, size)
+    page = new_page(browser, size, lang)
     page.goto(server + made["url"])
     wait_ready(page)
     until(page, "document.body.dataset.mine === 'true'", "the first bid")
     seen = page.evaluate(OUTSIDE_JS)
     assert seen["cards"] == 13 and not seen["out"], seen
+    assert seen["scroll"] <= 0, f"the page scrolls {seen['scroll']} px at the bid"
     full_contrast(page, "a Forty One bid")
     deadline = time.monotonic() + 60
     while (turn := page.evaluate(TURN_JS))["phase"] != "play" or not turn["mine"]:
-        assert time.monotonic() < deadline and turn["phase"] in ("auction", "play"), turn
-        if turn["mine"]:
-            act(page, bid="2")
+        assert time.monotonic() < deadline and turn["phase"] in ("auction", "play",
+                                                                  "hand-over"), turn
+        if turn["phase"] == "hand-over":  # (the bids under the least total: thrown in)
+            page.click("#ready")
+            until(page, "document.body.dataset.phase !== 'hand-over'", "the next deal")
+        elif turn["mine"]:
+            act(page, bid="4")
         else:
             page.wait_for_timeout(50)
     seen = page.evaluate(OUTSIDE_JS)
@@ -234,7 +242,7 @@ def test_thirteen_cards_within_the_screen(server: str, browser: Any,
         assert len(pairs) == 4 and all(n == 1 for _, n in pairs), (width, pairs)
     page.set_viewport_size(size)
     # each seat's phrases apart ("beginner level, bid 2, took 0", not "beginner level bid 2")
-    words = catalog("en")
+    words = catalog(lang)
     level = words["table.level_only"].replace("{level}", words["level_short.random"])
     texts = page.eval_on_selector_all("#felt .seat .badge", "bs => bs.map((b) => b.textContent)")
     assert texts and all(f"{level}{words['table.phrase_sep']}" in x for x in texts), texts
