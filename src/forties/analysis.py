@@ -21,7 +21,7 @@ from .bots.expert import Choice, ExpertBot
 from .cards import SUIT_NAMES
 from .fortyfives import FortyFivesState
 from .fortyone import FortyOneState
-from .position import forty_fives_position, forty_one_position, start_hands_of
+from .position import forty_fives_position, forty_one_position, plays_of, start_hands_of
 from .state import GameState, Phase
 
 
@@ -205,6 +205,78 @@ def par_forty_one(state: GameState, budget: int | None = None) -> Par | None:
     teams = (TeamPar(mine, got, tuple(int(bids[s] or 0) for s in mine)),
              TeamPar(theirs, 13 - got, tuple(int(bids[s] or 0) for s in theirs)))
     return Par(mine, got, forty_one_words(teams, exact, None), teams, exact)
+
+
+# The par at each card of a replayed hand: Forty One's positions searched for each step
+# before it is left unworked (about a fifth of a second), and for the whole hand (the late
+# positions, cheap, first); the solver's estimate is not used there: it can be tricks
+# away from the exact figure, which would show tricks given away that were not
+STEP_41_BUDGET = 2_000_000
+HAND_41_BUDGET = 20_000_000
+
+
+def pars_by_card(state: GameState, step_budget: int = STEP_41_BUDGET,
+                 hand_budget: int = HAND_41_BUDGET) -> list[dict[str, Any] | None]:
+    """The par of a finished hand at each point of its card play, from the first lead
+    (index 0) to the position after its last card (index ``len(plays)``): with every card
+    seen and best play from there, tricks taken included, ``{"side": seats, "points": n}``
+    (Forty-Fives: the bidders, or the side that led, as ``par``) or ``{"teams": [{"seats",
+    "tricks"}, ...]}`` (Forty One: both partnerships, as ``par_forty_one``). Forty One's
+    searches are bounded (``step_budget`` positions each, ``hand_budget`` for the hand,
+    the last positions first): a position past them is None, never guessed. Empty for a
+    hand with no play or not finished, or without the solver."""
+    try:
+        from .solver import solve
+        from .solver.dd41 import nodes, team_tricks
+    except ImportError:
+        return []
+    if not state.hand_over or not state.tricks:
+        return []
+    start, plays = start_hands_of(state), plays_of(state)
+    out: list[dict[str, Any] | None] = [None] * (len(plays) + 1)
+    if isinstance(state, FortyOneState):
+        bids = [b or 0 for b in state.bids]
+        leader = (state.dealer + 1) % 4
+        mine = (leader % 2, leader % 2 + 2)
+        theirs = (1 - leader % 2, 3 - leader % 2)
+        left = hand_budget
+        pos = forty_one_position(state.rules, dealer=state.dealer, start_hands=start,
+                                 bids=bids, scores=state.start_scores, plays=plays)
+        for k in range(len(plays), -1, -1):  # (from the end: each search cheaper)
+            if k < len(plays):
+                pos = forty_one_position(state.rules, dealer=state.dealer,
+                                         start_hands=start, bids=bids,
+                                         scores=state.start_scores, plays=plays[:k])
+            budget = min(step_budget, left)
+            if budget <= 0:
+                break
+            taken = sum(pos.taken[s] for s in mine)
+            if pos.phase is Phase.PLAY:
+                before = nodes()
+                got = team_tricks(list(pos.hands), pos.trick_leader, list(pos.trick_cards),
+                                  (1 << mine[0]) | (1 << mine[1]), budget=budget)
+                left -= max(1, nodes() - before)
+                if got is None:
+                    break  # (earlier positions need more still)
+                taken += got
+            out[k] = {"teams": [{"seats": list(mine), "tricks": taken},
+                                {"seats": list(theirs), "tricks": 13 - taken}]}
+        return out
+    assert isinstance(state, FortyFivesState)
+    side: tuple[int, ...] = ()
+    index = 0
+    for k in range(len(plays) + 1):
+        ff = forty_fives_position(state.rules, dealer=state.dealer, start_hands=start,
+                                 trump=state.trump, bidder=state.bidder, bid=state.bid,
+                                 scores=state.start_scores, plays=plays[:k],
+                                 called=state.called, up_card=state.up_card)
+        if k == 0:
+            who = ff.bidder if ff.bidder >= 0 else ff.turn
+            assert who is not None
+            index = ff.side_of[who]
+            side = ff.sides[index]
+        out[k] = {"side": list(side), "points": int(solve(ff, index))}
+    return out
 
 
 def forty_one_words(teams: Sequence[TeamPar], exact: bool,

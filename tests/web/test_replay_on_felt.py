@@ -1,6 +1,7 @@
 """A finished hand played again on the table's own page: on the felt, the seats with the
 names the table showed, the trick in the middle; a step on and back, play and pause, the
-last step; the hand's par at each step once it is known; on a phone and a desktop; after
+last step; the hand's par from the deal once it is known, and the par from each card's
+position, saying where a card changed it; on a phone and a desktop; after
 a second hand, either hand of the game."""
 
 from __future__ import annotations
@@ -74,6 +75,27 @@ def test_a_finished_hand_is_played_again_on_the_felt(server: str, browser: Any) 
     assert page.inner_text("#rp-par") == f"From the deal: {par}"
     page.click("#rp-next")
     assert page.inner_text("#rp-par") == f"From the deal: {par}"
+    # the par at each card: the server's figure from that position, and the step where a
+    # card changed it says so (and only there)
+    steps = page.evaluate("""async () => {
+        const rec = await (await fetch(location.pathname.replace('/t/', '/api/tables/')
+          + '/record')).json();
+        const r = await fetch('/api/replay', { method: 'POST',
+          headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ record: rec }) });
+        return (await r.json()).steps.map((s) => (s.par ? s.par.points : null)); }""")
+    assert sum(p is not None for p in steps) >= 21, steps  # (first lead, then 20 cards)
+    page.click("#rp-first")
+    for i, points in enumerate(steps):
+        if i:
+            page.click("#rp-next")
+        shown = page.inner_text("#rp-step-par")
+        before = steps[i - 1] if i else None
+        changed = points is not None and before is not None and points != before
+        assert (f": {points} points for " in shown) if points is not None else shown == "", (
+            i, shown)
+        assert (f"This card changed it from {before} to {points}." in shown) == changed, (
+            i, shown)
+        assert page.get_attribute("#rp-step-par", "data-changed") == str(changed).lower()
     page.click("#rp-close")
     page.wait_for_selector("#replayer", state="detached")
     assert page.evaluate("document.activeElement.id") == "replay-here"

@@ -6,6 +6,10 @@ answer of at most ``max_bytes``), and it runs in a process of its own (``pools.P
 never on the server's event loop, from the request's body as it came (``replay_body``:
 a body of up to 4 MB is read as JSON there too, not on the loop): this module knows no
 sockets, only the record.
+
+Each step of a hand's card play carries the hand's par from that position (``"par"``:
+``analysis.pars_by_card``), worked out once the hand is known to be finished, within
+Forty One's budgets for a position, a hand and the request.
 """
 
 from __future__ import annotations
@@ -14,10 +18,16 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
+from ..analysis import HAND_41_BUDGET, pars_by_card
 from ..cards import CARD_NAMES, cards_of
 from ..errors import FortiesError
 from ..record import PositionedIllegal, Record, RecordError, Replay
+from ..state import Phase
 from .http import Refused, json_object
+
+# Forty One's par at each card: the positions searched for one request, all its hands
+# together (each hand's own bound is ``analysis.HAND_41_BUDGET``); past it, no par
+REQUEST_41_BUDGET = 40_000_000
 
 _encode = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
 
@@ -76,21 +86,42 @@ def _steps(obj: Any, max_hands: int | None) -> Iterator[str]:
         raise NotReplayed(f"a record of {len(record.hands)} hands is too long to replay "
                           f"here: at most {max_hands}", 413)
 
-    def step(text: str, st: Any) -> str:
-        v = st.view(None)
+    def view(st: Any) -> dict[str, Any]:
+        v: dict[str, Any] = st.view(None)
         v["hands"] = [[CARD_NAMES[c] for c in cards_of(h)] for h in st.hands]
-        return _encode({"text": text, "view": v})
+        return v
+
+    def played(st: Any) -> int | None:  # cards played so far, None before the first lead
+        if not st.tricks and st.phase is not Phase.PLAY:
+            return None
+        return int(len(st.tricks) * st.n + len(st.trick_cards))
+
+    from ..solver.dd41 import nodes
 
     replay = Replay(record)
     st = None
+    left = REQUEST_41_BUDGET
     try:
         for h, st in replay.states():
-            yield step(f"hand {h + 1}: the deal", st)
+            # (a hand's steps are kept until it is over: the par at each card is worked
+            # out for a finished hand only)
+            steps: list[tuple[str, dict[str, Any], int | None]] = [
+                (f"hand {h + 1}: the deal", view(st), None)]
             try:
                 for text in replay.played(h, st):
-                    yield step(text, st)
+                    steps.append((text, view(st), played(st)))
             except (RecordError, PositionedIllegal) as e:  # (an action, said where it is)
                 raise NotReplayed(str(e)) from None
+            if not st.hand_over:
+                break
+            before = nodes()
+            pars = pars_by_card(st, hand_budget=min(HAND_41_BUDGET, left))
+            left -= nodes() - before
+            for text, v, k in steps:
+                step: dict[str, Any] = {"text": text, "view": v}
+                if k is not None and k < len(pars) and pars[k] is not None:
+                    step["par"] = pars[k]
+                yield _encode(step)
     except RecordError as e:
         raise NotReplayed(f"not a record: {e}") from None
     if st is None or not st.hand_over:

@@ -3,7 +3,10 @@
 // a step back and on, the first and the last step, and the hand's par (the best both sides
 // could do from the deal, where the server has worked it out). The steps come from the
 // server's replay of the table's record (POST /api/replay, as the replay page's); the
-// table page gives the names, the par's words and where to put it (openReplay).
+// table page gives the names, the par's words and where to put it (openReplay). Each step
+// of the card play carries the par from that position (the server's, for a finished hand:
+// what the bidders, or in Forty One each partnership, would take from there with every
+// card seen and best play), and the step where a card changed it says so.
 import { t } from './i18n.js';
 import { actionWords } from './words.js';
 import { cardFigure } from './cards.js';
@@ -45,6 +48,41 @@ function stepText(r, step) {
   return /^\d+ [a-z]+/.test(step.text || '') ? actionWords(step.text, r.name, r.you) : (step.text || '');
 }
 
+/** A step's par as one figure (Forty-Fives: the side's points; Forty One: the first
+ *  partnership's tricks), or null where the server gave none. */
+function parValue(step) {
+  const p = step && step.par;
+  if (!p || typeof p !== 'object') return null;
+  if (Array.isArray(p.teams) && p.teams.length === 2) return Number(p.teams[0].tricks);
+  return Number.isFinite(p.points) ? Number(p.points) : null;
+}
+
+/** The par from this step's position, in words, and what the card changed. */
+function stepPar(r) {
+  const step = r.steps[r.at];
+  const p = step.par;
+  const now = parValue(step);
+  if (now === null) {
+    // (in the card play without a figure: a Forty One position too long to search)
+    const view = step.view || {};
+    return view.phase === 'play' && r.at > 0 && r.steps.slice(0, r.at).some((s) => s.par)
+      ? t('replayer.step_unknown') : '';
+  }
+  let words;
+  if (Array.isArray(p.teams)) {
+    const [a, b] = p.teams;
+    words = t('replayer.step_tricks', { names: r.sideName(a.seats), tricks: a.tricks,
+      others: r.sideName(b.seats), rest: b.tricks });
+  } else {
+    words = t('replayer.step_points', { names: r.sideName(p.side), points: p.points });
+  }
+  const before = r.at > 0 ? parValue(r.steps[r.at - 1]) : null;
+  if (before !== null && before !== now) {
+    words += ` ${t('replayer.changed', { before, after: now })}`;
+  }
+  return words;
+}
+
 function show(r) {
   r.at = Math.max(0, Math.min(r.steps.length - 1, r.at));
   const step = r.steps[r.at];
@@ -73,6 +111,10 @@ function show(r) {
   r.text.textContent = stepText(r, step);
   r.count.textContent = t('replay.count', { at: r.at + 1, total: r.steps.length });
   r.par.textContent = r.parWords(r.hand) || '';
+  r.stepPar.textContent = stepPar(r);
+  const now = parValue(step);
+  const before = r.at > 0 ? parValue(r.steps[r.at - 1]) : null;
+  r.stepPar.dataset.changed = String(now !== null && before !== null && now !== before);
   const first = r.at === 0;
   const last = r.at === r.steps.length - 1;
   r.buttons.first.disabled = first;
@@ -124,12 +166,14 @@ export function closeReplay() {
 
 /** Open hand `hand` (0-based) of table `tableId` played again, after the element `after`.
  *  `name(seat)`: a seat's name as the table shows it; `you`: this page's seat (or null);
- *  `parWords(hand)`: a hand's par in words, or '' while it is not known. A game of several
- *  hands offers each of them (the one asked first). */
-export async function openReplay({ tableId, hand, name, you, parWords, after, opener }) {
+ *  `parWords(hand)`: a hand's par in words, or '' while it is not known; `sideName(seats)`:
+ *  a side's name as the table shows it. A game of several hands offers each of them (the
+ *  one asked first). */
+export async function openReplay({ tableId, hand, name, you, parWords, sideName, after, opener }) {
   closeReplay();
   const button = (id, key, onclick) => h('button', { type: 'button', id, text: t(key), onclick });
-  const r = { steps: [], all: [], hand, at: 0, timer: null, name, you, parWords, opener };
+  const r = { steps: [], all: [], hand, at: 0, timer: null, name, you, parWords, opener,
+    sideName: sideName || ((seats) => seats.map((s) => name(s)).join(' + ')) };
   r.buttons = {
     first: button('rp-first', 'replay.first', () => { pause(r); r.at = 0; show(r); }),
     prev: button('rp-prev', 'replay.prev', () => { pause(r); r.at -= 1; show(r); }),
@@ -142,6 +186,7 @@ export async function openReplay({ tableId, hand, name, you, parWords, after, op
   r.text = h('p', { class: 'step-text', id: 'rp-text', 'aria-live': 'polite' });
   r.count = h('span', { class: 'replay-count', id: 'rp-count' });
   r.par = h('p', { class: 'replay-par', id: 'rp-par' });
+  r.stepPar = h('p', { class: 'replay-par step-par', id: 'rp-step-par' });
   const error = h('p', { class: 'error', role: 'alert', id: 'rp-error' });
   r.box = h('section', { id: 'replayer', class: 'panel replayer', 'aria-labelledby': 'rp-h' },
     h('h2', { id: 'rp-h', tabindex: '-1', text: t('replayer.heading', { hand: hand + 1 }) }),
@@ -150,7 +195,7 @@ export async function openReplay({ tableId, hand, name, you, parWords, after, op
       h('select', { id: 'rp-hand', onchange: (ev) => choose(r, Number(ev.target.value)) })),
     h('div', { class: 'row replay-buttons' }, r.buttons.first, r.buttons.prev, r.buttons.play,
       r.buttons.next, r.buttons.last, r.count),
-    r.text, r.felt, r.par,
+    r.text, r.felt, r.stepPar, r.par,
     h('button', { type: 'button', id: 'rp-close', text: t('replayer.close'), onclick: closeReplay }));
   current = r;
   after.after(r.box);

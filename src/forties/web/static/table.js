@@ -806,7 +806,7 @@ function replayHere(hand) {
   };
   return h('button', { type: 'button', id: 'replay-here', text: t('review.replay_here'),
     onclick: (ev) => openReplay({ tableId: S.tableId, hand, name: seatName, you: S.you, parWords,
-      after: $('review'), opener: ev.currentTarget }) });
+      sideName, after: $('review'), opener: ev.currentTarget }) });
 }
 
 /** Forty One's hand in the review: each seat's bid, tricks and points (doubled from 7), and
