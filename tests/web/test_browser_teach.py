@@ -122,14 +122,17 @@ def test_play_now_hints_teach_and_bids_explain(server: str, browser: Any,
     page.context.close()
 
 
-@pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])
-def test_the_game_over_summary(server: str, browser: Any, size: dict[str, int]) -> None:
+@pytest.mark.parametrize(("size", "lang"), [(PHONE, "en"), (DESKTOP, "en"), (PHONE, "ar")],
+                         ids=["phone", "desktop", "phone-ar"])
+def test_the_game_over_summary(server: str, browser: Any, size: dict[str, int],
+                               lang: str) -> None:
     """A game to 5 (a house rule) at Play now, played to its end: the review sums the game
     up, the score hand by hand as a chart whose words give every score, each side's bids
-    made and set, each hand's par beside what was taken, with Play again and New game."""
+    made and set, each hand's par beside what was taken, with Play again and New game; the
+    chart runs the way the page reads (in Arabic, from the right), its scores inside it."""
     made = post(server, "/api/play", {"preset": "merrimack-valley", "level": "random",
                                       "options": {"target": 5}})
-    page = new_page(browser, size)
+    page = new_page(browser, size, lang=lang)
     page.goto(server + made["url"])
     wait_ready(page)
     for _ in range(6):
@@ -152,8 +155,20 @@ def test_the_game_over_summary(server: str, browser: Any, size: dict[str, int]) 
       again: document.getElementById('rematch')?.textContent,
       fresh: document.getElementById('new-game')?.getAttribute('href'),
       heading: document.querySelector('#review h2').textContent,
-      wide: document.documentElement.scrollWidth})""")
+      wide: document.documentElement.scrollWidth,
+      xs: document.querySelector('#score-chart polyline').getAttribute('points').split(' ')
+        .map((p) => Number(p.split(',')[0])),
+      ticks: [...document.querySelectorAll('#score-chart text')].map((e) => {
+        const b = e.getBBox(); return [b.x, b.x + b.width]; })})""")
     assert got["lines"] == 2 and got["dots"] == 2 * pad, got  # (a dot a side a hand)
+    # the game's start on the side the page starts from, every label inside the chart
+    assert (got["xs"][0] > got["xs"][-1]) if lang == "ar" else (got["xs"][0] < got["xs"][-1]), got
+    assert all(0 <= a and b <= 320 for a, b in got["ticks"]), got
+    assert got["wide"] <= size["width"], got
+    assert not page.errors, page.errors
+    if lang != "en":
+        page.context.close()
+        return
     assert got["role"] == "img" and re.fullmatch(
         r"The score after each hand: .+: -?\d+(, -?\d+)*; .+: -?\d+(, -?\d+)*", got["name"]), got
     assert len(got["bids"]) == 2 and all(

@@ -90,7 +90,10 @@ function chart(summary, names) {
   const W = 320;
   const H = 160;
   const pad = 28;
-  const x = (i) => pad + (n > 1 ? (i * (W - 2 * pad)) / (n - 1) : (W - 2 * pad) / 2);
+  // (right to left on a page that reads so: the game starts at the right)
+  const rtl = document.documentElement.dir === 'rtl';
+  const across = (i) => pad + (n > 1 ? (i * (W - 2 * pad)) / (n - 1) : (W - 2 * pad) / 2);
+  const x = (i) => (rtl ? W - across(i) : across(i));
   const y = (v) => H - pad - ((v - lo) * (H - 2 * pad)) / (hi - lo);
   const said = names.map((name, s) => t('summary.line', { name,
     scores: hands.map((x2) => x2.scores[s]).join(', ') })).join('; ');
@@ -98,7 +101,8 @@ function chart(summary, names) {
     'aria-label': t('summary.chart', { lines: said }) });
   box.appendChild(svg('line', { x1: pad, x2: W - pad, y1: y(0), y2: y(0), class: 'axis' }));
   for (const v of [lo, hi]) {
-    const label = svg('text', { x: 2, y: y(v) + 4, class: 'tick' });
+    const label = svg('text', rtl ? { x: W - 2, y: y(v) + 4, class: 'tick', 'text-anchor': 'end', direction: 'ltr' }
+      : { x: 2, y: y(v) + 4, class: 'tick' });
     label.textContent = String(v);
     box.appendChild(label);
   }
