@@ -163,7 +163,7 @@ def test_the_game_over_summary(server: str, browser: Any, size: dict[str, int],
     assert got["lines"] == 2 and got["dots"] == 2 * pad, got  # (a dot a side a hand)
     # the game's start on the side the page starts from, every label inside the chart
     assert (got["xs"][0] > got["xs"][-1]) if lang == "ar" else (got["xs"][0] < got["xs"][-1]), got
-    assert all(0 <= a and b <= 320 for a, b in got["ticks"]), got
+    assert all(a >= 0 and b <= 320 for a, b in got["ticks"]), got
     assert got["wide"] <= size["width"], got
     assert not page.errors, page.errors
     if lang != "en":
