@@ -239,11 +239,13 @@ def test_the_more_panel_has_no_dead_button_and_a_readable_rules_line(
 
 
 def test_the_host_hands_out_a_watch_link(server: str, browser: Any) -> None:
-    made = post(server, "/api/tables", {"preset": "merrimack-valley", "name": "Ann"})
+    made = post(server, "/api/tables", {"preset": "merrimack-valley", "name": "Ann",
+                                        "hints": True})
     host = new_page(browser, PHONE)
     host.goto(server + made["url"])
     wait_ready(host)
     host.wait_for_selector("#watch-waiting-url")
+    assert host.locator("#hint").count() == 0  # (no hint before the game starts)
     link = host.input_value("#watch-waiting-url")
     assert link == f"{server}/t/{made['table']}#watch"
     host.wait_for_selector("#start")

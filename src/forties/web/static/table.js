@@ -652,7 +652,8 @@ function renderActions(legal) {
   box.replaceChildren(...items);
   const row = document.querySelector('.statusrow');
   row.querySelector('#hint')?.remove();
-  if (S.table && S.table.settings && S.table.settings.hints && mine) {
+  // (none on the waiting screen: the game has not started)
+  if (S.table && S.table.settings && S.table.settings.hints && mine && S.table.status !== 'waiting') {
     // beside the choices where there are buttons to choose from (the bids': on the line of
     // their question), else by the status line
     const button = h('button', { type: 'button', id: 'hint', text: t('table.hint'),
