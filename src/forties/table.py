@@ -507,16 +507,9 @@ class Table:
         showed that seat no card it had not seen (a draw, the kitty, the pack: what it
         learnt would stay learnt). Raises TableError: "undo" with the reason, or as an
         action is refused (closed, seat, bad, stale, turn)."""
-        if self.closed:
-            raise TableError("closed", CLOSED_WORDS)
-        if seat is None:
-            raise TableError("seat", "spectators do not play")
-        if type(version) is not int:
-            raise TableError("bad", "an action needs the version it was made on")
-        if not isinstance(text, str) or text.split() != [str(seat), UNDO]:
-            raise TableError("bad", f"to take back your last action, send \"{seat} undo\"")
-        if version != self.version:
-            raise TableError("stale", "the game has moved on since: nothing was taken back")
+        seat = self._at_the_door(seat, version, isinstance(text, str) and text.split() == [
+            str(seat), UNDO], f"to take back your last action, send \"{seat} undo\"",
+            "the game has moved on since: nothing was taken back")
         if self.people() != [seat]:
             raise TableError("undo", "an action is taken back only at a table where one "
                                      "person plays with computer players", "undo-alone")
@@ -561,18 +554,28 @@ class Table:
             out.add(v["up_card"])
         return out
 
-    def _table_allows(self, seat: int | None, text: Any, version: Any) -> Action:
-        """``check_act`` but for the engine's own reason."""
+    def _at_the_door(self, seat: int | None, version: Any, well_formed: bool, bad: str,
+                     stale: str) -> int:
+        """What an action and an undo are both refused for first, in this order: a closed
+        table, a spectator, no version, a text not ``well_formed`` (refused with ``bad``),
+        a version the table has moved past (``stale``). The seat, known to be one."""
         if self.closed:
             raise TableError("closed", CLOSED_WORDS)
         if seat is None:
             raise TableError("seat", "spectators do not play")
         if type(version) is not int:
             raise TableError("bad", "an action needs the version it was made on")
-        if not isinstance(text, str):
-            raise TableError("bad", "an action must be a string such as \"2 bid 20\"")
+        if not well_formed:
+            raise TableError("bad", bad)
         if version != self.version:
-            raise TableError("stale", "the game has moved on since: that action was not played")
+            raise TableError("stale", stale)
+        return seat
+
+    def _table_allows(self, seat: int | None, text: Any, version: Any) -> Action:
+        """``check_act`` but for the engine's own reason."""
+        seat = self._at_the_door(seat, version, isinstance(text, str),
+                          "an action must be a string such as \"2 bid 20\"",
+                          "the game has moved on since: that action was not played")
         status = self.status
         if status != PLAYING:
             now = {WAITING: Refusal("the game has not started", "not-started"),

@@ -87,6 +87,21 @@ def new_page(browser: Any, viewport: dict[str, int], lang: str = "en") -> Any:
     return page
 
 
+def play_now(page: Any, server: str, preset: str = "merrimack-valley", level: str = "random",
+             learn: bool = False) -> None:
+    """From the home page, Play now: ``preset`` against computers of ``level`` (``learn``:
+    the first game that teaches), until the table's page is ready."""
+    page.goto(server + "/")
+    wait_ready(page)
+    page.select_option("#play-preset", preset)
+    page.select_option("#play-level", level)
+    if learn:
+        page.check("#play-learn")
+    page.click("#play")
+    page.wait_for_url("**/t/**")
+    wait_ready(page)
+
+
 def wait_ready(page: Any) -> None:
     page.wait_for_selector("body[data-ready='1']", state="attached")
 

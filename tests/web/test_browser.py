@@ -33,6 +33,7 @@ from .pages import (
     mine,
     new_page,
     over,
+    play_now,
     play_until,
     post,
     refusal,
@@ -269,13 +270,7 @@ def test_four_friends_play_forty_one_in_three_languages(server: str, browser: An
 def test_play_now_to_the_end_of_a_hand_on_a_phone(server: str, browser: Any, shots: Path,
                                                   tmp_path: Path) -> None:
     page = new_page(browser, PHONE)
-    page.goto(server + "/")
-    wait_ready(page)
-    page.select_option("#play-preset", "merrimack-valley")
-    page.select_option("#play-level", "random")
-    page.click("#play")
-    page.wait_for_url("**/t/**")
-    wait_ready(page)
+    play_now(page, server)
     assert page.evaluate("location.hash") == ""  # the seat's token left the address bar
     table = page.evaluate("location.pathname").split("/")[-1]
     assert not measure_targets(page)

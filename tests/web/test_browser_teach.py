@@ -21,6 +21,7 @@ from .pages import (
     mine,
     new_page,
     over,
+    play_now,
     play_until,
     post,
     until,
@@ -57,13 +58,7 @@ def ask_hint(page: Any) -> dict[str, Any]:
 def test_play_now_hints_teach_and_bids_explain(server: str, browser: Any,
                                               size: dict[str, int]) -> None:
     page = new_page(browser, size)
-    page.goto(server + "/")
-    wait_ready(page)
-    page.select_option("#play-preset", "merrimack-valley")
-    page.select_option("#play-level", "random")
-    page.click("#play")
-    page.wait_for_url("**/t/**")
-    wait_ready(page)
+    play_now(page, server)
 
     # the score line says what the game is played to
     until(page, "() => /to 120/.test(document.getElementById('scoreline').textContent)",
@@ -191,14 +186,7 @@ def test_the_first_game_teaches_each_rule_when_it_first_matters(
     note once, and gone when dismissed."""
     words = catalog(lang)
     page = new_page(browser, size, lang)
-    page.goto(server + "/")
-    wait_ready(page)
-    page.select_option("#play-preset", "merrimack-valley")
-    page.select_option("#play-level", "random")
-    page.check("#play-learn")
-    page.click("#play")
-    page.wait_for_url("**/t/**")
-    wait_ready(page)
+    play_now(page, server, learn=True)
     play_until([page], lambda: body(page, "phase") == "auction" and mine(page))
     until(page, "() => document.getElementById('teach')?.dataset.topic === 'bidding'",
           "the bidding explained at the first bid")
