@@ -229,7 +229,11 @@ async def test_out_of_time_a_computer_plays_until_the_person_is_back(
 
 async def test_hints_only_where_the_host_allows_them(http: httpx.AsyncClient,
                                                      server: ServerProcess) -> None:
-    _, me = await play_now(http, server)
+    # a private table whose host did not allow hints (Play now has them on)
+    r = await http.post("/api/tables", json={"preset": "merrimack-valley"})
+    made = r.json()
+    await http.post(f"/api/tables/{made['table']}/start", json={"token": made["token"]})
+    me = SeatClient(server.ws, made["table"], made["token"]).start()
     try:
         await me.wait_for(my_turn)
         await me.send({"type": "hint"})
