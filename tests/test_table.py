@@ -23,8 +23,9 @@ from forties.table import (
 from .helpers_engine import Knowledge, leaks
 
 
-def table(preset: str = "merrimack-valley", seed: int = 7, people: int = 4) -> Table:
-    t = Table("t1", build_rules(preset), seed, Settings())
+def table(preset: str = "merrimack-valley", seed: int = 7, people: int = 4,
+          settings: Settings | None = None) -> Table:
+    t = Table("t1", build_rules(preset), seed, settings or Settings())
     for i in range(t.n):
         if i < people:
             t.apply({"kind": "sit", "seat": i, "as": PERSON, "name": f"P{i}"})

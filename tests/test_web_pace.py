@@ -4,25 +4,18 @@ the server's; a longer wait before a computer leads after a finished trick."""
 
 from __future__ import annotations
 
-from forties import build_rules
-from forties.table import COMPUTER, PERSON, Settings, Table
+from forties.table import Settings, Table
 from forties.web.limits import Limits
 from forties.web.live import Conn, Live, LiveTables
 from forties.web.pace import PACES, after_trick, table_pace
 from forties.web.turns import Turns
 
 from .test_table import play_one
+from .test_table import table as seated
 
 
 def table(people: int, bot_delay: float = 0.6) -> Table:
-    t = Table("t1", build_rules("merrimack-valley"), 7, Settings(bot_delay=bot_delay))
-    for i in range(t.n):
-        if i < people:
-            t.apply({"kind": "sit", "seat": i, "as": PERSON, "name": f"P{i}"})
-        else:
-            t.apply({"kind": "sit", "seat": i, "as": COMPUTER, "name": "C", "level": "basic"})
-    t.apply({"kind": "start"})
-    return t
+    return seated(people=people, settings=Settings(bot_delay=bot_delay))
 
 
 def conn(seat: int | None, pace: str | None) -> Conn:

@@ -7,36 +7,18 @@ from __future__ import annotations
 
 import asyncio
 import json
-import random
 from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
 
-from forties import new_game
-from forties.record import Recorder
-from forties.rules import build_rules
-
 from .conftest import refused
-
-
-def a_record(hands: int) -> dict[str, Any]:
-    """A finished record of ``hands`` hands of Merrimack Valley (random legal play)."""
-    st = new_game(build_rules("merrimack-valley", {"target": 10000}), seed=3)
-    rec = Recorder(st, ["Ann", "Bob", "Cy", "Di"])
-    rng = random.Random(3)
-    while True:
-        if st.hand_over:
-            if len(rec.record.hands) == hands:
-                return rec.record.to_json()
-            rec.next_hand()
-        else:
-            rec.apply(rng.choice(st.legal_actions()))
+from .test_limits import long_record
 
 
 def test_a_record_is_read_off_the_event_loop(client: TestClient,
                                              monkeypatch: pytest.MonkeyPatch) -> None:
-    body = json.dumps({"record": a_record(20)}).encode()
+    body = json.dumps({"record": long_record(20, seed=3)}).encode()
     on_loop: list[int] = []  # the sizes of large JSON texts read on an event loop's thread
     real = json.loads
 
