@@ -32,7 +32,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from ..rules import PRESETS, RulesError, build_rules, find_preset, option_specs
 from ..table import COMPUTER, EMPTY, TABLE_LEVELS, TableError
-from . import drain, hall, install, metrics, pad
+from . import account_api, drain, hall, install, metrics, pad
+from .accounts import Accounts
 from .guard import Door, Guard, with_headers
 from .http import Refused, error, json_body
 from .limits import RateLimited
@@ -473,6 +474,8 @@ def body_limit(path: str) -> int:
         return pad.MAX_BODY
     if path.startswith("/api/hall"):
         return hall.MAX_BODY
+    if path.startswith("/api/account"):
+        return account_api.BODY_MAX
     return BODY_MAX
 
 
@@ -509,7 +512,8 @@ def create_app(settings: ServerSettings) -> Starlette:
     door = Door(settings.public_url, settings.trusted_proxies, body_limit,
                 settings.limits.websockets_per_address)
     metrics.count_errors()
-    app = Starlette(routes=[*ROUTES, *pad.ROUTES, *hall.ROUTES, *install.ROUTES],
+    app = Starlette(routes=[*ROUTES, *pad.ROUTES, *hall.ROUTES, *install.ROUTES,
+                            *account_api.ROUTES],
                     lifespan=lifespan, exception_handlers={
                         Refused: on_refused, RateLimited: on_rate,
                         TableError: on_table_error,
@@ -519,6 +523,8 @@ def create_app(settings: ServerSettings) -> Starlette:
     app.add_middleware(Observe, tables=lambda: service.tables)
     app.state.service = service
     app.state.store = store
+    app.state.accounts = Accounts(store, secure=(settings.public_url or "").startswith(
+        "https:"))
     app.state.door = door
     app.state.metrics_allow = metrics.networks(settings.metrics_allow)
     # what a server told to stop runs first (``forties.web.serving``)

@@ -214,6 +214,11 @@ class Store:
                 return fn(conn)
         return await asyncio.get_running_loop().run_in_executor(self.pool, work)
 
+    async def run(self, fn: Callable[[Connection], T]) -> T:
+        """``fn(conn)`` in one transaction on the store's thread (the accounts, the
+        games' index and the other modules that keep their own tables use this)."""
+        return await self._run(fn)
+
     # ----- tables -------------------------------------------------------------------
 
     async def create_table(self, row: dict[str, Any], keys: list[dict[str, Any]],
