@@ -226,6 +226,15 @@ def _check_computers(computers: object) -> Mapping[str, str]:
     return computers
 
 
+def _is_utf8(text: str) -> bool:
+    """Whether ``text`` can be written as UTF-8 (no lone surrogate)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _check_sides(sides: object, guests: bool) -> tuple[tuple[str | None, ...], ...]:
     """The sides as tuples, each participant's key a non-empty text seen once (``None``,
     a guest, only where ``guests``); raises RatingError."""
@@ -240,9 +249,10 @@ def _check_sides(sides: object, guests: bool) -> tuple[tuple[str | None, ...], .
         for key in side:
             if key is None and guests:
                 continue
-            if not isinstance(key, str) or not key or len(key) > 200:
+            if (not isinstance(key, str) or not 1 <= len(key) <= 200 or not key.isprintable()
+                    or not _is_utf8(key)):
                 raise RatingError("a participant must be an account id or a computer's key "
-                                  "(text of 1 to 200 characters)")
+                                  "(printable text of 1 to 200 characters)")
             if key in seen:
                 raise RatingError(f"participant {key!r} appears more than once")
             seen.add(key)
