@@ -236,6 +236,19 @@ def test_why_not_rated_each_reason() -> None:
         assert code in REASONS
 
 
+def test_the_first_reason_that_applies_is_given() -> None:
+    # unfinished, with a guest, at a table not marked rated, with house rules: in that order
+    faults = {"finished": False, "marked_rated": False, "house_rules": True}
+    sides = [["ann", None], ["bob", "s3"]]
+    assert why_not_rated(MV, sides, **base(**faults)) == "house_rules"  # type: ignore[arg-type]
+    del faults["house_rules"]
+    assert why_not_rated(MV, sides, **base(**faults)) == "not_marked"  # type: ignore[arg-type]
+    del faults["marked_rated"]
+    assert why_not_rated(MV, sides, **base(**faults)) == "not_finished"  # type: ignore[arg-type]
+    assert list(REASONS).index("house_rules") < list(REASONS).index("not_marked") < list(
+        REASONS).index("not_finished") < list(REASONS).index("guest")
+
+
 def test_every_preset_is_a_rated_game() -> None:
     assert set(RATED_FAMILIES) == set(PRESETS)
     for family in RATED_FAMILIES:
@@ -246,7 +259,7 @@ def test_the_reasons_are_the_docs_one_line_sentences() -> None:
     text = DOC.read_text(encoding="utf-8")
     part = text.split("<!-- reasons -->", 1)[1].split("\n\n", 1)[0]
     rows = dict(re.findall(r"^\| (\w+) \| (.+) \|$", part, re.M)[1:])
-    assert rows == REASONS
+    assert rows == REASONS and list(rows) == list(REASONS)  # in the order they are judged
     for sentence in REASONS.values():
         assert "\n" not in sentence and sentence.endswith(".") and sentence[0].isupper()
 
@@ -415,6 +428,10 @@ def test_the_docs_worked_example() -> None:
     c, p, out = two_sides([(26.0, 6.0)], [(28.0, math.sqrt(6.5))])
     assert f"c = {c:.3f} and p = {p:.3f}" in text
     assert close(pair, *out[0])
+    # the computer players' chances the doc gives: an expert pair against a basic pair
+    b = COMPUTER_RATINGS["basic"]
+    _, p, _ = two_sides([(e.mu, e.sigma)] * 2, [(b.mu, b.sigma)] * 2)
+    assert f"p = {p:.2f} against a pair of `basic`" in text
 
 
 # ----- bad input ------------------------------------------------------------------------

@@ -89,16 +89,16 @@ DISPLAY_SCALE = 25
 DISPLAY_Z = 3.0
 
 # Provisional: fewer than PROVISIONAL_GAMES rated games, or sigma still above
-# PROVISIONAL_SIGMA (a partnership game tells little of each of the four players: sigma
-# falls from 8.33 to about 6.5 in some twenty games among newcomers).
+# PROVISIONAL_SIGMA (a partnership game tells little of each of the four players: among
+# newcomers playing each other, sigma falls from 8.33 to about 6.5 in fifteen games).
 PROVISIONAL_GAMES = 20
 PROVISIONAL_SIGMA = 6.5
 
 # The computer players' fixed, published ratings, one per level a table offers (the
 # levels of forties.table.TABLE_LEVELS). Read off the duplicate matches of
-# docs/lab-notes.md: `basic` is a steady beginner-to-club player, `random` plays any legal
-# card, `expert` beats `basic` by some 3 points a hand and about four games in five,
-# `oracle` sees every card in the play.
+# docs/lab-notes.md: `random` plays any legal card, `basic` beats it by over 40 points a
+# hand, `expert` beats `basic` by some 3 points a hand (these give a pair of experts
+# p = 0.84 against a pair of `basic`), `oracle` sees every card in the play.
 COMPUTER_SIGMA = 2.0
 COMPUTER_MU = {"random": 5.0, "basic": 20.0, "expert": 26.0, "oracle": 29.0}
 
