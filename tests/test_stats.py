@@ -500,3 +500,18 @@ def test_a_folded_bid_is_set_and_its_hand_played_without_a_par() -> None:
                "bids": {"20": {"made": 0, "set": 1}}}
     assert gs.sides[(0, 2)].to_json() == gs.seats[0].to_json() == bidders
     assert gs.sides[(1, 3)].to_json() == {**blank(), "games": 1, "hands": 1, "hands_won": 1}
+
+
+@pytest.mark.parametrize(("options", "seed"), [({}, 1), ({"players": 3, "teams": "individual"}, 2)])
+def test_a_tied_hand_without_a_bid_is_won_by_nobody(options: dict[str, Any], seed: int) -> None:
+    """Traditional 45 (trump turned up): two sides level at the top of a hand's points
+    have not won it (these games' first hand is such a one)."""
+    record, pars = played("nova-scotia", options, seed, pars=2)
+    verdict, _ = referee(Record.from_json(record))
+    first = sorted(verdict["hands"][0]["points"])
+    assert len(verdict["hands"][0]["tricks"]) == 5 and first[-1] == first[-2]
+    gs = game_stats(record, pars)
+    assert as_json(gs) == expected(record, verdict, pars)
+    one_hand = game_stats({**record, "hands": record["hands"][:1]})
+    assert [t.hands_won for t in one_hand.seats] == [0] * len(gs.seats)
+    assert all(t.hands == 1 for t in one_hand.seats)
