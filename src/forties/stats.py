@@ -325,7 +325,7 @@ def _ff_par(value: Any, h: int, st: FortyFivesState) -> _Par:
     points = _whole(value.get("points"), f"{where}: its points")
     sides = st.sides
     if st.bidder >= 0:
-        if st.bidder not in seats:
+        if seats != tuple(sorted(sides[st.side_of[st.bidder]])):
             raise StatsError(f"{where} is not for the bidders of that hand")
         coalition = bidding_sides(st.rules, st.bidder, st.partner)
         return _Par(tuple(sorted(s for x in coalition for s in sides[x])), points)
