@@ -482,6 +482,12 @@ def test_a_bad_par_is_refused_in_one_line() -> None:
     assert "points" in one_line_refusal(good, {"0": {**par, "points": "20"}})
     assert "seats" in one_line_refusal(good, {"0": {**par, "side": [0, 9]}})
     assert "JSON object" in one_line_refusal(good, {"0": "20"})
+    assert "JSON object" in one_line_refusal(good, {"0": None})
+    assert "hand 0: that hand was not finished" in one_line_refusal(mv_record_json(tricks=3),
+                                                                      {"0": par})
+    thrown = json.loads((GOLDEN_DIR / "ff_deal_auction/all_pass_redeal_thrown_in.record.json")
+                        .read_text())
+    assert "hand 0: that hand was thrown in" in one_line_refusal(thrown, {"0": par})
 
 
 def test_a_bad_tally_is_refused_in_one_line() -> None:
@@ -549,3 +555,44 @@ def test_forty_one_pars_estimated_are_left_out_and_bad_ones_refused() -> None:
     assert "two partnerships" in one_line_refusal(record, {hand: {**par, "teams": crossed}})
     assert "teams" in one_line_refusal(record, {hand: {**par, "teams": teams[:1]}})
     assert "exact" in one_line_refusal(record, {hand: {**par, "exact": "yes"}})
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-10**20, 10**20) | st.floats(allow_nan=True)
+    | st.text(max_size=6) | st.sampled_from(["\ud800", "20", "0 bid 20", "JS", "forty-one"]),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner,
+                                                                  max_size=4),
+    max_leaves=12)
+
+
+def places(v: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Every path into a JSON value (keys and indexes), itself included."""
+    out = [path]
+    if isinstance(v, dict):
+        for k, x in v.items():
+            out += places(x, (*path, k))
+    elif isinstance(v, list):
+        for i, x in enumerate(v):
+            out += places(x, (*path, i))
+    return out
+
+
+@given(st.data())
+@settings(max_examples=150, deadline=None)
+def test_any_part_of_a_record_or_par_replaced_is_counted_or_refused_in_one_line(
+        data: st.DataObject) -> None:
+    """Whatever one place of a record (or of its par) is replaced by, the answer is
+    statistics or a one-line StatsError, never another error."""
+    record = mv_record_json()
+    pars: dict[str, Any] = {"0": {"side": [0, 2], "points": 20, "text": ""}}
+    whole = {"record": record, "pars": pars}
+    path = data.draw(st.sampled_from(places(whole)[1:]))
+    value = data.draw(json_values)
+    here: Any = whole
+    for k in path[:-1]:
+        here = here[k]
+    here[path[-1]] = value
+    try:
+        game_stats(whole["record"], whole["pars"])
+    except StatsError as e:
+        assert str(e) and "\n" not in str(e)

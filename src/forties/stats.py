@@ -70,8 +70,9 @@ large, the others are counts of events)
   result was better than the par (the par's side took more than its par; any other side:
   the par's side took less), ``par_worse`` the rest.
 
-Errors: a record that is not a game, or that the rules refuse, and a malformed par raise
-``StatsError`` (a ``FortiesError``) with a one-line message.
+Errors: a record that is not a game, or that the rules refuse, a malformed par, and a par
+for a hand thrown in or not finished raise ``StatsError`` (a ``FortiesError``) with a
+one-line message.
 """
 
 from __future__ import annotations
@@ -297,8 +298,7 @@ def _read_pars(pars: Mapping[Any, Any] | None, hands: int) -> dict[int, Any]:
             raise StatsError(f"pars: {_shown(key)} is not a hand's index")
         if not 0 <= h < hands:
             raise StatsError(f"pars: the record has no hand {h} (hands count from 0)")
-        if value is not None:
-            out[h] = value
+        out[h] = value
     return out
 
 
@@ -434,6 +434,9 @@ def _count(t: Tally, u: _Unit) -> None:
             t.par_equal += 1
 
 
+_NO_PAR = object()  # (a hand with no par given)
+
+
 def _ff_hand(g: _Game, st: FortyFivesState, par_value: Any, h: int) -> None:
     sides = st.sides
     delta = [a - b for a, b in zip(st.scores, st.start_scores, strict=True)]
@@ -451,8 +454,10 @@ def _ff_hand(g: _Game, st: FortyFivesState, par_value: Any, h: int) -> None:
         if len(winners) > 1:
             winners = set()
     par: _Par | None = None
-    if par_value is not None and len(st.tricks) == 5:
-        par = _ff_par(par_value, h, st)
+    if par_value is not _NO_PAR:
+        par = _ff_par(par_value, h, st)  # (checked, and used for a hand played out only)
+        if len(st.tricks) < 5:
+            par = None
     par_sides = {st.side_of[s] for s in par.seats} if par else set()
     par_diff = sum(pts[x] for x in par_sides) - par.value if par else 0
     bid = bid_text(st.bid) if bidder >= 0 else ""
@@ -479,7 +484,7 @@ def _forty_one_hand(g: _Game, st: FortyOneState, par_value: Any, h: int) -> None
     delta = [a - b for a, b in zip(st.scores, st.start_scores, strict=True)]
     bids = [b or 0 for b in st.bids]
     taken = list(st.taken)
-    pars = _forty_one_par(par_value, h, st) if par_value is not None else None
+    pars = _forty_one_par(par_value, h, st) if par_value is not _NO_PAR else None
     team_of = {s: tuple(t) for t in st.rules.teams for s in t}
 
     def par_of(team: Seats) -> int | None:
@@ -531,14 +536,17 @@ def game_stats(record: Record | Mapping[str, Any] | str,
                 new_game = False
             for _ in replay.played(h, st):
                 pass
+            if h in wanted and (not st.hand_over or st.thrown_in):
+                raise StatsError(f"the par of hand {h}: that hand was "
+                                 f"{'thrown in' if st.hand_over else 'not finished'}")
             if not st.hand_over:
                 continue  # a hand in progress: counted nowhere (a hand after it is refused)
             if not st.thrown_in:
                 if isinstance(st, FortyOneState):
-                    _forty_one_hand(g, st, wanted.get(h), h)
+                    _forty_one_hand(g, st, wanted.get(h, _NO_PAR), h)
                 else:
                     assert isinstance(st, FortyFivesState)
-                    _ff_hand(g, st, wanted.get(h), h)
+                    _ff_hand(g, st, wanted.get(h, _NO_PAR), h)
             if st.over or st.new_game_due:
                 g.end_game(_game_winner(st))
                 new_game = True
