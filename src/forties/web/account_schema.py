@@ -15,11 +15,14 @@ from .store import meta
 
 # ----- signing in (0005) -----------------------------------------------------------------
 
-# a passkey: its credential id (base64url), the account, its public key (COSE, base64url)
+# a passkey: its credential id (base64url), the account, its public key (COSE, base64url),
+# the user handle its authenticator keeps for the account (base64url: the same for every
+# passkey of an account, so that a device holds one passkey of it)
 credentials_t = sa.Table(
     "credentials", meta,
     sa.Column("id", sa.String(400), primary_key=True),
     sa.Column("account_id", sa.String(24)),
+    sa.Column("user_handle", sa.String(100)),
     sa.Column("public_key", sa.Text),
     sa.Column("sign_count", sa.BigInteger),
     sa.Column("transports", sa.String(200)),

@@ -31,6 +31,13 @@ POST /api/replay                               ``replays`` a minute; a record of
                                                most), ``replays_waiting`` at once (more:
                                                503 busy)
 GET /api/lobby                                 the store's lobby (its own LIMIT of rows)
+POST /api/account/signup/begin                 ``signups`` a minute; a name's check, one
+                                               challenge kept (``web.passkeys``)
+POST /api/account/signin/begin, /recover,      ``signins`` a minute; one challenge kept,
+/link/begin                                    or one code looked up
+POST /api/account/.../finish                   one challenge, used up whatever the answer;
+                                               8 KiB of body, each field's length checked
+                                               before a passkey's answer is read
 GET /healthz, /readyz                          nothing: they answer while replays run
 GET /metrics                                   the allowed addresses only; one scrape
 POST /api/pads                                 ``pads`` a minute
@@ -132,6 +139,10 @@ class Limits:
     records_per_minute_total: int = 1200
     replays_per_minute: int = 10
     replays_per_minute_total: int = 60
+    signups_per_minute: int = 5  # new accounts (``web.passkeys``: each sign-up begun)
+    signups_per_minute_total: int = 60
+    signins_per_minute: int = 20  # sign-ins begun, recovery codes and device codes tried
+    signins_per_minute_total: int = 600
     replay_hands: int = 200  # the most hands of a record replayed
     replay_answer_bytes: int = 16 * 1024 * 1024  # the most bytes of a replay's answer
     replays_waiting: int = 2  # replays worked out or waiting at once (more: busy)
@@ -329,7 +340,7 @@ class Rates:
         "tables": "new tables", "pads": "new pads", "evenings": "new evenings",
         "evening_tables": "new tables for this evening", "joins": "seats taken",
         "chats": "chat lines", "hints": "hints", "records": "downloads",
-        "replays": "replays"}
+        "replays": "replays", "signups": "new accounts", "signins": "sign-ins"}
 
     def __init__(self, limits: Limits | None = None) -> None:
         lim = limits or Limits()

@@ -21,6 +21,7 @@ def upgrade() -> None:
         "credentials",
         sa.Column("id", sa.String(400), primary_key=True),
         sa.Column("account_id", sa.String(24), nullable=False, index=True),
+        sa.Column("user_handle", sa.String(100), nullable=False),
         sa.Column("public_key", sa.Text, nullable=False),
         sa.Column("sign_count", sa.BigInteger, nullable=False, server_default="0"),
         sa.Column("transports", sa.String(200), nullable=True),
