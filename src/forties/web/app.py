@@ -32,7 +32,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from ..rules import PRESETS, RulesError, build_rules, find_preset, option_specs
 from ..table import COMPUTER, EMPTY, TABLE_LEVELS, TableError
-from . import account_api, drain, hall, install, metrics, pad
+from . import account_api, drain, hall, install, metrics, pad, passkeys
 from .accounts import Accounts
 from .guard import Door, Guard, with_headers
 from .http import Refused, error, json_body
@@ -474,6 +474,8 @@ def body_limit(path: str) -> int:
         return pad.MAX_BODY
     if path.startswith("/api/hall"):
         return hall.MAX_BODY
+    if path.startswith(passkeys.PREFIXES):
+        return passkeys.BODY_MAX
     if path.startswith("/api/account"):
         return account_api.BODY_MAX
     return BODY_MAX
@@ -513,7 +515,7 @@ def create_app(settings: ServerSettings) -> Starlette:
                 settings.limits.websockets_per_address)
     metrics.count_errors()
     app = Starlette(routes=[*ROUTES, *pad.ROUTES, *hall.ROUTES, *install.ROUTES,
-                            *account_api.ROUTES],
+                            *account_api.ROUTES, *passkeys.ROUTES],
                     lifespan=lifespan, exception_handlers={
                         Refused: on_refused, RateLimited: on_rate,
                         TableError: on_table_error,
