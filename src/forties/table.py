@@ -40,7 +40,7 @@ CLOSED = "closed"  # ended by the site's operator (``forties admin close``): not
 GAME_EVENTS = frozenset(("start", "act", "deal", "undo"))  # the events that move the version on
 # (close and silence are the operator's, written by ``forties admin``, never by a seat)
 EVENT_KINDS = frozenset(("sit", "start", "act", "deal", "undo", "away", "back", "ready",
-                         "chat", "over", "par", "close", "silence"))
+                         "chat", "over", "par", "close", "silence", "rated"))
 UNDO = "undo"  # an action's text "2 undo": seat 2 takes its last action back (Table.act)
 UNDOS_A_HAND = 12  # take-backs a hand allows (each is a stored event: never endless)
 PHRASES = ("hearts-on-hearts", "well-played", "sorry-partner", "good-game", "hurry", "thanks")
@@ -61,7 +61,7 @@ Event = TypedDict("Event", {
     "level": str | None,
     "text": str,  # chat; an action as a seat's view writes it (public_event)
     "phrase": str,
-    "value": Any,  # par
+    "value": Any,  # par; rated: true or false (the host's choice, before the start)
 }, total=False)
 
 
@@ -179,9 +179,12 @@ class Seat:
 @dataclass
 class Settings:
     """What the host chose: a public table (in the lobby), hints allowed, a turn timer
-    (None: no timer), and the pace of the table."""
+    (None: no timer), whether the game is rated (it counts for the players' ratings;
+    chosen before the start, never after: the ``rated`` event), and the pace of the
+    table."""
 
     public: bool = False
+    rated: bool = False
     hints: bool = False
     turn_seconds: int | None = None
     grace_seconds: float = 30.0
@@ -191,11 +194,12 @@ class Settings:
 
     def to_json(self) -> dict[str, Any]:
         return {"public": self.public, "hints": self.hints, "turn_seconds": self.turn_seconds,
-                "grace_seconds": self.grace_seconds, "level": self.level,
+                "rated": self.rated, "grace_seconds": self.grace_seconds, "level": self.level,
                 "bot_delay": self.bot_delay, "review_seconds": self.review_seconds}
 
     def public_json(self) -> dict[str, Any]:
-        return {"public": self.public, "hints": self.hints, "turn_seconds": self.turn_seconds}
+        return {"public": self.public, "hints": self.hints, "turn_seconds": self.turn_seconds,
+                "rated": self.rated}
 
     @classmethod
     def from_json(cls, obj: Any) -> Settings:
@@ -204,7 +208,7 @@ class Settings:
             raise TableError("bad", "settings must be an object")
         s = cls()
         for key, value in obj.items():
-            if key in ("public", "hints"):
+            if key in ("public", "hints", "rated"):
                 if not isinstance(value, bool):
                     raise TableError("bad", f"{key} must be true or false")
                 setattr(s, key, value)
@@ -689,6 +693,9 @@ class Table:
             self.ready.clear()
         elif kind == "silence":
             self.silenced.add(name_key(event.get("name")))
+        elif kind == "rated":  # (its route takes it only while the table waits)
+            if not self.started:
+                self.settings.rated = bool(event.get("value"))
         elif kind != "over":
             raise TableError("bad", f"unknown event {kind!r}")
         self.seq += 1

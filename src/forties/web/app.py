@@ -32,7 +32,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from ..rules import PRESETS, RulesError, build_rules, find_preset, option_specs
 from ..table import COMPUTER, EMPTY, TABLE_LEVELS, TableError
-from . import account_api, drain, hall, install, metrics, pad, passkeys
+from . import account_api, drain, games, hall, install, metrics, pad, passkeys
 from .accounts import Accounts
 from .guard import Door, Guard, with_headers
 from .http import Refused, error, json_body
@@ -255,6 +255,7 @@ async def play_now(request: Request) -> Response:
                                                   seats, public=False, start=True,
                                                   settings={"level": level, "hints": True})
     token = made["tokens"][0]
+    await games.games_of_app(request).link_request(request, made["table"], 0)
     return JSONResponse({"table": made["table"], "token": token, "seat": 0,
                          "url": f"/t/{made['table']}#token={token}"})
 
@@ -263,7 +264,7 @@ async def new_table(request: Request) -> Response:
     body = await json_body(request, BODY_MAX)
     await limit(request)
     conf: dict[str, Any] = {}
-    for key in ("hints", "turn_seconds", "level"):
+    for key in ("hints", "turn_seconds", "level", "rated"):
         if key in body:
             conf[key] = body[key]
     public = body.get("public", False)
@@ -278,6 +279,7 @@ async def new_table(request: Request) -> Response:
         [{"kind": "person", "name": body.get("name") or "Host"}], public=public,
         start=False, settings=conf)
     table_id, token = made["table"], made["tokens"][0]
+    await games.games_of_app(request).link_request(request, table_id, 0)
     live = await service.live(table_id)
     assert live is not None
     side_of = live.table.state.side_of
@@ -293,6 +295,7 @@ async def join(request: Request) -> Response:
     table_id = request.path_params["id"]
     got = await service_of(request).join(table_id, body.get("invite"), body.get("name"),
                                          body.get("seat"))
+    await games.games_of_app(request).link_request(request, table_id, got["seat"])
     return JSONResponse({"token": got["token"], "seat": got["seat"],
                          "url": f"/t/{table_id}#token={got['token']}"})
 
@@ -493,9 +496,13 @@ def create_app(settings: ServerSettings) -> Starlette:
         service.owners = Owners(service.bus.redis, service.bus.origin)
         service.rates.share(service.bus.redis)  # (every process counts the same minutes)
 
+    index = games.Games(store)
+    index.wire(service)
+
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await service.start()
+        indexing = asyncio.create_task(index.keep_indexing(service.limits.sweep_seconds))
         if settings.start_par and service.limits.par:
             service.par_pool.start()
         hands = None
@@ -506,6 +513,7 @@ def create_app(settings: ServerSettings) -> Starlette:
         try:
             yield
         finally:
+            indexing.cancel()
             if hands is not None:
                 hands.cancel()
             await service.close()
@@ -515,7 +523,7 @@ def create_app(settings: ServerSettings) -> Starlette:
                 settings.limits.websockets_per_address)
     metrics.count_errors()
     app = Starlette(routes=[*ROUTES, *pad.ROUTES, *hall.ROUTES, *install.ROUTES,
-                            *account_api.ROUTES, *passkeys.ROUTES],
+                            *account_api.ROUTES, *passkeys.ROUTES, *games.ROUTES],
                     lifespan=lifespan, exception_handlers={
                         Refused: on_refused, RateLimited: on_rate,
                         TableError: on_table_error,
@@ -527,6 +535,7 @@ def create_app(settings: ServerSettings) -> Starlette:
     app.state.store = store
     app.state.accounts = Accounts(store, secure=(settings.public_url or "").startswith(
         "https:"))
+    app.state.games = index
     app.state.door = door
     app.state.metrics_allow = metrics.networks(settings.metrics_allow)
     # what a server told to stop runs first (``forties.web.serving``)

@@ -38,6 +38,11 @@ POST /api/account/signin/begin, /recover,      ``signins`` a minute; one challen
 POST /api/account/.../finish                   one challenge, used up whatever the answer;
                                                8 KiB of body, each field's length checked
                                                before a passkey's answer is read
+POST /api/account/claim                        ``claims`` a minute; at most
+                                               ``games.CLAIM_MAX`` seats, one lookup each
+POST /api/tables/ID/rated                      the host's key; one change of one table
+GET /api/me/games, /api/players/ID/games,      ``lookups`` a minute; at most
+/stats, /api/leaderboard/FAMILY                ``games.PAGE_MAX`` rows (``web.games``)
 GET /healthz, /readyz                          nothing: they answer while replays run
 GET /metrics                                   the allowed addresses only; one scrape
 POST /api/pads                                 ``pads`` a minute
@@ -143,6 +148,10 @@ class Limits:
     signups_per_minute_total: int = 60
     signins_per_minute: int = 20  # sign-ins begun, recovery codes and device codes tried
     signins_per_minute_total: int = 600
+    claims_per_minute: int = 10  # an account's claims of a device's seats (``web.games``)
+    claims_per_minute_total: int = 300
+    lookups_per_minute: int = 120  # players' games, statistics and leaderboards
+    lookups_per_minute_total: int = 3000
     replay_hands: int = 200  # the most hands of a record replayed
     replay_answer_bytes: int = 16 * 1024 * 1024  # the most bytes of a replay's answer
     replays_waiting: int = 2  # replays worked out or waiting at once (more: busy)
@@ -340,7 +349,8 @@ class Rates:
         "tables": "new tables", "pads": "new pads", "evenings": "new evenings",
         "evening_tables": "new tables for this evening", "joins": "seats taken",
         "chats": "chat lines", "hints": "hints", "records": "downloads",
-        "replays": "replays", "signups": "new accounts", "signins": "sign-ins"}
+        "replays": "replays", "signups": "new accounts", "signins": "sign-ins",
+        "claims": "claims of seats", "lookups": "looks at players' games"}
 
     def __init__(self, limits: Limits | None = None) -> None:
         lim = limits or Limits()

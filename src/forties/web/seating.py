@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from ..rules import RulesError, build_rules
@@ -69,6 +70,9 @@ class Seating:
     def __init__(self, tables: LiveTables, turns: Turns) -> None:
         self.tables = tables
         self.turns = turns
+        # what a table must pass before the host starts it (``web.games``: a rated table
+        # has an account at every person's seat); raises to refuse the start
+        self.before_start: Callable[[Live], Awaitable[None]] | None = None
 
     async def seat_of(self, table_id: str, token: str) -> int | None:
         if not is_key(token):
@@ -248,11 +252,23 @@ class Seating:
             t = live.table
             if t.status != WAITING:
                 raise TableError("started", "the game has started")
+            if self.before_start is not None:
+                await self.before_start(live)
             sits: list[Event] = [{"kind": "sit", "seat": i, "as": s.kind}
                                  for i, s in enumerate(t.seats)]
             await self.tables.commit(live, start_events(sits, t.n, t.settings.level))
         await self.tables.adopt(live)
         self.turns.after(live)
+
+    async def host_rated(self, table_id: str, token: Any, rated: bool) -> None:
+        """The host makes the table rated or not, while it waits for its players (never
+        after the start: everyone knows before the first card whether it counts)."""
+        live = await self._as_host(table_id, token)
+        async with live.lock:
+            if live.table.status != WAITING:
+                raise TableError("started", "a game is rated or not before it starts")
+            if live.table.settings.rated != rated:
+                await self.tables.commit(live, [{"kind": "rated", "value": rated}])
 
     async def _as_host(self, table_id: str, token: Any) -> Live:
         live = await self.tables.live(table_id)

@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from ..state import GameState
@@ -33,6 +34,8 @@ class Turns:
         self.tables = tables
         self.pools = pools
         self.takeover_seconds = TAKEOVER_SECONDS
+        # what is done with every game that ends here (``web.games``: it is indexed)
+        self.on_game_over: Callable[[Live], Awaitable[None]] | None = None
 
     def after(self, live: Live) -> None:
         """Set up what the table waits for now: a computer's turn, the review's end, the
@@ -66,6 +69,8 @@ class Turns:
             live.told_over = True
             if live.on_over is not None:
                 self.tables.spawn(live.on_over(t.id, t.summary_for_hall()))
+            if self.on_game_over is not None:
+                self.tables.spawn(self.on_game_over(live))
 
     def _ensure_task(self, live: Live, coro: Any) -> None:
         if live.task is not None and not live.task.done() and \

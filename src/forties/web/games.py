@@ -1,0 +1,715 @@
+"""An account's games: which account sat in which seat, each finished game indexed once,
+and what the pages of a player's games, statistics and ratings read.
+
+- **Seat links** (``seat_accounts``): a person signed in who makes a table, takes a seat
+  by its invite or from the lobby, is written beside the seat (``link``); a guest who
+  makes an account later brings the seats of this device with him (``claim``: each
+  seat's key checked against the stored hash, a seat another account has kept left
+  alone). A seat's link changes nothing of what the seat sees at the table: the table
+  never reads it. A suspended account signs nobody in, so its person sits as a guest.
+- **Rated tables**: the host marks a table rated before the start (``Settings.rated``,
+  the ``rated`` event); a rated table starts only when every person at it has an account
+  (``check_start``: the start is refused, saying who has none), so that everyone knows
+  before the first card whether the game counts.
+- **Indexing** (``index``): a finished game is written in one transaction: its
+  ``games`` row (whose primary key makes it once only, across processes and restarts),
+  each account's ``game_players`` row, and the running totals of ``account_stats``.
+  A game ends where its table is run (``on_over``); the games that ended in another
+  process, or before a restart, are found by ``index_missing`` (at the start and on
+  every sweep: tables over with no ``games`` row).
+- **Reading** (``games_of``, ``stats_of``, ``ratings_of``, ``history_of``,
+  ``leaderboard``) and their JSON routes (``ROUTES``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+from starlette.requests import HTTPConnection, Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from ..table import COMPUTER, OVER, PERSON, Table
+from .account_schema import (
+    account_stats_t,
+    game_players_t,
+    games_t,
+    rating_history_t,
+    ratings_t,
+    seat_accounts_t,
+)
+from .accounts import (
+    DELETED,
+    FORMER_PLAYER,
+    Account,
+    account_of,
+    accounts_of,
+    accounts_t,
+    require_account,
+)
+from .http import Refused, json_body, one_line
+from .seating import token_hash
+from .store import Store, keys_t, tables_t
+from .text import is_key
+
+if TYPE_CHECKING:
+    from .live import Live
+    from .service import Service
+
+log = logging.getLogger("forties.web")
+T = TypeVar("T")
+
+CLAIM_MAX = 50  # seats claimed in one request
+CLAIM_BODY_MAX = 4 * 1024  # (the /api/account routes' limit: ``account_api.BODY_MAX``)
+PAGE_MAX = 100  # games (or leaders) in one answer
+PAGE_DEFAULT = 20
+MISSING_BATCH = 50  # finished games indexed in one pass of the sweep
+REMATCH_STEPS = 20  # a seat's link looked for through at most this many rematches back
+ACTIVE_DAYS = 90  # a leaderboard shows those rated in this many days
+RATED_WORDS = ("this table is rated: every person at it needs an account, and {names} "
+               "{have} none (they can make one from the home page, or the host can make "
+               "the table unrated)")
+
+
+def _seat_stats(table: Table, seat: int, won: bool) -> dict[str, Any]:
+    """A seat's part of the game, as its statistics keep it."""
+    return {"games": 1, "won": int(won)}
+
+
+def _added(total: dict[str, Any], more: dict[str, Any]) -> dict[str, Any]:
+    """Two totals of statistics added together (numbers added, key by key)."""
+    out = dict(total)
+    for k, v in more.items():
+        if isinstance(v, (int, float)) and not isinstance(v, bool):
+            out[k] = out.get(k, 0) + v
+        elif isinstance(v, dict):
+            out[k] = _added(out.get(k) or {}, v)
+    return out
+
+
+# ----- what a finished game is, as the index keeps it ------------------------------------
+
+
+@dataclass
+class Player:
+    """An account's place in a finished game."""
+
+    seat: int
+    account_id: str
+    side: int
+    partners: list[str]
+    won: bool
+    stats: dict[str, Any]
+    rating_before: float | None = None
+    rating_after: float | None = None
+
+
+@dataclass
+class Entry:
+    """A finished game as it is indexed: its ``games`` row and its players' rows."""
+
+    table_id: str
+    family: str
+    preset: str
+    finished: float
+    rated: bool
+    counted: bool
+    why: str | None
+    hands: int
+    seats: list[dict[str, Any]]
+    result: dict[str, Any]
+    players: list[Player] = field(default_factory=list)
+
+    def row(self) -> dict[str, Any]:
+        return {"table_id": self.table_id, "family": self.family, "preset": self.preset,
+                "finished": self.finished, "rated": self.rated, "counted": self.counted,
+                "why": self.why, "hands": self.hands, "seats": json.dumps(self.seats),
+                "result": json.dumps(self.result)}
+
+
+def winning_seats(table: Table) -> set[int]:
+    return set(table.summary_for_hall()["winner"] or [])
+
+
+def entry_of(table: Table, links: dict[int, str], finished: float) -> Entry:
+    """What the index keeps of ``table``'s finished game, its seats' accounts ``links``
+    (seat: account id). Each seat's side is the side it played on; a seat's partners
+    are the accounts on its side besides its own (none in a cut-throat game)."""
+    state = table.state
+    sides = [list(s) for s in state.sides]
+    side_of = {seat: i for i, s in enumerate(sides) for seat in s}
+    won = winning_seats(table)
+    seats: list[dict[str, Any]] = []
+    for i, s in enumerate(table.seats):
+        seat: dict[str, Any] = {"seat": i, "name": s.name, "kind": s.kind,
+                                "side": side_of.get(i, i), "account": links.get(i)}
+        if s.kind == COMPUTER:
+            seat["level"] = s.level
+        seats.append(seat)
+    record = table.public_record()
+    entry = Entry(
+        table_id=table.id, family=table.rules.game, preset=table.rules.preset,
+        finished=finished, rated=bool(table.settings.rated), counted=False,
+        why=None if table.settings.rated else "the table was not rated",
+        hands=len(record.get("hands") or []), seats=seats,
+        result={"scores": list(state.scores), "games": list(state.games),
+                "sides": sides, "winner": sorted(won)})
+    for i, s in enumerate(table.seats):
+        account = links.get(i)
+        if account is None or s.kind != PERSON:
+            continue
+        side = side_of.get(i, i)
+        partners = sorted({links[j] for j in sides[side] if j != i and j in links
+                           and links[j] != account}) if side < len(sides) else []
+        entry.players.append(Player(seat=i, account_id=account, side=side,
+                                    partners=partners, won=i in won,
+                                    stats=_seat_stats(table, i, i in won)))
+    return entry
+
+
+# ----- the index's transactions -----------------------------------------------------------
+
+
+def links_of(conn: Connection, table_id: str) -> dict[int, str]:
+    """The accounts of a table's seats (seat: account id). A rematch's seat keeps the key
+    of the same seat at the table it is the rematch of (``web.rematch``): where it has no
+    link of its own, the link of that seat (with the same key) is its link."""
+    links: dict[int, str] = {}
+    current = table_id
+    keys = {r.seat: r.token_hash for r in conn.execute(
+        sa.select(keys_t.c.seat, keys_t.c.token_hash).where(keys_t.c.table_id == table_id))}
+    for _ in range(REMATCH_STEPS):
+        rows = conn.execute(sa.select(seat_accounts_t.c.seat, seat_accounts_t.c.account_id)
+                            .where(seat_accounts_t.c.table_id == current)).all()
+        if current != table_id:  # (a seat of an earlier table: the same key only)
+            theirs = {r.seat: r.token_hash for r in conn.execute(
+                sa.select(keys_t.c.seat, keys_t.c.token_hash)
+                .where(keys_t.c.table_id == current))}
+            rows = [r for r in rows if keys.get(r.seat) is not None
+                    and theirs.get(r.seat) == keys.get(r.seat)]
+        for r in rows:
+            links.setdefault(int(r.seat), str(r.account_id))
+        before = conn.execute(sa.select(tables_t.c.rematch_of).where(
+            tables_t.c.id == current)).scalar()
+        if not before:
+            break
+        current = str(before)
+    return links
+
+
+def _add_stats(conn: Connection, account: str, family: str, partner: str,
+               stats: dict[str, Any], now: float) -> None:
+    """Add one game's ``stats`` to an account's totals (in a family, ``partner`` "": all
+    its games; else with that partner)."""
+    key = (account_stats_t.c.account_id == account, account_stats_t.c.family == family,
+           account_stats_t.c.partner_id == partner)
+    row = conn.execute(sa.select(account_stats_t.c.games, account_stats_t.c.body)
+                       .where(*key).with_for_update()).first()
+    if row is None:
+        conn.execute(account_stats_t.insert(), {
+            "account_id": account, "family": family, "partner_id": partner, "games": 1,
+            "body": json.dumps(stats), "updated": now})
+    else:
+        conn.execute(account_stats_t.update().where(*key).values(
+            games=int(row.games) + 1, body=json.dumps(_added(json.loads(row.body), stats)),
+            updated=now))
+
+
+def _write_players(conn: Connection, entry: Entry, players: Iterable[Player],
+                   now: float) -> None:
+    for p in players:
+        conn.execute(game_players_t.insert(), {
+            "table_id": entry.table_id, "seat": p.seat, "account_id": p.account_id,
+            "family": entry.family, "finished": entry.finished, "side": p.side,
+            "partners": " ".join(p.partners), "won": p.won, "stats": json.dumps(p.stats),
+            "rating_before": p.rating_before, "rating_after": p.rating_after})
+        _add_stats(conn, p.account_id, entry.family, "", p.stats, now)
+        for partner in p.partners:
+            _add_stats(conn, p.account_id, entry.family, partner, p.stats, now)
+
+
+def _write_entry(conn: Connection, entry: Entry, now: float) -> bool:
+    """The whole of a game's index, in the caller's one transaction; False (nothing
+    written) where the game is indexed already."""
+    if conn.execute(sa.select(games_t.c.table_id).where(
+            games_t.c.table_id == entry.table_id)).first() is not None:
+        return False
+    conn.execute(games_t.insert(), entry.row())  # (another process's first: IntegrityError)
+    _write_players(conn, entry, entry.players, now)
+    return True
+
+
+# ----- the service's part -----------------------------------------------------------------
+
+
+class Games:
+    """The games' index over the store (``app.state.games``)."""
+
+    def __init__(self, store: Store, clock: Callable[[], float] = time.time) -> None:
+        self.store = store
+        self.clock = clock
+
+    async def _run(self, fn: Callable[[Connection], T]) -> T:
+        return await self.store.run(fn)
+
+    # ----- seats --------------------------------------------------------------------------
+
+    async def link(self, table_id: str, seat: int, account: Account | None) -> None:
+        """Write that ``account`` sits in ``seat`` (None, a guest: nothing written)."""
+        if account is None or not account.active:
+            return
+        now = self.clock()
+
+        def work(conn: Connection) -> None:
+            if conn.execute(sa.select(seat_accounts_t.c.account_id).where(
+                    seat_accounts_t.c.table_id == table_id,
+                    seat_accounts_t.c.seat == seat)).first() is None:
+                conn.execute(seat_accounts_t.insert(), {
+                    "table_id": table_id, "seat": seat, "account_id": account.id,
+                    "at": now})
+        with contextlib.suppress(sa.exc.IntegrityError):  # (linked by another request first)
+            await self._run(work)
+
+    async def link_request(self, conn: HTTPConnection, table_id: str, seat: int) -> None:
+        """The request's account (if it is signed in) sits in ``seat``."""
+        await self.link(table_id, seat, await account_of(conn))
+
+    async def links(self, table_id: str) -> dict[int, str]:
+        return await self._run(lambda conn: links_of(conn, table_id))
+
+    async def check_start(self, live: Live) -> None:
+        """Before a table starts: a rated table needs an account at every person's seat
+        (``Refused`` 409, naming those without one)."""
+        t = live.table
+        if not t.settings.rated:
+            return
+        links = await self.links(t.id)
+        missing = [t.seat_label(i) for i, s in enumerate(t.seats)
+                   if s.kind == PERSON and i not in links]
+        if missing:
+            names = ", ".join(missing)
+            raise Refused(RATED_WORDS.format(names=names,
+                                             have="has" if len(missing) == 1 else "have"),
+                          409, code="rated_guests")
+
+    async def claim(self, account: Account, seats: list[tuple[str, str]]) -> int:
+        """Link ``account`` to each seat whose key is given ((table id, seat's key)): a
+        seat whose key is not that table's, or that another account keeps, is left as it
+        is; a claimed seat whose game was indexed already is added to the account's
+        games (``game_players`` and its totals). How many seats were claimed."""
+        now = self.clock()
+        hashes = [(table_id, token_hash(token)) for table_id, token in seats]
+
+        def work(conn: Connection) -> list[tuple[str, int]]:
+            got: list[tuple[str, int]] = []
+            for table_id, h in hashes:
+                row = conn.execute(sa.select(keys_t.c.seat).where(
+                    keys_t.c.table_id == table_id, keys_t.c.token_hash == h)).first()
+                if row is None:
+                    continue
+                seat = int(row.seat)
+                had = conn.execute(sa.select(seat_accounts_t.c.account_id).where(
+                    seat_accounts_t.c.table_id == table_id,
+                    seat_accounts_t.c.seat == seat)).first()
+                if had is not None:
+                    if had.account_id == account.id:
+                        got.append((table_id, seat))
+                    continue
+                conn.execute(seat_accounts_t.insert(), {
+                    "table_id": table_id, "seat": seat, "account_id": account.id,
+                    "at": now})
+                got.append((table_id, seat))
+            return got
+        claimed = await self._run(work)
+        for table_id, seat in claimed:
+            await self._index_claimed(table_id, seat)
+        return len(claimed)
+
+    async def _index_claimed(self, table_id: str, seat: int) -> None:
+        """A seat claimed after its game was indexed: its account's part added now (the
+        game's ``games`` row stays as it was: a game rated without an account at every
+        seat did not count, and does not count later)."""
+        service = self.service
+        if service is None:
+            return
+        indexed = await self._run(lambda conn: conn.execute(
+            sa.select(games_t.c.table_id, games_t.c.finished)
+            .where(games_t.c.table_id == table_id)).first())
+        if indexed is None:
+            return  # (indexed whole when it ends, this seat's account with it)
+        live = await service.live(table_id)
+        if live is None:
+            return
+        links = await self.links(table_id)
+        entry = entry_of(live.table, links, float(indexed.finished))
+        now = self.clock()
+
+        def work(conn: Connection) -> None:
+            have = {r.seat for r in conn.execute(sa.select(game_players_t.c.seat).where(
+                game_players_t.c.table_id == table_id))}
+            _write_players(conn, entry, [p for p in entry.players
+                                         if p.seat == seat and p.seat not in have], now)
+        with contextlib.suppress(sa.exc.IntegrityError):  # (claimed twice at once)
+            await self._run(work)
+
+    # ----- indexing -----------------------------------------------------------------------
+
+    service: Service | None = None  # set by ``wire``: the tables, for ``index_missing``
+
+    def wire(self, service: Service) -> None:
+        """Index the games that end at ``service``'s tables, and check rated starts."""
+        self.service = service
+        service.turns.on_game_over = self.on_over
+        service.seating.before_start = self.check_start
+
+    async def on_over(self, live: Live) -> None:
+        """A game just ended where its table is run: index it (once)."""
+        try:
+            await self.index(live.table, self.clock())
+        except Exception:  # (the sweep tries again)
+            log.exception("the game of table %s could not be indexed", live.table.id)
+
+    async def index(self, table: Table, finished: float) -> bool:
+        """Index ``table``'s finished game in one transaction: True if this call did,
+        False if it was indexed already (by this process or another)."""
+        if table.status != OVER:
+            return False
+        links = await self.links(table.id)
+        entry = entry_of(table, links, finished)
+        now = self.clock()
+        try:
+            return await self._run(lambda conn: _write_entry(conn, entry, now))
+        except sa.exc.IntegrityError:  # another process indexed it at the same moment
+            return False
+
+    async def missing(self, limit: int = MISSING_BATCH) -> list[tuple[str, float]]:
+        """The tables over whose games are not indexed ((id, when it was last moved))."""
+        def work(conn: Connection) -> list[tuple[str, float]]:
+            q = (sa.select(tables_t.c.id, tables_t.c.updated)
+                 .select_from(tables_t.outerjoin(games_t, games_t.c.table_id == tables_t.c.id))
+                 .where(tables_t.c.status == OVER, games_t.c.table_id.is_(None))
+                 .order_by(tables_t.c.updated).limit(limit))
+            return [(str(r.id), float(r.updated or 0.0)) for r in conn.execute(q)]
+        return await self._run(work)
+
+    async def index_missing(self) -> int:
+        """Index the finished games nobody indexed (a process that stopped before it did,
+        another process's game): how many this pass did."""
+        service = self.service
+        if service is None:
+            return 0
+        done = 0
+        for table_id, updated in await self.missing():
+            try:
+                live = await service.live(table_id)
+                if live is not None and await self.index(live.table, updated):
+                    done += 1
+            except Exception:
+                log.exception("the game of table %s could not be indexed", table_id)
+        return done
+
+    async def keep_indexing(self, every: float) -> None:
+        """``index_missing`` now, then every ``every`` seconds (the server's life)."""
+        while True:
+            try:
+                await self.index_missing()
+            except Exception:
+                log.exception("the finished games could not be looked for")
+            await asyncio.sleep(every)
+
+    # ----- reading ------------------------------------------------------------------------
+
+    async def games_of(self, account_id: str, family: str | None = None,
+                       partner: str | None = None, before: float | None = None,
+                       limit: int = PAGE_DEFAULT) -> list[dict[str, Any]]:
+        """The account's finished games, newest first: at most ``limit`` (1 to
+        PAGE_MAX), of ``family`` only, with ``partner`` (an account id) on its side only,
+        finished before ``before`` only (the next page: the last one's ``finished``).
+        Each: {"table", "family", "preset", "finished", "seats": [{"seat", "name",
+        "kind", "side", "account", "level"?}] (names as typed at the table; a deleted
+        account's "a former player"), "seat", "side", "partners", "result", "won",
+        "rated", "counted", "why", "rating_before", "rating_after", "change", "stats"}."""
+        limit = max(1, min(int(limit), PAGE_MAX))
+        gp, g = game_players_t, games_t
+
+        def work(conn: Connection) -> list[dict[str, Any]]:
+            q = (sa.select(gp, g.c.preset, g.c.rated, g.c.counted, g.c.why, g.c.seats,
+                           g.c.result, g.c.hands)
+                 .join(g, g.c.table_id == gp.c.table_id)
+                 .where(gp.c.account_id == account_id))
+            if family is not None:
+                q = q.where(gp.c.family == family)
+            if partner is not None:
+                q = q.where((sa.literal(" ") + gp.c.partners + sa.literal(" "))
+                            .contains(f" {partner} ", autoescape=True))
+            if before is not None:
+                q = q.where(gp.c.finished < before)
+            rows = conn.execute(q.order_by(gp.c.finished.desc(), gp.c.table_id.desc())
+                                .limit(limit)).all()
+            seats_of = {r.table_id: json.loads(r.seats) for r in rows}
+            gone = _deleted(conn, {s["account"] for seats in seats_of.values()
+                                   for s in seats if s.get("account")})
+            out = []
+            for r in rows:
+                seats = [_shown_seat(s, gone) for s in seats_of[r.table_id]]
+                change = None if r.rating_before is None or r.rating_after is None else \
+                    r.rating_after - r.rating_before
+                out.append({
+                    "table": r.table_id, "family": r.family, "preset": r.preset,
+                    "finished": r.finished, "hands": r.hands, "seats": seats,
+                    "seat": r.seat, "side": r.side,
+                    "partners": r.partners.split() if r.partners else [],
+                    "result": json.loads(r.result), "won": bool(r.won),
+                    "rated": bool(r.rated), "counted": bool(r.counted), "why": r.why,
+                    "rating_before": r.rating_before, "rating_after": r.rating_after,
+                    "change": change, "stats": json.loads(r.stats)})
+            return out
+        return await self._run(work)
+
+    async def stats_of(self, account_id: str) -> dict[str, Any]:
+        """The account's running totals: {"families": {family: {"games", ...}},
+        "partnerships": [{"family", "partner", "name", "games", ...}]} (the partner's
+        name, or "a former player")."""
+        def work(conn: Connection) -> dict[str, Any]:
+            rows = conn.execute(sa.select(account_stats_t).where(
+                account_stats_t.c.account_id == account_id)
+                .order_by(account_stats_t.c.family, account_stats_t.c.partner_id)).all()
+            names = _names(conn, {r.partner_id for r in rows if r.partner_id})
+            families: dict[str, Any] = {}
+            partnerships: list[dict[str, Any]] = []
+            for r in rows:
+                body = {**json.loads(r.body), "games": int(r.games)}
+                if r.partner_id:
+                    partnerships.append({"family": r.family, "partner": r.partner_id,
+                                         "name": names.get(r.partner_id, FORMER_PLAYER),
+                                         **body})
+                else:
+                    families[r.family] = body
+            return {"families": families, "partnerships": partnerships}
+        return await self._run(work)
+
+    async def ratings_of(self, account_id: str) -> list[dict[str, Any]]:
+        """The account's ratings and its partnerships': [{"subject", "family", "mu",
+        "sigma", "games", "last_rated"}], its own first."""
+        def work(conn: Connection) -> list[dict[str, Any]]:
+            rows = conn.execute(sa.select(ratings_t).where(sa.or_(
+                ratings_t.c.subject == account_id,
+                ratings_t.c.subject.startswith(f"{account_id}+", autoescape=True),
+                ratings_t.c.subject.endswith(f"+{account_id}", autoescape=True)))).all()
+            out = [{"subject": r.subject, "family": r.family, "mu": r.mu,
+                    "sigma": r.sigma, "games": r.games, "last_rated": r.last_rated}
+                   for r in rows]
+            return sorted(out, key=lambda x: (x["subject"] != account_id, x["family"],
+                                              x["subject"]))
+        return await self._run(work)
+
+    async def history_of(self, subject: str, family: str) -> list[dict[str, Any]]:
+        """A rating's history (an account's, or a partnership's "id+id"), oldest first:
+        [{"table", "at", "mu", "sigma", "shown"}]."""
+        def work(conn: Connection) -> list[dict[str, Any]]:
+            rows = conn.execute(sa.select(rating_history_t).where(
+                rating_history_t.c.subject == subject, rating_history_t.c.family == family)
+                .order_by(rating_history_t.c.at)).all()
+            return [{"table": r.table_id, "at": r.at, "mu": r.mu, "sigma": r.sigma,
+                     "shown": r.shown} for r in rows]
+        return await self._run(work)
+
+    async def leaderboard(self, family: str, now: float,
+                          limit: int = PAGE_MAX) -> list[dict[str, Any]]:
+        """The family's players rated in the last ACTIVE_DAYS, best first (accounts only,
+        not partnerships; suspended and deleted ones left out): [{"account", "name",
+        "mu", "sigma", "games"}]."""
+        limit = max(1, min(int(limit), PAGE_MAX))
+        since = now - ACTIVE_DAYS * 24 * 3600
+
+        def work(conn: Connection) -> list[dict[str, Any]]:
+            rows = conn.execute(
+                sa.select(ratings_t, accounts_t.c.name)
+                .join(accounts_t, accounts_t.c.id == ratings_t.c.subject)
+                .where(ratings_t.c.family == family, ratings_t.c.last_rated >= since,
+                       accounts_t.c.status == "active")
+                .order_by((ratings_t.c.mu - 3 * ratings_t.c.sigma).desc())
+                .limit(limit)).all()
+            return [{"account": r.subject, "name": r.name, "mu": r.mu, "sigma": r.sigma,
+                     "games": r.games} for r in rows]
+        return await self._run(work)
+
+
+def _deleted(conn: Connection, ids: set[str]) -> set[str]:
+    if not ids:
+        return set()
+    return {r.id for r in conn.execute(sa.select(accounts_t.c.id).where(
+        accounts_t.c.id.in_(sorted(ids)), accounts_t.c.status == DELETED))}
+
+
+def _names(conn: Connection, ids: set[str]) -> dict[str, str]:
+    if not ids:
+        return {}
+    return {r.id: (FORMER_PLAYER if r.status == DELETED else r.name)
+            for r in conn.execute(sa.select(accounts_t.c.id, accounts_t.c.name,
+                                            accounts_t.c.status)
+                                  .where(accounts_t.c.id.in_(sorted(ids))))}
+
+
+def _shown_seat(seat: dict[str, Any], gone: set[str]) -> dict[str, Any]:
+    if seat.get("account") in gone:
+        return {**seat, "name": FORMER_PLAYER, "account": None}
+    return seat
+
+
+# ----- the routes ---------------------------------------------------------------------------
+
+
+def games_of_app(conn: HTTPConnection) -> Games:
+    games: Games = conn.app.state.games
+    return games
+
+
+async def _limit(request: Request, kind: str) -> None:
+    service: Service = request.app.state.service
+    client = request.client.host if request.client else "unknown"
+    await service.rates.take(kind, client)
+
+
+def _text_param(request: Request, name: str, most: int) -> str | None:
+    raw = request.query_params.get(name)
+    if raw is None or raw == "":
+        return None
+    if len(raw) > most or not raw.isprintable():
+        raise Refused(f"{name} is at most {most} plain characters")
+    return raw
+
+
+def _page_params(request: Request) -> dict[str, Any]:
+    """?family=&partner=&before=&limit= read and checked."""
+    out: dict[str, Any] = {"family": _text_param(request, "family", 40),
+                           "partner": _text_param(request, "partner", 24)}
+    before = _text_param(request, "before", 30)
+    if before is not None:
+        try:
+            out["before"] = float(before)
+        except ValueError:
+            raise Refused("before is a time (seconds since 1970)") from None
+        if out["before"] != out["before"] or out["before"] in (float("inf"), float("-inf")):
+            raise Refused("before is a time (seconds since 1970)")
+    limit = _text_param(request, "limit", 6)
+    if limit is not None:
+        if not limit.isdigit() or not 1 <= int(limit) <= PAGE_MAX:
+            raise Refused(f"limit is a whole number from 1 to {PAGE_MAX}")
+        out["limit"] = int(limit)
+    return out
+
+
+async def _visible(request: Request, player_id: str) -> Account:
+    """The account ``player_id`` if the request may see its games: its own, or one that
+    does not hide them (``Refused`` otherwise)."""
+    target = await accounts_of(request.app.state).get(player_id)
+    if target is None or target.status == DELETED:
+        raise Refused("there is no such player", 404, code="player")
+    if target.hidden:
+        me = await account_of(request)
+        if me is None or me.id != target.id:
+            raise Refused("this player keeps their games private", 403, code="hidden")
+    return target
+
+
+NO_STORE = {"Cache-Control": "no-store"}
+
+
+@one_line()
+async def claim(request: Request) -> Response:
+    """{"seats": [{"table", "token"}, ...]}: the seats of this device, kept by the
+    account now signed in. {"claimed": how many}."""
+    account, _ = await require_account(request)
+    body = await json_body(request, CLAIM_BODY_MAX)
+    seats = body.get("seats")
+    if not isinstance(seats, list):
+        raise Refused("seats must be a list of {\"table\", \"token\"}")
+    if len(seats) > CLAIM_MAX:
+        raise Refused(f"at most {CLAIM_MAX} seats at once")
+    await _limit(request, "claims")
+    given: list[tuple[str, str]] = []
+    for s in seats:
+        if not isinstance(s, dict) or not isinstance(s.get("table"), str) or \
+                not isinstance(s.get("token"), str):
+            raise Refused("each seat is {\"table\": its id, \"token\": its key}")
+        if 0 < len(s["table"]) <= 32 and is_key(s["token"]):
+            given.append((s["table"], s["token"]))
+    claimed = await games_of_app(request).claim(account, given)
+    return JSONResponse({"ok": True, "claimed": claimed})
+
+
+@one_line()
+async def set_rated(request: Request) -> Response:
+    """The host's {"token", "rated": true|false}, while the table waits."""
+    body = await json_body(request, CLAIM_BODY_MAX)
+    rated = body.get("rated")
+    if not isinstance(rated, bool):
+        raise Refused("rated must be true or false")
+    service: Service = request.app.state.service
+    table_id = request.path_params["id"]
+    await service.seating.host_rated(table_id, body.get("token"), rated)
+    live = await service.live(table_id)
+    assert live is not None
+    return JSONResponse(live.table.summary(None, False))
+
+
+@one_line()
+async def my_games(request: Request) -> Response:
+    account, _ = await require_account(request)
+    params = _page_params(request)
+    await _limit(request, "lookups")
+    games = await games_of_app(request).games_of(account.id, **params)
+    return JSONResponse({"games": games}, headers=NO_STORE)
+
+
+@one_line()
+async def player_games(request: Request) -> Response:
+    params = _page_params(request)
+    await _limit(request, "lookups")
+    target = await _visible(request, request.path_params["id"])
+    games = await games_of_app(request).games_of(target.id, **params)
+    return JSONResponse({"player": {"id": target.id, "name": target.name},
+                         "games": games}, headers=NO_STORE)
+
+
+@one_line()
+async def player_stats(request: Request) -> Response:
+    await _limit(request, "lookups")
+    target = await _visible(request, request.path_params["id"])
+    got = games_of_app(request)
+    return JSONResponse({"player": {"id": target.id, "name": target.name},
+                         "stats": await got.stats_of(target.id),
+                         "ratings": await got.ratings_of(target.id)}, headers=NO_STORE)
+
+
+@one_line()
+async def leaders(request: Request) -> Response:
+    await _limit(request, "lookups")
+    family = request.path_params["family"]
+    if family not in ("forty-fives", "forty-one"):
+        raise Refused("there is no such game: forty-fives or forty-one", 404, code="family")
+    got = await games_of_app(request).leaderboard(family, time.time())
+    return JSONResponse({"family": family, "leaders": got})
+
+
+ROUTES: list[BaseRoute] = [
+    Route("/api/account/claim", claim, methods=["POST"]),
+    Route("/api/tables/{id}/rated", set_rated, methods=["POST"]),
+    Route("/api/me/games", my_games, methods=["GET"]),
+    Route("/api/players/{id}/games", player_games, methods=["GET"]),
+    Route("/api/players/{id}/stats", player_stats, methods=["GET"]),
+    Route("/api/leaderboard/{family}", leaders, methods=["GET"]),
+]
+
+__all__ = ["ACTIVE_DAYS", "CLAIM_MAX", "PAGE_MAX", "ROUTES", "Entry", "Games", "Player",
+           "entry_of", "links_of"]

@@ -1,0 +1,315 @@
+"""The games' index (``forties.web.games``): seats linked to the accounts that took them,
+the rated setting (chosen before the start, refused with a guest at the table), each
+finished game indexed once (on its end, after a restart, by two processes at once),
+checked against what the test works out itself from the game's record; a device's seats
+claimed by the account made on it; the players' games, statistics and leaderboards."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from forties import Record
+from forties.record import replay_record
+from forties.web.accounts import SUSPENDED
+from forties.web.games import Games
+from forties.web.store import Store
+from tests.accounts_helpers import accounts, make_account
+from tests.games_helpers import (
+    app_of,
+    as_,
+    games,
+    play_out,
+    rows,
+    service,
+    settled,
+    sqlite_url,
+    start,
+    table_of,
+)
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with app_of(sqlite_url(tmp_path)) as c:
+        yield c
+
+
+def four(client: TestClient) -> tuple[list[str], list[str]]:
+    """Four accounts: their ids and session keys."""
+    made = [make_account(client, name) for name in ("Aïcha", "Bernard", "Chloé", "Dmitri")]
+    return [a.id for a, _ in made], [k for _, k in made]
+
+
+def expected(record_json: dict[str, Any]) -> dict[str, Any]:
+    """What the test works out from the record alone: the sides, the winning seats, the
+    scores, the hands."""
+    state = replay_record(Record.from_json(record_json))
+    assert state is not None and state.over
+    sides = [list(s) for s in state.sides]
+    w = state.winner
+    won = set(w) if isinstance(w, tuple) else set(sides[w]) if isinstance(w, int) else set()
+    return {"sides": sides, "won": won, "scores": list(state.scores),
+            "hands": len(record_json["hands"])}
+
+
+def played(client: TestClient, keys: list[str | None], rated: bool = False
+           ) -> tuple[str, dict[int, str], dict[str, Any]]:
+    table, tokens = table_of(client, keys, rated=rated)
+    assert start(client, table, tokens[0]).status_code == 200
+    play_out(client, table, tokens)
+    settled(client)
+    record = client.get(f"/api/tables/{table}/record").json()
+    return table, tokens, record
+
+
+def test_a_finished_game_is_indexed_once_as_its_record_says(client: TestClient) -> None:
+    ids, keys = four(client)
+    table, _, record = played(client, list(keys))
+    want = expected(record)
+    [game] = rows(client, "select * from games where table_id = :t", t=table)
+    assert game.family == "forty-fives" and game.preset == "merrimack-valley"
+    assert game.hands == want["hands"] and not game.rated and not game.counted
+    assert json.loads(game.result)["winner"] == sorted(want["won"])
+    assert json.loads(game.result)["scores"] == want["scores"]
+    assert [s["account"] for s in json.loads(game.seats)] == ids
+    players = rows(client, "select * from game_players where table_id = :t order by seat",
+                   t=table)
+    assert [p.account_id for p in players] == ids
+    for p in players:
+        side = next(i for i, s in enumerate(want["sides"]) if p.seat in s)
+        partner = [ids[s] for s in want["sides"][side] if s != p.seat]
+        assert (p.side, p.partners.split(), bool(p.won)) == \
+            (side, partner, p.seat in want["won"])
+    # the totals: one game each, in the family and with the one partner
+    totals = {(r.account_id, r.partner_id): r.games for r in
+              rows(client, "select * from account_stats")}
+    assert totals == {(ids[s], x): 1 for side in want["sides"] for s in side
+                      for x in ("", *[ids[o] for o in side if o != s])}
+    # indexed again (the sweep, another process): nothing more
+    live = client.portal.call(service(client).live, table)  # type: ignore[union-attr]
+    assert client.portal.call(games(client).index, live.table, time.time()) is False  # type: ignore[union-attr]
+    assert client.portal.call(games(client).index_missing) == 0  # type: ignore[union-attr]
+    assert len(rows(client, "select * from game_players where table_id = :t", t=table)) == 4
+    assert {r.games for r in rows(client, "select * from account_stats")} == {1}
+
+
+def test_two_processes_index_the_same_game_once(tmp_path: Path) -> None:
+    with app_of(sqlite_url(tmp_path)) as client:
+        _, keys = four(client)
+        service(client).turns.on_game_over = None  # (this process does not index it)
+        table, _, _ = played(client, list(keys))
+        assert rows(client, "select * from games") == []
+        live = client.portal.call(service(client).live, table)  # type: ignore[union-attr]
+
+        async def both() -> list[bool]:
+            # two indexes over two stores of the same file: two processes at once
+            stores = [Store(sqlite_url(tmp_path)) for _ in range(2)]
+            try:
+                return list(await asyncio.gather(*(Games(s).index(live.table, 1.0)
+                                                   for s in stores)))
+            finally:
+                for s in stores:
+                    s.close()
+        assert sorted(client.portal.call(both)) == [False, True]  # type: ignore[union-attr]
+        assert len(rows(client, "select * from games")) == 1
+        assert len(rows(client, "select * from game_players")) == 4
+        assert {r.games for r in rows(client, "select * from account_stats")} == {1}
+
+
+def test_a_game_that_ended_before_a_restart_is_indexed_when_the_server_starts(
+        tmp_path: Path) -> None:
+    with app_of(sqlite_url(tmp_path)) as client:
+        ids, keys = four(client)
+        service(client).turns.on_game_over = None  # (the process stopped before it did)
+        table, _, _ = played(client, list(keys))
+        assert rows(client, "select * from games") == []
+    with app_of(sqlite_url(tmp_path)) as client:  # (its start looks for such games)
+        deadline = time.monotonic() + 30
+        while not rows(client, "select * from games") and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert [r.table_id for r in rows(client, "select * from games")] == [table]
+        assert sorted(r.account_id for r in rows(client, "select * from game_players")) \
+            == sorted(ids)
+
+
+def test_seats_are_linked_to_the_accounts_that_took_them(client: TestClient) -> None:
+    host, host_key = make_account(client, "Hôte")
+    other, other_key = make_account(client, "Invitée")
+    table, _ = table_of(client, [host_key, None, other_key, None])
+    links = {r.seat: r.account_id for r in rows(
+        client, "select * from seat_accounts where table_id = :t", t=table)}
+    assert links == {0: host.id, 2: other.id}  # (the guests' seats have none)
+    made = as_(client, host_key).post("/api/play", json={"preset": "forty-one"}).json()
+    assert [(r.seat, r.account_id) for r in rows(
+        client, "select * from seat_accounts where table_id = :t", t=made["table"])] == \
+        [(0, host.id)]
+
+
+def test_a_suspended_account_sits_as_a_guest(client: TestClient) -> None:
+    who, key = make_account(client, "Suspendu")
+    client.portal.call(accounts(client).set_status, who.id, SUSPENDED)  # type: ignore[union-attr]
+    made = as_(client, key).post("/api/play", json={"preset": "forty-one"}).json()
+    assert rows(client, "select * from seat_accounts where table_id = :t",
+                t=made["table"]) == []
+
+
+def test_a_public_seat_taken_from_the_lobby_is_linked(client: TestClient) -> None:
+    who, key = make_account(client, "Lobby")
+    made = as_(client, None).post("/api/tables", json={"preset": "merrimack-valley",
+                                                       "public": True}).json()
+    got = as_(client, key).post(f"/api/tables/{made['table']}/join",
+                                json={"seat": 1, "name": "Lobby"})
+    assert got.status_code == 200
+    assert [(r.seat, r.account_id) for r in rows(
+        client, "select * from seat_accounts where table_id = :t", t=made["table"])] == \
+        [(1, who.id)]
+
+
+# ----- rated tables ---------------------------------------------------------------------------
+
+
+def test_a_rated_table_with_a_guest_does_not_start_and_says_who(client: TestClient) -> None:
+    _, keys = four(client)
+    table, tokens = table_of(client, [keys[0], keys[1], None, keys[3]], rated=True,
+                             names=["Aïcha", "Bernard", "Zoé", "Dmitri"])
+    summary = client.get(f"/api/tables/{table}").json()
+    assert summary["settings"]["rated"] is True  # (the table's public JSON says it)
+    r = start(client, table, tokens[0])
+    assert r.status_code == 409 and r.json()["code"] == "rated_guests"
+    assert "Zoé" in r.json()["error"] and "\n" not in r.json()["error"]
+    assert client.get(f"/api/tables/{table}").json()["status"] == "waiting"
+    # the host makes it unrated: it starts, and its game does not count
+    assert client.post(f"/api/tables/{table}/rated",
+                       json={"token": tokens[0], "rated": False}).json()["settings"][
+                           "rated"] is False
+    assert start(client, table, tokens[0]).status_code == 200
+    play_out(client, table, tokens)
+    settled(client)
+    [game] = rows(client, "select * from games where table_id = :t", t=table)
+    assert not game.rated and not game.counted and game.why == "the table was not rated"
+
+
+def test_a_rated_table_of_accounts_and_computers_starts(client: TestClient) -> None:
+    _, keys = four(client)
+    table, tokens = table_of(client, [keys[0]], rated=True)
+    assert start(client, table, tokens[0]).status_code == 200  # (computers in the rest)
+
+
+def test_only_the_host_rates_a_table_and_only_before_the_start(client: TestClient) -> None:
+    _, keys = four(client)
+    table, tokens = table_of(client, [keys[0], keys[1]])
+    r = client.post(f"/api/tables/{table}/rated", json={"token": tokens[1], "rated": True})
+    assert r.status_code == 403
+    r = client.post(f"/api/tables/{table}/rated", json={"token": tokens[0], "rated": "yes"})
+    assert r.status_code == 400 and "true or false" in r.json()["error"]
+    assert client.post(f"/api/tables/{table}/rated", json={"token": tokens[0],
+                                                          "rated": True}).status_code == 200
+    live = client.portal.call(service(client).live, table)  # type: ignore[union-attr]
+    assert live.table.settings.rated is True
+    assert start(client, table, tokens[0]).status_code == 200
+    r = client.post(f"/api/tables/{table}/rated", json={"token": tokens[0], "rated": False})
+    assert r.status_code == 409
+    assert client.get(f"/api/tables/{table}").json()["settings"]["rated"] is True
+
+
+def test_the_rated_setting_is_kept_through_a_restart(tmp_path: Path) -> None:
+    with app_of(sqlite_url(tmp_path)) as client:
+        _, keys = four(client)
+        table, tokens = table_of(client, [keys[0]])
+        client.post(f"/api/tables/{table}/rated", json={"token": tokens[0], "rated": True})
+    with app_of(sqlite_url(tmp_path)) as client:
+        assert client.get(f"/api/tables/{table}").json()["settings"]["rated"] is True
+
+
+# ----- a device's seats claimed ---------------------------------------------------------------
+
+
+def test_a_guest_who_makes_an_account_keeps_the_games_of_this_device(
+        client: TestClient) -> None:
+    made = as_(client, None).post("/api/play", json={"preset": "merrimack-valley",
+                                                    "options": {"target": 40},
+                                                    "level": "random"}).json()
+    play_out(client, made["table"], {0: made["token"]})
+    settled(client)
+    assert len(rows(client, "select * from games where table_id = :t", t=made["table"])) == 1
+    assert rows(client, "select * from game_players") == []  # (a guest's game)
+    who, key = make_account(client, "Nouvelle")
+    r = as_(client, key).post("/api/account/claim", json={"seats": [
+        {"table": made["table"], "token": made["token"]}]})
+    assert r.status_code == 200 and r.json() == {"ok": True, "claimed": 1}
+    mine = client.get("/api/me/games").json()["games"]
+    assert [g["table"] for g in mine] == [made["table"]]
+    assert mine[0]["seat"] == 0 and mine[0]["counted"] is False
+    assert [(r.account_id, r.games) for r in rows(client, "select * from account_stats")] \
+        == [(who.id, 1)]
+    # claimed again: nothing added twice
+    assert client.post("/api/account/claim", json={"seats": [
+        {"table": made["table"], "token": made["token"]}]}).json()["claimed"] == 1
+    assert [r.games for r in rows(client, "select * from account_stats")] == [1]
+
+
+def test_a_seat_another_account_keeps_is_left_alone(client: TestClient) -> None:
+    owner, owner_key = make_account(client, "Owner")
+    made = as_(client, owner_key).post("/api/play", json={"preset": "forty-one"}).json()
+    _, thief_key = make_account(client, "Thief")
+    r = as_(client, thief_key).post("/api/account/claim", json={"seats": [
+        {"table": made["table"], "token": made["token"]},
+        {"table": made["table"], "token": "A" * 32}]})
+    assert r.json() == {"ok": True, "claimed": 0}
+    assert [r.account_id for r in rows(client, "select * from seat_accounts")] == [owner.id]
+
+
+# ----- reading ----------------------------------------------------------------------------------
+
+
+def test_my_games_newest_first_with_filters(client: TestClient) -> None:
+    ids, keys = four(client)
+    first, _, _ = played(client, list(keys))
+    second, _, _ = played(client, [keys[0], keys[2], keys[1], keys[3]])
+    mine = as_(client, keys[0]).get("/api/me/games").json()["games"]
+    assert [g["table"] for g in mine] == [second, first]
+    assert mine[0]["seats"][0]["name"] == "P0"
+    with_bernard = client.get(f"/api/me/games?partner={ids[1]}").json()["games"]
+    assert [g["table"] for g in with_bernard] == [second]  # (Chloé was the partner first)
+    assert [g["table"] for g in client.get("/api/me/games?limit=1").json()["games"]] == \
+        [second]
+    older = client.get(f"/api/me/games?before={mine[0]['finished']}").json()["games"]
+    assert [g["table"] for g in older] == [first]
+    assert client.get("/api/me/games?family=forty-one").json()["games"] == []
+    stats = client.get(f"/api/players/{ids[0]}/stats").json()["stats"]
+    assert stats["families"]["forty-fives"]["games"] == 2
+    assert {(p["partner"], p["name"], p["games"]) for p in stats["partnerships"]} == \
+        {(ids[2], "Chloé", 1), (ids[1], "Bernard", 1)}
+
+
+def test_hidden_games_are_the_owners_alone(client: TestClient) -> None:
+    ids, keys = four(client)
+    played(client, list(keys))
+    client.portal.call(accounts(client).set_hidden, ids[1], True)  # type: ignore[union-attr]
+    r = as_(client, keys[0]).get(f"/api/players/{ids[1]}/games")
+    assert r.status_code == 403 and r.json()["code"] == "hidden"
+    assert as_(client, None).get(f"/api/players/{ids[1]}/stats").status_code == 403
+    assert len(as_(client, keys[1]).get(f"/api/players/{ids[1]}/games").json()["games"]) \
+        == 1
+    assert len(as_(client, None).get(f"/api/players/{ids[0]}/games").json()["games"]) == 1
+
+
+def test_a_deleted_accounts_seat_reads_a_former_player(client: TestClient) -> None:
+    ids, keys = four(client)
+    played(client, list(keys))
+    service(client).store.engine.dispose()
+    with service(client).store.engine.begin() as conn:
+        import sqlalchemy as sa
+
+        conn.execute(sa.text("update accounts set status = 'deleted' where id = :i"),
+                     {"i": ids[1]})
+    [game] = as_(client, keys[0]).get("/api/me/games").json()["games"]
+    assert [s["name"] for s in game["seats"]] == ["P0", "a former player", "P2", "P3"]
