@@ -997,6 +997,7 @@ async function renderWaiting() {
     list.appendChild(li);
   }
   items.push(list);
+  items.push(ratedItem(table));
   if (table.host) items.push(watchItem('watch-waiting'));
   if (table.host) {
     items.push(h('button', { type: 'button', class: 'primary', id: 'start', text: t('waiting.start'),
@@ -1022,6 +1023,23 @@ function renderWatch() {
 async function hostSeat(seat, level) {
   try {
     await api(`/api/tables/${encodeURIComponent(S.tableId)}/seat`, { token: S.token, seat, level });
+  } catch (e) { $('waiting-error').textContent = errorText(e); }
+}
+
+/** Whether the game counts for the ratings, told before it starts: the host's choice (a
+ * checkbox), everyone else's line. */
+function ratedItem(table) {
+  const rated = Boolean(table.settings && table.settings.rated);
+  const note = h('p', { id: 'rated-note', text: t(rated ? 'waiting.rated_yes' : 'waiting.rated_no') });
+  if (!table.host) return note;
+  const box = h('input', { type: 'checkbox', id: 'rated', checked: rated, 'aria-describedby': 'rated-note',
+    onchange: (ev) => hostRated(ev.target.checked) });
+  return h('div', { class: 'rated' }, h('label', {}, box, ` ${t('waiting.rated')}`), note);
+}
+
+async function hostRated(rated) {
+  try {
+    await api(`/api/tables/${encodeURIComponent(S.tableId)}/rated`, { token: S.token, rated });
   } catch (e) { $('waiting-error').textContent = errorText(e); }
 }
 
