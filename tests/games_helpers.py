@@ -28,8 +28,8 @@ SHORT = {"target": 40}  # a short game of Forty-Fives: a few hands
 def app_of(db_url: str, **limits: Any) -> TestClient:
     """A TestClient of the app over ``db_url``: no pars, the rates lifted, computers and
     reviews without a pause."""
-    lim = Limits(par=False, bot_delay=0.0, review_seconds=0.0,
-                 **{**Rates.lifted(), **limits})
+    lim = Limits(par=False, bot_delay=0.0, review_seconds=0.0, messages_per_second=1e6,
+                 message_burst=1e6, **{**Rates.lifted(), **limits})
     app = create_app(ServerSettings(db_url=db_url, limits=lim))
     return TestClient(app, raise_server_exceptions=False)
 
@@ -103,8 +103,14 @@ async def _play_out(svc: Service, table: str, tokens: dict[int, str],
             legal = [Action.parse(a) for a in view["legal"]]
             choice = computer_choice("random", f"{table}:{moves}", view, legal)
             moves += 1
+            version = t.version
             await svc.receive(conns[turn], live, json.dumps(
-                {"type": "act", "action": str(choice), "version": t.version}))
+                {"type": "act", "action": str(choice), "version": version}))
+            if t.version == version:  # refused: say why
+                frames = []
+                while not conns[turn].queue.empty():
+                    frames.append(conns[turn].queue.get_nowait())
+                raise AssertionError(f"{choice} was refused: {frames[-3:]}")
         else:
             await asyncio.sleep(0.005)  # (a computer's turn, or the next deal)
     for conn in conns.values():
