@@ -204,7 +204,15 @@ function showRecent() {
   $('recent-box').hidden = items.length === 0;
 }
 
+/** The header's link to the account's page: "Sign in", or "Your account (NAME)". */
+let account = null;
+function showAccount() {
+  $('account-link').textContent = account ? t('home.account.yours', { name: account.name })
+    : t('home.account.signin');
+}
+
 function retranslate() {
+  showAccount();
   showRecent();
   themePicker($('theme'));
   fillPresets($('play-preset'));
@@ -219,6 +227,8 @@ function retranslate() {
 async function main() {
   await loadLanguage(preferredLanguage());
   await languagePicker($('lang'), retranslate);
+  try { account = (await api('/api/account')).account; } catch (e) { account = null; }
+  showAccount();
   try { presets = await api('/api/presets'); } catch (e) { $('play-error').textContent = e.message; }
   fillPresets($('play-preset'));
   fillPresets($('t-preset'));
