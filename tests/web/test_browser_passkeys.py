@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from .pages import PHONE
+from .pages import PHONE, post
 from .test_axe import findings
 from .test_csp import WATCH
 
@@ -65,19 +65,16 @@ def open_account(page: Any, url: str) -> None:
 def test_sign_up_sign_out_sign_in_and_a_second_device(server: str, browser: Any) -> None:
     base = local(server)
     page = device(browser)
-    claims: list[Any] = []
-
-    def claim(route: Any) -> None:  # (the claim is another module's: answered 404 here)
-        claims.append(json.loads(route.request.post_data or "null"))
-        route.fulfill(status=404, content_type="application/json",
-                      body='{"error": "there is no such page"}')
-
-    page.route("**/api/account/claim", claim)
+    # a guest's game on this device, and a seat's key that is no longer any table's
+    made = post(server, "/api/play", {"preset": "merrimack-valley", "level": "random"})
     open_account(page, base + "/account")
-    page.evaluate("localStorage.setItem('forties.seat.T123', 'seat-token-1')")
+    page.evaluate("([t, k]) => { localStorage.setItem('forties.seat.' + t, k);"
+                  " localStorage.setItem('forties.seat.gone', 'no-such-key'); }",
+                  [made["table"], made["token"]])
     assert page.is_visible("#signup") and not page.is_visible("#signed")
     page.fill("#signup-name", "Marie-Claire")
-    page.click("#signup")
+    with page.expect_response("**/api/account/claim") as claimed:
+        page.click("#signup")
     page.wait_for_selector("#codes li")
     codes = page.locator("#codes li").all_inner_texts()
     assert len(codes) == 10 and all(len(c) == 11 for c in codes)
@@ -85,8 +82,13 @@ def test_sign_up_sign_out_sign_in_and_a_second_device(server: str, browser: Any)
     assert page.inner_text("#me-name") == "Marie-Claire"
     (kept,) = kept_passkeys(page)
     assert kept["isResidentCredential"] is True and kept["rpId"] == "localhost"
-    # the device's seats went to the claim, and its 404 left the account as it was
-    assert claims == [{"seats": [{"table": "T123", "token": "seat-token-1"}]}]
+    # the device's seats went to the claim: the game's seat is the account's now
+    sent = json.loads(claimed.value.request.post_data or "null")
+    answer = claimed.value.json()
+    assert sorted(sent["seats"], key=lambda s: s["table"]) == sorted(
+        [{"table": made["table"], "token": made["token"]},
+         {"table": "gone", "token": "no-such-key"}], key=lambda s: s["table"])
+    assert answer["claimed"] == 1
     page.click("#codes-done")
     assert not page.is_visible("#codes-box")
     assert page.evaluate(NO_SIDEWAYS)

@@ -137,20 +137,23 @@ async function makePasskey(beginPath, beginBody, finishPath, extra) {
 }
 
 /** The seats this device holds (the table pages keep each seat's key): claimed for the
- *  new account, so that a guest's games come with it. */
+ *  new account, so that a guest's games come with it (CLAIM_BATCH a request, as the
+ *  server takes them). */
+const CLAIM_BATCH = 30;
 async function claimSeats() {
   const seats = [];
-  for (let i = 0; i < localStorage.length && seats.length < 100; i += 1) {
+  for (let i = 0; i < localStorage.length && seats.length < 300; i += 1) {
     const key = localStorage.key(i);
     if (key && key.startsWith('forties.seat.')) {
       const token = localStorage.getItem(key);
-      if (token) seats.push({ table: key.slice('forties.seat.'.length), token });
+      if (token && token.length <= 100) seats.push({ table: key.slice('forties.seat.'.length), token });
     }
   }
-  if (!seats.length) return;
-  try {
-    await api('/api/account/claim', { seats });
-  } catch (e) { /* not offered by this server (404), or refused: the account stands */ }
+  for (let at = 0; at < seats.length; at += CLAIM_BATCH) {
+    try {
+      await api('/api/account/claim', { seats: seats.slice(at, at + CLAIM_BATCH) });
+    } catch (e) { /* not offered by this server (404), or refused: the account stands */ }
+  }
 }
 
 async function signUp() {
