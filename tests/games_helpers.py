@@ -2,7 +2,7 @@
 accounts signed in by their session keys (``accounts_helpers``), a table whose seats
 those accounts take through the API, and a whole game played through the service's
 message handler (what a websocket's messages go through), each person's action chosen
-as a random player would, the computers playing their own turns."""
+as a basic computer player would, the computers playing their own turns."""
 
 from __future__ import annotations
 
@@ -101,7 +101,7 @@ async def _play_out(svc: Service, table: str, tokens: dict[int, str],
                 t.controller(turn) == PERSON:
             view = dict(t.view(turn))
             legal = [Action.parse(a) for a in view["legal"]]
-            choice = computer_choice("random", f"{table}:{moves}", view, legal)
+            choice = computer_choice("basic", f"{table}:{moves}", view, legal)
             moves += 1
             version = t.version
             await svc.receive(conns[turn], live, json.dumps(

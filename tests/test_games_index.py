@@ -17,7 +17,9 @@ import pytest
 from starlette.testclient import TestClient
 
 from forties import Record
+from forties.ratings import PAIRING_DAY_LIMIT, REASONS, Rating, pair_key, rate_game
 from forties.record import replay_record
+from forties.stats import Tally, game_stats
 from forties.web.accounts import SUSPENDED
 from forties.web.games import Games
 from forties.web.store import Store
@@ -56,13 +58,25 @@ def expected(record_json: dict[str, Any]) -> dict[str, Any]:
     sides = [list(s) for s in state.sides]
     w = state.winner
     won = set(w) if isinstance(w, tuple) else set(sides[w]) if isinstance(w, int) else set()
+    rec = Record.from_json(record_json)
+    played = sum(1 for k in range(len(rec.hands)) if not _thrown_in(rec, k))
     return {"sides": sides, "won": won, "scores": list(state.scores),
-            "hands": len(record_json["hands"])}
+            "hands": len(record_json["hands"]), "played": played}
 
 
-def played(client: TestClient, keys: list[str | None], rated: bool = False
+def _thrown_in(rec: Record, k: int) -> bool:
+    """Whether hand ``k`` of the record was thrown in (nobody bid)."""
+    import dataclasses
+
+    st = replay_record(dataclasses.replace(rec, hands=rec.hands[:k + 1]))
+    assert st is not None
+    return bool(st.thrown_in)
+
+
+def played(client: TestClient, keys: list[str | None], rated: bool = False,
+           options: dict[str, Any] | None = None
            ) -> tuple[str, dict[int, str], dict[str, Any]]:
-    table, tokens = table_of(client, keys, rated=rated)
+    table, tokens = table_of(client, keys, rated=rated, options=options)
     assert start(client, table, tokens[0]).status_code == 200
     play_out(client, table, tokens)
     settled(client)
@@ -75,7 +89,7 @@ def test_a_finished_game_is_indexed_once_as_its_record_says(client: TestClient) 
     table, _, record = played(client, list(keys))
     want = expected(record)
     [game] = rows(client, "select * from games where table_id = :t", t=table)
-    assert game.family == "forty-fives" and game.preset == "merrimack-valley"
+    assert game.family == game.preset == "merrimack-valley"
     assert game.hands == want["hands"] and not game.rated and not game.counted
     assert json.loads(game.result)["winner"] == sorted(want["won"])
     assert json.loads(game.result)["scores"] == want["scores"]
@@ -88,11 +102,20 @@ def test_a_finished_game_is_indexed_once_as_its_record_says(client: TestClient) 
         partner = [ids[s] for s in want["sides"][side] if s != p.seat]
         assert (p.side, p.partners.split(), bool(p.won)) == \
             (side, partner, p.seat in want["won"])
-    # the totals: one game each, in the family and with the one partner
-    totals = {(r.account_id, r.partner_id): r.games for r in
+        # its seat's statistics: the game won or not, its hands played (thrown in aside)
+        mine = json.loads(p.stats)
+        assert (mine["games"], mine["won"], mine["hands"]) == \
+            (1, int(p.seat in want["won"]), want["played"])
+        assert Tally.from_json(mine) == game_stats(record).seats[p.seat]
+    # the totals: one game each, in the family and with the one partner (the side's)
+    totals = {(r.account_id, r.partner_id): (r.games, json.loads(r.body)) for r in
               rows(client, "select * from account_stats")}
-    assert totals == {(ids[s], x): 1 for side in want["sides"] for s in side
-                      for x in ("", *[ids[o] for o in side if o != s])}
+    sides = game_stats(record).sides
+    assert totals == {
+        (ids[s], x): (1, (game_stats(record).seats[s] if x == "" else
+                          sides[tuple(side)]).to_json())
+        for side in want["sides"] for s in side
+        for x in ("", *[ids[o] for o in side if o != s])}
     # indexed again (the sweep, another process): nothing more
     live = client.portal.call(service(client).live, table)  # type: ignore[union-attr]
     assert client.portal.call(games(client).index, live.table, time.time()) is False  # type: ignore[union-attr]
@@ -179,7 +202,7 @@ def test_a_public_seat_taken_from_the_lobby_is_linked(client: TestClient) -> Non
 def test_a_rated_table_with_a_guest_does_not_start_and_says_who(client: TestClient) -> None:
     _, keys = four(client)
     table, tokens = table_of(client, [keys[0], keys[1], None, keys[3]], rated=True,
-                             names=["Aïcha", "Bernard", "Zoé", "Dmitri"])
+                             options={}, names=["Aïcha", "Bernard", "Zoé", "Dmitri"])
     summary = client.get(f"/api/tables/{table}").json()
     assert summary["settings"]["rated"] is True  # (the table's public JSON says it)
     r = start(client, table, tokens[0])
@@ -194,18 +217,12 @@ def test_a_rated_table_with_a_guest_does_not_start_and_says_who(client: TestClie
     play_out(client, table, tokens)
     settled(client)
     [game] = rows(client, "select * from games where table_id = :t", t=table)
-    assert not game.rated and not game.counted and game.why == "the table was not rated"
-
-
-def test_a_rated_table_of_accounts_and_computers_starts(client: TestClient) -> None:
-    _, keys = four(client)
-    table, tokens = table_of(client, [keys[0]], rated=True)
-    assert start(client, table, tokens[0]).status_code == 200  # (computers in the rest)
+    assert not game.rated and not game.counted and game.why == REASONS["not_marked"]
 
 
 def test_only_the_host_rates_a_table_and_only_before_the_start(client: TestClient) -> None:
     _, keys = four(client)
-    table, tokens = table_of(client, [keys[0], keys[1]])
+    table, tokens = table_of(client, [keys[0], keys[1]], options={})
     r = client.post(f"/api/tables/{table}/rated", json={"token": tokens[1], "rated": True})
     assert r.status_code == 403
     r = client.post(f"/api/tables/{table}/rated", json={"token": tokens[0], "rated": "yes"})
@@ -285,7 +302,7 @@ def test_my_games_newest_first_with_filters(client: TestClient) -> None:
     assert [g["table"] for g in older] == [first]
     assert client.get("/api/me/games?family=forty-one").json()["games"] == []
     stats = client.get(f"/api/players/{ids[0]}/stats").json()["stats"]
-    assert stats["families"]["forty-fives"]["games"] == 2
+    assert stats["families"]["merrimack-valley"]["games"] == 2
     assert {(p["partner"], p["name"], p["games"]) for p in stats["partnerships"]} == \
         {(ids[2], "Chloé", 1), (ids[1], "Bernard", 1)}
 
@@ -313,3 +330,87 @@ def test_a_deleted_accounts_seat_reads_a_former_player(client: TestClient) -> No
                      {"i": ids[1]})
     [game] = as_(client, keys[0]).get("/api/me/games").json()["games"]
     assert [s["name"] for s in game["seats"]] == ["P0", "a former player", "P2", "P3"]
+
+
+# ----- ratings ---------------------------------------------------------------------------------
+
+
+def test_rated_games_move_the_ratings_as_the_test_works_them_out(client: TestClient) -> None:
+    ids, keys = four(client)
+    ratings: dict[Any, Rating] = {}
+    tables = []
+    for _ in range(2):  # (the second game starts from the first's ratings)
+        table, _, record = played(client, list(keys), rated=True, options={})
+        want = expected(record)
+        sides = [[ids[s] for s in side] for side in want["sides"]]
+        ranks = [0 if set(side) & want["won"] else 1 for side in want["sides"]]
+        before = dict(ratings)
+        got = rate_game("merrimack-valley", sides, ranks=ranks, ratings=ratings)
+        ratings.update(got.accounts)
+        ratings.update(got.partnerships)
+        [game] = rows(client, "select * from games where table_id = :t", t=table)
+        assert game.rated and game.counted and game.why is None
+        for p in rows(client, "select * from game_players where table_id = :t", t=table):
+            was = before.get(p.account_id, Rating(25.0, 25.0 / 3, 0))
+            assert (p.rating_before, p.rating_after) == \
+                (was.display, ratings[p.account_id].display)
+        tables.append(table)
+    stored = {r.subject: r for r in rows(client, "select * from ratings")}
+    assert set(stored) == {*ids, *("+".join(pair_key(a, b)) for a, b in
+                                   [(ids[0], ids[2]), (ids[1], ids[3])])}
+    for key, r in ratings.items():
+        row = stored[key if isinstance(key, str) else "+".join(key)]
+        assert (row.family, row.games) == ("merrimack-valley", 2)
+        assert row.mu == pytest.approx(r.mu) and row.sigma == pytest.approx(r.sigma)
+    history = client.portal.call(games(client).history_of, ids[0], "merrimack-valley")  # type: ignore[union-attr]
+    assert [h["table"] for h in history] == tables
+    assert history[-1]["shown"] == ratings[ids[0]].display
+    # the leaderboard: the four, best first, provisional after two games
+    board = client.get("/api/leaderboard/merrimack-valley").json()["leaders"]
+    assert [b["account"] for b in board] == [k for k, _ in sorted(
+        ((i, ratings[i]) for i in ids), key=lambda x: (-x[1].display, x[0]))]
+    assert all(b["provisional"] for b in board)
+    mine = as_(client, keys[0]).get("/api/me/games").json()["games"]
+    assert mine[0]["change"] == ratings[ids[0]].display - mine[0]["rating_before"]
+
+
+def test_a_rated_game_with_computers_counts_at_their_fixed_ratings(
+        client: TestClient) -> None:
+    ids, keys = four(client)
+    table, tokens = table_of(client, [keys[0]], rated=True, options={})
+    assert start(client, table, tokens[0]).status_code == 200  # (basic computers in 1-3)
+    play_out(client, table, tokens)
+    settled(client)
+    record = client.get(f"/api/tables/{table}/record").json()
+    want = expected(record)
+    sides = [[ids[0] if s == 0 else f"computer:{s}" for s in side] for side in want["sides"]]
+    ranks = [0 if set(side) & want["won"] else 1 for side in want["sides"]]
+    got = rate_game("merrimack-valley", sides, ranks=ranks, ratings={},
+                    computers={f"computer:{s}": "basic" for s in (1, 2, 3)})
+    [row] = rows(client, "select * from ratings")
+    assert row.subject == ids[0] and row.mu == pytest.approx(got.accounts[ids[0]].mu)
+
+
+def test_a_rated_table_with_house_rules_does_not_start(client: TestClient) -> None:
+    _, keys = four(client)
+    table, tokens = table_of(client, list(keys), rated=True, options={"target": 40})
+    r = start(client, table, tokens[0])
+    assert r.status_code == 409 and r.json()["code"] == "rated_house_rules"
+
+
+def test_the_same_two_opponents_again_and_again_are_flagged(client: TestClient) -> None:
+    ids, keys = four(client)
+    for n in range(PAIRING_DAY_LIMIT + 1):
+        table, tokens = table_of(client, [keys[0], keys[1]], rated=True, options={})
+        assert start(client, table, tokens[0]).status_code == 200
+        play_out(client, table, tokens)
+        settled(client)
+        [game] = rows(client, "select * from games where table_id = :t", t=table)
+        if n < PAIRING_DAY_LIMIT:
+            assert game.counted, n
+    assert not game.counted and game.why == REASONS["pairing_day"]
+    [flag] = rows(client, "select * from rating_flags")
+    assert flag.table_id == table and set(flag.accounts.split()) == {ids[0], ids[1]}
+    assert "met as opponents in 8" in flag.why
+    assert {r.games for r in rows(client, "select * from ratings where subject in "
+                                  "(:a, :b)", a=ids[0], b=ids[1])} == {PAIRING_DAY_LIMIT}

@@ -9,11 +9,19 @@ and what the pages of a player's games, statistics and ratings read.
   never reads it. A suspended account signs nobody in, so its person sits as a guest.
 - **Rated tables**: the host marks a table rated before the start (``Settings.rated``,
   the ``rated`` event); a rated table starts only when every person at it has an account
-  (``check_start``: the start is refused, saying who has none), so that everyone knows
-  before the first card whether the game counts.
+  and it plays by its preset's usual rules (``check_start``: the start is refused,
+  saying why, and who has no account), so that everyone knows before the first card
+  whether the game counts (the computers have their levels' fixed ratings). When it
+  ends, ``ratings.why_not_rated`` judges it again (the limits on repeated pairings
+  too): a game that does not count says why in its ``games`` row.
 - **Indexing** (``index``): a finished game is written in one transaction: its
   ``games`` row (whose primary key makes it once only, across processes and restarts),
-  each account's ``game_players`` row, and the running totals of ``account_stats``.
+  each account's ``game_players`` row (its seat's ``stats.Tally``), the running totals
+  of ``account_stats`` (per account and preset, and per partnership), and for a rated
+  game that counts the new ratings (``ratings.rate_game``) of its accounts and
+  partnerships with their history, or the flag of a game past the pairings' limits.
+  Ratings, statistics and leaderboards are kept per preset (``ratings.RATED_FAMILIES``):
+  the ``family`` of these tables is the preset's name.
   A game ends where its table is run (``on_over``); the games that ended in another
   process, or before a restart, are found by ``index_missing`` (at the start and on
   every sweep: tables over with no ``games`` row).
@@ -38,11 +46,30 @@ from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from ..ratings import (
+    ACTIVE_DAYS,
+    RATED_FAMILIES,
+    REASONS,
+    SHARE_GAMES,
+    Pair,
+    RatedGame,
+    Rating,
+    new_rating,
+    pair_key,
+    pairing_check,
+    rate_game,
+    rated_game,
+    why_not_rated,
+)
+from ..ratings import leaderboard as ranked
+from ..stats import GameStats, StatsError, Tally, game_stats, merge
+from ..stats import partners as stats_partners
 from ..table import COMPUTER, OVER, PERSON, Table
 from .account_schema import (
     account_stats_t,
     game_players_t,
     games_t,
+    rating_flags_t,
     rating_history_t,
     ratings_t,
     seat_accounts_t,
@@ -74,26 +101,12 @@ PAGE_MAX = 100  # games (or leaders) in one answer
 PAGE_DEFAULT = 20
 MISSING_BATCH = 50  # finished games indexed in one pass of the sweep
 REMATCH_STEPS = 20  # a seat's link looked for through at most this many rematches back
-ACTIVE_DAYS = 90  # a leaderboard shows those rated in this many days
+HOUSE_RULES_WORDS = ("this table is rated, but it plays with house rules: only games played "
+                     "by the usual rules count for ratings (the host can make the table "
+                     "unrated)")
 RATED_WORDS = ("this table is rated: every person at it needs an account, and {names} "
                "{have} none (they can make one from the home page, or the host can make "
                "the table unrated)")
-
-
-def _seat_stats(table: Table, seat: int, won: bool) -> dict[str, Any]:
-    """A seat's part of the game, as its statistics keep it."""
-    return {"games": 1, "won": int(won)}
-
-
-def _added(total: dict[str, Any], more: dict[str, Any]) -> dict[str, Any]:
-    """Two totals of statistics added together (numbers added, key by key)."""
-    out = dict(total)
-    for k, v in more.items():
-        if isinstance(v, (int, float)) and not isinstance(v, bool):
-            out[k] = out.get(k, 0) + v
-        elif isinstance(v, dict):
-            out[k] = _added(out.get(k) or {}, v)
-    return out
 
 
 # ----- what a finished game is, as the index keeps it ------------------------------------
@@ -101,7 +114,9 @@ def _added(total: dict[str, Any], more: dict[str, Any]) -> dict[str, Any]:
 
 @dataclass
 class Player:
-    """An account's place in a finished game."""
+    """An account's place in a finished game: its seat's statistics (``stats.Tally`` as
+    JSON), and what it adds to its partnerships' totals (partner's account: the
+    partnership's tally, as JSON)."""
 
     seat: int
     account_id: str
@@ -109,16 +124,19 @@ class Player:
     partners: list[str]
     won: bool
     stats: dict[str, Any]
+    with_partners: dict[str, dict[str, Any]] = field(default_factory=dict)
     rating_before: float | None = None
     rating_after: float | None = None
 
 
 @dataclass
 class Entry:
-    """A finished game as it is indexed: its ``games`` row and its players' rows."""
+    """A finished game as it is indexed: its ``games`` row and its players' rows, and what
+    the ratings need (each side's participants: an account's id, None for a guest, a
+    computer's key; the computers' levels; each side's place)."""
 
     table_id: str
-    family: str
+    family: str  # the preset: ratings, statistics and leaderboards are kept per preset
     preset: str
     finished: float
     rated: bool
@@ -128,6 +146,10 @@ class Entry:
     seats: list[dict[str, Any]]
     result: dict[str, Any]
     players: list[Player] = field(default_factory=list)
+    house_rules: bool = False
+    sides: list[list[str | None]] = field(default_factory=list)
+    computers: dict[str, str] = field(default_factory=dict)
+    ranks: list[int] = field(default_factory=list)
 
     def row(self) -> dict[str, Any]:
         return {"table_id": self.table_id, "family": self.family, "preset": self.preset,
@@ -136,43 +158,73 @@ class Entry:
                 "result": json.dumps(self.result)}
 
 
-def winning_seats(table: Table) -> set[int]:
-    return set(table.summary_for_hall()["winner"] or [])
+def game_tallies(record: dict[str, Any], pars: dict[int, Any]) -> GameStats | None:
+    """The game's statistics (``forties.stats``), with its hands' pars where they can be
+    read (without them where one cannot); None for a record statistics cannot read."""
+    for given in (pars, None):
+        try:
+            return game_stats(record, given)
+        except StatsError as e:
+            log.warning("the statistics of a game%s: %s", " with its pars" if given else "",
+                        e)
+    return None
 
 
 def entry_of(table: Table, links: dict[int, str], finished: float) -> Entry:
     """What the index keeps of ``table``'s finished game, its seats' accounts ``links``
-    (seat: account id). Each seat's side is the side it played on; a seat's partners
-    are the accounts on its side besides its own (none in a cut-throat game)."""
-    state = table.state
-    sides = [list(s) for s in state.sides]
-    side_of = {seat: i for i, s in enumerate(sides) for seat in s}
-    won = winning_seats(table)
+    (seat: account id). A seat's side is its partnership (``stats.partners``: a seat
+    alone in cut-throat games); its partners, the other accounts of that partnership.
+    Only a person's seat counts as its account's (a link to a seat a computer sat in
+    counts for nothing)."""
+    record = table.public_record()
+    sides = [list(s) for s in stats_partners(record)]
+    side_of = {seat: i for i, side in enumerate(sides) for seat in side}
+    won = set(table.summary_for_hall()["winner"] or [])
+    accounts = {i: a for i, a in links.items()
+                if i < table.n and table.seats[i].kind == PERSON}
     seats: list[dict[str, Any]] = []
     for i, s in enumerate(table.seats):
         seat: dict[str, Any] = {"seat": i, "name": s.name, "kind": s.kind,
-                                "side": side_of.get(i, i), "account": links.get(i)}
+                                "side": side_of.get(i, i), "account": accounts.get(i)}
         if s.kind == COMPUTER:
             seat["level"] = s.level
         seats.append(seat)
-    record = table.public_record()
+    state = table.state
     entry = Entry(
-        table_id=table.id, family=table.rules.game, preset=table.rules.preset,
-        finished=finished, rated=bool(table.settings.rated), counted=False,
-        why=None if table.settings.rated else "the table was not rated",
+        table_id=table.id, family=table.rules.preset, preset=table.rules.preset,
+        finished=finished, rated=bool(table.settings.rated), counted=False, why=None,
         hands=len(record.get("hands") or []), seats=seats,
-        result={"scores": list(state.scores), "games": list(state.games),
-                "sides": sides, "winner": sorted(won)})
-    for i, s in enumerate(table.seats):
-        account = links.get(i)
-        if account is None or s.kind != PERSON:
-            continue
+        result={"game": table.rules.game, "scores": list(state.scores),
+                "games": list(state.games), "sides": sides, "winner": sorted(won)},
+        house_rules=bool(table.rules.overrides))
+    for together in sides:
+        keys: list[str | None] = []
+        for i in together:
+            s = table.seats[i]
+            if s.kind == COMPUTER:
+                entry.computers[f"computer:{i}"] = s.level or ""
+                keys.append(f"computer:{i}")
+            else:
+                keys.append(accounts.get(i))
+        entry.sides.append(keys)
+        entry.ranks.append(0 if won & set(together) else 1)
+    got = game_tallies(record, dict(table.par))
+    tallies = got.seats if got is not None else []
+    pairs = got.partnerships if got is not None else {}
+    for i, account in sorted(accounts.items()):
         side = side_of.get(i, i)
-        partners = sorted({links[j] for j in sides[side] if j != i and j in links
-                           and links[j] != account}) if side < len(sides) else []
-        entry.players.append(Player(seat=i, account_id=account, side=side,
-                                    partners=partners, won=i in won,
-                                    stats=_seat_stats(table, i, i in won)))
+        mates = sides[side] if side < len(sides) else [i]
+        partners = sorted({accounts[j] for j in mates if j != i and j in accounts
+                           and accounts[j] != account})
+        player = Player(seat=i, account_id=account, side=side, partners=partners,
+                        won=i in won, stats=tallies[i].to_json() if i < len(tallies) else {})
+        for pair, tally in pairs.items():  # (Call Your Partner's hand partnerships too)
+            if i not in pair:
+                continue
+            for j in pair:
+                if j != i and j in accounts and accounts[j] != account:
+                    player.with_partners[accounts[j]] = tally.to_json()
+        entry.players.append(player)
     return entry
 
 
@@ -208,20 +260,21 @@ def links_of(conn: Connection, table_id: str) -> dict[int, str]:
 
 def _add_stats(conn: Connection, account: str, family: str, partner: str,
                stats: dict[str, Any], now: float) -> None:
-    """Add one game's ``stats`` to an account's totals (in a family, ``partner`` "": all
-    its games; else with that partner)."""
+    """Add one game's ``stats`` (a ``Tally``'s JSON) to an account's totals in a family
+    (``partner`` "": all its games; else with that partner's account)."""
     key = (account_stats_t.c.account_id == account, account_stats_t.c.family == family,
            account_stats_t.c.partner_id == partner)
-    row = conn.execute(sa.select(account_stats_t.c.games, account_stats_t.c.body)
-                       .where(*key).with_for_update()).first()
+    row = conn.execute(sa.select(account_stats_t.c.body).where(*key)
+                       .with_for_update()).first()
+    total = Tally.from_json(stats)
     if row is None:
         conn.execute(account_stats_t.insert(), {
-            "account_id": account, "family": family, "partner_id": partner, "games": 1,
-            "body": json.dumps(stats), "updated": now})
+            "account_id": account, "family": family, "partner_id": partner,
+            "games": total.games, "body": json.dumps(total.to_json()), "updated": now})
     else:
+        total = merge(Tally.from_json(json.loads(row.body)), total)
         conn.execute(account_stats_t.update().where(*key).values(
-            games=int(row.games) + 1, body=json.dumps(_added(json.loads(row.body), stats)),
-            updated=now))
+            games=total.games, body=json.dumps(total.to_json()), updated=now))
 
 
 def _write_players(conn: Connection, entry: Entry, players: Iterable[Player],
@@ -232,9 +285,105 @@ def _write_players(conn: Connection, entry: Entry, players: Iterable[Player],
             "family": entry.family, "finished": entry.finished, "side": p.side,
             "partners": " ".join(p.partners), "won": p.won, "stats": json.dumps(p.stats),
             "rating_before": p.rating_before, "rating_after": p.rating_after})
-        _add_stats(conn, p.account_id, entry.family, "", p.stats, now)
-        for partner in p.partners:
-            _add_stats(conn, p.account_id, entry.family, partner, p.stats, now)
+        if p.stats:
+            _add_stats(conn, p.account_id, entry.family, "", p.stats, now)
+        for partner, tally in sorted(p.with_partners.items()):
+            _add_stats(conn, p.account_id, entry.family, partner, tally, now)
+
+
+def subject_of(key: str | Pair) -> str:
+    """The ``ratings`` row's subject: an account's id, or a partnership's two ids (sorted)
+    joined by "+"."""
+    return key if isinstance(key, str) else "+".join(key)
+
+
+def _history(conn: Connection, accounts: list[str]) -> list[RatedGame]:
+    """The counted rated games of ``accounts`` that the limits on repeated pairings look
+    at: each one's last SHARE_GAMES (which hold its last day's too)."""
+    tables: set[str] = set()
+    for account in accounts:
+        tables.update(r.table_id for r in conn.execute(
+            sa.select(game_players_t.c.table_id).where(
+                game_players_t.c.account_id == account,
+                game_players_t.c.rating_after.is_not(None))
+            .order_by(game_players_t.c.finished.desc()).limit(SHARE_GAMES)))
+    out = []
+    for r in conn.execute(sa.select(games_t.c.finished, games_t.c.seats).where(
+            games_t.c.table_id.in_(sorted(tables)), games_t.c.counted.is_(True))):
+        by_side: dict[int, list[str]] = {}
+        for seat in json.loads(r.seats):
+            if seat.get("account"):
+                by_side.setdefault(int(seat["side"]), []).append(seat["account"])
+        out.append(RatedGame(float(r.finished), tuple(tuple(v) for _, v in
+                                                       sorted(by_side.items()))))
+    return out
+
+
+def _rating(conn: Connection, subject: str, family: str) -> Rating | None:
+    row = conn.execute(sa.select(ratings_t.c.mu, ratings_t.c.sigma, ratings_t.c.games)
+                       .where(ratings_t.c.subject == subject, ratings_t.c.family == family)
+                       .with_for_update()).first()
+    return None if row is None else Rating(float(row.mu), float(row.sigma), int(row.games))
+
+
+def _judge(conn: Connection, entry: Entry) -> None:
+    """Whether the game counts (``ratings.why_not_rated``: the host's mark, the usual
+    rules, an account or a published computer at every seat, the limits on repeated
+    pairings), and if it does, the new ratings of its accounts and partnerships, written
+    with their history; a game past the pairings' limits flagged for the operator."""
+    accounts = [k for side in entry.sides for k in side
+                if k is not None and k not in entry.computers]
+    history = _history(conn, accounts) if entry.rated and accounts else []
+    code = why_not_rated(entry.family, entry.sides, marked_rated=entry.rated, finished=True,
+                         house_rules=entry.house_rules, computers=entry.computers,
+                         history=history, at=entry.finished)
+    if code in ("pairing_day", "pairing_share"):
+        _, flag = pairing_check(history, rated_game(entry.finished, entry.sides,
+                                                    entry.computers))
+        conn.execute(rating_flags_t.insert(), {
+            "table_id": entry.table_id, "at": entry.finished,
+            "accounts": " ".join(sorted(set(accounts)))[:300],
+            "why": (flag or REASONS[code])[:300]})
+    if code is not None:
+        entry.counted, entry.why = False, REASONS[code]
+        return
+    sides = [[k for k in side if k is not None] for side in entry.sides]
+    current: dict[str | Pair, Rating] = {}
+    for a in accounts:
+        got = _rating(conn, a, entry.family)
+        if got is not None:
+            current[a] = got
+    pairs = [pair_key(side[0], side[1]) for side in sides
+             if len(side) == 2 and not set(side) & set(entry.computers)]
+    for pair in pairs:
+        got = _rating(conn, subject_of(pair), entry.family)
+        if got is not None:
+            current[pair] = got
+    updates = rate_game(entry.family, sides, ranks=entry.ranks, ratings=current,
+                        computers=entry.computers)
+    entry.counted, entry.why = True, None
+    news: list[tuple[str | Pair, Rating]] = [*updates.accounts.items(),
+                                             *updates.partnerships.items()]
+    for key, new in news:
+        subject = subject_of(key)
+        values = {"mu": new.mu, "sigma": new.sigma, "games": new.games,
+                  "last_rated": entry.finished}
+        if key in current:
+            conn.execute(ratings_t.update().where(ratings_t.c.subject == subject,
+                                                  ratings_t.c.family == entry.family)
+                         .values(**values))
+        else:
+            conn.execute(ratings_t.insert(), {"subject": subject, "family": entry.family,
+                                              **values})
+        conn.execute(rating_history_t.insert(), {
+            "subject": subject, "family": entry.family, "table_id": entry.table_id,
+            "at": entry.finished, "mu": new.mu, "sigma": new.sigma,
+            "shown": float(new.display)})
+    for p in entry.players:
+        before = current.get(p.account_id) or new_rating()
+        after = updates.accounts.get(p.account_id)
+        if after is not None:
+            p.rating_before, p.rating_after = float(before.display), float(after.display)
 
 
 def _write_entry(conn: Connection, entry: Entry, now: float) -> bool:
@@ -243,6 +392,7 @@ def _write_entry(conn: Connection, entry: Entry, now: float) -> bool:
     if conn.execute(sa.select(games_t.c.table_id).where(
             games_t.c.table_id == entry.table_id)).first() is not None:
         return False
+    _judge(conn, entry)
     conn.execute(games_t.insert(), entry.row())  # (another process's first: IntegrityError)
     _write_players(conn, entry, entry.players, now)
     return True
@@ -292,6 +442,8 @@ class Games:
         t = live.table
         if not t.settings.rated:
             return
+        if t.rules.overrides:
+            raise Refused(HOUSE_RULES_WORDS, 409, code="rated_house_rules")
         links = await self.links(t.id)
         missing = [t.seat_label(i) for i, s in enumerate(t.seats)
                    if s.kind == PERSON and i not in links]
@@ -499,15 +651,23 @@ class Games:
 
     async def ratings_of(self, account_id: str) -> list[dict[str, Any]]:
         """The account's ratings and its partnerships': [{"subject", "family", "mu",
-        "sigma", "games", "last_rated"}], its own first."""
+        "sigma", "games", "last_rated", "shown" (the number a player reads),
+        "provisional", "partner" (a partnership's other account, else None)}], its own
+        first."""
         def work(conn: Connection) -> list[dict[str, Any]]:
             rows = conn.execute(sa.select(ratings_t).where(sa.or_(
                 ratings_t.c.subject == account_id,
                 ratings_t.c.subject.startswith(f"{account_id}+", autoescape=True),
                 ratings_t.c.subject.endswith(f"+{account_id}", autoescape=True)))).all()
-            out = [{"subject": r.subject, "family": r.family, "mu": r.mu,
-                    "sigma": r.sigma, "games": r.games, "last_rated": r.last_rated}
-                   for r in rows]
+            out = []
+            for r in rows:
+                rating = Rating(float(r.mu), float(r.sigma), int(r.games))
+                two = r.subject.split("+")
+                out.append({"subject": r.subject, "family": r.family, "mu": r.mu,
+                            "sigma": r.sigma, "games": r.games, "last_rated": r.last_rated,
+                            "shown": rating.display, "provisional": rating.provisional,
+                            "partner": next((x for x in two if x != account_id), None)
+                            if len(two) == 2 else None})
             return sorted(out, key=lambda x: (x["subject"] != account_id, x["family"],
                                               x["subject"]))
         return await self._run(work)
@@ -525,9 +685,11 @@ class Games:
 
     async def leaderboard(self, family: str, now: float,
                           limit: int = PAGE_MAX) -> list[dict[str, Any]]:
-        """The family's players rated in the last ACTIVE_DAYS, best first (accounts only,
-        not partnerships; suspended and deleted ones left out): [{"account", "name",
-        "mu", "sigma", "games"}]."""
+        """The family's (a preset's) leaderboard: the accounts with a counted game in the
+        last ``ratings.ACTIVE_DAYS`` days (partnerships, suspended and deleted accounts
+        left out), in ``ratings.leaderboard``'s order; each {"account", "name", "shown",
+        "mu", "sigma", "games", "provisional"} (a provisional rating is marked, not
+        hidden)."""
         limit = max(1, min(int(limit), PAGE_MAX))
         since = now - ACTIVE_DAYS * 24 * 3600
 
@@ -538,9 +700,13 @@ class Games:
                 .where(ratings_t.c.family == family, ratings_t.c.last_rated >= since,
                        accounts_t.c.status == "active")
                 .order_by((ratings_t.c.mu - 3 * ratings_t.c.sigma).desc())
-                .limit(limit)).all()
-            return [{"account": r.subject, "name": r.name, "mu": r.mu, "sigma": r.sigma,
-                     "games": r.games} for r in rows]
+                .limit(limit + 50)).all()  # (enough for the ties a rounding makes)
+            names = {r.subject: r.name for r in rows}
+            order = ranked([(r.subject, Rating(float(r.mu), float(r.sigma), int(r.games)),
+                             float(r.last_rated)) for r in rows], now)[:limit]
+            return [{"account": key, "name": names[key], "shown": rating.display,
+                     "mu": rating.mu, "sigma": rating.sigma, "games": rating.games,
+                     "provisional": rating.provisional} for key, rating in order]
         return await self._run(work)
 
 
@@ -696,8 +862,9 @@ async def player_stats(request: Request) -> Response:
 async def leaders(request: Request) -> Response:
     await _limit(request, "lookups")
     family = request.path_params["family"]
-    if family not in ("forty-fives", "forty-one"):
-        raise Refused("there is no such game: forty-fives or forty-one", 404, code="family")
+    if family not in RATED_FAMILIES:
+        raise Refused(f"there is no such game: {', '.join(RATED_FAMILIES)}", 404,
+                      code="family")
     got = await games_of_app(request).leaderboard(family, time.time())
     return JSONResponse({"family": family, "leaders": got})
 

@@ -26,7 +26,7 @@ export async function api(path, body) {
 // The refusals the pages say in the reader's language (by the server's code); any other
 // is the server's own line (the engine's words about rules, a request the page never makes).
 const CODES = ['taken', 'invite', 'started', 'table', 'token', 'rate', 'busy', 'restarting',
-  'rated_guests'];
+  'rated_guests', 'rated_house_rules'];
 
 /** What to show for an error thrown by api(). */
 export function errorText(e) {
