@@ -1,6 +1,7 @@
 """``forties admin``: the operator's tools for the web server's database (registered by
 ``forties.cli``), each safe while ``forties serve`` serves it: back it up and restore it,
-list the tables, close one, silence a chat name at one, remove old finished ones.
+list the tables, close one, silence a chat name at one, remove old finished ones; find,
+suspend, delete and export the players' accounts (``forties admin accounts``).
 
 The work is ``forties.web.admin``'s; a refusal is one line on standard error (exit status
 1; a mistake on the command line, 2).
@@ -65,7 +66,7 @@ def when(seconds: float) -> str:
 def admin() -> None:
     """The operator's tools for forties serve's database, safe while it serves: backups,
     the list of tables, closing a table, silencing a name in a table's chat, removing old
-    finished tables.
+    finished tables, and the players' accounts (forties admin accounts --help).
 
     \b
     Examples:
@@ -75,6 +76,7 @@ def admin() -> None:
       forties admin close Xa12bc3dEf
       forties admin silence Xa12bc3dEf "Rude Guest"
       forties admin prune --days 90 --dry-run
+      forties admin accounts find marie
     """
 
 
@@ -215,3 +217,188 @@ def prune(days: float, db_url: str | None, dry_run: bool) -> None:
     verb = "would remove" if dry_run else "removed"
     click.echo(f"{verb} {len(ids)} finished tables ({events} events) unchanged for "
                f"{days:g} days{': ' + ' '.join(ids) if dry_run and ids else ''}")
+
+
+# ----- accounts ---------------------------------------------------------------------------
+
+
+def account_work(db_url: str | None, fn: Callable[..., Any], *args: Any) -> Any:
+    """``fn(conn, *args)`` in one transaction on the database; an ``AccountError`` is one
+    line, exit status 1."""
+    from ..web.account_admin import AccountError
+    from ..web.admin import AdminError, opened
+
+    with opened(database(db_url)) as store:
+        try:
+            with store.engine.begin() as conn:
+                return fn(conn, *args)
+        except AccountError as e:
+            raise AdminError(str(e)) from None
+
+
+@admin.group()
+def accounts() -> None:
+    """The players' accounts: find one, suspend it (its sessions end) or make it active
+    again, delete it (its games stay, its name replaced by "a former player"), write all
+    its data as JSON, and list the games flagged for repeated pairings.
+
+    \b
+    Examples:
+      forties admin accounts find marie
+      forties admin accounts suspend Xa12bc3dEf456789
+      forties admin accounts export Xa12bc3dEf456789 --out account.json
+      forties admin accounts flags
+    """
+
+
+@accounts.command()
+@click.argument("text")
+@db_option
+@click.option("--limit", type=click.IntRange(min=1), default=50, show_default=True,
+              help="At most this many (the last seen first).")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON, one account a line.")
+@refusals
+def find(text: str, db_url: str | None, limit: int, as_json: bool) -> None:
+    """The accounts whose id is TEXT or whose name holds it (case aside): id, name,
+    status, created, last seen (UTC) and finished games.
+
+    \b
+    Examples:
+      forties admin accounts find marie
+    """
+    from ..web.account_admin import find as look
+
+    found = account_work(db_url, look, text, limit)
+    if as_json:
+        for f in found:
+            click.echo(json.dumps(f.to_json(), ensure_ascii=False))
+        return
+    if not found:
+        click.echo("no accounts")
+        return
+    wid = max(len(f.id) for f in found)
+    name = max(len(f.name) for f in found)
+    for f in found:
+        seen = when(f.last_seen) if f.last_seen is not None else "never"
+        click.echo(f"{f.id:<{wid}}  {f.name:<{name}}  {f.status:<9}  created "
+                   f"{when(f.created)}  seen {seen}  {f.games} games")
+
+
+@accounts.command()
+@click.argument("account")
+@db_option
+@refusals
+def suspend(account: str, db_url: str | None) -> None:
+    """Suspend ACCOUNT (by its id): it cannot sign in, and its sessions end at once.
+
+    \b
+    Examples:
+      forties admin accounts suspend Xa12bc3dEf456789
+    """
+    from ..web.account_admin import set_status
+    from ..web.accounts import SUSPENDED
+
+    ended = account_work(db_url, set_status, account, SUSPENDED)
+    click.echo(f"suspended account {account} ({ended} sessions ended)")
+
+
+@accounts.command()
+@click.argument("account")
+@db_option
+@refusals
+def unsuspend(account: str, db_url: str | None) -> None:
+    """Make the suspended ACCOUNT active again (it signs in with its passkeys).
+
+    \b
+    Examples:
+      forties admin accounts unsuspend Xa12bc3dEf456789
+    """
+    from ..web.account_admin import set_status
+    from ..web.accounts import ACTIVE
+
+    account_work(db_url, set_status, account, ACTIVE)
+    click.echo(f"account {account} is active again")
+
+
+@accounts.command()
+@click.argument("account")
+@db_option
+@click.option("--force", is_flag=True,
+              help="Delete it even while it sits at a table in play (that table's server "
+                   "shows the old name until the table leaves its memory).")
+@refusals
+def delete(account: str, db_url: str | None, force: bool) -> None:
+    """Delete ACCOUNT: its sessions, passkeys, recovery codes, ratings, follows, blocks and
+    invitations removed, its name replaced by "a former player" wherever it sat; its
+    games stay. It cannot be undone.
+
+    \b
+    Examples:
+      forties admin accounts delete Xa12bc3dEf456789
+    """
+    from ..web.account_admin import delete as remove
+
+    done = account_work(db_url, lambda conn: remove(conn, account, force=force))
+    click.echo(f"deleted account {account} ({done.get('events', 0)} stored names "
+               f"replaced, {sum(v for k, v in done.items() if k not in ('events', 'accounts'))}"
+               f" rows removed)")
+
+
+@accounts.command()
+@click.argument("account")
+@db_option
+@click.option("--out", "out", type=OutputFile(), default=None,
+              help="Write it to this new file (default: standard output).")
+@refusals
+def export(account: str, db_url: str | None, out: str | None) -> None:
+    """Write everything kept about ACCOUNT as JSON (what the player's own download gives).
+
+    \b
+    Examples:
+      forties admin accounts export Xa12bc3dEf456789 --out account.json
+    """
+    from ..web.account_admin import export as read
+    from ..web.admin import AdminError
+
+    data = account_work(db_url, read, account)
+    text = json.dumps(data, ensure_ascii=False, indent=1) + "\n"
+    if out is None:
+        click.echo(text, nl=False)
+        return
+    try:
+        with open(out, "x", encoding="utf-8") as f:
+            f.write(text)
+    except FileExistsError:
+        raise AdminError(f"{out} is there already: write to a new file") from None
+    except OSError as e:
+        raise AdminError(f"cannot write {out}: {e.strerror or e}") from None
+    click.echo(f"wrote account {account}'s data to {out}")
+
+
+@accounts.command()
+@db_option
+@click.option("--limit", type=click.IntRange(min=1), default=100, show_default=True,
+              help="At most this many (the latest first).")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON, one game a line.")
+@refusals
+def flags(db_url: str | None, limit: int, as_json: bool) -> None:
+    """The games the ratings flagged for repeated pairings (the same accounts feeding
+    each other): table, when (UTC), the accounts, why.
+
+    \b
+    Examples:
+      forties admin accounts flags
+    """
+    from ..web.account_admin import flags as flagged
+
+    found = account_work(db_url, flagged, limit)
+    if as_json:
+        for f in found:
+            click.echo(json.dumps(f.to_json(), ensure_ascii=False))
+        return
+    if not found:
+        click.echo("no flagged games")
+        return
+    for f in found:
+        who = ", ".join(f"{n} ({i})" for i, n in f.accounts)
+        click.echo(f"{f.table_id}  {when(f.at)}  {who}  {f.why}")

@@ -126,6 +126,12 @@ def name_key(name: str) -> str:
     return " ".join(folded.split())
 
 
+def retired_key(key: str) -> str:
+    """What a deleted account keeps of its name's ``name_key``: a fingerprint (its SHA-256)
+    that keeps the name from being taken again, without the name."""
+    return "#" + hashlib.sha256(key.encode("utf-8", "replace")).hexdigest()
+
+
 def check_name(raw: Any) -> str:
     """An account's display name as given, cleaned (one line, storable), or ``Refused``
     saying why not: NAME_MIN to NAME_MAX characters of letters, digits, spaces and
@@ -168,8 +174,9 @@ class Accounts:
         account = Account(id=secrets.token_urlsafe(12), name=clean, created=self.clock())
 
         def work(conn: Connection) -> bool:
+            key = name_key(clean)  # (a deleted account's name stays taken)
             taken = conn.execute(sa.select(accounts_t.c.id).where(
-                accounts_t.c.name_key == name_key(clean))).first()
+                accounts_t.c.name_key.in_((key, retired_key(key))))).first()
             if taken is not None:
                 return False
             conn.execute(accounts_t.insert(), {
@@ -345,4 +352,4 @@ async def require_account(conn: HTTPConnection) -> tuple[Account, Session]:
 
 __all__ = ["ACTIVE", "COOKIE", "DELETED", "FORMER_PLAYER", "SUSPENDED", "Account",
            "Accounts", "Session", "account_of", "accounts_of", "check_name", "key_hash",
-           "name_key", "require_account"]
+           "name_key", "require_account", "retired_key"]

@@ -32,7 +32,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from ..rules import PRESETS, RulesError, build_rules, find_preset, option_specs
 from ..table import COMPUTER, EMPTY, TABLE_LEVELS, TableError
-from . import account_api, drain, games, hall, install, metrics, pad, passkeys
+from . import account_api, account_data, drain, games, hall, install, metrics, pad, passkeys
 from .accounts import Accounts
 from .guard import Door, Guard, with_headers
 from .http import Refused, error, json_body
@@ -523,7 +523,8 @@ def create_app(settings: ServerSettings) -> Starlette:
                 settings.limits.websockets_per_address)
     metrics.count_errors()
     app = Starlette(routes=[*ROUTES, *pad.ROUTES, *hall.ROUTES, *install.ROUTES,
-                            *account_api.ROUTES, *passkeys.ROUTES, *games.ROUTES],
+                            *account_api.ROUTES, *passkeys.ROUTES, *games.ROUTES,
+                            *account_data.ROUTES],
                     lifespan=lifespan, exception_handlers={
                         Refused: on_refused, RateLimited: on_rate,
                         TableError: on_table_error,

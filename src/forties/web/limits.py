@@ -57,6 +57,10 @@ an online evening's web tables                 ``evening_tables`` a minute for t
                                                minute has room)
 GET /api/hall/ID, POST /api/hall/ID/seat       the board, built once per version
 GET /api/hall/ID/export/*, /hall/ID/print/*    ``records`` a minute; one evening
+GET /api/account/export                        ``account_data`` a minute; one account's
+                                               rows (``web.account_admin.export``)
+POST /api/account/delete                       ``account_data`` a minute (4 KiB body);
+                                               one account's rows
 websocket /ws/ID                               ``seat_connections`` at once for each seat
                                                (the newest is refused); frames queued
                                                ``live.QUEUE_MAX`` at most
@@ -152,6 +156,9 @@ class Limits:
     claims_per_minute_total: int = 300
     lookups_per_minute: int = 120  # players' games, statistics and leaderboards
     lookups_per_minute_total: int = 3000
+    # an account's data downloaded, or the account deleted (``web.account_data``)
+    account_data_per_minute: int = 10
+    account_data_per_minute_total: int = 120
     replay_hands: int = 200  # the most hands of a record replayed
     replay_answer_bytes: int = 16 * 1024 * 1024  # the most bytes of a replay's answer
     replays_waiting: int = 2  # replays worked out or waiting at once (more: busy)
@@ -350,7 +357,8 @@ class Rates:
         "evening_tables": "new tables for this evening", "joins": "seats taken",
         "chats": "chat lines", "hints": "hints", "records": "downloads",
         "replays": "replays", "signups": "new accounts", "signins": "sign-ins",
-        "claims": "claims of seats", "lookups": "looks at players' games"}
+        "claims": "claims of seats", "lookups": "looks at players' games",
+        "account_data": "downloads or deletions of accounts' data"}
 
     def __init__(self, limits: Limits | None = None) -> None:
         lim = limits or Limits()

@@ -30,7 +30,7 @@ from concurrent.futures import Executor
 from typing import TYPE_CHECKING, Any
 
 from ..table import CLOSED, OVER, PLAYING
-from . import heap
+from . import account_admin, heap
 from .catchup import CatchUp
 from .http import Refused
 from .limits import Bucket, Limits, RateLimited, Rates
@@ -226,7 +226,9 @@ class Service:
         closed) with nobody at them, and those that waited on nobody for
         ``idle_minutes``: they stay in the database, and a page or a link that opens one
         again loads it. The limits' per-address records that ran out go too, and the
-        memory the C allocator keeps free goes back to the system (``heap``)."""
+        memory the C allocator keeps free goes back to the system (``heap``). The
+        accounts' expired sessions, challenges and invitations are forgotten
+        (``account_admin.prune``: one DELETE each, as any other process may at once)."""
         gone = await self.store.expire(time.time() - 60 * self.limits.expire_minutes)
         for table_id in gone:
             live = self.tables.pop(table_id, None)
@@ -244,6 +246,7 @@ class Service:
                 self.turns.stop(live)
                 del self.tables[table_id]
         self.rates.prune()
+        await self.store.run(account_admin.prune)
         heap.give_back()
         if self.owners is not None:  # the leases of the tables forgotten go
             for table_id in [t for t in self.owners.mine if t not in self.tables]:
