@@ -146,6 +146,7 @@ def personal_rows(client: TestClient, me: str, other: str) -> dict[str, str]:
         conn.execute(account_schema.credentials_t.insert(), {
             "id": "cred-" + me, "account_id": me, "public_key": "pQECAyYgASFY",
             "sign_count": 3, "transports": "internal", "label": "my phone",
+            "user_handle": "aGFuZGxl",
             "created": now, "last_used": now})
         conn.execute(account_schema.recovery_t.insert(), [
             {"code_hash": hashes["recovery"], "account_id": me, "created": now,
