@@ -56,9 +56,10 @@ def run(client: TestClient, fn: Any) -> Any:
     return client.portal.call(store_of(client).run, fn)
 
 
-async def play_one_hand(service: Any, table_id: str) -> None:
+async def play_one_hand(service: Any, table_id: str, index: bool = True) -> None:
     """Every seat a person: the first legal action of whoever's turn it is, until the
-    hand is over (stored as the server stores moves)."""
+    hand is over (stored as the server stores moves); a game over is then indexed as the
+    server indexes it when its game ends (``Turns.on_game_over``: ``web.games``)."""
     live = await service.live(table_id)
     t = live.table
     while not t.state.hand_over:
@@ -66,6 +67,8 @@ async def play_one_hand(service: Any, table_id: str) -> None:
         async with live.lock:
             await service.live_tables.commit(live, t.act(action.seat, str(action),
                                                          t.version))
+    if index and t.status == "over" and service.turns.on_game_over is not None:
+        await service.turns.on_game_over(live)
 
 
 def a_finished_hand(client: TestClient, names: list[str]) -> str:
@@ -80,7 +83,7 @@ def a_finished_hand(client: TestClient, names: list[str]) -> str:
         async with live.lock:  # a chat line of the first seat, stored with its name
             await service.live_tables.commit(live, [
                 {"kind": "chat", "seat": 0, "name": names[0], "text": "good luck"}])
-        await play_one_hand(service, made["table"])
+        await play_one_hand(service, made["table"], index=False)  # (``index_game``'s)
         return str(made["table"])
     table_id: str = client.portal.call(make)
     return table_id
@@ -597,3 +600,55 @@ def test_every_command_in_docs_accounts_runs(tmp_path: Path) -> None:
     admin_subcommands = {a[3] for a in commands if a[1:3] == ["admin", "accounts"]}
     assert admin_subcommands == {"find", "suspend", "unsuspend", "export", "delete",
                                  "flags"}
+
+
+def test_a_game_indexed_by_the_site_and_its_rematch_lose_the_name(tmp_path: Path) -> None:
+    """The site's own flow: a signed-in host makes the table (its seat linked to the
+    account), three guests join, the game is played to its end and indexed by the site;
+    a rematch keeps the host's seat's key. Deleting the account is refused while the
+    rematch is in play; once it is not, the name is nowhere, in either table."""
+    db = tmp_path / "app.db"
+    with app_client(db) as client:
+        me = sign_in(client, NAME)
+        made = client.post("/api/tables", json={"preset": "merrimack-valley", "name": NAME,
+                                                "options": {"target": 5}}).json()
+        table = made["table"]
+        key = client.cookies.get(COOKIE)
+        client.cookies.clear()  # (the guests' browsers are signed in to nothing)
+        for invite, guest in zip(made["invites"], ("Ann", "Yusuf", "Léo"), strict=True):
+            code = invite["url"].split("#invite=")[1]
+            joined = client.post(f"/api/tables/{table}/join",
+                                 json={"invite": code, "name": guest})
+            assert joined.status_code == 200, joined.text
+        client.cookies.set(COOKIE, str(key))
+        started = client.post(f"/api/tables/{table}/start", json={"token": made["token"]})
+        assert started.status_code == 200, started.text
+        service = client.app.state.service  # type: ignore[attr-defined]
+        client.portal.call(play_one_hand, service, table)
+        mine = client.get("/api/me/games").json()
+        assert [(g["table"], g["seat"]) for g in mine["games"]] == [(table, 0)], mine
+
+        class Seat0:  # (the host's connection asking for the rematch)
+            seat, token = 0, made["token"]
+
+        async def rematch() -> str:
+            live = await service.live(table)
+            await service.rematches.ask(Seat0(), live)
+            return str(live.rematch)
+        again = client.portal.call(rematch)
+        assert client.get(f"/api/tables/{again}").json()["seats"][0]["name"] == NAME
+        r = client.post("/api/account/delete", json={"confirm": NAME})
+        assert r.status_code == 409 and again in r.json()["error"], r.text
+        run(client, lambda conn: conn.execute(sa.text(
+            "UPDATE tables SET updated = :at WHERE id = :id"),
+            {"at": time.time() - account_admin.IN_PLAY_SECONDS - 60, "id": again}))
+        r = client.post("/api/account/delete", json={"confirm": NAME})
+        assert r.status_code == 200, r.text
+    assert NAME.casefold() not in everything(db).casefold()
+    with app_client(db) as client:
+        for t in (table, again):
+            assert client.get(f"/api/tables/{t}/record").json()["players"][0] == \
+                FORMER_PLAYER
+        sign_in(client, "Yusuf2")
+        theirs = client.get(f"/api/players/{me.id}/games")
+        assert NAME not in theirs.text

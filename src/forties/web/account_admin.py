@@ -21,7 +21,8 @@ What deleting an account does (docs/accounts.md says it to the player):
   more), the statistics its partners kept of their games with it, and the operator's flags
   of repeated pairings;
 - renamed: its name, wherever a table it sat at kept it (the seat's key, the stored "sit",
-  "chat" and "silence" events of its seats, the finished game's seats), becomes
+  "chat" and "silence" events of its seats and of their rematches, which keep the
+  seat's key, the finished game's seats), becomes
   ``FORMER_PLAYER``;
 - the account's row stays, ``deleted``, named ``FORMER_PLAYER``, its name's comparison form
   kept only as a fingerprint (``accounts.retired_key``), so that nobody may take the name
@@ -340,15 +341,54 @@ def _ids(text: str | None) -> list[str]:
 # ----- deleting -------------------------------------------------------------------------------
 
 
+REMATCH_STEPS = 20  # rematches followed from a seat of the account, one after another
+
+
+def seats_of(conn: Connection, account_id: str) -> dict[str, set[int]]:
+    """Every seat the account sat in (table: seats): linked to it (``seat_accounts``),
+    indexed as its in a finished game (``game_players``), and the same seat of each
+    rematch after those, which keeps the seat's key (``web.rematch``), as the games'
+    index links them."""
+    seats: dict[str, set[int]] = {}
+    for t in (seat_accounts_t, game_players_t):
+        for table_id, seat in conn.execute(sa.select(t.c.table_id, t.c.seat).where(
+                t.c.account_id == account_id)).all():
+            seats.setdefault(str(table_id), set()).add(int(seat))
+    frontier = sorted(seats)
+    for _ in range(REMATCH_STEPS):
+        found: list[str] = []
+        for part in _chunks(frontier):
+            pairs = conn.execute(sa.select(tables_t.c.id, tables_t.c.rematch_of).where(
+                tables_t.c.rematch_of.in_(part))).all()
+            if not pairs:
+                continue
+            ids = sorted({str(p[0]) for p in pairs} | {str(p[1]) for p in pairs})
+            keys = {(str(r.table_id), int(r.seat)): r.token_hash for r in conn.execute(
+                sa.select(keys_t.c.table_id, keys_t.c.seat, keys_t.c.token_hash)
+                .where(keys_t.c.table_id.in_(ids)))}
+            for new_id, old_id in ((str(a), str(b)) for a, b in pairs):
+                for seat in seats.get(old_id, set()):
+                    key = keys.get((old_id, seat))
+                    if key is not None and keys.get((new_id, seat)) == key and \
+                            seat not in seats.get(new_id, set()):
+                        seats.setdefault(new_id, set()).add(seat)
+                        found.append(new_id)
+        if not found:
+            break
+        frontier = sorted(set(found))
+    return seats
+
+
 def in_play(conn: Connection, account_id: str, now: float) -> list[str]:
     """The tables in play (waiting or playing, moved in the last ``IN_PLAY_SECONDS``) at
-    which the account holds a seat."""
-    q = (sa.select(tables_t.c.id)
-         .join(seat_accounts_t, seat_accounts_t.c.table_id == tables_t.c.id)
-         .where(seat_accounts_t.c.account_id == account_id, tables_t.c.status.in_(LIVE),
-                tables_t.c.updated >= now - IN_PLAY_SECONDS)
-         .order_by(tables_t.c.id))
-    return [str(r[0]) for r in conn.execute(q).all()]
+    which the account holds a seat (``seats_of``)."""
+    tables = sorted(seats_of(conn, account_id))
+    out: list[str] = []
+    for part in _chunks(tables):
+        out += [str(r[0]) for r in conn.execute(sa.select(tables_t.c.id).where(
+            tables_t.c.id.in_(part), tables_t.c.status.in_(LIVE),
+            tables_t.c.updated >= now - IN_PLAY_SECONDS))]
+    return sorted(out)
 
 
 def delete(conn: Connection, account_id: str, now: float | None = None,
@@ -399,15 +439,11 @@ class _Renamed:
 
 
 def _rename_seats(conn: Connection, account_id: str, name: str) -> _Renamed:
-    """The account's name replaced by ``FORMER_PLAYER`` at every seat it sat in: the
-    seat's key, the seat's "sit" events as a person and its "chat" events, the
-    "silence" events that name the seat's names, the finished game's seats (and the name
-    anywhere in its result)."""
-    seats: dict[str, set[int]] = {}
-    for table_id, seat in conn.execute(sa.select(
-            seat_accounts_t.c.table_id, seat_accounts_t.c.seat).where(
-            seat_accounts_t.c.account_id == account_id)).all():
-        seats.setdefault(str(table_id), set()).add(int(seat))
+    """The account's name replaced by ``FORMER_PLAYER`` at every seat it sat in
+    (``seats_of``: its rematches' too): the seat's key, the seat's "sit" events as a
+    person and its "chat" events, the "silence" events that name the seat's names, the
+    finished game's seats (and the name anywhere in its result)."""
+    seats = seats_of(conn, account_id)
     changed = 0
     for part in _chunks(sorted(seats)):
         for table_id, seat in [(t, s) for t in part for s in sorted(seats[t])]:
@@ -517,4 +553,4 @@ def prune(conn: Connection, now: float | None = None) -> dict[str, int]:
 __all__ = ["ACCOUNT_COLUMNS", "CHALLENGE_SECONDS", "EXPORTED", "FORMAT", "INVITE_SECONDS",
            "IN_PLAY_SECONDS", "NOT_EXPORTED", "ON_DELETE", "AccountError", "Flag", "Found",
            "InPlay", "NoAccount", "delete", "export", "find", "flags", "in_play", "prune",
-           "set_status"]
+           "seats_of", "set_status"]
