@@ -378,3 +378,53 @@ def test_a_loopback_site_is_the_name_the_page_was_opened_by(tmp_path: Path) -> N
         options = c.post("/api/account/signup/begin", json={"name": "Ann"}).json()["options"]
         assert options["rp"]["id"] == "localhost"
         assert sign_up(c, "Bea").status_code == 200
+
+
+# ----- PostgreSQL ------------------------------------------------------------------------------
+
+
+def test_signing_up_in_and_back_on_postgresql(db: str) -> None:
+    app = create_app(ServerSettings(db_url=db, limits=Limits(par=False, **Rates.lifted())))
+    with TestClient(app, raise_server_exceptions=False) as c:
+        device = SoftAuthenticator()
+        got = sign_up(c, "Ann", device).json()
+        c.cookies.clear()
+        assert sign_in(c, device).json()["account"]["id"] == got["account"]["id"]
+        c.cookies.clear()
+        r = c.post("/api/account/recover", json={"name": "ann", "code": got["recovery_codes"][0]})
+        assert r.json()["codes_left"] == RECOVERY_COUNT - 1
+        code = c.post("/api/account/link/new", json={}).json()["code"]
+        phone = second_client(c)
+        begun = phone.post("/api/account/link/begin", json={"code": code}).json()
+        r = phone.post("/api/account/link/finish", json={
+            "challenge": begun["challenge"],
+            "credential": SoftAuthenticator().register(begun["options"], origin_of(phone))})
+        assert r.status_code == 200 and me(phone)["id"] == got["account"]["id"]
+        assert len(c.get("/api/account/passkeys").json()["passkeys"]) == 2
+
+
+def test_a_challenge_taken_by_two_processes_at_once_goes_to_one(db: str) -> None:
+    """Two stores (as two server processes) take the same challenges at the same moment:
+    each is had by exactly one of them."""
+    import asyncio
+
+    from forties.web.store import Store
+
+    stores = [Store(db), Store(db)]
+    try:
+        keepers = [Passkeys(s) for s in stores]
+
+        async def race() -> list[int]:
+            won = [0, 0]
+            for _ in range(20):
+                key = await keepers[0].keep("signin", {"challenge": "AA"})
+                got = await asyncio.gather(*(k.take(key, "signin") for k in keepers))
+                assert sum(g is not None for g in got) == 1, got
+                won[[g is not None for g in got].index(True)] += 1
+            return won
+
+        won = asyncio.run(race())
+        assert sum(won) == 20
+    finally:
+        for s in stores:
+            s.close()
