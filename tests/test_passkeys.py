@@ -287,6 +287,23 @@ def test_another_device_joins_by_its_code_once(client: TestClient, clock: Clock)
     assert sign_in(phone, device).json()["account"]["id"] == account["id"]
 
 
+def test_a_refused_answer_leaves_the_device_code_for_another_try(client: TestClient) -> None:
+    sign_up(client, "Hugo")
+    code = client.post("/api/account/link/new", json={}).json()["code"]
+    phone, device = second_client(client), SoftAuthenticator()
+    got = phone.post("/api/account/link/begin", json={"code": code}).json()
+    wrong = device.register(got["options"], "https://evil.example")
+    r = phone.post("/api/account/link/finish", json={"challenge": got["challenge"],
+                                                     "credential": wrong})
+    assert error_of(r, 400)["code"] == "passkey" and me(phone) is None
+    got = phone.post("/api/account/link/begin", json={"code": code}).json()
+    r = phone.post("/api/account/link/finish", json={
+        "challenge": got["challenge"],
+        "credential": device.register(got["options"], origin_of(phone))})
+    assert r.status_code == 200, r.text
+    assert me(phone)["name"] == "Hugo"
+
+
 def test_a_device_code_is_kept_hashed_and_a_new_one_ends_the_last(client: TestClient) -> None:
     sign_up(client, "Karim")
     first = client.post("/api/account/link/new", json={}).json()["code"]

@@ -182,3 +182,19 @@ def test_axe_finds_nothing_on_the_account_page(server: str, browser: Any, lang: 
     assert not found, "\n".join(found)
     assert page.errors == []
     page.context.close()
+
+
+def test_opened_by_its_address_of_numbers_the_page_offers_its_name(server: str,
+                                                                  browser: Any) -> None:
+    page = device(browser)
+    open_account(page, server + "/account#x")
+    assert page.is_visible("#by-name")
+    assert page.get_attribute("#by-name-link", "href") == local(server) + "/account#x"
+    page.click("#by-name-link")
+    page.wait_for_function("document.body.dataset.ready === '1'")
+    assert page.url.startswith(local(server)) and page.is_hidden("#by-name")
+    page.fill("#signup-name", "Numbers")
+    page.click("#signup")
+    page.wait_for_selector("#codes li")
+    assert page.errors == []
+    page.context.close()

@@ -707,7 +707,8 @@ async def add_begin(request: Request) -> Response:
 
 async def add_finish_for(request: Request, body: dict[str, Any], account_id: str | None,
                          kept: dict[str, Any]) -> tuple[Account, Any]:
-    """Check the new passkey's answer and keep it for the challenge's account."""
+    """Check the new passkey's answer and keep it for the challenge's account (a device
+    code's passkey: the code used up then, not before the answer is found good)."""
     credential = credential_of(body, ("clientDataJSON", "attestationObject"))
     site = site_of(request)
     account = can_sign_in(await accounts_of(request.app.state).get(account_id or ""))
@@ -715,6 +716,10 @@ async def add_finish_for(request: Request, body: dict[str, Any], account_id: str
     cid = b64_text(made.credential_id)
     if cid != credential["id"]:
         raise Refused("the passkey's id is not the one it made", code="passkey")
+    if "link" in kept and not await take_link(passkeys_of(request.app.state), kept["link"],
+                                              account.id):
+        raise Refused("this device code was used or has expired: make a new one on your "
+                      "other device", 404, code="link")
     passkey = await passkeys_of(request.app.state).add(
         account.id, kept["user_handle"], cid, made.credential_public_key, made.sign_count,
         credential["transports"], label_of(body.get("label"), agent_of(request)))
@@ -779,9 +784,6 @@ async def link_finish(request: Request) -> Response:
     if got is None or "link" not in got[1]:
         raise Refused("this request has expired or was used: start again", 400,
                       code="challenge")
-    if not await take_link(passkeys, got[1]["link"], got[0]):
-        raise Refused("this device code was used or has expired: make a new one on your "
-                      "other device", 404, code="link")
     account, passkey = await add_finish_for(request, body, got[0], got[1])
     return await signed_in_answer(request, account, {"passkey": passkey.to_json()})
 

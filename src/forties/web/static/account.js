@@ -316,6 +316,15 @@ async function retranslate() {
 async function main() {
   await loadLanguage(preferredLanguage());
   await languagePicker($('lang'), retranslate);
+  // a server on this machine opened by its address of numbers (as `forties serve` prints
+  // it): WebAuthn refuses an IP address, so the page offers the same page at localhost
+  if (['127.0.0.1', '[::1]', '::1'].includes(location.hostname)) {
+    const here = new URL(location.href);
+    here.hostname = 'localhost';
+    $('by-name-link').href = here.href;
+    $('by-name-link').textContent = here.href;
+    $('by-name').hidden = false;
+  }
   const linking = location.pathname === '/account/link';
   if (linking) {
     $('link-box').hidden = false;
