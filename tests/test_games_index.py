@@ -414,3 +414,40 @@ def test_the_same_two_opponents_again_and_again_are_flagged(client: TestClient) 
     assert "met as opponents in 8" in flag.why
     assert {r.games for r in rows(client, "select * from ratings where subject in "
                                   "(:a, :b)", a=ids[0], b=ids[1])} == {PAIRING_DAY_LIMIT}
+
+
+# ----- PostgreSQL -------------------------------------------------------------------------------
+
+
+def test_on_postgresql_a_rated_game_is_indexed_once_by_two_processes(db: str) -> None:
+    with app_of(db) as client:
+        ids, keys = four(client)
+        service(client).turns.on_game_over = None  # (indexed below, by two at once)
+        table, tokens = table_of(client, list(keys), rated=True, options={})
+        assert start(client, table, tokens[0]).status_code == 200
+        play_out(client, table, tokens)
+        settled(client)
+        record = client.get(f"/api/tables/{table}/record").json()
+        live = client.portal.call(service(client).live, table)  # type: ignore[union-attr]
+
+        async def both() -> list[bool]:
+            stores = [Store(db) for _ in range(2)]  # (two processes' connections)
+            try:
+                return list(await asyncio.gather(*(Games(s).index(live.table, 1.0)
+                                                   for s in stores)))
+            finally:
+                for s in stores:
+                    s.close()
+        assert sorted(client.portal.call(both)) == [False, True]  # type: ignore[union-attr]
+        want = expected(record)
+        sides = [[ids[s] for s in side] for side in want["sides"]]
+        ranks = [0 if set(side) & want["won"] else 1 for side in want["sides"]]
+        got = rate_game("merrimack-valley", sides, ranks=ranks, ratings={})
+        stored = {r.subject: r for r in rows(client, "select * from ratings")}
+        assert {k: (pytest.approx(v.mu), v.games) for k, v in got.accounts.items()} == \
+            {k: (stored[k].mu, stored[k].games) for k in ids}
+        assert len(rows(client, "select * from rating_history")) == 6
+        assert sorted((p.account_id, bool(p.won)) for p in rows(
+            client, "select * from game_players")) == sorted(
+                (ids[s], s in want["won"]) for s in range(4))
+        assert {r.games for r in rows(client, "select * from account_stats")} == {1}
