@@ -198,3 +198,30 @@ def test_opened_by_its_address_of_numbers_the_page_offers_its_name(server: str,
     page.wait_for_selector("#codes li")
     assert page.errors == []
     page.context.close()
+
+
+def test_signing_up_by_keyboard_alone(server: str, browser: Any) -> None:
+    """Tab to the name, type it, Tab to the button, Enter: the passkey is made, and the
+    focus goes to the recovery codes' heading (a screen reader reads them next)."""
+    page = device(browser)
+    open_account(page, local(server) + "/account")
+    for _ in range(30):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.id") == "signup-name":
+            break
+    assert page.evaluate("document.activeElement.id") == "signup-name"
+    page.keyboard.type("Keyboard Kate")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "signup"
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#codes li")
+    page.wait_for_function("document.activeElement.id === 'codes-h'")
+    said(page, "Welcome, Keyboard Kate.")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "codes-print"
+    page.keyboard.press("Tab")
+    page.keyboard.press("Enter")  # I have kept them
+    page.wait_for_function("document.activeElement.id === 'me-h'")
+    assert page.is_hidden("#codes-box")
+    assert page.errors == []
+    page.context.close()
