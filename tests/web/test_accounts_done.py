@@ -1,0 +1,396 @@
+"""The accounts' issue, done: four people make accounts with passkeys through the account
+page (each browser its own virtual authenticator, over the DevTools protocol), play a
+rated game of Merrimack Valley 45s two against two (the first tricks through the table's
+page, the rest through websocket seat clients holding the seat links the pages were given
+when they joined, signed in), and the first two find the game in their own history with
+the ratings and statistics this test works out by itself from the game's record: the
+statistics by its own walk over the record's hands (through the engine, not through
+``forties.stats``), the ratings with openskill as docs/ratings.md describes them (not
+through ``forties.ratings``). A player who hides his history hides the game from a third
+account's view of him; a guest at a rated table is told why the game cannot start.
+
+The server is ``forties serve`` in its own process, opened as http://localhost:PORT (a
+passkey belongs to a domain name, never to an IP address); it listens on 127.0.0.1 only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from forties import Record, new_game
+from forties.fortyfives import FortyFivesState
+from tests.client import SeatClient
+from tests.helpers_web import ServerProcess, basic_player, serving, stop_all
+
+from .pages import DESKTOP, PHONE, TABLET, body, catalog, new_page, play_until, until, wait_ready
+
+PRESET = "merrimack-valley"  # played by its usual rules: a house rule would not be rated
+
+# docs/ratings.md: openskill's Weng-Lin Plackett-Luce with these settings, and the rating a
+# player reads
+MU, SIGMA, BETA, TAU, KAPPA = 25.0, 25.0 / 3.0, 25.0 / 6.0, 25.0 / 300.0, 0.0001
+
+
+def shown(mu: float, sigma: float) -> int:
+    """The rating a player reads (docs/ratings.md): 1000 + 25 (mu - 3 sigma), rounded."""
+    return round(1000 + 25 * (mu - 3 * sigma))
+
+
+# ----- the server and the people ------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """``forties serve`` as its own process on 127.0.0.1 (its own SQLite file; no pars)."""
+    with serving(ServerProcess(tmp_path_factory.mktemp("done"))) as srv:
+        yield srv
+
+
+def localhost(srv: ServerProcess) -> str:
+    return f"http://localhost:{srv.port}"
+
+
+@dataclass
+class Person:
+    """One browser (its own context, cookies and storage) with its own authenticator."""
+
+    name: str
+    page: Any
+    cdp: Any
+    authenticator: str
+    account: str = ""
+    seat: int = -1
+    token: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def passkeys(self) -> list[dict[str, Any]]:
+        """The passkeys the authenticator holds."""
+        got = self.cdp.send("WebAuthn.getCredentials", {"authenticatorId": self.authenticator})
+        return list(got["credentials"])
+
+    def api(self, base: str, path: str) -> Any:
+        """GET ``path`` as this browser (its cookies): the JSON answer (200 only)."""
+        r = self.page.request.get(base + path)
+        assert r.status == 200, f"{path}: {r.status} {r.text()}"
+        return r.json()
+
+
+def person(browser: Any, name: str, viewport: dict[str, int]) -> Person:
+    """A new browser context whose page has a platform authenticator of its own (a phone's
+    or a laptop's: CTAP2, internal, resident keys, the user verified)."""
+    page = new_page(browser, viewport)
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("WebAuthn.enable", {"enableUI": False})
+    made = cdp.send("WebAuthn.addVirtualAuthenticator", {"options": {
+        "protocol": "ctap2", "transport": "internal", "hasResidentKey": True,
+        "hasUserVerification": True, "isUserVerified": True,
+        "automaticPresenceSimulation": True}})
+    return Person(name, page, cdp, made["authenticatorId"])
+
+
+def sign_up(p: Person, base: str) -> None:
+    """Make ``p``'s account through the account page, as a person would: the name typed,
+    the passkey made by the authenticator; then the page shows the account."""
+    page = p.page
+    page.goto(base + "/account")
+    wait_ready(page)
+    page.fill("#signup-name", p.name)
+    page.click("#signup")
+    # the recovery codes to keep, then the account
+    page.wait_for_selector("#codes li")
+    assert page.locator("#codes li").count() == 10
+    page.click("#codes-done")
+    until(page, "(name) => document.getElementById('me-name').textContent === name",
+          f"{p.name}'s account on the page", arg=p.name)
+    me = p.api(base, "/api/account")["account"]
+    assert me["name"] == p.name
+    p.account = me["id"]
+    keys = p.passkeys()
+    assert len(keys) == 1 and keys[0]["rpId"] == "localhost" and keys[0]["isResidentCredential"]
+
+
+# ----- what the test works out itself from the record ---------------------------------------
+
+
+def blank() -> dict[str, Any]:
+    return {"games": 1, "finished": 0, "won": 0, "hands": 0, "hands_won": 0, "points": 0,
+            "took": 0, "bids": {}}
+
+
+def expected_stats(record: dict[str, Any]) -> tuple[list[dict[str, Any]],
+                                                    dict[tuple[int, ...], dict[str, Any]]]:
+    """Each seat's and each partnership's statistics of the game in ``record``, read hand
+    by hand: the engine plays the record's actions again and this walk reads what it
+    shows (the bidder, his bid, the card points each side took, the scores before and
+    after); a hand is won by the bidders when their score went up, else by the others."""
+    rec = Record.from_json(record)
+    st = new_game(rec.rules, first_dealer=rec.first_dealer, deal=rec.hands[0].deal)
+    assert isinstance(st, FortyFivesState)
+    sides = [tuple(sorted(s)) for s in st.sides]
+    seats = [blank() for _ in range(st.n)]
+    teams = {s: blank() for s in sides}
+    for h, hand in enumerate(rec.hands):
+        if h:
+            st.next_hand(hand.deal)
+        before = list(st.scores)
+        for text in hand.actions:
+            st.apply(text)
+        assert st.hand_over or st.over, f"hand {h} of the finished game is not finished"
+        if st.thrown_in:
+            continue
+        delta = [a - b for a, b in zip(st.scores, before, strict=True)]
+        bidders = st.side_of[st.bidder]
+        made = delta[bidders] > 0
+        # (Merrimack Valley: the bidders score what they took if it reaches the bid, else
+        # lose the bid: the walk's reading of "made" agrees with the bid itself)
+        assert made == (st.points[bidders] >= st.bid), (h, st.points, st.bid, delta)
+        value = str(st.bid)
+        for i, side in enumerate(sides):
+            won = made == (i == bidders)
+            units = [teams[side], *(seats[s] for s in side)]
+            for u in units:
+                u["hands"] += 1
+                u["hands_won"] += won
+                u["points"] += delta[i]
+                u["took"] += st.points[i]
+            if i == bidders:
+                for u in (teams[side], seats[st.bidder]):
+                    count = u["bids"].setdefault(value, {"made": 0, "set": 0})
+                    count["made" if made else "set"] += 1
+    assert st.over
+    winner = st.winner
+    assert isinstance(winner, int)
+    for i, side in enumerate(sides):
+        for u in [teams[side], *(seats[s] for s in side)]:
+            u["finished"] = 1
+            u["won"] = int(i == winner)
+    return seats, teams
+
+
+def expected_ratings(winners: list[str], losers: list[str]) -> dict[str, tuple[float, float]]:
+    """Four newcomers' (mu, sigma) after one counted game, two against two (each of the
+    four accounts, and each partnership as one player, keyed "a+b"), by openskill."""
+    from openskill.models import PlackettLuce
+
+    model = PlackettLuce(mu=MU, sigma=SIGMA, beta=BETA, tau=TAU, kappa=KAPPA)
+    out: dict[str, tuple[float, float]] = {}
+    players = model.rate([[model.rating() for _ in winners], [model.rating() for _ in losers]],
+                         ranks=[1, 2])
+    for names, team in zip([winners, losers], players, strict=True):
+        for name, r in zip(names, team, strict=True):
+            out[name] = (r.mu, r.sigma)
+    pairs = model.rate([[model.rating()], [model.rating()]], ranks=[1, 2])
+    for names, team in zip([winners, losers], pairs, strict=True):
+        out["+".join(sorted(names))] = (team[0].mu, team[0].sigma)
+    return out
+
+
+def test_the_openskill_reading_gives_the_docs_worked_example() -> None:
+    """The test's own reading of docs/ratings.md (openskill called directly) gives the
+    players' figures of the docs' worked example: Anne and Ben beat Chloé and an expert."""
+    from openskill.models import PlackettLuce
+
+    model = PlackettLuce(mu=MU, sigma=SIGMA, beta=BETA, tau=TAU, kappa=KAPPA)
+    (anne, ben), (chloe, _) = model.rate(
+        [[model.rating(27, 5), model.rating(25, SIGMA)],
+         [model.rating(30, 3), model.rating(26, 2)]], ranks=[1, 2])
+    got = [(round(r.mu, 3), round(r.sigma, 3), shown(r.mu, r.sigma)) for r in (anne, ben, chloe)]
+    assert got == [(28.223, 4.913, 1337), (28.396, 7.920, 1116), (29.560, 2.994, 1514)]
+
+
+# ----- the rest of the game, through the seat links the pages hold ----------------------------
+
+
+def play_out(ws: str, table: str, tokens: list[str], limit: float = 120.0) -> dict[str, Any]:
+    """Play the game to its end with one websocket seat client a token (each as the basic
+    computer player would), on a loop of its own in its own thread (the browser's loop
+    holds this one); the last view."""
+    result: dict[str, Any] = {}
+
+    async def run() -> None:
+        clients = [SeatClient(ws, table, tok).autoplay(basic_player).start() for tok in tokens]
+        try:
+            await asyncio.gather(*(c.wait_for(lambda c: c.over, limit) for c in clients))
+            result["view"] = clients[0].view
+            result["errors"] = [e for c in clients for e in c.errors]
+        finally:
+            await stop_all(clients)
+
+    def main() -> None:
+        try:
+            asyncio.run(run())
+        except BaseException as e:  # (given to the test's thread below)
+            result["error"] = e
+
+    thread = threading.Thread(target=main, daemon=True)
+    thread.start()
+    thread.join(limit + 10)
+    assert not thread.is_alive(), "the seat clients did not stop"
+    if "error" in result:
+        raise result["error"]
+    return result
+
+
+# ----- the issue's test ---------------------------------------------------------------------
+
+
+def make_table(host: Person, base: str) -> tuple[str, list[str]]:
+    """The host makes a private Merrimack Valley table from the home page and goes to it:
+    (its id, the invitation links, seat 1 to 3 in order)."""
+    page = host.page
+    page.goto(base + "/")
+    wait_ready(page)
+    page.select_option("#t-preset", PRESET)
+    page.fill("#t-name", host.name)
+    page.click("#create")
+    page.wait_for_selector("#created", state="visible")
+    links = page.eval_on_selector_all("#invites input", "xs => xs.map(x => x.value)")
+    assert len(links) == 3 and all(x.startswith(base + "/t/") for x in links)
+    page.click("#go")
+    page.wait_for_url("**/t/**")
+    wait_ready(page)
+    table = page.url.split("/t/")[1].split("#")[0]
+    return table, links
+
+
+def join(p: Person, link: str) -> None:
+    """``p`` opens his invitation, signed in, and takes the seat under his name."""
+    p.page.goto(link)
+    p.page.wait_for_selector("#join-name", state="visible")
+    p.page.fill("#join-name", p.name)
+    p.page.click("#join-go")
+    wait_ready(p.page)
+
+
+def seat_link(p: Person, table: str) -> str:
+    """The seat's key the page was given when it joined (kept in the browser's storage)."""
+    token = p.page.evaluate("(t) => localStorage.getItem('forties.seat.' + t)", table)
+    assert isinstance(token, str) and token, f"{p.name}'s page holds no seat at {table}"
+    return token
+
+
+def indexed(p: Person, base: str, table: str) -> dict[str, Any]:
+    """Wait until ``p``'s games (the API, as his browser asks it) hold ``table`` (indexed
+    with its ratings in one transaction); that game."""
+    found: dict[str, Any] = {}
+
+    def ready() -> bool:
+        for g in p.api(base, "/api/me/games")["games"]:
+            if g["table"] == table:
+                found.update(g)
+                return True
+        return False
+
+    deadline = 30.0
+    end = time.monotonic() + deadline
+    while not ready():
+        assert time.monotonic() < end, f"{table} not in {p.name}'s games in {deadline} s"
+        p.page.wait_for_timeout(100)
+    return found
+
+
+def test_two_accounts_play_a_rated_game_with_two_more_and_find_it_in_their_history(
+        site: ServerProcess, browser: Any) -> None:
+    base = localhost(site)
+    anne = person(browser, "Anne", PHONE)
+    bashir = person(browser, "Bashir", DESKTOP)
+    chloe = person(browser, "Chloé", TABLET)
+    dede = person(browser, "Dédé", PHONE)
+    people = [anne, bashir, chloe, dede]
+    for p in people:
+        sign_up(p, base)
+
+    # Anne's table, rated before the start; Bashir across (seat 1), Chloé her partner (2)
+    table, links = make_table(anne, base)
+    for p, link in zip([bashir, chloe, dede], links, strict=True):
+        join(p, link)
+    host = anne.page
+    host.wait_for_function("document.querySelectorAll('#waiting li[data-seat]').length === 4"
+                           " && !document.querySelector('#waiting').textContent"
+                           ".includes('empty')")
+    host.check("#rated")
+    for p in people[1:]:
+        p.page.wait_for_function("(want) => document.getElementById('rated-note')"
+                                 ".textContent === want", arg=catalog("en")["waiting.rated_yes"])
+    host.click("#start")
+    pages = [p.page for p in people]
+    for p in people:
+        until(p.page, "document.body.dataset.phase === 'auction'", "the game begun")
+        p.seat = int(body(p.page, "you"))
+        p.token = seat_link(p, table)
+    assert [p.seat for p in people] == [0, 1, 2, 3]
+
+    # the auction and the draw through the pages (every seat taps), to the first lead
+    play_until(pages, lambda: body(host, "phase") == "play", limit=60)
+    # then the seats' own links play on (the pages leave the table: one client a seat)
+    for p in people:
+        p.page.goto(base + "/account")
+    last = play_out(site.ws, table, [p.token for p in people])
+    assert last["view"]["over"] and not last["errors"], last["errors"]
+
+    # the game in the index, for the four of them
+    games = {p.name: indexed(p, base, table) for p in people}
+    for p in people:
+        g = games[p.name]
+        assert (g["seat"], g["side"], g["rated"]) == (p.seat, p.seat % 2, True)
+        assert [s["account"] for s in g["seats"]] == [q.account for q in people]
+
+    # Bashir hides his history (his account page's box): Chloé no longer sees his games,
+    # he still sees his own
+    hide(bashir, base)
+    refused = chloe.page.request.get(f"{base}/api/players/{bashir.account}/games")
+    assert refused.status == 403 and set(refused.json()) == {"error", "code"}
+    assert refused.json()["code"] == "hidden"
+    theirs = chloe.api(base, f"/api/players/{anne.account}/games")["games"]
+    assert [g["table"] for g in theirs] == [table]
+    assert table in [g["table"] for g in bashir.api(base, "/api/me/games")["games"]]
+
+    # a guest at a rated table: the start is refused, the host's page says why
+    guest_refused(anne, browser, base)
+    for p in people:
+        assert not p.page.errors, (p.name, p.page.errors)
+        p.page.context.close()
+
+
+def hide(p: Person, base: str) -> None:
+    """``p`` ticks "Hide my games from other people" on his account page."""
+    page = p.page
+    page.goto(base + "/account")
+    wait_ready(page)
+    page.check("#privacy")
+    until(page, "(want) => document.getElementById('status').textContent === want",
+          "the page saying the games are hidden", arg=catalog("en")["account.privacy.hidden"])
+    assert p.api(base, "/api/account")["account"]["hidden"] is True
+
+
+def guest_refused(host: Person, browser: Any, base: str) -> None:
+    """A rated table with a guest (no account) at it does not start; the host reads why."""
+    table, links = make_table(host, base)
+    guest = new_page(browser, PHONE)
+    guest.goto(links[0])
+    guest.wait_for_selector("#join-name", state="visible")
+    guest.fill("#join-name", "Guest")
+    guest.click("#join-go")
+    wait_ready(guest)
+    page = host.page
+    page.check("#rated")
+    guest.wait_for_function("(want) => document.getElementById('rated-note').textContent"
+                            " === want", arg=catalog("en")["waiting.rated_yes"])
+    page.click("#start")
+    until(page, "(want) => document.getElementById('waiting-error').textContent === want",
+          "the refusal of a rated start with a guest",
+          arg=catalog("en")["error.code.rated_guests"])
+    assert page.locator("#waiting").is_visible()
+    state = host.api(base, f"/api/tables/{table}")
+    assert state["status"] == "waiting", state
+    assert not guest.errors
+    guest.context.close()
