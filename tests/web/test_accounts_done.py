@@ -16,12 +16,10 @@ passkey belongs to a domain name, never to an IP address); it listens on 127.0.0
 from __future__ import annotations
 
 import asyncio
-import math
 import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import pytest
