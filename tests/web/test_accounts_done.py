@@ -16,6 +16,7 @@ passkey belongs to a domain name, never to an IP address); it listens on 127.0.0
 from __future__ import annotations
 
 import asyncio
+import math
 import threading
 import time
 from collections.abc import Iterator
@@ -120,16 +121,21 @@ def sign_up(p: Person, base: str) -> None:
 
 
 def blank() -> dict[str, Any]:
+    """A seat's or a side's figures before the game's first hand (this server works out
+    no pars: no hand is counted against one)."""
     return {"games": 1, "finished": 0, "won": 0, "hands": 0, "hands_won": 0, "points": 0,
-            "took": 0, "bids": {}}
+            "took": 0, "bids": {}, "par_hands": 0, "par_equal": 0, "par_better": 0,
+            "par_worse": 0}
 
 
 def expected_stats(record: dict[str, Any]) -> tuple[list[dict[str, Any]],
-                                                    dict[tuple[int, ...], dict[str, Any]]]:
-    """Each seat's and each partnership's statistics of the game in ``record``, read hand
-    by hand: the engine plays the record's actions again and this walk reads what it
-    shows (the bidder, his bid, the card points each side took, the scores before and
-    after); a hand is won by the bidders when their score went up, else by the others."""
+                                                    dict[tuple[int, ...], dict[str, Any]],
+                                                    list[int], int]:
+    """Each seat's and each partnership's statistics of the game in ``record``, the final
+    scores and the winning side, read hand by hand: the engine plays the record's actions
+    again and this walk reads what it shows (the bidder, his bid, the card points each
+    side took, the scores before and after); a hand is won by the bidders when their
+    score went up, else by the others."""
     rec = Record.from_json(record)
     st = new_game(rec.rules, first_dealer=rec.first_dealer, deal=rec.hands[0].deal)
     assert isinstance(st, FortyFivesState)
@@ -171,7 +177,7 @@ def expected_stats(record: dict[str, Any]) -> tuple[list[dict[str, Any]],
         for u in [teams[side], *(seats[s] for s in side)]:
             u["finished"] = 1
             u["won"] = int(i == winner)
-    return seats, teams
+    return seats, teams, list(st.scores), winner
 
 
 def expected_ratings(winners: list[str], losers: list[str]) -> dict[str, tuple[float, float]]:
@@ -335,12 +341,30 @@ def test_two_accounts_play_a_rated_game_with_two_more_and_find_it_in_their_histo
     last = play_out(site.ws, table, [p.token for p in people])
     assert last["view"]["over"] and not last["errors"], last["errors"]
 
-    # the game in the index, for the four of them
-    games = {p.name: indexed(p, base, table) for p in people}
+    # what the test expects, worked out from the record: the statistics, the ratings
+    record = anne.api(base, f"/api/tables/{table}/record")
+    seats, teams, scores, winner = expected_stats(record)
+    winners = [p.account for p in people if p.seat % 2 == winner]
+    losers = [p.account for p in people if p.seat % 2 != winner]
+    rated = expected_ratings(winners, losers)
     for p in people:
-        g = games[p.name]
-        assert (g["seat"], g["side"], g["rated"]) == (p.seat, p.seat % 2, True)
-        assert [s["account"] for s in g["seats"]] == [q.account for q in people]
+        indexed(p, base, table)
+    for p in people:  # (every seat's figures, through the API)
+        partner = people[(p.seat + 2) % 4]
+        pair = "+".join(sorted([p.account, partner.account]))
+        side = tuple(sorted([p.seat, partner.seat]))
+        check_figures(p, base, partner, seats[p.seat], teams[side], rated[p.account],
+                      rated[pair])
+    # Anne and Bashir, each in the browser: My games, then their player pages
+    for p in (anne, bashir):
+        partner = people[(p.seat + 2) % 4]
+        others = [q for q in people if q.seat % 2 != p.seat % 2]
+        mu, sigma = rated[p.account]
+        my_games_shows(p, base, table, partner, others, scores, p.seat % 2 == winner,
+                       shown(mu, sigma))
+        pair_mu, pair_sigma = rated["+".join(sorted([p.account, partner.account]))]
+        player_page_shows(p, base, seats[p.seat], shown(mu, sigma), partner,
+                          shown(pair_mu, pair_sigma))
 
     # Bashir hides his history (his account page's box): Chloé no longer sees his games,
     # he still sees his own
@@ -357,6 +381,94 @@ def test_two_accounts_play_a_rated_game_with_two_more_and_find_it_in_their_histo
     for p in people:
         assert not p.page.errors, (p.name, p.page.errors)
         p.page.context.close()
+
+
+def words(key: str, **values: Any) -> str:
+    """A sentence of the pages in English, with its values."""
+    return catalog("en")[key].format(**values)
+
+
+def js_number(x: float) -> str:
+    """A number as JavaScript's String() writes it (12, 12.5, 11.82)."""
+    return str(int(x)) if x == int(x) else repr(x)
+
+
+def close(got: float, want: float) -> bool:
+    return math.isclose(got, want, rel_tol=0, abs_tol=1e-9)
+
+
+def check_figures(p: Person, base: str, partner: Person, mine: dict[str, Any],
+                  ours: dict[str, Any], rating: tuple[float, float],
+                  pair: tuple[float, float]) -> None:
+    """``p``'s statistics and ratings as the server keeps them (its JSON): his own in the
+    game's family and his partnership's with ``partner``, equal to the test's own."""
+    got = p.api(base, f"/api/players/{p.account}/stats")
+    family = got["stats"]["families"]["forty-fives"]
+    assert {k: family.get(k) for k in mine} == mine, (p.name, family, mine)
+    (theirs,) = [x for x in got["stats"]["partnerships"] if x["partner"] == partner.account]
+    assert {k: theirs.get(k) for k in ours} == ours, (p.name, theirs, ours)
+    ratings = {(r["subject"], r["family"]): r for r in got["ratings"]}
+    key = "+".join(sorted([p.account, partner.account]))
+    assert set(ratings) == {(p.account, "forty-fives"), (key, "forty-fives")}, ratings
+    for subject, (mu, sigma) in ((p.account, rating), (key, pair)):
+        r = ratings[(subject, "forty-fives")]
+        assert close(r["mu"], mu) and close(r["sigma"], sigma) and r["games"] == 1, \
+            (p.name, subject, r, mu, sigma)
+
+
+def my_games_shows(p: Person, base: str, table: str, partner: Person, others: list[Person],
+                   scores: list[int], won: bool, rating: int) -> None:
+    """``p``'s My games page lists the game: his partner, his opponents, the score (his
+    side's marked), won or lost, and his rating's change from a newcomer's 1000."""
+    page = p.page
+    page.goto(base + "/me/games")
+    wait_ready(page)
+    item = page.locator(f"li.game[data-table='{table}']")
+    assert item.count() == 1, f"{p.name}'s My games: {page.inner_text('#games')}"
+    assert item.locator("strong.won, strong.lost").inner_text() == \
+        words("history.won" if won else "history.lost")
+    lines = item.locator("p").all_inner_texts()
+    assert f"{words('history.partners')} {partner.name}" in lines, lines
+    (against,) = [x for x in lines if x.startswith(words("history.opponents"))]
+    assert all(o.name in against for o in others) and partner.name not in against, against
+    score = item.locator("p.score")
+    assert score.locator(".side.mine").inner_text().endswith(f" {scores[p.seat % 2]}")
+    assert score.locator(".side:not(.mine)").inner_text().endswith(
+        f" {scores[1 - p.seat % 2]}")
+    change = rating - 1000
+    assert item.locator("p.rating-line").inner_text() == words(
+        "history.rating_change", change=f"+{change}" if change > 0 else str(change),
+        rating=rating)
+
+
+def player_page_shows(p: Person, base: str, mine: dict[str, Any], rating: int,
+                      partner: Person, pair: int) -> None:
+    """``p``'s page: his rating (provisional, one rated game), his statistics, and his
+    partnership's rating, as the test worked them out."""
+    page = p.page
+    page.goto(f"{base}/players/{p.account}")
+    wait_ready(page)
+    assert page.inner_text("#name") == p.name
+    line = page.locator("#ratings li[data-family='forty-fives']")
+    assert line.inner_text().endswith(words("history.rating_provisional", rating=rating,
+                                            games=1)), line.inner_text()
+    rows = dict(zip(page.locator("#stats table.stats:not(.bids) th").all_inner_texts(),
+                    page.locator("#stats table.stats:not(.bids) td").all_inner_texts(),
+                    strict=True))
+    assert rows == {
+        words("history.stat.games"): "1",
+        words("history.stat.won"): str(mine["won"]),
+        words("history.stat.hands"): str(mine["hands"]),
+        words("history.stat.hands_won"): str(mine["hands_won"]),
+        words("history.stat.points_a_hand"): js_number(round(mine["points"] / mine["hands"], 2)),
+        words("history.stat.par"): "– (0 / 0)",
+    }, rows
+    bids = {r.get_attribute("data-bid"): r.locator("td").all_inner_texts()
+            for r in page.locator("#stats table.bids tbody tr").all()}
+    assert bids == {k: [str(c["made"]), str(c["set"])] for k, c in mine["bids"].items()}
+    pairs = page.inner_text("#pairs")
+    assert partner.name in pairs and words("history.rating_provisional", rating=pair,
+                                           games=1) in pairs, pairs
 
 
 def hide(p: Person, base: str) -> None:
