@@ -33,6 +33,7 @@ from tests.helpers_web import ServerProcess, basic_player, serving, stop_all
 from .pages import DESKTOP, PHONE, TABLET, body, catalog, new_page, play_until, until, wait_ready
 
 PRESET = "merrimack-valley"  # played by its usual rules: a house rule would not be rated
+FAMILY = PRESET  # (each preset is rated, and counted, on its own: docs/ratings.md)
 
 # docs/ratings.md: openskill's Weng-Lin Plackett-Luce with these settings, and the rating a
 # player reads
@@ -403,15 +404,15 @@ def check_figures(p: Person, base: str, partner: Person, mine: dict[str, Any],
     """``p``'s statistics and ratings as the server keeps them (its JSON): his own in the
     game's family and his partnership's with ``partner``, equal to the test's own."""
     got = p.api(base, f"/api/players/{p.account}/stats")
-    family = got["stats"]["families"]["forty-fives"]
+    family = got["stats"]["families"][FAMILY]
     assert {k: family.get(k) for k in mine} == mine, (p.name, family, mine)
     (theirs,) = [x for x in got["stats"]["partnerships"] if x["partner"] == partner.account]
     assert {k: theirs.get(k) for k in ours} == ours, (p.name, theirs, ours)
     ratings = {(r["subject"], r["family"]): r for r in got["ratings"]}
     key = "+".join(sorted([p.account, partner.account]))
-    assert set(ratings) == {(p.account, "forty-fives"), (key, "forty-fives")}, ratings
+    assert set(ratings) == {(p.account, FAMILY), (key, FAMILY)}, ratings
     for subject, (mu, sigma) in ((p.account, rating), (key, pair)):
-        r = ratings[(subject, "forty-fives")]
+        r = ratings[(subject, FAMILY)]
         assert close(r["mu"], mu) and close(r["sigma"], sigma) and r["games"] == 1, \
             (p.name, subject, r, mu, sigma)
 
@@ -449,7 +450,7 @@ def player_page_shows(p: Person, base: str, mine: dict[str, Any], rating: int,
     page.goto(f"{base}/players/{p.account}")
     wait_ready(page)
     assert page.inner_text("#name") == p.name
-    line = page.locator("#ratings li[data-family='forty-fives']")
+    line = page.locator(f"#ratings li[data-family='{FAMILY}']")
     assert line.inner_text().endswith(words("history.rating_provisional", rating=rating,
                                             games=1)), line.inner_text()
     rows = dict(zip(page.locator("#stats table.stats:not(.bids) th").all_inner_texts(),
