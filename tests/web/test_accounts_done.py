@@ -97,6 +97,12 @@ def person(browser: Any, name: str, viewport: dict[str, int]) -> Person:
     return Person(name, page, cdp, made["authenticatorId"])
 
 
+def said(page: Any, text: str) -> None:
+    """Wait until the page's status line says ``text``."""
+    until(page, "(text) => document.getElementById('status').textContent === text",
+          f"the status line saying {text!r}", arg=text)
+
+
 def sign_up(p: Person, base: str) -> None:
     """Make ``p``'s account through the account page, as a person would: the name typed,
     the passkey made by the authenticator; then the page shows the account."""
@@ -108,14 +114,32 @@ def sign_up(p: Person, base: str) -> None:
     # the recovery codes to keep, then the account
     page.wait_for_selector("#codes li")
     assert page.locator("#codes li").count() == 10
+    said(page, words("account.welcome", name=p.name))
     page.click("#codes-done")
-    until(page, "(name) => document.getElementById('me-name').textContent === name",
-          f"{p.name}'s account on the page", arg=p.name)
+    assert page.is_hidden("#codes-box") and page.inner_text("#me-name") == p.name
     me = p.api(base, "/api/account")["account"]
     assert me["name"] == p.name
     p.account = me["id"]
     keys = p.passkeys()
     assert len(keys) == 1 and keys[0]["rpId"] == "localhost" and keys[0]["isResidentCredential"]
+
+
+def sign_out_and_in(p: Person, base: str) -> None:
+    """``p`` signs out on his account page, then in again with his passkey (no name typed:
+    the authenticator offers the site's passkey), its counter moved on."""
+    page = p.page
+    page.goto(base + "/account")
+    wait_ready(page)
+    count = p.passkeys()[0]["signCount"]
+    page.click("#signout")
+    said(page, words("account.signed_out"))
+    assert page.is_visible("#signin") and page.is_hidden("#signed")
+    assert p.page.request.get(base + "/api/account").json() == {"account": None}
+    page.click("#signin")
+    said(page, words("account.welcome", name=p.name))
+    assert page.is_visible("#signed") and page.inner_text("#me-name") == p.name
+    assert p.api(base, "/api/account")["account"]["id"] == p.account
+    assert p.passkeys()[0]["signCount"] > count
 
 
 # ----- what the test works out itself from the record ---------------------------------------
@@ -356,6 +380,8 @@ def test_two_accounts_play_a_rated_game_with_two_more_and_find_it_in_their_histo
         side = tuple(sorted([p.seat, partner.seat]))
         check_figures(p, base, partner, seats[p.seat], teams[side], rated[p.account],
                       rated[pair])
+    # Anne comes back another day: signed out, she signs in with her passkey
+    sign_out_and_in(anne, base)
     # Anne and Bashir, each in the browser: My games, then their player pages
     for p in (anne, bashir):
         partner = people[(p.seat + 2) % 4]
@@ -370,6 +396,14 @@ def test_two_accounts_play_a_rated_game_with_two_more_and_find_it_in_their_histo
     # Bashir hides his history (his account page's box): Chloé no longer sees his games,
     # he still sees his own
     hide(bashir, base)
+    page = chloe.page
+    page.goto(f"{base}/players/{bashir.account}")
+    wait_ready(page)
+    assert page.is_visible("#hidden-note") and page.locator("li.game").count() == 0
+    assert page.inner_text("#hidden-note") == words("history.hidden_note")
+    page.goto(f"{base}/players/{anne.account}")  # (Anne's, not hidden: the game is there)
+    wait_ready(page)
+    assert page.locator(f"li.game[data-table='{table}']").count() == 1
     refused = chloe.page.request.get(f"{base}/api/players/{bashir.account}/games")
     assert refused.status == 403 and set(refused.json()) == {"error", "code"}
     assert refused.json()["code"] == "hidden"
