@@ -34,8 +34,9 @@ class SeatClient:
     """One connection to ``/ws/TABLE`` (with ``token``: a seat; without: a spectator)."""
 
     def __init__(self, base: str, table: str, token: str | None = None,
-                 keep_frames: bool = True) -> None:
+                 keep_frames: bool = True, headers: dict[str, str] | None = None) -> None:
         self.url = f"{base.rstrip('/')}/ws/{table}" + (f"?token={token}" if token else "")
+        self.headers = headers  # sent with each connection's request (a session's cookie)
         self.seq = 0
         self.view: dict[str, Any] | None = None
         self.table: dict[str, Any] | None = None
@@ -83,7 +84,8 @@ class SeatClient:
         while not self.stopped:
             try:
                 async with websockets.connect(self.url, compression=None, open_timeout=10,
-                                              ping_interval=None, max_size=2**22) as ws:
+                                              ping_interval=None, max_size=2**22,
+                                              additional_headers=self.headers) as ws:
                     self.ws = ws
                     self.connections += 1
                     delay = 0.05

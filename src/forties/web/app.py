@@ -32,7 +32,18 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from ..rules import PRESETS, RulesError, build_rules, find_preset, option_specs
 from ..table import COMPUTER, EMPTY, TABLE_LEVELS, TableError
-from . import account_api, account_data, drain, games, hall, install, metrics, pad, passkeys
+from . import (
+    account_api,
+    account_data,
+    drain,
+    games,
+    hall,
+    install,
+    metrics,
+    pad,
+    passkeys,
+    regulars,
+)
 from .accounts import Accounts
 from .guard import Door, Guard, with_headers
 from .http import Refused, error, json_body
@@ -293,6 +304,7 @@ async def join(request: Request) -> Response:
     body = await json_body(request, BODY_MAX)
     await limit(request, "joins")
     table_id = request.path_params["id"]
+    await regulars.regulars_of(request.app.state).may_join(request, table_id)
     got = await service_of(request).join(table_id, body.get("invite"), body.get("name"),
                                          body.get("seat"))
     await games.games_of_app(request).link_request(request, table_id, got["seat"])
@@ -481,6 +493,8 @@ def body_limit(path: str) -> int:
         return passkeys.BODY_MAX
     if path.startswith("/api/account"):
         return account_api.BODY_MAX
+    if path.startswith("/api/regulars"):
+        return regulars.BODY_MAX
     return BODY_MAX
 
 
@@ -524,7 +538,8 @@ def create_app(settings: ServerSettings) -> Starlette:
     metrics.count_errors()
     app = Starlette(routes=[*ROUTES, *pad.ROUTES, *hall.ROUTES, *install.ROUTES,
                             *account_api.ROUTES, *passkeys.ROUTES, *games.ROUTES,
-                            *account_data.ROUTES],
+                            *account_data.ROUTES,
+                            *regulars.ROUTES],
                     lifespan=lifespan, exception_handlers={
                         Refused: on_refused, RateLimited: on_rate,
                         TableError: on_table_error,
@@ -537,6 +552,7 @@ def create_app(settings: ServerSettings) -> Starlette:
     app.state.accounts = Accounts(store, secure=(settings.public_url or "").startswith(
         "https:"))
     app.state.games = index
+    app.state.regulars = regulars.Regulars(store, service, app.state.accounts, index)
     app.state.door = door
     app.state.metrics_allow = metrics.networks(settings.metrics_allow)
     # what a server told to stop runs first (``forties.web.serving``)
@@ -591,6 +607,10 @@ async def websocket_session(service: Service, websocket: WebSocket) -> None:
                      4429)
         return
     conn = service.connect(seat, token, websocket.client.host if websocket.client else "")
+    # the account its cookie signs in: online while it stays; it hears no chat of those
+    # it blocks (``web.regulars``)
+    regular = regulars.regulars_of(websocket.app.state)
+    seen = await regular.connected(conn, websocket, live)
 
     async def writer() -> None:
         while True:
@@ -627,6 +647,9 @@ async def websocket_session(service: Service, websocket: WebSocket) -> None:
     finally:
         service.leave(conn)
         service.close_seat(live, seat)
+        regular.disconnected(conn)
+        if seen is not None:
+            seen.cancel()
         sender.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await sender

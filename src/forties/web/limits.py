@@ -61,6 +61,14 @@ GET /api/account/export                        ``account_data`` a minute; one ac
                                                rows (``web.account_admin.export``)
 POST /api/account/delete                       ``account_data`` a minute (4 KiB body);
                                                one account's rows
+GET /api/regulars, /api/regulars/invites       a session's lookup; at most
+                                               ``regulars.FOLLOWS_MAX`` regulars and
+                                               ``INVITES_SHOWN`` invitations (4 KiB body)
+POST /api/regulars/follow, unfollow, block,    ``follows`` a minute; one account's row
+unblock
+POST /api/regulars/invite, invites/ID/accept,  ``invites`` a minute; one invitation (at
+decline                                        most ``INVITES_SENT_MAX`` waiting from an
+                                               account), one seat
 websocket /ws/ID                               ``seat_connections`` at once for each seat
                                                (the newest is refused); frames queued
                                                ``live.QUEUE_MAX`` at most
@@ -159,6 +167,16 @@ class Limits:
     # an account's data downloaded, or the account deleted (``web.account_data``)
     account_data_per_minute: int = 10
     account_data_per_minute_total: int = 120
+    # an account's regulars (``web.regulars``): follows, unfollows, blocks and unblocks;
+    # invitations to a seat sent, accepted and declined
+    follows_per_minute: int = 30
+    follows_per_minute_total: int = 1200
+    invites_per_minute: int = 30
+    invites_per_minute_total: int = 1200
+    # an account is online when seen this recently (a websocket open, or its home page);
+    # each process writes when it saw an account at most every ``seen_seconds``
+    online_seconds: float = 180.0
+    seen_seconds: float = 60.0
     replay_hands: int = 200  # the most hands of a record replayed
     replay_answer_bytes: int = 16 * 1024 * 1024  # the most bytes of a replay's answer
     replays_waiting: int = 2  # replays worked out or waiting at once (more: busy)
@@ -358,7 +376,8 @@ class Rates:
         "chats": "chat lines", "hints": "hints", "records": "downloads",
         "replays": "replays", "signups": "new accounts", "signins": "sign-ins",
         "claims": "claims of seats", "lookups": "looks at players' games",
-        "account_data": "downloads or deletions of accounts' data"}
+        "account_data": "downloads or deletions of accounts' data",
+        "follows": "follows and blocks", "invites": "invitations and answers"}
 
     def __init__(self, limits: Limits | None = None) -> None:
         lim = limits or Limits()

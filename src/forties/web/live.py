@@ -54,6 +54,13 @@ class Conn:
     close_code: int = 1000  # the websocket's, once closed (1012: reconnect, we restart)
     address: str = ""  # the client's address (its chat and hints are limited by it)
     pace: str | None = None  # the pace this page follows the table at (``web.pace``)
+    # the account its cookie signs in (``web.regulars``, at the connect), the table it is
+    # at, the accounts it blocks and the seats of this table they hold: their chat lines
+    # reach this connection without their words (``muted``)
+    account: str | None = None
+    table_id: str | None = None
+    deaf_to: frozenset[str] = frozenset()
+    deaf_seats: frozenset[int] = frozenset()
 
     def send(self, text: str) -> None:
         if self.closed:
@@ -76,6 +83,15 @@ class Conn:
             out["refusal"] = refusal
             out["params"] = params or {}
         self.send_json(out)
+
+    def deaf(self, live: Live, seat: Any) -> bool:
+        """Whether this connection's account blocks the account at ``seat`` (a chat line's):
+        the seat is one of theirs here (``deaf_seats``), or a connection of theirs sits
+        there now."""
+        if not self.deaf_to or seat is None:
+            return False
+        return seat in self.deaf_seats or any(
+            c.seat == seat and c.account in self.deaf_to for c in live.conns)
 
     def close(self, code: int = 1000) -> None:
         """Closed after the frames already queued, with the websocket's close ``code``."""
@@ -297,11 +313,17 @@ class LiveTables:
         return len(events)
 
     def broadcast(self, live: Live, event: Event) -> None:
-        """Tell every connection of ``event``: one frame built per seat, sent as is."""
+        """Tell every connection of ``event``: one frame built per seat, sent as is. A chat
+        line reaches a connection whose account blocks the speaker's (``Conn.deaf``)
+        without its words: only its number, so that the page knows it missed nothing."""
         t = live.table
         texts: dict[int | None, str] = {}
         now = time.time()
+        chat = event["kind"] == "chat"
         for c in live.conns:
+            if chat and c.deaf(live, event.get("seat")):
+                c.send(encode(muted_line(t.seq)))
+                continue
             text = texts.get(c.seat)
             if text is None:
                 text = texts[c.seat] = encode(t.event_frame(c.seat, event,
@@ -323,4 +345,10 @@ class LiveTables:
         self.spawn(self.bus.publish(live.table.id, live.table.seq))
 
 
-__all__ = ["HOST", "QUEUE_MAX", "Conn", "Live", "LiveTables", "OnOver", "encode"]
+def muted_line(seq: int) -> dict[str, Any]:
+    """A chat line as a connection that does not hear its speaker gets it: its number."""
+    return {"type": "chat", "seq": seq}
+
+
+__all__ = ["HOST", "QUEUE_MAX", "Conn", "Live", "LiveTables", "OnOver", "encode",
+           "muted_line"]

@@ -29,7 +29,7 @@ from ..table import OVER, PHRASES, REVIEW, Event, TableError, name_key
 from . import metrics
 from .catchup import CatchUp
 from .limits import RateLimited, Rates
-from .live import HOST, Conn, Live, LiveTables
+from .live import HOST, Conn, Live, LiveTables, muted_line
 from .pace import check_pace
 from .pools import Pools, pool_hint
 from .presence import Presence
@@ -143,10 +143,17 @@ class Messages:
             now = time.time()
             frames = t.frames_since(conn.seat, seq, host, now) if seq else None
             if frames is None:
-                conn.send_json(t.snapshot(conn.seat, host, now))
+                snap = t.snapshot(conn.seat, host, now)
+                if conn.deaf_to:  # (the chat of accounts it blocks is not delivered)
+                    snap["chat"] = [m for m in snap["chat"]
+                                    if not conn.deaf(live, m.get("seat"))]
+                conn.send_json(snap)
             else:
                 for f in frames:
-                    conn.send_json(f)
+                    if f.get("type") == "chat" and conn.deaf(live, f.get("seat")):
+                        conn.send_json(muted_line(f["seq"]))
+                    else:
+                        conn.send_json(f)
             if conn.live is None:
                 conn.live = live
                 live.conns.add(conn)

@@ -211,6 +211,15 @@ class Seating:
         t = live.table
         if not t.settings.public:
             raise TableError("invite", "this table is private: join it by its invite link")
+        return await self.take_seat(live, seat, name)
+
+    async def take_seat(self, live: Live, seat: Any, name: Any) -> dict[str, Any]:
+        """A person takes the empty ``seat`` of a table, public or private, with no invite:
+        {"token", "seat"}. For the public tables' lobby, and an account's invitation
+        accepted (``web.regulars``: the host invited that account to that seat)."""
+        t = live.table
+        if t.closed:
+            raise TableError("closed", CLOSED_WORDS)
         if type(seat) is not int or not 0 <= seat < t.n:
             raise TableError("bad", f"seat must be a number from 0 to {t.n - 1}")
         who = clean_name(name, "")

@@ -1226,6 +1226,8 @@ function sayWho(seat, you, other) {
 }
 
 function onChat(m) {
+  // a line of someone this reader's account blocks comes as its number only: not shown
+  if (m.text === undefined && m.phrase === undefined) return;
   S.chat.push(m);
   if (S.chat.length > 200) S.chat.shift();
   $('chatlog').appendChild(chatLine(m));
