@@ -392,6 +392,8 @@ def test_demo_is_deterministic_and_its_record_checks(tmp_path: Path,
 # (a saved evening, written by _saved_evening); when the argument itself is tested, the
 # file under test takes its place.
 EVENING = "<a saved evening>"
+# An account's id in a database of its own (``--db`` too), written by _an_account.
+ACCOUNT = "<an account>"
 
 # How each command that takes a file runs here, small and quick; the file under test (an
 # option's value, or the command's argument) is added to these. A command with a new file
@@ -412,6 +414,7 @@ FILE_RUNS: dict[tuple[str, ...], tuple[str, ...]] = {
     ("pad",): (),  # no hand typed: the pad is saved as it starts
     ("admin", "backup"): (),  # (of forties serve's default database, made empty)
     ("admin", "restore"): (),
+    ("admin", "accounts", "export"): (ACCOUNT,),
 }
 
 
@@ -422,6 +425,29 @@ def _saved_evening(folder: Path) -> str:
     path = folder / "evening.json"
     path.write_text(json.dumps(h.to_json()), encoding="utf-8")
     return str(path)
+
+
+def _an_account(folder: Path) -> list[str]:
+    """An account in an SQLite database of ``folder``: its id and ``--db`` with the
+    database's URL."""
+    import time
+
+    from forties.web.accounts import accounts_t
+    from forties.web.store import Store
+
+    url = f"sqlite:///{folder / 'accounts.db'}"
+    if (folder / "accounts.db").is_file():  # (made for an earlier case of the same test)
+        return ["AnAccount0000001", "--db", url]
+    store = Store(url)
+    try:
+        with store.engine.begin() as conn:
+            conn.execute(accounts_t.insert(), {
+                "id": "AnAccount0000001", "name": "Ann", "name_key": "ann",
+                "created": time.time(), "status": "active", "hidden": False,
+                "last_seen": None})
+    finally:
+        store.close()
+    return ["AnAccount0000001", "--db", url]
 
 
 def _file_params() -> list[tuple[tuple[str, ...], str]]:
@@ -455,6 +481,9 @@ def _file_job(tmp_path: Path, command: tuple[str, ...], param: str,
             else [*args, value]
     else:
         args = [_saved_evening(tmp_path) if a == EVENING else a for a in args]
+        if ACCOUNT in args:
+            i = args.index(ACCOUNT)
+            args[i:i + 1] = _an_account(tmp_path)
         args += [max(p.opts, key=len), value]
     env = {**os.environ, "FORTIES_DATA": str(tmp_path / "data")}
     return [*command, *args], b"", env, tmp_path
