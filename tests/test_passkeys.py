@@ -167,6 +167,18 @@ def test_signing_in_with_the_passkey_moves_its_counter_on(client: TestClient) ->
     assert me(client) is None and rows(client, credentials_t)[0].sign_count == 2
 
 
+def test_signing_in_again_ends_the_browsers_last_session(client: TestClient) -> None:
+    device = SoftAuthenticator()
+    first = sign_up(client, "Rania", device).json()["account"]
+    old_key = client.cookies.get(COOKIE)
+    other_device = SoftAuthenticator()
+    sign_up(second_client(client), "Samir", other_device)
+    assert sign_in(client, other_device).json()["account"]["name"] == "Samir"
+    assert client.portal.call(accounts(client).sessions_of, first["id"]) == []
+    assert client.portal.call(accounts(client).session, old_key) is None
+    assert len(client.get("/api/account/sessions").json()["sessions"]) == 2  # Samir's two
+
+
 def test_signin_options_ask_for_any_passkey_of_the_site(client: TestClient) -> None:
     options = client.post("/api/account/signin/begin", json={}).json()["options"]
     assert options["rpId"] == "testserver" and options["allowCredentials"] == []

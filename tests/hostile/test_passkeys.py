@@ -245,3 +245,21 @@ def test_a_cross_site_post_changes_nothing(client: TestClient) -> None:
                     headers={"content-type": "application/x-www-form-urlencoded"})
     refused(r, 415)
     assert len(client.get("/api/account/passkeys").json()["passkeys"]) == 1
+
+
+def test_odd_labels_are_kept_clean_or_refused(client: TestClient) -> None:
+    sign_up(client, "Ann")
+    pid = client.get("/api/account/passkeys").json()["passkeys"][0]["id"]
+    for odd in ODD_TEXT:
+        r = post(client, "/api/account/passkeys/rename", {"id": pid, "label": odd})
+        if r.status_code == 200:
+            label = client.get("/api/account/passkeys").json()["passkeys"][0]["label"]
+            assert label == r.json()["label"] and label.isprintable() and len(label) <= 40
+            assert SURROGATE not in label and "\u202e" not in label and "\x00" not in label
+        else:
+            assert "characters" in refused(r, 400)
+        for url, body in (("rename", {"id": odd, "label": "x"}), ("remove", {"id": odd})):
+            r = post(client, f"/api/account/passkeys/{url}", body)
+            assert r.status_code in (400, 404), r.text  # (odd text cleaned may be an id)
+            refused(r, r.status_code)
+    assert len(client.get("/api/account/passkeys").json()["passkeys"]) == 1

@@ -488,8 +488,12 @@ def why(e: Exception) -> str:
 
 async def signed_in_answer(request: Request, account: Account,
                            extra: dict[str, Any] | None = None) -> Response:
-    """A new session for ``account`` on this browser (its cookie set), and the account."""
+    """A new session for ``account`` on this browser (its cookie set), and the account;
+    the session the browser held before (if any) is ended, not left behind."""
     accounts = accounts_of(request.app.state)
+    before = await accounts.signed_in(request)
+    if before is not None:
+        await accounts.end_session(before[0].id, before[1].id)
     key = await accounts.new_session(account.id, agent_of(request))
     answer = JSONResponse({"ok": True, "account": account.to_json(), **(extra or {})},
                           headers={"Cache-Control": "no-store"})
