@@ -38,6 +38,7 @@ from . import (
     drain,
     games,
     hall,
+    history,
     install,
     metrics,
     pad,
@@ -495,6 +496,8 @@ def body_limit(path: str) -> int:
         return account_api.BODY_MAX
     if path.startswith("/api/regulars"):
         return regulars.BODY_MAX
+    if path.startswith("/api/history"):
+        return history.BODY_MAX
     return BODY_MAX
 
 
@@ -539,7 +542,8 @@ def create_app(settings: ServerSettings) -> Starlette:
     app = Starlette(routes=[*ROUTES, *pad.ROUTES, *hall.ROUTES, *install.ROUTES,
                             *account_api.ROUTES, *passkeys.ROUTES, *games.ROUTES,
                             *account_data.ROUTES,
-                            *regulars.ROUTES],
+                            *regulars.ROUTES,
+                            *history.ROUTES],
                     lifespan=lifespan, exception_handlers={
                         Refused: on_refused, RateLimited: on_rate,
                         TableError: on_table_error,

@@ -43,6 +43,12 @@ POST /api/account/claim                        ``claims`` a minute; at most
 POST /api/tables/ID/rated                      the host's key; one change of one table
 GET /api/me/games, /api/players/ID/games,      ``lookups`` a minute; at most
 /stats, /api/leaderboard/FAMILY                ``games.PAGE_MAX`` rows (``web.games``)
+GET /me/games, /players/ID, /leaderboard...    a static file
+GET /api/history/...                           ``lookups`` a minute; one page of games
+                                               (``history.PAGE_SIZE``), one player's
+                                               ratings, statistics and rating history
+                                               (its last ``history.HISTORY_POINTS``), or
+                                               one leaderboard (``web.history``)
 GET /healthz, /readyz                          nothing: they answer while replays run
 GET /metrics                                   the allowed addresses only; one scrape
 POST /api/pads                                 ``pads`` a minute

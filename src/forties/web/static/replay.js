@@ -1,9 +1,11 @@
-// Step through a finished game's record: from a table (?table=ID) or a file the player opens.
+// Step through a finished game's record: from a table (?table=ID, and &hand=N to open it at
+// hand N's deal) or a file the player opens.
 // The server turns the record into one spectator's view per step, every hand shown.
 import { t, loadLanguage, preferredLanguage, languagePicker } from './i18n.js';
 import { cardFigure, suitIcon } from './cards.js';
 import { actionWords } from './words.js';
 import { api, h, computerLevel, computerWords } from './util.js';
+import { stepPar } from './replayer.js';
 import './theme.js';
 
 const $ = (id) => document.getElementById(id);
@@ -58,6 +60,7 @@ function show() {
   $('slider').value = String(at);
   $('count').textContent = t('replay.count', { at: at + 1, total: steps.length });
   $('step-text').textContent = stepWords(step.text);
+  $('step-par').textContent = stepPar({ steps, at, sideName: (seats) => seats.map(seatName).join(' + ') });
   const sides = view.sides || [];
   const scores = view.scores || [];
   $('scores').textContent = scores.length === sides.length
@@ -97,7 +100,13 @@ function show() {
   document.body.dataset.step = String(at);
 }
 
-async function load(record) {
+/** The step where hand `hand` (1-based) is dealt, or 0 where the record has no such hand. */
+function dealOf(hand) {
+  const i = steps.findIndex((s) => s.text === `hand ${hand}: the deal`);
+  return i < 0 ? 0 : i;
+}
+
+async function load(record, hand) {
   $('error').textContent = '';
   names = Array.isArray(record && record.players)
     ? record.players.map((p) => (typeof p === 'string' ? p : (p && p.name) || '')) : [];
@@ -108,7 +117,7 @@ async function load(record) {
     $('error').textContent = e.message;
     return;
   }
-  at = 0;
+  at = hand ? dealOf(hand) : 0;
   $('slider').max = String(Math.max(0, steps.length - 1));
   $('player').hidden = false;
   show();
@@ -145,7 +154,10 @@ async function main() {
   const table = new URLSearchParams(location.search).get('table');
   if (table) {
     try {
-      load(await api(`/api/tables/${encodeURIComponent(table)}/record`));
+      // ?hand=N: the game opened at hand N's deal (My games' links to each hand)
+      const hand = Number(new URLSearchParams(location.search).get('hand') || '0');
+      load(await api(`/api/tables/${encodeURIComponent(table)}/record`),
+        Number.isInteger(hand) && hand > 0 ? hand : 0);
     } catch (e) {
       $('error').textContent = e.message;
     }

@@ -57,8 +57,9 @@ function parValue(step) {
   return Number.isFinite(p.points) ? Number(p.points) : null;
 }
 
-/** The par from this step's position, in words, and what the card changed. */
-function stepPar(r) {
+/** The par from this step's position, in words, and what the card changed (``r``: the
+ *  replay's steps, the step shown ``at`` and ``sideName(seats)``; the replay page's too). */
+export function stepPar(r) {
   const step = r.steps[r.at];
   const p = step.par;
   const now = parValue(step);
