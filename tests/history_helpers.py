@@ -37,10 +37,6 @@ def run(client: TestClient | Store, fn: Any) -> Any:
     return portal.call(client.app.state.store.run, fn)  # type: ignore[attr-defined]
 
 
-def family_of(preset: str) -> str:
-    return "forty-one" if preset == "forty-one" else "forty-fives"
-
-
 def add_game(client: TestClient | Store, table: str, preset: str, finished: float,
              seats: Sequence[dict[str, Any]], scores: Sequence[int], winners: Sequence[int],
              rated: bool = False, counted: bool = False, why: str | None = None,
@@ -51,7 +47,7 @@ def add_game(client: TestClient | Store, table: str, preset: str, finished: floa
     before and after from ``ratings`` (by seat), one more game in its statistics' totals
     (its own, and its partnerships'), as ``web.games`` indexes a game."""
     ratings = ratings or {}
-    family = family_of(preset)
+    family = preset  # (a game family is a preset)
 
     def work(conn: Connection) -> None:
         conn.execute(games_t.insert(), {

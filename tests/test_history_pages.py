@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
+from forties.ratings import REASONS
 from forties.web.accounts import COOKIE
 from forties.web.app import ServerSettings, create_app
 from forties.web.limits import Limits, Rates
@@ -75,10 +76,11 @@ def test_my_games_newest_first_with_who_played_and_how_it_went(
              [you(me.id, 0), you(gone.id, 1, "Gone Soon"), guest("Zoé", 0), guest("Bob", 1)],
              scores=[125, 60], winners=[0], rated=True, counted=True,
              ratings={0: (1000.0, 1012.4)})
-    # the newest: rated but not counted (a guest played), with the reason's code
+    # the newest: rated but not counted (a guest played): the reason's sentence, as
+    # web.games keeps it, said by its code
     add_game(client, "t3", "forty-one", now, [you(me.id, 0), guest("Ali", 1),
                                                you(paul.id, 0, "Paul"), guest("Sami", 1)],
-             scores=[41, 12], winners=[0], rated=True, counted=False, why="guest")
+             scores=[41, 12], winners=[0], rated=True, counted=False, why=REASONS["guest"])
     delete_account(client, gone.id)
     got = client.get("/api/history/me/games").json()
     assert [g["table"] for g in got["games"]] == ["t3", "t2", "t1"]
@@ -129,9 +131,9 @@ def test_my_games_filtered_by_game_and_by_partner(client: TestClient) -> None:
     add_game(client, "bob-41", "forty-one", 3.0, seats(bob.id), [1, 0], [0])
     get = lambda q: [g["table"] for g in client.get(  # noqa: E731
         f"/api/history/me/games?{q}").json()["games"]]
-    assert get("family=forty-fives") == ["bob-mv", "ann-mv"]
+    assert get("family=merrimack-valley") == ["bob-mv", "ann-mv"]
     assert get(f"partner={bob.id}") == ["bob-41", "bob-mv"]
-    assert get(f"partner={ann.id}&family=forty-fives") == ["ann-mv"]
+    assert get(f"partner={ann.id}&family=merrimack-valley") == ["ann-mv"]
     assert get(f"partner={ann.id}&family=forty-one") == []
     partners = client.get("/api/history/me/games").json()["partners"]
     assert sorted(p["name"] for p in partners) == ["Ann", "Bob"]
@@ -152,34 +154,34 @@ def test_a_players_page_ratings_history_and_statistics(client: TestClient) -> No
     now = 1_800_000_000.0
     paul, _ = make_account(client, "Paul")
     me = sign_in(client, "Marie")
-    set_rating(client, me.id, "forty-fives", mu=30.0, sigma=2.0, games=40, last=now,
+    set_rating(client, me.id, "auction-45", mu=30.0, sigma=2.0, games=40, last=now,
                history=[(now - 2 * DAY, 1010.0), (now - DAY, 1050.0), (now, 1100.0)])
     set_rating(client, me.id, "forty-one", mu=25.0, sigma=7.0, games=3, last=now)
-    set_rating(client, "+".join(sorted([me.id, paul.id])), "forty-fives", mu=27.0,
+    set_rating(client, "+".join(sorted([me.id, paul.id])), "auction-45", mu=27.0,
                sigma=3.0, games=25, last=now)
-    set_stats(client, me.id, "forty-fives", "", {
+    set_stats(client, me.id, "auction-45", "", {
         "games": 4, "finished": 4, "won": 3, "hands": 10, "hands_won": 6, "points": 75,
         "took": 300, "par_hands": 8, "par_equal": 6, "par_better": 1, "par_worse": 1,
         "bids": {"20": {"made": 2, "set": 1}, "30for60": {"made": 1, "set": 0}}})
-    set_stats(client, me.id, "forty-fives", paul.id, {"games": 2, "won": 2, "hands": 5,
+    set_stats(client, me.id, "auction-45", paul.id, {"games": 2, "won": 2, "hands": 5,
                                                        "points": 40, "bids": {}})
     got = client.get(f"/api/history/players/{me.id}").json()
     assert got["player"]["name"] == "Marie" and got["player"]["id"] == me.id
     assert got["player"]["yours"] is True and got["player"]["since"] == me.created
     # 1000 + 25 (mu - 3 sigma): 1000 + 25 * 24 = 1600; 1000 + 25 * 4 = 1100
     assert got["ratings"] == [
-        {"family": "forty-fives", "rating": 1600, "games": 40, "provisional": False},
+        {"family": "auction-45", "rating": 1600, "games": 40, "provisional": False},
         {"family": "forty-one", "rating": 1100, "games": 3, "provisional": True}]
-    assert got["history"]["forty-fives"] == [
+    assert got["history"]["auction-45"] == [
         {"at": now - 2 * DAY, "rating": 1010}, {"at": now - DAY, "rating": 1050},
         {"at": now, "rating": 1100}]
     stats = got["stats"][0]
-    assert stats["family"] == "forty-fives"
+    assert stats["family"] == "auction-45"
     assert stats["stats"]["points_a_hand"] == 7.5 and stats["stats"]["par_rate"] == 0.75
     assert stats["stats"]["bids"]["30for60"] == {"made": 1, "set": 0}
     [pair] = got["partnerships"]
     assert pair["partner"] == {"id": paul.id, "name": "Paul", "former": False}
-    assert pair["rating"] == {"family": "forty-fives", "rating": 1450, "games": 25,
+    assert pair["rating"] == {"family": "auction-45", "rating": 1450, "games": 25,
                               "provisional": False}
     assert pair["stats"]["points_a_hand"] == 8.0
     # a stranger sees the same ratings, not as the owner
@@ -192,8 +194,8 @@ def test_hidden_games_are_shown_to_the_owner_only(client: TestClient) -> None:
     owner, key = make_account(client, "Private Pat")
     add_game(client, "secret", "merrimack-valley", 5.0,
              [you(owner.id, 0), guest("Q", 1), guest("R", 0), guest("S", 1)], [1, 0], [0])
-    set_stats(client, owner.id, "forty-fives", "partner1", {"games": 1})
-    set_stats(client, owner.id, "forty-fives", "", {"games": 1, "hands": 2})
+    set_stats(client, owner.id, "merrimack-valley", "partner1", {"games": 1})
+    set_stats(client, owner.id, "merrimack-valley", "", {"games": 1, "hands": 2})
     client.cookies.set(COOKIE, key)
     assert client.post("/api/account/privacy", json={"hidden": True}).json()["hidden"]
     mine = client.get(f"/api/history/players/{owner.id}").json()
@@ -238,24 +240,24 @@ def test_the_leaderboard_lists_active_players_provisional_apart(client: TestClie
     accounts = {n: make_account(client, n)[0] for n in
                 ("Ace", "Bea", "Cal", "Dot", "Eve", "Fay")}
     rate = lambda n, mu, sigma, games, last: set_rating(  # noqa: E731
-        client, accounts[n].id, "forty-fives", mu, sigma, games, last)
+        client, accounts[n].id, "auction-45", mu, sigma, games, last)
     rate("Ace", 30.0, 2.0, 50, now - DAY)           # 1600
-    rate("Bea", 32.0, 2.0, 30, now - 89 * DAY)      # 1650
+    rate("Bea", 32.0, 2.0, 30, now - 29 * DAY)      # 1650
     rate("Cal", 30.0, 2.0, 60, now - DAY)           # 1600, more games than Ace
-    rate("Dot", 40.0, 2.0, 50, now - 91 * DAY)      # not active: 91 days
+    rate("Dot", 40.0, 2.0, 50, now - 31 * DAY)      # not active: a month and a day
     rate("Eve", 28.0, 7.0, 5, now)                  # provisional
     rate("Fay", 35.0, 2.0, 50, now)                 # deleted below
-    set_rating(client, f"{accounts['Ace'].id}+{accounts['Cal'].id}", "forty-fives", 50.0,
+    set_rating(client, f"{accounts['Ace'].id}+{accounts['Cal'].id}", "auction-45", 50.0,
                1.0, 50, now)  # a partnership: not on the players' board
     set_rating(client, accounts["Ace"].id, "forty-one", 50.0, 1.0, 50, now)
     delete_account(client, accounts["Fay"].id)
-    got = client.get("/api/history/leaderboard/forty-fives").json()
+    got = client.get("/api/history/leaderboard/auction-45").json()
     assert [(p["rank"], p["name"], p["rating"]) for p in got["players"]] == \
         [(1, "Bea", 1650), (2, "Cal", 1600), (3, "Ace", 1600)]
     assert [(p["name"], p["rating"], p["provisional"]) for p in got["provisional"]] == \
         [("Eve", 1175, True)]
-    assert got["active_days"] == 90
-    for family in ("chess", "auction-45"):  # (a game family, not a preset)
+    assert got["active_days"] == 30
+    for family in ("chess", "forty-fives"):  # (a game family is a preset)
         r = client.get(f"/api/history/leaderboard/{family}")
         assert r.status_code == 404 and r.json()["code"] == "family"
 
@@ -314,7 +316,7 @@ def test_a_game_played_here_shows_in_both_partners_games(tmp_path: Path) -> None
                 [(list(side), score) for side, score in
                  zip(state.sides, state.scores, strict=True)]
             page = c.get(f"/api/history/players/{account.id}").json()
-            assert page["stats"][0]["family"] == "forty-fives"
+            assert page["stats"][0]["family"] == "merrimack-valley"
             assert page["stats"][0]["stats"]["games"] == 1
             [pair] = page["partnerships"]
             assert pair["partner"]["name"] == ("Bob" if seat == 0 else "Ann")

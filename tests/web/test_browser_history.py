@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from forties.ratings import REASONS
 from forties.web.accounts import COOKIE, Account, Accounts
 from forties.web.limits import Rates
 from forties.web.service import Limits
@@ -88,7 +89,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
             add_game(store, "old-forty-one", "forty-one", now - 3 * DAY,
                      [dict(s, kind="person", name=n, account=None) if s["account"] is None
                       else s for s, n in zip(seats, ["", "Zoé", "", "Karim"], strict=True)],
-                     [41, 30], [1], rated=True, counted=False, why="guest")
+                     [41, 30], [1], rated=True, counted=False, why=REASONS["guest"])
             add_game(store, "solo-auction", "auction-45", now - 2 * DAY,
                      [seats[0], {"name": "Bob", "kind": "person", "account": None,
                                  "side": 1},
@@ -96,11 +97,11 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
                       {"name": "Cy", "kind": "person", "account": None, "side": 1}],
                      [120, 85], [0], rated=True, counted=True,
                      ratings={0: (1100.0, 1125.0)})
-            set_rating(store, me.id, "forty-fives", 30.0, 2.0, 30, now,
+            set_rating(store, me.id, "auction-45", 30.0, 2.0, 30, now,
                        history=[(now - 3 * DAY, 1400.0), (now - 2 * DAY, 1450.0),
                                 (now - DAY, 1430.0), (now, 1600.0)])
-            set_rating(store, paul.id, "forty-fives", 28.0, 2.0, 40, now)
-            set_stats(store, me.id, "forty-fives", "", {
+            set_rating(store, paul.id, "auction-45", 28.0, 2.0, 40, now)
+            set_stats(store, me.id, "auction-45", "", {
                 "games": 4, "won": 3, "hands": 10, "hands_won": 6, "points": 75,
                 "par_hands": 8, "par_equal": 6, "bids": {"30for60": {"made": 1, "set": 1}}})
             yield Site(url, store, me, key, paul, table, hands)
@@ -181,7 +182,7 @@ def test_the_player_page_draws_the_rating_history_and_its_table(
     page.goto(site.url + f"/players/{site.me.id}?lang=en")
     wait_ready(page)
     assert page.text_content("h1") == "Marie"
-    chart = page.locator("figure.chart[data-family='forty-fives']")
+    chart = page.locator("figure.chart[data-family='auction-45']")
     points = chart.locator("svg polyline").get_attribute("points") or ""
     assert len(points.split()) == 4
     ys = [float(p.split(",")[1]) for p in points.split()]
@@ -189,10 +190,10 @@ def test_the_player_page_draws_the_rating_history_and_its_table(
     assert ys[3] < ys[1] < ys[2] < ys[0]
     label = chart.locator("svg").get_attribute("aria-labelledby")
     assert page.text_content(f"#{label}") == \
-        "Forty-Fives: 4 rated games, from 1400 to 1600."
-    page.click("figure.chart[data-family='forty-fives'] details summary")
+        "Auction 45: 4 rated games, from 1400 to 1600."
+    page.click("figure.chart[data-family='auction-45'] details summary")
     rows = page.eval_on_selector_all(
-        "#chart-forty-fives-table tbody tr", "rs => rs.map(r => r.cells[2].textContent)")
+        "#chart-auction-45-table tbody tr", "rs => rs.map(r => r.cells[2].textContent)")
     assert rows == ["1400", "1450", "1430", "1600"]
     assert "1600 (30 rated games)" in page.inner_text("#ratings")
     stats = page.inner_text("#stats")
@@ -205,7 +206,7 @@ def test_the_player_page_draws_the_rating_history_and_its_table(
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_the_leaderboard_on_a_phone(browser: Any, site: Site, lang: str) -> None:
     page = new_page(browser, PHONE, lang)
-    page.goto(site.url + f"/leaderboard/forty-fives?lang={lang}")
+    page.goto(site.url + f"/leaderboard/auction-45?lang={lang}")
     wait_ready(page)
     names = page.eval_on_selector_all("#players tr", "rs => rs.map(r => r.cells[1].textContent)")
     assert names == ["Marie", "Paul"]
@@ -214,6 +215,9 @@ def test_the_leaderboard_on_a_phone(browser: Any, site: Site, lang: str) -> None
     heading = {"en": "Leaderboards", "fr": "Classements"}[lang]
     assert page.text_content("h1") == heading
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    # the table's four columns are all within the screen: nothing to scroll sideways for
+    assert page.evaluate("(() => { const t = document.getElementById('board'); "
+                         "return t.scrollWidth <= t.parentElement.clientWidth; })()")
     page.click("#players tr >> nth=0 >> a")
     page.wait_for_url(f"**/players/{site.me.id}**")
     page.context.close()
@@ -224,7 +228,7 @@ def test_axe_finds_nothing_on_the_history_pages(browser: Any, site: Site, lang: 
     page = signed_in(browser, site, lang)
     found: list[str] = []
     for path in (f"/me/games?lang={lang}", f"/players/{site.me.id}?lang={lang}",
-                 f"/leaderboard/forty-fives?lang={lang}"):
+                 f"/leaderboard/auction-45?lang={lang}"):
         page.goto(site.url + path)
         wait_ready(page)
         for d in page.query_selector_all("details"):

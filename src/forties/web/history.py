@@ -8,8 +8,11 @@ Everything is read through the games' index (``web.games``: ``Games.games_of``,
 game once; nothing is recomputed from records on a page view. This module shapes what
 those give for the pages: each seat of a game with its side, a page to link to (an
 account's) or "a former player" (a deleted one's), the partners' and the opponents' seats,
-each side's score, the rating's change; the rating a player reads and whether it is still
-provisional; the statistics' rates (points a hand, the par's rate).
+each side's score, the rating's change and why a rated game did not count (as a code of
+``ratings.REASONS``, which the pages say in the reader's language); the leaderboard's
+established and provisional players apart; the statistics' rates (points a hand, the
+par's rate). A game family is a preset, as ``web.games`` and ``forties.ratings`` keep
+them.
 
 An account that hides its history (``Account.hidden``) has its games and its
 partnerships shown to itself only; its ratings and its statistics per game stay on its page
@@ -29,6 +32,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from ..ratings import RATED_FAMILIES, REASONS
 from .accounts import DELETED, FORMER_PLAYER, Account, account_of, accounts_of
 from .games import ACTIVE_DAYS, Games, games_of_app
 from .http import Refused, one_line, rates_of
@@ -37,23 +41,12 @@ BODY_MAX = 1024  # these routes read no body
 PAGE_SIZE = 20  # games a page of "My games"
 RECENT = 10  # games on a player's page
 HISTORY_POINTS = 500  # the latest points of a rating's history, a game
-FAMILIES = ("forty-fives", "forty-one")  # the games' families, as web.games keeps them
+FAMILIES = RATED_FAMILIES  # a game family is a preset (web.games, forties.ratings)
 NO_CACHE = {"Cache-Control": "no-store"}
 STATIC = Path(__file__).parent / "static"
-
-# The rating a player reads, and when it is provisional (the ratings' definitions,
-# docs/ratings.md): 1000 + 25 (mu - 3 sigma); fewer than 20 rated games or sigma above 6.5.
-DISPLAY_BASE, DISPLAY_SCALE, DISPLAY_Z = 1000, 25, 3.0
-PROVISIONAL_GAMES, PROVISIONAL_SIGMA = 20, 6.5
-
-
-def shown(mu: float, sigma: float) -> int:
-    """The rating a player reads for a belief mu +- sigma."""
-    return round(DISPLAY_BASE + DISPLAY_SCALE * (mu - DISPLAY_Z * sigma))
-
-
-def provisional(games: int, sigma: float) -> bool:
-    return games < PROVISIONAL_GAMES or sigma > PROVISIONAL_SIGMA
+# why a rated game did not count: the code of the sentence web.games keeps (the pages say
+# it in the reader's language)
+WHY_CODES = {sentence: code for code, sentence in REASONS.items()}
 
 
 # ----- what a request asks for -----------------------------------------------------------
@@ -66,7 +59,7 @@ def family_of(raw: Any, required: bool = False) -> str | None:
             raise Refused("say which game", code="family")
         return None
     if not isinstance(raw, str) or raw not in FAMILIES:
-        raise Refused("there is no such game: " + " or ".join(FAMILIES),
+        raise Refused("there is no such game: choose one of " + ", ".join(FAMILIES),
                       404 if required else 400, code="family")
     return raw
 
@@ -141,6 +134,7 @@ def game_entry(g: Mapping[str, Any]) -> dict[str, Any]:
     elif scores is not None and len(scores) == len(seats):  # (each player's own score)
         for s in seats:
             s["score"] = scores[s["seat"]]
+    why = None if (g.get("counted") or not g.get("rated")) else (g.get("why") or None)
     before, after = g.get("rating_before"), g.get("rating_after")
     rating = None
     if g.get("rated") and g.get("counted") and isinstance(after, (int, float)):
@@ -152,7 +146,7 @@ def game_entry(g: Mapping[str, Any]) -> dict[str, Any]:
         "finished": g.get("finished"), "hands": g.get("hands") or 0, "seat": mine,
         "won": bool(g.get("won")), "rated": bool(g.get("rated")),
         "counted": bool(g.get("counted")),
-        "why": None if (g.get("counted") or not g.get("rated")) else (g.get("why") or None),
+        "why": WHY_CODES.get(why, why) if isinstance(why, str) else None,
         "rating": rating, "seats": seats, "partners": partners, "opponents": opponents,
         "sides": [{"side": side, "seats": [s["seat"] for s in seats if s["side"] == side],
                    "score": side_scores[k], "mine": side == my_side}
@@ -204,14 +198,12 @@ async def profile(request: Request, games: Games, account: Account,
     ratings: list[dict[str, Any]] = []
     pairs: dict[tuple[str, str], dict[str, Any]] = {}
     for r in await games.ratings_of(aid):
-        entry = {"family": r["family"], "rating": shown(r["mu"], r["sigma"]),
-                 "games": r["games"], "provisional": provisional(r["games"], r["sigma"])}
+        entry = {"family": r["family"], "rating": r["shown"], "games": r["games"],
+                 "provisional": r["provisional"]}
         if r["subject"] == aid:
             ratings.append(entry)
-        elif show_all:
-            a, _, b = str(r["subject"]).partition("+")
-            if aid in (a, b) and a != b:
-                pairs[(r["family"], b if a == aid else a)] = {"rating": entry}
+        elif show_all and r.get("partner"):
+            pairs[(r["family"], r["partner"])] = {"rating": entry}
     ratings.sort(key=lambda x: _rank(x["family"]))
     history: dict[str, list[dict[str, Any]]] = {}
     for r in ratings:
@@ -250,11 +242,9 @@ async def profile(request: Request, games: Games, account: Account,
 async def board(games: Games, family: str, now: float) -> dict[str, Any]:
     """A game's leaderboard: the active players (``web.games``: a rated game lately),
     established ones ranked; provisional ones listed apart, unranked."""
-    listed = sorted(({"id": r["account"], "name": r["name"],
-                      "rating": shown(r["mu"], r["sigma"]), "games": r["games"],
-                      "provisional": provisional(r["games"], r["sigma"])}
-                     for r in await games.leaderboard(family, now)),
-                    key=lambda x: (-x["rating"], -x["games"], x["id"]))
+    listed = [{"id": r["account"], "name": r["name"], "rating": r["shown"],
+               "games": r["games"], "provisional": r["provisional"]}
+              for r in await games.leaderboard(family, now)]  # (in the ratings' order)
     ranked = [x for x in listed if not x["provisional"]]
     for i, x in enumerate(ranked):
         x["rank"] = i + 1
@@ -357,4 +347,4 @@ ROUTES: list[BaseRoute] = [
 ]
 
 __all__ = ["BODY_MAX", "FAMILIES", "PAGE_SIZE", "ROUTES", "board", "game_entry",
-           "games_page", "profile", "provisional", "shown", "tally"]
+           "games_page", "profile", "tally"]

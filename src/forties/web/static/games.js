@@ -3,11 +3,12 @@
 // with oneself), each game with its replay, its record and its hands in the replay.
 import { t, loadLanguage, preferredLanguage, languagePicker } from './i18n.js';
 import { h } from './util.js';
-import { FAMILIES, familyName, gameItem } from './history.js';
+import { families, familyName, gameItem } from './history.js';
 import './theme.js';
 
 const $ = (id) => document.getElementById(id);
 let answer = null;
+let FAMILIES = [];
 
 function asked() {
   const q = new URLSearchParams(location.search);
@@ -77,6 +78,7 @@ async function load() {
 async function main() {
   await loadLanguage(preferredLanguage());
   await languagePicker($('lang'), draw);
+  FAMILIES = await families();
   $('filter-form').addEventListener('submit', (ev) => {
     ev.preventDefault();
     location.assign(address($('family').value, $('partner').value, null));

@@ -6,14 +6,20 @@ import { h, computerWords } from './util.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 
-/** The game families as the index keeps them. */
-export const FAMILIES = ['forty-fives', 'forty-one'];
-
-/** A game family in the page's words. */
+/** A game family (a preset: the ratings and statistics are kept per preset) in the page's
+ *  words. */
 export function familyName(family) {
-  if (family === 'forty-fives') return t('history.family.forty_fives');
-  if (family === 'forty-one') return t('history.family.forty_one');
-  return family;
+  return t(`preset.${family}.title`, null, family);
+}
+
+/** The game families: the server's presets, in its order. */
+export async function families() {
+  try {
+    const r = await fetch('/api/presets');
+    return r.ok ? (await r.json()).map((p) => p.name) : [];
+  } catch (e) {
+    return [];
+  }
 }
 
 /** A game's preset (its rules) in the page's words. */

@@ -2,11 +2,12 @@
 // server says), ranked by rating; provisional players listed apart, unranked.
 import { t, loadLanguage, preferredLanguage, languagePicker } from './i18n.js';
 import { h } from './util.js';
-import { FAMILIES, familyName, personLink } from './history.js';
+import { families, familyName, personLink } from './history.js';
 import './theme.js';
 
 const $ = (id) => document.getElementById(id);
 let data = null;
+let FAMILIES = [];
 
 function draw() {
   const family = data ? data.family : '';
@@ -23,12 +24,15 @@ function draw() {
     h('td', null, personLink(p)), h('td', { class: 'num', text: String(p.rating) }),
     h('td', { class: 'num', text: String(p.games) }))));
   $('prov-empty').hidden = data.provisional.length > 0;
+  $('prov').hidden = data.provisional.length === 0;
+  $('board').hidden = data.players.length === 0;
 }
 
 async function main() {
   await loadLanguage(preferredLanguage());
   await languagePicker($('lang'), draw);
-  const asked = decodeURIComponent(location.pathname.split('/')[2] || '') || FAMILIES[0];
+  FAMILIES = await families();
+  const asked = decodeURIComponent(location.pathname.split('/')[2] || '') || FAMILIES[0] || 'merrimack-valley';
   $('pick').addEventListener('submit', (ev) => {
     ev.preventDefault();
     location.assign(`/leaderboard/${encodeURIComponent($('family').value)}${location.search}`);
