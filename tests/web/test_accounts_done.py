@@ -393,9 +393,28 @@ def test_two_accounts_play_a_rated_game_with_two_more_and_find_it_in_their_histo
         assert g["result"]["scores"] == scores, g
         assert g["partners"] == [people[(p.seat + 2) % 4].account], g
 
+    # and each in the browser: My games, then their player pages
+    for p in (anne, bashir):
+        partner = people[(p.seat + 2) % 4]
+        others = [q for q in people if q.seat % 2 != p.seat % 2]
+        mu, sigma = rated[p.account]
+        my_games_shows(p, base, table, partner, others, scores, p.seat % 2 == winner,
+                       shown(mu, sigma))
+        pair_mu, pair_sigma = rated["+".join(sorted([p.account, partner.account]))]
+        player_page_shows(p, base, seats[p.seat], shown(mu, sigma), partner,
+                          shown(pair_mu, pair_sigma))
+
     # Bashir hides his history (his account page's box): Chloé no longer sees his games,
     # he still sees his own
     hide(bashir, base)
+    page = chloe.page
+    page.goto(f"{base}/players/{bashir.account}")
+    wait_ready(page)
+    assert page.is_visible("#hidden-note") and page.locator("li.game").count() == 0
+    assert page.inner_text("#hidden-note") == words("history.hidden_note")
+    page.goto(f"{base}/players/{anne.account}")  # (Anne's, not hidden: the game is there)
+    wait_ready(page)
+    assert page.locator(f"li.game[data-table='{table}']").count() == 1
     refused = chloe.page.request.get(f"{base}/api/players/{bashir.account}/games")
     assert refused.status == 403 and set(refused.json()) == {"error", "code"}
     assert refused.json()["code"] == "hidden"
@@ -441,6 +460,61 @@ def check_figures(p: Person, base: str, partner: Person, mine: dict[str, Any],
         r = ratings[(subject, FAMILY)]
         assert close(r["mu"], mu) and close(r["sigma"], sigma) and r["games"] == 1, \
             (p.name, subject, r, mu, sigma)
+
+
+def my_games_shows(p: Person, base: str, table: str, partner: Person, others: list[Person],
+                   scores: list[int], won: bool, rating: int) -> None:
+    """``p``'s My games page lists the game: his partner, his opponents, the score (his
+    side's marked), won or lost, and his rating's change from a newcomer's 1000."""
+    page = p.page
+    page.goto(base + "/me/games")
+    wait_ready(page)
+    item = page.locator(f"li.game[data-table='{table}']")
+    assert item.count() == 1, f"{p.name}'s My games: {page.inner_text('#games')}"
+    assert item.locator("strong.won, strong.lost").inner_text() == \
+        words("history.won" if won else "history.lost")
+    lines = item.locator("p").all_inner_texts()
+    assert f"{words('history.partners')} {partner.name}" in lines, lines
+    (against,) = [x for x in lines if x.startswith(words("history.opponents"))]
+    assert all(o.name in against for o in others) and partner.name not in against, against
+    score = item.locator("p.score")
+    assert score.locator(".side.mine").inner_text().endswith(f" {scores[p.seat % 2]}")
+    assert score.locator(".side:not(.mine)").inner_text().endswith(
+        f" {scores[1 - p.seat % 2]}")
+    change = rating - 1000
+    assert item.locator("p.rating-line").inner_text() == words(
+        "history.rating_change", change=f"+{change}" if change > 0 else str(change),
+        rating=rating)
+
+
+def player_page_shows(p: Person, base: str, mine: dict[str, Any], rating: int,
+                      partner: Person, pair: int) -> None:
+    """``p``'s page: his rating (provisional, one rated game), his statistics, and his
+    partnership's rating, as the test worked them out."""
+    page = p.page
+    page.goto(f"{base}/players/{p.account}")
+    wait_ready(page)
+    assert page.inner_text("#name") == p.name
+    line = page.locator(f"#ratings li[data-family='{FAMILY}']")
+    assert line.inner_text().endswith(words("history.rating_provisional", rating=rating,
+                                            games=1)), line.inner_text()
+    rows = dict(zip(page.locator("#stats table.stats:not(.bids) th").all_inner_texts(),
+                    page.locator("#stats table.stats:not(.bids) td").all_inner_texts(),
+                    strict=True))
+    assert rows == {
+        words("history.stat.games"): "1",
+        words("history.stat.won"): str(mine["won"]),
+        words("history.stat.hands"): str(mine["hands"]),
+        words("history.stat.hands_won"): str(mine["hands_won"]),
+        words("history.stat.points_a_hand"): js_number(round(mine["points"] / mine["hands"], 2)),
+        words("history.stat.par"): "– (0 / 0)",
+    }, rows
+    bids = {r.get_attribute("data-bid"): r.locator("td").all_inner_texts()
+            for r in page.locator("#stats table.bids tbody tr").all()}
+    assert bids == {k: [str(c["made"]), str(c["set"])] for k, c in mine["bids"].items()}
+    pairs = page.inner_text("#pairs")
+    assert partner.name in pairs and words("history.rating_provisional", rating=pair,
+                                           games=1) in pairs, pairs
 
 
 def hide(p: Person, base: str) -> None:
