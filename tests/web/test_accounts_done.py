@@ -1,14 +1,15 @@
 """The accounts' issue, done: four people make accounts with passkeys through the account
 page (each browser its own virtual authenticator, over the DevTools protocol), play a
-rated game of Merrimack Valley 45s two against two (the first tricks through the table's
-page, the rest through websocket seat clients holding the seat links the pages were given
-when they joined, signed in), and the first two find the game in their own history with
-the ratings and statistics this test works out by itself from the game's record: the
-statistics by its own walk over the record's hands (through the engine, not through
-``forties.stats``), the ratings with openskill as docs/ratings.md describes them (not
-through ``forties.ratings``); one of them signs out and in again with his passkey first.
-A player who hides his history hides the game from a third account's view of him; a
-guest at a rated table is told why the game cannot start.
+rated game of Merrimack Valley 45s two against two (the first auction and draw through
+the table's pages, every seat tapping; the rest through websocket seat clients holding
+the seat links the pages were given when they joined, signed in), and the first two
+find the game in their own history with the ratings and statistics this test works out
+by itself from the game's record: the statistics by its own walk over the record's
+hands (through the engine, not through ``forties.stats``), the ratings with openskill as
+docs/ratings.md describes them (not through ``forties.ratings``); one of them signs out
+and in again with his passkey first. A player who hides his history hides the game from
+a third account's view of him; a guest at a rated table is told why the game cannot
+start.
 
 The server is ``forties serve`` in its own process, opened as http://localhost:PORT (a
 passkey belongs to a domain name, never to an IP address); it listens on 127.0.0.1 only.
@@ -21,7 +22,7 @@ import math
 import threading
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -71,7 +72,6 @@ class Person:
     account: str = ""
     seat: int = -1
     token: str = ""
-    extra: dict[str, Any] = field(default_factory=dict)
 
     def passkeys(self) -> list[dict[str, Any]]:
         """The passkeys the authenticator holds."""
