@@ -72,6 +72,11 @@ class Person:
     account: str = ""
     seat: int = -1
     token: str = ""
+    lang: str = "en"
+
+    def words(self, key: str, **values: Any) -> str:
+        """A sentence of the pages in this browser's language, with its values."""
+        return catalog(self.lang)[key].format(**values)
 
     def passkeys(self) -> list[dict[str, Any]]:
         """The passkeys the authenticator holds."""
@@ -85,17 +90,17 @@ class Person:
         return r.json()
 
 
-def person(browser: Any, name: str, viewport: dict[str, int]) -> Person:
+def person(browser: Any, name: str, viewport: dict[str, int], lang: str = "en") -> Person:
     """A new browser context whose page has a platform authenticator of its own (a phone's
     or a laptop's: CTAP2, internal, resident keys, the user verified)."""
-    page = new_page(browser, viewport)
+    page = new_page(browser, viewport, lang)
     cdp = page.context.new_cdp_session(page)
     cdp.send("WebAuthn.enable", {"enableUI": False})
     made = cdp.send("WebAuthn.addVirtualAuthenticator", {"options": {
         "protocol": "ctap2", "transport": "internal", "hasResidentKey": True,
         "hasUserVerification": True, "isUserVerified": True,
         "automaticPresenceSimulation": True}})
-    return Person(name, page, cdp, made["authenticatorId"])
+    return Person(name, page, cdp, made["authenticatorId"], lang=lang)
 
 
 def said(page: Any, text: str) -> None:
@@ -115,7 +120,7 @@ def sign_up(p: Person, base: str) -> None:
     # the recovery codes to keep, then the account
     page.wait_for_selector("#codes li")
     assert page.locator("#codes li").count() == 10
-    said(page, words("account.welcome", name=p.name))
+    said(page, p.words("account.welcome", name=p.name))
     page.click("#codes-done")
     assert page.is_hidden("#codes-box") and page.inner_text("#me-name") == p.name
     me = p.api(base, "/api/account")["account"]
@@ -133,11 +138,11 @@ def sign_out_and_in(p: Person, base: str) -> None:
     wait_ready(page)
     count = p.passkeys()[0]["signCount"]
     page.click("#signout")
-    said(page, words("account.signed_out"))
+    said(page, p.words("account.signed_out"))
     assert page.is_visible("#signin") and page.is_hidden("#signed")
     assert p.page.request.get(base + "/api/account").json() == {"account": None}
     page.click("#signin")
-    said(page, words("account.welcome", name=p.name))
+    said(page, p.words("account.welcome", name=p.name))
     assert page.is_visible("#signed") and page.inner_text("#me-name") == p.name
     assert p.api(base, "/api/account")["account"]["id"] == p.account
     assert p.passkeys()[0]["signCount"] > count
@@ -332,7 +337,7 @@ def test_two_accounts_play_a_rated_game_with_two_more_and_find_it_in_their_histo
         site: ServerProcess, browser: Any) -> None:
     base = localhost(site)
     anne = person(browser, "Anne", PHONE)
-    bashir = person(browser, "Bashir", DESKTOP)
+    bashir = person(browser, "Bashir", DESKTOP, "fr")
     chloe = person(browser, "Chloé", TABLET)
     dede = person(browser, "Dédé", PHONE)
     people = [anne, bashir, chloe, dede]
@@ -350,7 +355,7 @@ def test_two_accounts_play_a_rated_game_with_two_more_and_find_it_in_their_histo
     host.check("#rated")
     for p in people[1:]:
         p.page.wait_for_function("(want) => document.getElementById('rated-note')"
-                                 ".textContent === want", arg=catalog("en")["waiting.rated_yes"])
+                                 ".textContent === want", arg=p.words("waiting.rated_yes"))
     host.click("#start")
     pages = [p.page for p in people]
     for p in people:
@@ -411,7 +416,7 @@ def test_two_accounts_play_a_rated_game_with_two_more_and_find_it_in_their_histo
     page.goto(f"{base}/players/{bashir.account}")
     wait_ready(page)
     assert page.is_visible("#hidden-note") and page.locator("li.game").count() == 0
-    assert page.inner_text("#hidden-note") == words("history.hidden_note")
+    assert page.inner_text("#hidden-note") == chloe.words("history.hidden_note")
     page.goto(f"{base}/players/{anne.account}")  # (Anne's, not hidden: the game is there)
     wait_ready(page)
     assert page.locator(f"li.game[data-table='{table}']").count() == 1
@@ -427,11 +432,6 @@ def test_two_accounts_play_a_rated_game_with_two_more_and_find_it_in_their_histo
     for p in people:
         assert not p.page.errors, (p.name, p.page.errors)
         p.page.context.close()
-
-
-def words(key: str, **values: Any) -> str:
-    """A sentence of the pages in English, with its values."""
-    return catalog("en")[key].format(**values)
 
 
 def js_number(x: float) -> str:
@@ -472,17 +472,17 @@ def my_games_shows(p: Person, base: str, table: str, partner: Person, others: li
     item = page.locator(f"li.game[data-table='{table}']")
     assert item.count() == 1, f"{p.name}'s My games: {page.inner_text('#games')}"
     assert item.locator("strong.won, strong.lost").inner_text() == \
-        words("history.won" if won else "history.lost")
+        p.words("history.won" if won else "history.lost")
     lines = item.locator("p").all_inner_texts()
-    assert f"{words('history.partners')} {partner.name}" in lines, lines
-    (against,) = [x for x in lines if x.startswith(words("history.opponents"))]
+    assert f"{p.words('history.partners')} {partner.name}" in lines, lines
+    (against,) = [x for x in lines if x.startswith(p.words("history.opponents"))]
     assert all(o.name in against for o in others) and partner.name not in against, against
     score = item.locator("p.score")
     assert score.locator(".side.mine").inner_text().endswith(f" {scores[p.seat % 2]}")
     assert score.locator(".side:not(.mine)").inner_text().endswith(
         f" {scores[1 - p.seat % 2]}")
     change = rating - 1000
-    assert item.locator("p.rating-line").inner_text() == words(
+    assert item.locator("p.rating-line").inner_text() == p.words(
         "history.rating_change", change=f"+{change}" if change > 0 else str(change),
         rating=rating)
 
@@ -496,24 +496,24 @@ def player_page_shows(p: Person, base: str, mine: dict[str, Any], rating: int,
     wait_ready(page)
     assert page.inner_text("#name") == p.name
     line = page.locator(f"#ratings li[data-family='{FAMILY}']")
-    assert line.inner_text().endswith(words("history.rating_provisional", rating=rating,
+    assert line.inner_text().endswith(p.words("history.rating_provisional", rating=rating,
                                             games=1)), line.inner_text()
     rows = dict(zip(page.locator("#stats table.stats:not(.bids) th").all_inner_texts(),
                     page.locator("#stats table.stats:not(.bids) td").all_inner_texts(),
                     strict=True))
     assert rows == {
-        words("history.stat.games"): "1",
-        words("history.stat.won"): str(mine["won"]),
-        words("history.stat.hands"): str(mine["hands"]),
-        words("history.stat.hands_won"): str(mine["hands_won"]),
-        words("history.stat.points_a_hand"): js_number(round(mine["points"] / mine["hands"], 2)),
-        words("history.stat.par"): "– (0 / 0)",
+        p.words("history.stat.games"): "1",
+        p.words("history.stat.won"): str(mine["won"]),
+        p.words("history.stat.hands"): str(mine["hands"]),
+        p.words("history.stat.hands_won"): str(mine["hands_won"]),
+        p.words("history.stat.points_a_hand"): js_number(round(mine["points"] / mine["hands"], 2)),
+        p.words("history.stat.par"): "– (0 / 0)",
     }, rows
     bids = {r.get_attribute("data-bid"): r.locator("td").all_inner_texts()
             for r in page.locator("#stats table.bids tbody tr").all()}
     assert bids == {k: [str(c["made"]), str(c["set"])] for k, c in mine["bids"].items()}
     pairs = page.inner_text("#pairs")
-    assert partner.name in pairs and words("history.rating_provisional", rating=pair,
+    assert partner.name in pairs and p.words("history.rating_provisional", rating=pair,
                                            games=1) in pairs, pairs
 
 
@@ -524,7 +524,7 @@ def hide(p: Person, base: str) -> None:
     wait_ready(page)
     page.check("#privacy")
     until(page, "(want) => document.getElementById('status').textContent === want",
-          "the page saying the games are hidden", arg=catalog("en")["account.privacy.hidden"])
+          "the page saying the games are hidden", arg=p.words("account.privacy.hidden"))
     assert p.api(base, "/api/account")["account"]["hidden"] is True
 
 
@@ -544,7 +544,7 @@ def guest_refused(host: Person, browser: Any, base: str) -> None:
     page.click("#start")
     until(page, "(want) => document.getElementById('waiting-error').textContent === want",
           "the refusal of a rated start with a guest",
-          arg=catalog("en")["error.code.rated_guests"])
+          arg=host.words("error.code.rated_guests"))
     assert page.locator("#waiting").is_visible()
     state = host.api(base, f"/api/tables/{table}")
     assert state["status"] == "waiting", state
