@@ -394,7 +394,7 @@ def test_two_accounts_play_a_rated_game_with_two_more_and_find_it_in_their_histo
         mu, sigma = rated[p.account]
         assert (g["won"], g["rated"], g["counted"], g["why"]) == (
             p.seat % 2 == winner, True, True, None), g
-        assert (g["rating_before"], round(g["rating_after"])) == (1000, shown(mu, sigma)), g
+        assert (round(g["rating_before"]), round(g["rating_after"])) == (1000, shown(mu, sigma)), g
         assert g["result"]["scores"] == scores, g
         assert g["partners"] == [people[(p.seat + 2) % 4].account], g
 
