@@ -457,3 +457,32 @@ def test_a_challenge_taken_by_two_processes_at_once_goes_to_one(db: str) -> None
     finally:
         for s in stores:
             s.close()
+
+
+# ----- a live server -----------------------------------------------------------------------------
+
+
+def test_the_soft_authenticator_signs_up_and_in_at_a_live_server(tmp_path: Path) -> None:
+    """``forties serve`` as its own process (its public address its own, 127.0.0.1): the
+    tests' authenticator signs up and in over HTTP, at that address and as localhost."""
+    import httpx
+
+    from tests.helpers_web import ServerProcess
+
+    server = ServerProcess(tmp_path).start()
+    try:
+        for base in (server.http, server.http.replace("127.0.0.1", "localhost")):
+            with httpx.Client(base_url=base, timeout=30) as http:
+                device = SoftAuthenticator()
+                name = "Live " + ("local" if "localhost" in base else "ip")
+                made = sign_up(http, name, device)
+                assert made.status_code == 200, made.text
+                options = http.post("/api/account/signin/begin", json={}).json()["options"]
+                assert options["rpId"] == ("localhost" if "localhost" in base else "127.0.0.1")
+                http.cookies.clear()
+                r = sign_in(http, device)
+                assert r.status_code == 200 and r.json()["account"]["name"] == name
+                assert http.get("/api/account").json()["account"]["name"] == name
+    finally:
+        code, _, err = server.stop()
+    assert code == 0 and "Traceback" not in err, err[-2000:]
