@@ -652,3 +652,26 @@ def test_a_game_indexed_by_the_site_and_its_rematch_lose_the_name(tmp_path: Path
         sign_in(client, "Yusuf2")
         theirs = client.get(f"/api/players/{me.id}/games")
         assert NAME not in theirs.text
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_the_sweep_finds_old_rows_by_an_index(backend: str, tmp_path: Path,
+                                              request: pytest.FixtureRequest) -> None:
+    """Each table the sweep prunes by age has an index on its age (migration 0008 for
+    sessions and invitations), and the query plan of SQLite uses it."""
+    url = f"sqlite:///{tmp_path / 'i.db'}" if backend == "sqlite" else \
+        request.getfixturevalue("db")
+    store = Store(url)
+    try:
+        found = sa.inspect(store.engine)
+        for table in ("sessions", "challenges", "account_invites"):
+            indexed = [i["column_names"] for i in found.get_indexes(table)]
+            assert ["created"] in indexed, (table, indexed)
+        if backend == "sqlite":
+            with store.engine.connect() as conn:
+                plan = " ".join(str(r[-1]) for r in conn.execute(sa.text(
+                    "EXPLAIN QUERY PLAN DELETE FROM sessions WHERE created < 1")))
+            assert "USING INDEX sessions_created" in plan or \
+                "USING COVERING INDEX sessions_created" in plan, plan
+    finally:
+        store.close()
