@@ -167,12 +167,20 @@ def test_my_games_filters_and_a_hand_in_the_replay(browser: Any, site: Site) -> 
     page.context.close()
 
 
-def test_a_guest_is_asked_to_sign_in(browser: Any, site: Site) -> None:
+def test_a_guest_is_asked_to_sign_in_and_refusals_are_translated(
+        browser: Any, site: Site) -> None:
     page = new_page(browser, PHONE, "fr")
     page.goto(site.url + "/me/games?lang=fr")
     wait_ready(page)
     page.wait_for_selector("#signin:not([hidden])")
     assert "Connectez-vous" in page.inner_text("#signin")
+    # a player who does not exist (or was deleted): said in the page's language
+    page.goto(site.url + "/players/nobody?lang=fr")
+    wait_ready(page)
+    assert page.text_content("#error") == "Ce joueur n'existe pas."
+    page.goto(site.url + "/leaderboard/chess?lang=fr")
+    wait_ready(page)
+    assert page.text_content("#error") == "Ce jeu n'existe pas."
     page.context.close()
 
 

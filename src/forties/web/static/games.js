@@ -3,7 +3,7 @@
 // with oneself), each game with its replay, its record and its hands in the replay.
 import { t, loadLanguage, preferredLanguage, languagePicker } from './i18n.js';
 import { h } from './util.js';
-import { families, familyName, gameItem } from './history.js';
+import { families, familyName, gameItem, refusalWords } from './history.js';
 import './theme.js';
 
 const $ = (id) => document.getElementById(id);
@@ -68,7 +68,7 @@ async function load() {
   if (r.status === 401) {
     $('signin').hidden = false;
   } else if (!r.ok) {
-    $('error').textContent = (data && data.error) || t('error.server', { status: r.status });
+    $('error').textContent = refusalWords(r.status, data);
   } else {
     answer = data;
     draw();

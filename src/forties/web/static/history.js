@@ -6,6 +6,21 @@ import { h, computerWords } from './util.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 
+/** A refusal of the history's API in the reader's words (by its code; the server's own
+ *  line for any other). */
+export function refusalWords(status, body) {
+  const code = body && typeof body.code === 'string' ? body.code : '';
+  const words = {
+    player: t('history.err.player'),
+    family: t('history.err.family'),
+    partner: t('history.err.partner'),
+    before: t('history.err.before'),
+    rate: t('error.code.rate'),
+  };
+  if (Object.prototype.hasOwnProperty.call(words, code)) return words[code];
+  return (body && body.error) || t('error.server', { status });
+}
+
 /** A game family (a preset: the ratings and statistics are kept per preset) in the page's
  *  words. */
 export function familyName(family) {

@@ -2,7 +2,7 @@
 // server says), ranked by rating; provisional players listed apart, unranked.
 import { t, loadLanguage, preferredLanguage, languagePicker } from './i18n.js';
 import { h } from './util.js';
-import { families, familyName, personLink } from './history.js';
+import { families, familyName, personLink, refusalWords } from './history.js';
 import './theme.js';
 
 const $ = (id) => document.getElementById(id);
@@ -40,10 +40,10 @@ async function main() {
   try {
     const r = await fetch(`/api/history/leaderboard/${encodeURIComponent(asked)}`);
     const body = await r.json().catch(() => null);
-    if (!r.ok) throw new Error((body && body.error) || t('error.server', { status: r.status }));
+    if (!r.ok) throw new Error(refusalWords(r.status, body));
     data = body;
   } catch (e) {
-    $('error').textContent = e.message === 'Failed to fetch' ? t('error.network') : e.message;
+    $('error').textContent = e instanceof TypeError ? t('error.network') : e.message;
   }
   draw();
   document.body.dataset.ready = '1';

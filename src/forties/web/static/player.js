@@ -3,7 +3,7 @@
 // and the recent games unless the player hides them from others.
 import { t, loadLanguage, preferredLanguage, languagePicker } from './i18n.js';
 import { h } from './util.js';
-import { familyName, dateWords, personLink, gameItem, statsTable, ratingChart } from './history.js';
+import { familyName, dateWords, personLink, gameItem, statsTable, ratingChart, refusalWords } from './history.js';
 import './theme.js';
 
 const $ = (id) => document.getElementById(id);
@@ -59,11 +59,11 @@ async function main() {
   try {
     const r = await fetch(`/api/history/players/${encodeURIComponent(id)}`);
     const body = await r.json().catch(() => null);
-    if (!r.ok) throw new Error((body && body.error) || t('error.server', { status: r.status }));
+    if (!r.ok) throw new Error(refusalWords(r.status, body));
     data = body;
     draw();
   } catch (e) {
-    $('error').textContent = e.message === 'Failed to fetch' ? t('error.network') : e.message;
+    $('error').textContent = e instanceof TypeError ? t('error.network') : e.message;
   }
   document.body.dataset.ready = '1';
 }
