@@ -386,6 +386,28 @@ def test_a_deleted_accounts_name_is_nowhere_and_its_games_stay(tmp_path: Path) -
     assert [r.subject for r in got["ratings"]] == [other.id]  # the pair's went too
 
 
+def test_a_chat_line_after_the_game_leaves_the_table_over(client: TestClient) -> None:
+    """A game over, then "good game" said at its table: the table is stored over still
+    (it was stored as playing again, so that its players could not delete their accounts
+    for an hour, ``forties admin tables --live`` listed it and ``prune`` never took it)."""
+    me = sign_in(client, NAME)
+    table = a_finished_hand(client, [NAME, "Ann", "Yusuf", "Léo"])
+    run(client, lambda conn: conn.execute(account_schema.seat_accounts_t.insert(), {
+        "table_id": table, "seat": 0, "account_id": me.id, "at": time.time()}))
+    service = client.app.state.service  # type: ignore[attr-defined]
+
+    async def chat() -> None:
+        live = await service.live(table)
+        async with live.lock:
+            await service.live_tables.commit(live, [
+                {"kind": "chat", "seat": 0, "name": NAME, "text": "good game"}])
+    client.portal.call(chat)
+    stored = run(client, lambda conn: conn.execute(sa.text(
+        "SELECT status FROM tables WHERE id = :id"), {"id": table}).scalar())
+    assert stored == "over"
+    assert run(client, lambda conn: account_admin.in_play(conn, me.id, time.time())) == []
+
+
 def test_an_account_at_a_table_in_play_is_not_deleted(client: TestClient) -> None:
     me = sign_in(client, NAME)
     service = client.app.state.service  # type: ignore[attr-defined]

@@ -728,9 +728,10 @@ class Table:
 
     def stored_status(self, events: Sequence[Event]) -> str:
         """The status storage keeps for the table once ``events`` are applied: waiting,
-        playing (a hand under review too) or over."""
+        playing (a hand under review too) or over (a game over stays over: a chat line
+        after its end does not make it a table in play again)."""
         kinds = {e["kind"] for e in events}
-        if "over" in kinds:
+        if "over" in kinds or self.status == OVER:
             return OVER
         return PLAYING if "start" in kinds or self.status != WAITING else WAITING
 
