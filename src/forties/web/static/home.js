@@ -5,6 +5,7 @@ import { api, saveSeat, saveInvites, savedName, saveName, absolute, h, copyText,
 import { forgetRecent, recentItems } from './recent.js';
 import { registerWorker } from './install.js';
 import { themePicker } from './theme.js';
+import { renderRegulars, startRegulars } from './regulars.js';
 
 const $ = (id) => document.getElementById(id);
 let presets = [];
@@ -213,6 +214,7 @@ function showAccount() {
 
 function retranslate() {
   showAccount();
+  renderRegulars();
   showRecent();
   themePicker($('theme'));
   fillPresets($('play-preset'));
@@ -247,6 +249,12 @@ async function main() {
   await loadRules();
   await loadLobby();
   setInterval(loadLobby, 10000);
+  if (account) {
+    await startRegulars((name) => {
+      const p = presets.find((x) => x.name === name);
+      return p ? presetTitle(p) : name;
+    });
+  }
   document.body.dataset.ready = '1';
   registerWorker();
 }

@@ -12,6 +12,7 @@ import './theme.js';
 import { renderHint, markHand, hintSaid } from './hints.js';
 import { explainBid, bidPrompt, targetWords, noteWords, summarySection } from './explain.js';
 import { renderTeach, teachSwitch } from './teach.js';
+import { inviteBlock } from './regulars.js';
 import { api, saveSeat, savedSeat, savedInvites, savedName, saveName, absolute, h, copyText, LEVELS,
   errorText, valueText, computerLevel } from './util.js';
 import { cardBadges, fitHand, handLabel, levelWords, mayUndo, raiseOnly, raiseSetting,
@@ -998,6 +999,9 @@ async function renderWaiting() {
   }
   items.push(list);
   items.push(ratedItem(table));
+  // a signed-in host invites an online regular to an empty seat (regulars.js)
+  const regular = table.host && inviteBlock(table, S.tableId, S.token, S.you, renderWaiting);
+  if (regular) items.push(regular);
   if (table.host) items.push(watchItem('watch-waiting'));
   if (table.host) {
     items.push(h('button', { type: 'button', class: 'primary', id: 'start', text: t('waiting.start'),
