@@ -144,3 +144,20 @@ async def _settled(svc: Service) -> None:
 def settled(client: TestClient) -> None:
     """Wait for the work the service does after the last move (a game's indexing)."""
     client.portal.call(_settled, service(client))  # type: ignore[union-attr]
+
+
+async def _rematch(svc: Service, table: str, seat: int, token: str) -> str:
+    live = await svc.live(table)
+    assert live is not None
+    conn = svc.connect(seat, token)
+    await svc.receive(conn, live, json.dumps({"type": "hello", "seq": 0}))
+    await svc.receive(conn, live, json.dumps({"type": "rematch"}))
+    svc.leave(conn)
+    assert live.rematch is not None
+    return live.rematch
+
+
+def rematch(client: TestClient, table: str, seat: int, token: str) -> str:
+    """The rematch of a finished table, asked by ``seat`` through its message: its id."""
+    got: str = client.portal.call(_rematch, service(client), table, seat, token)  # type: ignore[union-attr]
+    return got

@@ -29,6 +29,7 @@ from tests.games_helpers import (
     as_,
     games,
     play_out,
+    rematch,
     rows,
     service,
     settled,
@@ -194,6 +195,35 @@ def test_a_public_seat_taken_from_the_lobby_is_linked(client: TestClient) -> Non
     assert [(r.seat, r.account_id) for r in rows(
         client, "select * from seat_accounts where table_id = :t", t=made["table"])] == \
         [(1, who.id)]
+
+
+def test_a_rematch_keeps_its_seats_accounts(client: TestClient) -> None:
+    ids, keys = four(client)
+    table, tokens, _ = played(client, [keys[0], None, keys[2], keys[3]])
+    again = rematch(client, table, 1, tokens[1])  # (asked by the guest)
+    play_out(client, again, tokens)  # (the same keys: a rematch keeps each seat's)
+    settled(client)
+    assert sorted((r.seat, r.account_id) for r in rows(
+        client, "select * from game_players where table_id = :t", t=again)) == \
+        [(0, ids[0]), (2, ids[2]), (3, ids[3])]
+
+
+def test_an_account_changes_nothing_of_what_its_seat_sees(client: TestClient) -> None:
+    """A seat of an account's gets its table's one view, as a guest's seat does: the same
+    frame's fields, its view the engine's view of that seat, no account's id in it."""
+    ids, keys = four(client)
+    seen = []
+    for who in (list(keys), [None] * 4):
+        table, tokens = table_of(client, who, options={})
+        live = client.portal.call(service(client).live, table)  # type: ignore[union-attr]
+        with client.websocket_connect(f"/ws/{table}?token={tokens[1]}") as ws:
+            ws.send_json({"type": "hello", "seq": 0})
+            frame = ws.receive_json()
+        assert frame["view"] == json.loads(json.dumps(live.table.view(1)))
+        assert not any(i in json.dumps(frame) for i in ids)
+        seen.append(frame)
+    assert set(seen[0]) == set(seen[1]) and set(seen[0]["view"]) == set(seen[1]["view"])
+    assert set(seen[0]["table"]) == set(seen[1]["table"])
 
 
 # ----- rated tables ---------------------------------------------------------------------------
