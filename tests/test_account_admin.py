@@ -233,6 +233,21 @@ def test_the_download_holds_every_row_and_no_secret(client: TestClient) -> None:
     assert all(p["account_id"] == me.id for p in data["game_players"])
 
 
+def test_a_deleted_partners_name_is_not_in_a_download(client: TestClient) -> None:
+    """A game indexed after its player's account was deleted (by force, while the table
+    played) keeps the name in its seats: the partner's download says "a former player"."""
+    gone, _ = make_account(client, "Bob Gone")
+    me = sign_in(client, NAME)
+    names = [NAME, "Ann", "Bob Gone", "Léo"]
+    table = a_finished_hand(client, names)
+    run(client, lambda conn: account_admin.delete(conn, gone.id, force=True))
+    index_game(client, table, [me.id, None, gone.id, None], names)  # (after: the race)
+    data = client.get("/api/account/export").json()
+    assert [s["name"] for s in data["games"][0]["seats"]] == \
+        [NAME, "Ann", FORMER_PLAYER, "Léo"]
+    assert gone.id not in json.dumps(data["games"])
+
+
 def test_every_table_that_names_an_account_is_downloaded_and_deleted() -> None:
     """A table added to the database that names an account (a column of an account's
     id, or ids in text) must be listed with its columns, in the download (or said why

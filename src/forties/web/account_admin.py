@@ -256,6 +256,7 @@ def export(conn: Connection, account_id: str, now: float | None = None) -> dict[
     out["games"] = [g for part in _chunks(tables) for g in _rows(
         conn, sa.select(games_t).where(games_t.c.table_id.in_(part)))]
     out["games"].sort(key=lambda g: (g.get("finished") or 0, g["table_id"]))
+    _former_seats(conn, out["games"])
     out["account_stats"] = _rows(conn, sa.select(account_stats_t).where(
         account_stats_t.c.account_id == a).order_by(account_stats_t.c.family,
                                                     account_stats_t.c.partner_id))
@@ -274,6 +275,21 @@ def export(conn: Connection, account_id: str, now: float | None = None) -> dict[
         account_invites_t.c.from_account == a, account_invites_t.c.to_account == a))
         .order_by(account_invites_t.c.created))
     return out
+
+
+def _former_seats(conn: Connection, games: list[dict[str, Any]]) -> None:
+    """The seats of deleted accounts in ``games`` named ``FORMER_PLAYER`` (a game indexed
+    after its player was deleted, by force, while its table played, kept the name)."""
+    seats = [s for g in games if isinstance(g.get("seats"), list)
+             for s in g["seats"] if isinstance(s, dict) and isinstance(s.get("account"), str)]
+    ids = sorted({s["account"] for s in seats})
+    gone: set[str] = set()
+    for part in _chunks(ids):
+        gone.update(str(r[0]) for r in conn.execute(sa.select(accounts_t.c.id).where(
+            accounts_t.c.id.in_(part), accounts_t.c.status == DELETED)))
+    for s in seats:
+        if s["account"] in gone:
+            s["name"], s["account"] = FORMER_PLAYER, None
 
 
 # ----- finding, suspending -------------------------------------------------------------------
