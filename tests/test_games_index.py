@@ -481,3 +481,25 @@ def test_on_postgresql_a_rated_game_is_indexed_once_by_two_processes(db: str) ->
             client, "select * from game_players")) == sorted(
                 (ids[s], s in want["won"]) for s in range(4))
         assert {r.games for r in rows(client, "select * from account_stats")} == {1}
+
+
+def test_a_table_that_cannot_be_read_is_indexed_unread_once(tmp_path: Path) -> None:
+    with app_of(sqlite_url(tmp_path)) as client:
+        _, keys = four(client)
+        service(client).turns.on_game_over = None
+        table, _, _ = played(client, list(keys))
+    store = Store(sqlite_url(tmp_path))  # (the server stopped: its events broken)
+    with store.engine.begin() as conn:
+        import sqlalchemy as sa
+
+        conn.execute(sa.text("update events set body = 'not json' where table_id = :t "
+                             "and seq = 2"), {"t": table})
+    store.close()
+    with app_of(sqlite_url(tmp_path)) as client:
+        got = games(client)
+        client.portal.call(got.index_missing)  # type: ignore[union-attr]
+        [game] = rows(client, "select * from games")
+        assert game.table_id == table and not game.counted and "could not be read" in \
+            game.why
+        assert rows(client, "select * from game_players") == []
+        assert client.portal.call(got.missing) == []  # type: ignore[union-attr]

@@ -101,6 +101,7 @@ PAGE_MAX = 100  # games (or leaders) in one answer
 PAGE_DEFAULT = 20
 MISSING_BATCH = 50  # finished games indexed in one pass of the sweep
 REMATCH_STEPS = 20  # a seat's link looked for through at most this many rematches back
+UNREAD_WORDS = "the game's record could not be read, so it counts for no one"
 HOUSE_RULES_WORDS = ("this table is rated, but it plays with house rules: only games played "
                      "by the usual rules count for ratings (the host can make the table "
                      "unrated)")
@@ -555,7 +556,9 @@ class Games:
 
     async def index_missing(self) -> int:
         """Index the finished games nobody indexed (a process that stopped before it did,
-        another process's game): how many this pass did."""
+        another process's game): how many this pass did. A table that cannot be read
+        (its stored events broken) is indexed as such, with no players, so that it is
+        not tried again on every pass; the database failing leaves it for the next."""
         service = self.service
         if service is None:
             return 0
@@ -565,9 +568,20 @@ class Games:
                 live = await service.live(table_id)
                 if live is not None and await self.index(live.table, updated):
                     done += 1
-            except Exception:
+            except sa.exc.SQLAlchemyError:
                 log.exception("the game of table %s could not be indexed", table_id)
+            except Exception:
+                log.exception("the game of table %s cannot be read: indexed unread",
+                              table_id)
+                await self._unread(table_id, updated)
         return done
+
+    async def _unread(self, table_id: str, finished: float) -> None:
+        row = {"table_id": table_id, "family": "", "preset": "", "finished": finished,
+               "rated": False, "counted": False, "why": UNREAD_WORDS, "hands": 0,
+               "seats": "[]", "result": "{}"}
+        with contextlib.suppress(sa.exc.IntegrityError):
+            await self._run(lambda conn: conn.execute(games_t.insert(), row))
 
     async def keep_indexing(self, every: float) -> None:
         """``index_missing`` now, then every ``every`` seconds (the server's life)."""
