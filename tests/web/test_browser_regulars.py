@@ -72,6 +72,9 @@ def test_the_host_invites_a_regular_from_the_waiting_panel_who_takes_the_seat_fr
     host.wait_for_function("(want) => document.getElementById('regular-said')"
                            ".textContent === want", arg=sent)
     assert panel_findings(host) == []
+    host.set_viewport_size(PHONE)  # (the panel with its block on a 360-pixel phone)
+    assert host.evaluate(NO_SIDEWAYS)
+    host.set_viewport_size(TABLET)
     # the friend's home page shows the invitation (asked again, as it does every 20 s)
     friend.reload()
     friend.wait_for_function("document.body.dataset.ready === '1'")
