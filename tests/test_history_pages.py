@@ -23,18 +23,22 @@ from forties.web.limits import Limits, Rates
 from tests.accounts_helpers import make_account, sign_in
 from tests.history_helpers import add_game, delete_account, set_rating, set_stats
 
+from .helpers_scale import db, pg  # noqa: F401  (PostgreSQL, once a session)
+
 DAY = 86400.0
 
 
-def app_client(tmp_path: Path, **limits: Any) -> TestClient:
-    app = create_app(ServerSettings(db_url=f"sqlite:///{tmp_path / 'app.db'}",
+def app_client(tmp_path: Path, db_url: str | None = None, **limits: Any) -> TestClient:
+    app = create_app(ServerSettings(db_url=db_url or f"sqlite:///{tmp_path / 'app.db'}",
                                     limits=Limits(par=False, **(Rates.lifted() | limits))))
     return TestClient(app, raise_server_exceptions=False)
 
 
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with app_client(tmp_path) as c:
+@pytest.fixture(params=["sqlite", "postgresql"])
+def client(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TestClient]:
+    """The app in process over SQLite, and over a PostgreSQL database of its own."""
+    url = request.getfixturevalue("db") if request.param == "postgresql" else None
+    with app_client(tmp_path, url) as c:
         yield c
 
 
