@@ -293,6 +293,7 @@ def test_a_game_played_here_shows_in_both_partners_games(tmp_path: Path) -> None
     end: each partner's My games has it, as its record says (hands, who won, each side's
     score), with the guests' names as typed; the partnership's statistics count it."""
     from forties.record import Record, replay_record
+    from forties.stats import game_stats
     from tests.games_helpers import app_of, play_out, settled, sqlite_url, start, table_of
 
     with app_of(sqlite_url(tmp_path)) as c:
@@ -321,7 +322,13 @@ def test_a_game_played_here_shows_in_both_partners_games(tmp_path: Path) -> None
                  zip(state.sides, state.scores, strict=True)]
             page = c.get(f"/api/history/players/{account.id}").json()
             assert page["stats"][0]["family"] == "merrimack-valley"
-            assert page["stats"][0]["stats"]["games"] == 1
+            shown = page["stats"][0]["stats"]
+            # the statistics as forties.stats counts them from the record, and their rate
+            mine = game_stats(record).seats[seat]
+            assert (shown["games"], shown["hands"], shown["hands_won"], shown["points"]) == \
+                (1, mine.hands, mine.hands_won, mine.points)
+            assert shown["points_a_hand"] == round(mine.points / mine.hands, 2)
+            assert shown["bids"] == {k: n.to_json() for k, n in mine.bids.items()}
             [pair] = page["partnerships"]
             assert pair["partner"]["name"] == ("Bob" if seat == 0 else "Ann")
             assert pair["stats"]["games"] == 1
