@@ -105,3 +105,45 @@ def test_the_host_invites_a_regular_from_the_waiting_panel_who_takes_the_seat_fr
     assert not host.errors and not friend.errors
     host.context.close()
     friend.context.close()
+
+
+def test_a_players_page_follows_and_blocks_them(server: str, browser: Any) -> None:
+    """On another player's page, a signed-in visitor follows them (the home page then lists
+    them among the regulars), stops, blocks them (the follow button goes, the page says what
+    a block does) and unblocks them; a guest and the player on their own page see no
+    buttons."""
+    words = catalog("en")
+    base = local(server)
+    me, _ = signed_up(browser, base, "en", "Follower", TABLET)
+    them, them_me = signed_up(browser, base, "en", "Followed", PHONE)
+    # their own page: no buttons
+    them.goto(f"{base}/players/{them_me['id']}")
+    them.wait_for_function("document.body.dataset.ready === '1'")
+    assert them.locator("#regular-actions button").count() == 0
+    me.goto(f"{base}/players/{them_me['id']}")
+    me.wait_for_selector("#follow")
+    assert me.inner_text("#follow") == fill(words["follow.follow"], name="Followed")
+    assert me.get_attribute("#follow", "aria-pressed") == "false"
+    me.click("#follow")
+    me.wait_for_selector("#follow[aria-pressed='true']")
+    assert me.inner_text("#follow-note") == fill(words["follow.following_note"],
+                                                 name="Followed")
+    listed = me.evaluate("fetch('/api/regulars').then((r) => r.json())")
+    assert [r["id"] for r in listed["following"]] == [them_me["id"]]
+    me.click("#follow")  # stop following
+    me.wait_for_selector("#follow[aria-pressed='false']")
+    me.click("#block")
+    me.wait_for_selector("#block[aria-pressed='true']")
+    assert me.locator("#follow").count() == 0
+    assert me.inner_text("#follow-note") == fill(words["follow.blocked_note"], name="Followed")
+    listed = me.evaluate("fetch('/api/regulars').then((r) => r.json())")
+    assert [r["id"] for r in listed["blocked"]] == [them_me["id"]]
+    assert findings(me) == []
+    me.click("#block")  # unblock
+    me.wait_for_selector("#follow[aria-pressed='false']")
+    assert me.evaluate("fetch('/api/regulars').then((r) => r.json())")["blocked"] == []
+    # a guest (another browser, no account) sees the page without buttons
+    guest = device(browser, "en", PHONE)
+    guest.goto(f"{base}/players/{them_me['id']}")
+    guest.wait_for_function("document.body.dataset.ready === '1'")
+    assert guest.locator("#regular-actions button").count() == 0

@@ -4,6 +4,7 @@
 import { t, loadLanguage, preferredLanguage, languagePicker } from './i18n.js';
 import { h } from './util.js';
 import { familyName, dateWords, personLink, gameItem, statsTable, ratingChart, refusalWords } from './history.js';
+import { regularActions, draw as drawFollow } from './follow.js';
 import './theme.js';
 
 const $ = (id) => document.getElementById(id);
@@ -54,7 +55,7 @@ function draw() {
 
 async function main() {
   await loadLanguage(preferredLanguage());
-  await languagePicker($('lang'), draw);
+  await languagePicker($('lang'), () => { draw(); drawFollow(); });
   const id = decodeURIComponent(location.pathname.split('/')[2] || '');
   try {
     const r = await fetch(`/api/history/players/${encodeURIComponent(id)}`);
@@ -62,6 +63,7 @@ async function main() {
     if (!r.ok) throw new Error(refusalWords(r.status, body));
     data = body;
     draw();
+    await regularActions($('regular-actions'), data.player);
   } catch (e) {
     $('error').textContent = e instanceof TypeError ? t('error.network') : e.message;
   }
