@@ -34,7 +34,7 @@ GET /api/lobby                                 the store's lobby (its own LIMIT 
 POST /api/account/signup/begin                 ``signups`` a minute; a name's check, one
                                                challenge kept (``web.passkeys``)
 POST /api/account/signin/begin, /recover,      ``signins`` a minute; one challenge kept,
-/link/begin                                    or one code looked up
+/link/begin, /passkeys/begin                   or one code looked up
 POST /api/account/.../finish                   one challenge, used up whatever the answer;
                                                8 KiB of body, each field's length checked
                                                before a passkey's answer is read
@@ -164,7 +164,7 @@ class Limits:
     replays_per_minute_total: int = 60
     signups_per_minute: int = 5  # new accounts (``web.passkeys``: each sign-up begun)
     signups_per_minute_total: int = 60
-    signins_per_minute: int = 20  # sign-ins begun, recovery codes and device codes tried
+    signins_per_minute: int = 20  # sign-ins and new passkeys begun, recovery and device codes tried
     signins_per_minute_total: int = 600
     claims_per_minute: int = 10  # an account's claims of a device's seats (``web.games``)
     claims_per_minute_total: int = 300

@@ -700,9 +700,12 @@ async def adding(request: Request, account: Account) -> tuple[Site, dict[str, An
 
 @one_line()
 async def add_begin(request: Request) -> Response:
-    """{} -> a new passkey's options for the signed-in account, on this device."""
+    """{} -> a new passkey's options for the signed-in account, on this device (a
+    challenge kept: counted with the sign-ins, so that one account cannot fill the
+    challenges' table)."""
     account, _ = await require_account(request)
     await json_body(request, BODY_MAX, empty_is_nothing=True)
+    await take_rate(request, "signins")
     _, options, kept = await adding(request, account)
     key = await passkeys_of(request.app.state).keep(ADD, json.loads(kept), account.id)
     return JSONResponse({"challenge": key, "options": options},
