@@ -48,6 +48,9 @@ FORMER_PLAYER = "a former player"
 ACTIVE, SUSPENDED, DELETED = "active", "suspended", "deleted"
 # what a name may hold besides letters, marks and digits: a space and these
 NAME_PUNCTUATION = frozenset(" -'._")
+# alphabets whose letters pass for each other's ("Аnne" with a Cyrillic А): a name
+# mixes none of them with Latin letters (``check_name``)
+LOOK_ALIKE = frozenset({"LATIN", "CYRILLIC", "GREEK"})
 # names nobody may take (compared by ``name_key``): what the site itself calls people
 RESERVED = frozenset({"a former player", "guest", "host", "admin", "administrator",
                       "forties", "operator", "computer"})
@@ -132,10 +135,19 @@ def retired_key(key: str) -> str:
     return "#" + hashlib.sha256(key.encode("utf-8", "replace")).hexdigest()
 
 
+def script_of(ch: str) -> str:
+    """The alphabet of a letter as its Unicode name begins ("LATIN", "CYRILLIC", "GREEK",
+    "ARABIC"...); "" for anything else."""
+    if unicodedata.category(ch)[0] != "L":
+        return ""
+    return unicodedata.name(ch, "").split(" ")[0]
+
+
 def check_name(raw: Any) -> str:
     """An account's display name as given, cleaned (one line, storable), or ``Refused``
     saying why not: NAME_MIN to NAME_MAX characters of letters, digits, spaces and
-    ``-'._``, not one of the names the site uses itself."""
+    ``-'._``, no Latin letter beside a Cyrillic or Greek one (``LOOK_ALIKE``), not one of
+    the names the site uses itself."""
     if not isinstance(raw, str):
         raise Refused("a name must be text", code="name")
     name = line(raw, 200)
@@ -147,6 +159,10 @@ def check_name(raw: Any) -> str:
                           code="name")
     if not any(unicodedata.category(ch)[0] in "LN" for ch in name):
         raise Refused("a name needs a letter or a digit", code="name")
+    scripts = {script_of(ch) for ch in name} & LOOK_ALIKE
+    if "LATIN" in scripts and len(scripts) > 1:
+        raise Refused("a name may not mix Latin letters with Cyrillic or Greek ones, which "
+                      "look alike: write it in one alphabet", code="name_scripts")
     if name_key(name) in RESERVED:
         raise Refused("that name is the site's own: choose another", code="name")
     return name

@@ -88,6 +88,7 @@ function refusalWords(e) {
   switch (e && e.code) {
     case 'name': return t('account.err.name');
     case 'name_taken': return t('account.err.name_taken');
+    case 'name_scripts': return t('account.err.name_scripts');
     case 'suspended': return t('account.err.suspended');
     case 'recovery': return t('account.err.recovery');
     case 'code': return t('account.err.code');
