@@ -20,26 +20,14 @@ from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
 from .bots import Bot, play_hand, play_out
+from .duplicate import arena_teams, team_total
 from .games import new_game
 from .players import make_bot
-from .rules import FortyOneRules, Rules
+from .rules import Rules
 from .state import GameState
 
 if TYPE_CHECKING:
     from .cluster import RayPool
-
-
-def arena_teams(rules: Rules) -> tuple[tuple[int, ...], ...]:
-    """The teams that score together: Forty One's partnerships, else the scoring sides."""
-    if isinstance(rules, FortyOneRules):
-        return rules.teams
-    return rules.sides
-
-
-def team_total(state: GameState, team: tuple[int, ...], before: Sequence[int]) -> int:
-    """What ``team`` gained (its sides' score changes added up) since ``before``."""
-    sides = {state.side_of[s] for s in team}
-    return sum(state.scores[x] - before[x] for x in sides)
 
 
 def _bots_for(level_a: str, level_b: str, teams: tuple[tuple[int, ...], ...], rotation: int,
