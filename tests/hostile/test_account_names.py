@@ -10,6 +10,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from forties.web.accounts import check_name, name_key
+from tests.accounts_helpers import sign_in
 
 from .conftest import refused
 
@@ -48,3 +49,17 @@ def test_names_in_one_alphabet_or_latin_beside_others_are_kept(name: str) -> Non
 def test_names_are_compared_in_nfkc_case_folded_form() -> None:
     assert name_key("ＭＡＲＩＥ  Claire") == name_key("marie claire")
     assert name_key("Straße") == name_key("STRASSE")
+
+
+def test_a_deleted_accounts_name_is_refused_before_a_passkey_is_made(
+        client: TestClient) -> None:
+    """A deleted account's name stays taken (docs/accounts.md): the sign-up says so at its
+    start, not after the browser has made a passkey that no account will keep."""
+    bea = sign_in(client, "Bea Ó")
+    r = client.post("/api/account/delete", json={"confirm": bea.name})
+    assert r.status_code == 200, r.text
+    client.cookies.clear()
+    for name in ("Bea Ó", "bea ó", "BEA  Ó"):
+        r = client.post(BEGIN, json={"name": name})
+        assert refused(r, 409) == "that name is taken: choose another"
+        assert r.json()["code"] == "name_taken"

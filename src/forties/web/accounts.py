@@ -229,6 +229,16 @@ class Accounts:
             return None if row is None else Account.of_row(row)
         return await self._run(work)
 
+    async def name_taken(self, name: str) -> bool:
+        """Whether ``name`` (checked by ``check_name``) is an account's, a deleted one's
+        included (its name stays taken: ``retired_key``)."""
+        key = name_key(name)
+
+        def work(conn: Connection) -> bool:
+            return conn.execute(sa.select(accounts_t.c.id).where(
+                accounts_t.c.name_key.in_((key, retired_key(key))))).first() is not None
+        return await self._run(work)
+
     async def set_status(self, account_id: str, status: str) -> bool:
         """Suspend an account (its sessions then sign nobody in), or make it active again.
         False: no such account."""

@@ -525,7 +525,7 @@ async def signup_begin(request: Request) -> Response:
     body = await json_body(request, BODY_MAX)
     await take_rate(request, "signups")
     name = check_name(body.get("name"))
-    if await accounts_of(request.app.state).by_name(name) is not None:
+    if await accounts_of(request.app.state).name_taken(name):
         raise Refused("that name is taken: choose another", 409, code="name_taken")
     site = site_of(request)
     handle = secrets.token_bytes(16)
