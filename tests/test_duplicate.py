@@ -390,12 +390,14 @@ def test_ties_settled_by_the_results_compared_then_shared() -> None:
         want[t2.ew] += 2 if -b > -a else 1 if a == b else 0
     got = s.standings()
     assert {x.pair.number: x.matchpoints for x in got} == dict(want)
-    # totals 5, 3, 3, 1 (pair 4 first, pair 1 last): pairs 2 and 3 are level, and each
-    # beat the other once where they held the same cards (3 on board 2, 2 on board 3),
-    # so they share second place
-    assert dict(want) == {4: 5, 2: 3, 3: 3, 1: 1}
+    # seats: round 1 1-4, 2-3; round 2 4-2, 3-1; round 3 3-4, 1-2 (N-S first).
+    # Totals 5, 5, 1, 1: pairs 1 and 4 level, and never in the same direction on a
+    # board (they were never compared): they share first place; 2 and 3 the same, third
+    assert [[(t.ns, t.ew) for t in r.tables] for r in (r1, r2, r3)] == [
+        [(1, 4), (2, 3)], [(4, 2), (3, 1)], [(3, 4), (1, 2)]]
+    assert dict(want) == {1: 5, 4: 5, 2: 1, 3: 1}
     assert [(x.pair.number, x.rank, x.tied) for x in got] == [
-        (4, 1, False), (2, 2, True), (3, 2, True), (1, 4, False)]
+        (1, 1, True), (4, 1, True), (2, 3, True), (3, 3, True)]
 
 
 def test_two_level_pairs_ranked_by_head_to_head() -> None:
@@ -413,28 +415,26 @@ def test_two_level_pairs_ranked_by_head_to_head() -> None:
 
 def test_head_to_head_breaks_a_level_percentage() -> None:
     s = small_session(6, 5)
-    seats = [[(t.ns, t.ew) for t in r.tables] for r in s.movement.rounds[:2]]
-    assert seats == [[(1, 6), (5, 2), (3, 4)], [(6, 2), (1, 3), (4, 5)]]
-    # board 1, N-S results by table: +20, +10, +30; E-W's the opposite
-    s.record(1, 1, 20, 0)
-    s.record(1, 2, 10, 0)
-    s.record(1, 3, 30, 0)
-    # board 2, N-S results by table: +30, -10, +10
-    s.record(2, 1, 30, 0)
-    s.record(2, 2, 0, 10)
-    s.record(2, 3, 10, 0)
-    # matchpoints by hand (top 4 a board):
-    #   board 1 N-S: 3 beats 1 and 5 (4), 1 beats 5 (2), 5 (0);
-    #           E-W: 2 (-10) 4, 6 (-20) 2, 4 (-30) 0
-    #   board 2 N-S: 6 (+30) 4, 4 (+10) 2, 1 (-10) 0;
-    #           E-W: 3 (+10) 4, 5 (-10) 2, 2 (-30) 0
-    # totals: 3: 8, 6: 6, 2: 4, and 1, 4, 5 level on 2 (25%). Among those three,
-    # 1 beat 5 on board 1 (N-S) and 4 beat 1 on board 2 (N-S): 1 and 4 one each, 5 none.
+    seats = [[(t.ns, t.ew) for t in r.tables] for r in s.movement.rounds[:3]]
+    assert seats == [[(1, 6), (2, 5), (4, 3)], [(6, 2), (3, 1), (5, 4)],
+                     [(3, 6), (4, 2), (1, 5)]]
+    # N-S results by table (E-W's the opposite): board 1 +20, +10, 0; board 2 0, 0, +10;
+    # board 3 +10, -10, 0
+    for board, nets in ((1, (20, 10, 0)), (2, (0, 0, 10)), (3, (10, -10, 0))):
+        for table, net in enumerate(nets, 1):
+            s.record(board, table, max(net, 0), max(-net, 0))
+    # matchpoints by hand (top 4 a board, 12 in all):
+    #   board 1 N-S: 1 (+20) 4, 2 (+10) 2, 4 (0) 0;  E-W: 3 (0) 4, 5 (-10) 2, 6 (-20) 0
+    #   board 2 N-S: 5 (+10) 4, 6 and 3 (0) 1 each; E-W: 2 and 1 (0) 3 each, 4 (-10) 0
+    #   board 3 N-S: 3 (+10) 4, 1 (0) 2, 4 (-10) 0;  E-W: 2 (+10) 4, 5 (0) 2, 6 (-10) 0
+    # totals: 1, 2 and 3 level on 9 (75%), 5 8, 6 1, 4 0.
+    # Among 1, 2, 3 where they held the same cards: board 1 N-S 1 beat 2; board 2 E-W 1
+    # and 2 tied; board 3 N-S 3 beat 1: 1 and 3 one each (they share first), 2 none.
     got = s.standings()
     assert [(x.pair.number, x.matchpoints, x.rank, x.tied) for x in got] == [
-        (3, 8, 1, False), (6, 6, 2, False), (2, 4, 3, False),
-        (1, 2, 4, True), (4, 2, 4, True), (5, 2, 6, False)]
-    assert [x.percent for x in got] == [100, 75, 50, 25, 25, 25]
+        (1, 9, 1, True), (3, 9, 1, True), (2, 9, 3, False), (5, 8, 4, False),
+        (6, 1, 5, False), (4, 0, 6, False)]
+    assert [x.percent for x in got] == [75, 75, 75, Fraction(200, 3), Fraction(25, 3), 0]
 
 
 def test_record_refusals() -> None:
@@ -502,3 +502,44 @@ def test_json_fuzz_one_line_errors(where: str, value: Any) -> None:
         Session.from_json({**base, where: value})
     except FortiesError as e:
         assert "\n" not in str(e)
+
+
+def test_record_by_the_partnerships() -> None:
+    s = small_session(4, 3)
+    # round 1 seats pair 1 North-South against pair 4 at table 1, pair 2 against 3 at 2
+    assert s.record_pairs(1, 2, 3, 15, 15) == s.results[(1, 2)]
+    for args, words in [((1, 4, 1, 0, 0), "not played by pair 4 North-South against pair 1"),
+                        ((2, 1, 4, 0, 0), "not played by pair 1"),
+                        ((9, 1, 4, 0, 0), "no board 9"), ((1, 2, 3, 0, 0), "already in")]:
+        with pytest.raises(DuplicateError, match=words):
+            s.record_pairs(*args)
+    assert list(s.results) == [(1, 2)]
+
+
+def test_partnership_names_checked() -> None:
+    base = small_session(4, 3).to_json()
+    for name in ("", "x" * 101, 5, None):
+        obj = {**base, "partnerships": [{"number": 1, "name": name, "computer": None},
+                                        *base["partnerships"][1:]]}
+        with pytest.raises(DuplicateError, match="name"):
+            Session.from_json(obj)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(4, 20), st.integers(1, 60), st.booleans())
+def test_movement_properties_wide(p: int, boards: int, fill: bool) -> None:
+    m = movement(p, boards, fill="basic" if fill else None)
+    seen: set[tuple[int, int]] = set()
+    direction: Counter[tuple[int, int]] = Counter()
+    for r in m.rounds:
+        assert len(r.tables) >= 2
+        for t in r.tables:
+            direction[(t.ns, 0)] += 1
+            direction[(t.ew, 1)] += 1
+            for b in r.boards:
+                for q in (t.ns, t.ew):
+                    assert (q, b) not in seen
+                    seen.add((q, b))
+    assert m.boards == tuple(range(1, boards + 1))
+    for q in range(1, m.pairs + 1):
+        assert abs(direction[(q, 0)] - direction[(q, 1)]) <= 1

@@ -22,9 +22,10 @@ the same boards, so a board is played at every table of its round and each resul
 compared with every other table's. With an odd number of partnerships one of them sits
 out each round (in turn, each once) unless computer players fill the missing pair
 (``fill``, marked as computers); three partnerships make a single table, where nothing
-could be compared, so they need the filled fourth pair. Berger's tables seat the pairs
-so that each one's North-South and East-West rounds differ by one at most: each
-partnership sits in each direction where the number of its rounds allows. The boards are
+could be compared, so they need the filled fourth pair. The directions are then
+chosen (an Euler circuit through the meetings) so that each pair's North-South and
+East-West rounds differ by one at most, whatever the number of rounds: each partnership
+sits in each direction where the number of its rounds allows. The boards are
 shared out over the rounds in order, as evenly as they go (12 boards over 5 rounds:
 3, 3, 2, 2, 2). Why this movement rather than a Mitchell or a Howell with boards
 passing between tables: a board is not a wallet of cards here but a deal any number of
@@ -53,10 +54,11 @@ partnership number).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from .cards import RANKS, SUITS
 from .errors import FortiesError
@@ -76,6 +78,7 @@ NS, EW = 0, 1
 _BOARD_PURPOSE = "duplicate-boards"
 MAX_BOARDS = 200
 MAX_PAIRS = 100
+MAX_NAME = 100
 
 
 class DuplicateError(FortiesError, ValueError):
@@ -216,6 +219,9 @@ class Pair:
         name, computer = obj["name"], obj["computer"]
         if not isinstance(name, str) or not (computer is None or isinstance(computer, str)):
             raise DuplicateError("a partnership's name and computer level are text")
+        if not 1 <= len(name) <= MAX_NAME or (computer is not None
+                                               and not 1 <= len(computer) <= MAX_NAME):
+            raise DuplicateError(f"a partnership's name is 1 to {MAX_NAME} characters")
         return cls(number, name, computer)
 
 
@@ -306,6 +312,38 @@ def _berger(n: int) -> list[list[tuple[int, int]]]:
     return rounds
 
 
+def _balanced(matches: Sequence[tuple[int, int]]) -> list[bool]:
+    """For each match (a, b), whether a sits North-South (else b), so that every pair's
+    North-South and East-West counts differ by one at most: each pair of an odd number of
+    matches is joined to a stand-in (0), every count is then even, and each edge is
+    turned the way an Euler circuit walks it (in as often as out at every pair)."""
+    edges = list(matches)
+    degree: Counter[int] = Counter(x for m in edges for x in m)
+    edges += [(0, x) for x in sorted(degree) if degree[x] % 2]
+    around: dict[int, list[tuple[int, int]]] = {}
+    for i, (a, b) in enumerate(edges):
+        around.setdefault(a, []).append((i, b))
+        around.setdefault(b, []).append((i, a))
+    used = [False] * len(edges)
+    keep = [True] * len(edges)
+    next_edge = dict.fromkeys(around, 0)
+    for start in around:
+        path = [start]
+        while path:
+            v = path[-1]
+            steps = around[v]
+            while next_edge[v] < len(steps) and used[steps[next_edge[v]][0]]:
+                next_edge[v] += 1
+            if next_edge[v] == len(steps):
+                path.pop()
+                continue
+            i, w = steps[next_edge[v]]
+            used[i] = True
+            keep[i] = edges[i][0] == v  # walked from its first pair: that pair sits N-S
+            path.append(w)
+    return keep[:len(matches)]
+
+
 def movement(partnerships: int | Sequence[Pair], boards: int | Sequence[Board],
              tables: int | None = None, fill: str | None = None) -> Movement:
     """The movement for ``partnerships`` (a count or the pairs, numbered 1..P) over
@@ -343,19 +381,27 @@ def movement(partnerships: int | Sequence[Pair], boards: int | Sequence[Board],
     schedule = _berger(seated)
     count = min(len(schedule), b)
     share, extra = divmod(b, count)
-    rounds: list[Round] = []
-    first = 1
+    played: list[list[tuple[int, int]]] = []
+    outs: list[int | None] = []
     for r in range(count):
-        size = share + (1 if r < extra else 0)
-        seats: list[Seating] = []
         out = None
+        matches = []
         for home, away in schedule[r]:
             h, a = home + 1, away + 1
             if filled is None and seated != p and seated in (h, a):
                 out = a if h == seated else h
                 continue
-            seats.append(Seating(len(seats) + 1, h, a))
-        rounds.append(Round(r + 1, tuple(range(first, first + size)), tuple(seats), out))
+            matches.append((h, a))
+        played.append(matches)
+        outs.append(out)
+    keep = iter(_balanced([m for matches in played for m in matches]))
+    rounds: list[Round] = []
+    first = 1
+    for r, matches in enumerate(played):
+        size = share + (1 if r < extra else 0)
+        seats = tuple(Seating(i, *(m if next(keep) else m[::-1]))
+                      for i, m in enumerate(matches, 1))
+        rounds.append(Round(r + 1, tuple(range(first, first + size)), seats, outs[r]))
         first += size
     return Movement(seated if filled is not None else p, tuple(rounds), filled,
                     fill if filled is not None else None)
@@ -366,11 +412,18 @@ def movement(partnerships: int | Sequence[Pair], boards: int | Sequence[Board],
 K = TypeVar("K")
 
 
-def matchpoints(results: Mapping[K, int | Fraction]) -> dict[K, int]:
+class Ordered(Protocol):
+    """A result that can be compared: a number, or a tuple of them."""
+
+    def __lt__(self, other: Any, /) -> bool: ...
+
+
+def matchpoints(results: Mapping[K, Ordered]) -> dict[K, int]:
     """Each result's matchpoints against the others (results of one board in one
-    direction): 2 for each result it beats, 1 for each tie."""
+    direction): 2 for each result it beats, 1 for each tie. Results are numbers, or
+    anything ordered (the hall's (won, margin) pairs)."""
     values = list(results.values())
-    return {k: sum(2 if v > o else 1 if v == o else 0 for o in values) - 1
+    return {k: sum(2 if o < v else 1 if v == o else 0 for o in values) - 1
             for k, v in results.items()}
 
 
@@ -438,6 +491,8 @@ class Session:
     results: dict[tuple[int, int], TableResult] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        if not isinstance(self.partnerships, Sequence) or not isinstance(self.boards, Sequence):
+            raise DuplicateError("a session's partnerships and boards are lists")
         self.partnerships = tuple(self.partnerships)
         self.boards = tuple(self.boards)
         if not all(isinstance(p, Pair) for p in self.partnerships):
@@ -488,6 +543,18 @@ class Session:
         res = TableResult(board, table, seat.ns, seat.ew, ns_score, ew_score)
         self.results[(board, table)] = res
         return res
+
+    def record_pairs(self, board: int, ns: int, ew: int, ns_score: int,
+                     ew_score: int) -> TableResult:
+        """``record`` by the partnerships: pair ``ns`` North-South against ``ew`` on
+        ``board``; DuplicateError unless the movement seats them so for that board."""
+        if type(board) is not int or not 1 <= board <= len(self.boards):
+            raise DuplicateError(f"there is no board {board!r} in this session")
+        for t in self.movement.round_of(board).tables:
+            if (t.ns, t.ew) == (ns, ew):
+                return self.record(board, t.table, ns_score, ew_score)
+        raise DuplicateError(f"board {board} is not played by pair {ns!r} North-South "
+                             f"against pair {ew!r}")
 
     def record_hand(self, board: int, table: int, state: GameState) -> TableResult:
         """Record a hand the engine played to its end: it must hold the board's cards."""
