@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
+from ..duplicate import matchpoints, percent_of_top
 from .draw import commitment, cookie_jar_games, derived_seed
 from .events import (
     Answer,
@@ -241,14 +242,9 @@ class Hall:
                         continue
                     pts = dict(r.points)
                     keys[me] = (int(r.winner == me), pts[me] - pts[them])
-                for c, k in keys.items():
-                    others = [v for o, v in keys.items() if o != c]
-                    if not others:
-                        scores[c] = Fraction(50)
-                        continue
-                    mp = sum(Fraction(1) if k > v else Fraction(1, 2) if k == v else 0
-                             for v in others)
-                    scores[c] = 100 * Fraction(mp) / len(others)
+                mp = matchpoints(keys)
+                for c in keys:
+                    scores[c] = percent_of_top(mp[c], len(keys))
             out[g] = scores
         return out
 
