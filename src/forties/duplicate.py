@@ -22,12 +22,13 @@ the same boards, so a board is played at every table of its round and each resul
 compared with every other table's. With an odd number of partnerships one of them sits
 out each round (in turn, each once) unless computer players fill the missing pair
 (``fill``, marked as computers); three partnerships make a single table, where nothing
-could be compared, so they need the filled fourth pair. The directions are then
-chosen (an Euler circuit through the meetings) so that each pair's North-South and
-East-West rounds differ by one at most, whatever the number of rounds: each partnership
-sits in each direction where the number of its rounds allows. The boards are
-shared out over the rounds in order, as evenly as they go (12 boards over 5 rounds:
-3, 3, 2, 2, 2). Why this movement rather than a Mitchell or a Howell with boards
+could be compared, so they need the filled fourth pair. The directions are then chosen
+(an Euler circuit through the meetings) so that each pair's North-South and East-West
+rounds differ by one at most, whatever the number of rounds: each partnership sits in
+each direction where the number of its rounds allows. The boards are shared out over the
+rounds in order, as evenly as they go (12 boards over 5 rounds: 3, 3, 2, 2, 2); with
+fewer boards than rounds, the session plays one board a round and stops there, before
+everyone has met. Why this movement rather than a Mitchell or a Howell with boards
 passing between tables: a board is not a wallet of cards here but a deal any number of
 tables can hold at once (online, or from a printed slip at each table), so every table
 of a round can play it; each board is then compared across all its tables (the most
