@@ -170,6 +170,14 @@ async function signUp() {
   say(t('account.welcome', { name: got.account.name }));
 }
 
+/** The table this page was opened from (`?back=/t/ID`, its More panel's link), or null:
+ *  the page goes back there once signed up (the codes kept) or signed in. */
+const BACK = /^\/t\/[A-Za-z0-9_-]{1,64}$/;
+function backTo() {
+  const back = new URLSearchParams(location.search).get('back');
+  return back && BACK.test(back) ? back : null;
+}
+
 async function signIn() {
   if (!supported()) return;
   say(t('account.wait_passkey'));
@@ -178,6 +186,7 @@ async function signIn() {
   const got = await api('/api/account/signin/finish', { challenge: begun.challenge, credential: usedJSON(cred) });
   await refresh();
   say(t('account.welcome', { name: got.account.name }));
+  if (backTo()) location.assign(backTo());
 }
 
 async function recover() {
@@ -326,6 +335,11 @@ async function main() {
     $('by-name-link').textContent = here.href;
     $('by-name').hidden = false;
   }
+  if (backTo()) {
+    $('home-link').href = backTo();
+    $('home-link').dataset.i18n = 'account.back_table';
+    $('home-link').textContent = t('account.back_table');
+  }
   const linking = location.pathname === '/account/link';
   if (linking) {
     $('link-box').hidden = false;
@@ -342,7 +356,11 @@ async function main() {
   $('rcodes-new').addEventListener('click', () => busy($('rcodes-new'), newCodes));
   $('signout').addEventListener('click', () => busy($('signout'), signOut));
   $('codes-print').addEventListener('click', () => window.print());
-  $('codes-done').addEventListener('click', () => { showCodes([]); $('me-h').focus(); });
+  $('codes-done').addEventListener('click', () => {
+    showCodes([]);
+    if (backTo() && me) location.assign(backTo());
+    else $('me-h').focus();
+  });
   $('privacy').addEventListener('change', () => busy($('privacy'), async () => {
     await api('/api/account/privacy', { hidden: $('privacy').checked });
     say(t($('privacy').checked ? 'account.privacy.hidden' : 'account.privacy.shown'));

@@ -786,6 +786,9 @@ function renderReview() {
       text: t('review.rematch'), onclick: () => S.conn.send({ type: 'rematch' }) }));
   }
   if (view.over) row.appendChild(h('a', { class: 'button', id: 'new-game', href: '/', text: t('summary.new_game') }));
+  if (view.over && signedIn === false) {
+    row.appendChild(h('a', { class: 'button', id: 'account-keep', href: accountHref(), text: t('table.account.keep') }));
+  }
   row.appendChild(h('a', { class: 'button', href: recordUrl(), download: `forties-${S.tableId}.json`,
     text: t('table.record') }));
   row.appendChild(replayHere(view.hand_index));
@@ -1417,6 +1420,22 @@ async function join(how) {
   $('join-name').addEventListener('keydown', (ev) => { if (ev.key === 'Enter') go(); });
 }
 
+/** The account's page, opened from this table and coming back to it once signed up or in. */
+let signedIn = null; // null until asked, then whether this browser is signed in
+function accountHref() {
+  return `/account?back=${encodeURIComponent(location.pathname)}`;
+}
+
+/** The More panel's link: "Make an account" for a guest, "Your account" once signed in. */
+async function accountLink() {
+  try { signedIn = Boolean((await api('/api/account')).account); } catch (e) { signedIn = false; }
+  const link = $('b-account');
+  link.href = accountHref();
+  link.dataset.i18n = signedIn ? 'account.heading' : 'table.account.make';
+  link.textContent = t(link.dataset.i18n);
+  if (S.view) render();
+}
+
 async function main() {
   await loadLanguage(preferredLanguage());
   setupPanels();
@@ -1441,6 +1460,7 @@ async function main() {
     $('raise-setting').replaceWith(raiseSetting(() => render()));
     render();
   });
+  accountLink();
   if (!S.token && (invite || openSeat)) {
     join(invite ? { invite } : { seat: Number(openSeat) });
     return;
