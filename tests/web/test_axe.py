@@ -1,8 +1,10 @@
 """axe-core's WCAG 2.1 A and AA rules (and the label-in-name rule, which axe counts as
 experimental: a card's accessible name holds the letters printed on it) find nothing on
 any page: home, score pad, the hall's pages (new evening, director, standings, report),
-the replay, and the table at the bid, at the end of a hand (its review, and the hand
-played again on it) and at the end of the game (its summary); each at a phone's size
+the replay, the account's pages as a guest sees them (the account, My games, a
+leaderboard; signed in: test_browser_passkeys and test_browser_history), and the table at
+the bid, at the end of a hand (its review, and the hand played again on it) and at the
+end of the game (its summary, with its link to make an account); each at a phone's size
 and a desktop's, in English, French and Arabic (right to left). One browser; one context
 a language, its pages measured at both sizes."""
 
@@ -62,7 +64,9 @@ def test_axe_finds_nothing_on_any_page(server: str, browser: Any, lang: str) -> 
              (hall["url"].replace("#", q + "#"), "#tables .tablecard"),
              (f"/hall/{eid}", "#standings tr[data-couple='5']"),
              (hall["report"].replace("#", q + "#"), "#tables button"),
-             ("/replay", "main")]
+             ("/replay", "main"), ("/account", "body[data-ready='1']"),
+             ("/me/games", "body[data-ready='1']"),
+             ("/leaderboard/merrimack-valley", "body[data-ready='1']")]
     for path, ready in pages:
         page.goto(server + (path if "?" in path else path + q))
         page.wait_for_selector(ready, state="attached")

@@ -38,7 +38,9 @@ def test_every_page_runs_under_the_policy(browser: Any, server: str) -> None:
     evening = post(server, "/api/hall", {"games": 1})["evening"]
     pages = {"/": None, table["url"]: "body[data-conn='open']", "/replay": None,
              "/pad": "#new", "/hall": "#new", f"/hall/{evening}": "#phase",
-             f"/hall/{evening}/print/cards": ".sheet", "/t/nosuchtable": "h1"}
+             f"/hall/{evening}/print/cards": ".sheet", "/t/nosuchtable": "h1",
+             "/account": None, "/me/games": None, "/leaderboard": None,
+             "/leaderboard/merrimack-valley": None}
     for path, ready in pages.items():
         assert violations(browser, server + path, ready) == [], path
 
