@@ -468,6 +468,18 @@ def test_json_round_trip() -> None:
     assert Movement.from_json(json.loads(json.dumps(session.movement.to_json()))) \
         == session.movement
     assert Board.from_json(session.boards[0].to_json()) == session.boards[0]
+    for preset in ("merrimack-valley", "forty-one"):
+        board = make_boards(build_rules(preset), 1, KEY)[0].to_json()
+        assert Board.from_json(board).to_json() == board
+        twice = json.loads(json.dumps(board))
+        twice["deal"]["hands"][1][0] = twice["deal"]["hands"][0][0]
+        short = json.loads(json.dumps(board))
+        short["deal"]["hands"][3] = short["deal"]["hands"][3][:-1]
+        three = {**board, "deal": {**board["deal"], "hands": board["deal"]["hands"][:3]}}
+        for bad, words in ((twice, "twice"), (short, "4 cards|12 cards"),
+                           (three, "3 hands")):
+            with pytest.raises(DuplicateError, match=words):
+                Board.from_json(bad)
 
 
 def test_json_refusals() -> None:
@@ -543,3 +555,35 @@ def test_movement_properties_wide(p: int, boards: int, fill: bool) -> None:
     assert m.boards == tuple(range(1, boards + 1))
     for q in range(1, m.pairs + 1):
         assert abs(direction[(q, 0)] - direction[(q, 1)]) <= 1
+
+
+def _paths(obj: Any, at: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Every place inside a JSON value, as a path of keys and indices."""
+    out = [at]
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            out += _paths(v, (*at, k))
+    elif isinstance(obj, list):
+        for i, v in enumerate(obj):
+            out += _paths(v, (*at, i))
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data(), json_values)
+def test_json_fuzz_anywhere_inside(data: st.DataObject, value: Any) -> None:
+    s = small_session(4, 3)
+    s.record(1, 1, 10, 0)
+    base = s.to_json()
+    path = data.draw(st.sampled_from(_paths(base)[1:]))
+    obj = json.loads(json.dumps(base))
+    inner = obj
+    for k in path[:-1]:
+        inner = inner[k]
+    inner[path[-1]] = value
+    try:
+        back = Session.from_json(obj)
+    except FortiesError as e:
+        assert "\n" not in str(e)
+    else:  # taken: then it reads back as itself
+        assert Session.from_json(back.to_json()).to_json() == back.to_json()

@@ -69,8 +69,9 @@ from .state import Deal, DealError, DealKey, GameState, keyed_deck
 
 __all__ = [
     "DIRECTIONS", "Board", "DuplicateError", "Movement", "Pair", "Round", "Seating",
-    "Session", "Standing", "arena_teams", "board_slip", "make_boards", "matchpoints",
-    "movement", "percent_of_top", "scores_of_hand", "team_total",
+    "Session", "Standing", "TableResult", "arena_teams", "board_dealer", "board_slip",
+    "make_boards", "matchpoints", "movement", "neuberg", "percent_of_top", "scores_of_hand",
+    "team_total",
 ]
 
 DIRECTIONS = ("N-S", "E-W")
@@ -152,6 +153,10 @@ class Board:
         dealer = _whole(obj["dealer"], "a board's dealer", 0, 3)
         try:
             deal = Deal.from_json(obj["deal"])
+            size = len(deal.hands[0]) if deal.hands else 0
+            if size not in (5, 13):
+                raise DealError("a hand holds 5 cards (45s) or 13 (Forty One)")
+            deal.check(4, size, len(deal.kitty), full_deck=True)
         except DealError as e:
             raise DuplicateError(f"board {number}: {e}") from None
         return cls(number, dealer, deal)
