@@ -96,9 +96,38 @@ def test_the_home_page_offers_to_make_an_account_on_a_phone(server: str, browser
         "en": "Sign in or make an account", "fr": "Se connecter ou créer un compte",
         "ar": "الدخول أو إنشاء حساب"}[lang]
     assert page.evaluate(NO_SIDEWAYS)
+    assert page.is_hidden("#games-link")  # a guest has no games of an account
     page.click("#account-link")
     page.wait_for_function("document.body.dataset.ready === '1'")
     assert page.is_visible("#signup")
+    page.context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "ar"])
+def test_my_games_is_called_the_same_wherever_it_is_offered(server: str, browser: Any,
+                                                           lang: str) -> None:
+    """Signed in, the home page and the account page offer My games by the name its own
+    page bears (in Arabic, matches played: not "games" as in kinds of game)."""
+    base = local(server)
+    page = device(browser, lang)
+    open_account(page, f"{base}/account?lang={lang}")
+    page.fill("#signup-name", f"Habitué {lang}")
+    page.click("#signup")
+    page.wait_for_selector("#codes li")
+    page.click("#codes-done")
+    on_account = page.inner_text("#signed a[href='/me/games']")
+    hide = page.inner_text("label.check:has(#privacy)")
+    page.goto(f"{base}/?lang={lang}")
+    page.wait_for_function("document.body.dataset.ready === '1'")
+    assert page.is_visible("#games-link")
+    on_home = page.inner_text("#games-link")
+    assert page.evaluate(NO_SIDEWAYS)
+    page.click("#games-link")
+    page.wait_for_function("document.body.dataset.ready === '1'")
+    heading = page.inner_text("h1")
+    assert on_account == on_home == heading == {
+        "en": "My games", "fr": "Mes parties", "ar": "مبارياتي"}[lang]
+    assert {"en": "my games", "fr": "mes parties", "ar": "مبارياتي"}[lang] in hide
     page.context.close()
 
 

@@ -24,7 +24,7 @@ WORDS = {
            "Votre compte est supprimé, et chaque appareil déconnecté. Vos parties restent, "
            "sous « un ancien joueur »."),
     "ar": ("اكتب اسم حسابك كما يظهر في الأعلى لحذفه.",
-           "حُذف حسابك وخرج كل جهاز منه. تبقى ألعابك باسم «لاعب سابق»."),
+           "حُذف حسابك وخرج كل جهاز منه. تبقى مبارياتك باسم «لاعب سابق»."),
 }
 
 

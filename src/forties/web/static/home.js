@@ -205,11 +205,13 @@ function showRecent() {
   $('recent-box').hidden = items.length === 0;
 }
 
-/** The header's link to the account's page: "Sign in", or "Your account (NAME)". */
+/** The header's link to the account's page: "Sign in or make an account", or "Your
+ *  account (NAME)" with "My games" beside it. */
 let account = null;
 function showAccount() {
   $('account-link').textContent = account ? t('home.account.yours', { name: account.name })
     : t('home.account.signin');
+  $('games-link').hidden = !account;
 }
 
 function retranslate() {
