@@ -35,17 +35,18 @@ POST /api/account/signup/begin                 ``signups`` a minute; a name's ch
                                                challenge kept (``web.passkeys``)
 POST /api/account/signin/begin, /recover,      ``signins`` a minute; one challenge kept,
 /link/begin, /passkeys/begin                   or one code looked up
-POST /api/account/.../finish                   one challenge, used up whatever the answer;
-                                               8 KiB of body, each field's length checked
-                                               before a passkey's answer is read
+POST /api/account/signup/finish,               one challenge, used up whatever the answer;
+/signin/finish, /passkeys/finish,              8 KiB of body, each field's length checked
+/link/finish                                   before a passkey's answer is read
 POST /api/account/claim                        ``claims`` a minute; at most
                                                ``games.CLAIM_MAX`` seats, one lookup each
 POST /api/tables/ID/rated                      the host's key; one change of one table
 GET /api/me/games, /api/players/ID/games,      ``lookups`` a minute; at most
 /stats, /api/leaderboard/FAMILY                ``games.PAGE_MAX`` rows (``web.games``)
-GET /me/games, /players/ID, /leaderboard...    a static file
-GET /api/history/...                           ``lookups`` a minute; one page of games
-                                               (``history.PAGE_SIZE``), one player's
+GET /me/games, /players/ID, /leaderboard,      a static file
+/leaderboard/FAMILY, /account, /account/link
+GET /api/history/me/games, /players/ID,        ``lookups`` a minute; one page of games
+/players/ID/games, /leaderboard/FAMILY         (``history.PAGE_SIZE``), one player's
                                                ratings, statistics and rating history
                                                (its last ``history.HISTORY_POINTS``), or
                                                one leaderboard (``web.history``)
@@ -63,6 +64,16 @@ an online evening's web tables                 ``evening_tables`` a minute for t
                                                minute has room)
 GET /api/hall/ID, POST /api/hall/ID/seat       the board, built once per version
 GET /api/hall/ID/export/*, /hall/ID/print/*    ``records`` a minute; one evening
+GET /api/account, /api/account/sessions,       a session's lookup (its key's hash, the
+/api/account/passkeys                          sessions' primary key); the account's
+                                               sessions, passkeys (at most
+                                               ``passkeys.PASSKEYS_MAX``) and codes left
+POST /api/account/signout, /sessions/end,      a session's lookup; one row of the account
+/privacy, /passkeys/rename, /passkeys/remove   changed or removed (4 KiB of body; 8 KiB
+                                               for the passkeys')
+POST /api/account/recovery/new, /link/new      a session's lookup; the account's recovery
+                                               codes replaced (``RECOVERY_COUNT``), or its
+                                               one device code
 GET /api/account/export                        ``account_data`` a minute; one account's
                                                rows (``web.account_admin.export``)
 POST /api/account/delete                       ``account_data`` a minute (4 KiB body);
