@@ -362,6 +362,35 @@ def test_a_deleted_accounts_seat_reads_a_former_player(client: TestClient) -> No
     assert [s["name"] for s in game["seats"]] == ["P0", "a former player", "P2", "P3"]
 
 
+def test_a_game_ending_after_its_players_forced_deletion_keeps_no_name(
+        client: TestClient) -> None:
+    """An operator deletes an account by force while its table plays: the game, indexed
+    when it ends, names that seat "a former player" and stores the old name nowhere, and
+    the deleted account gets back no statistics or rating of its own."""
+    from forties.web import account_admin
+
+    ids, keys = four(client)
+    names = ["Aïcha", "Bernadette Zed", "Chloé", "Dmitri"]
+    table, tokens = table_of(client, list(keys), rated=True, options={}, names=names)
+    assert start(client, table, tokens[0]).status_code == 200
+    client.portal.call(service(client).store.run,  # type: ignore[union-attr]
+                       lambda conn: account_admin.delete(conn, ids[1], force=True))
+    play_out(client, table, tokens)
+    settled(client)
+    [game] = rows(client, "select * from games where table_id = :t", t=table)
+    assert [s["name"] for s in json.loads(game.seats)] == \
+        ["Aïcha", "a former player", "Chloé", "Dmitri"]
+    every = json.dumps([list(r) for r in rows(client, "select * from games")] +
+                       [list(r) for r in rows(client, "select * from game_players")])
+    assert "Bernadette" not in every
+    assert rows(client, "select * from account_stats where account_id = :a",
+                a=ids[1]) == []  # (its partner's totals with it are the partner's)
+    assert rows(client, "select * from ratings where subject like :a",
+                a=f"%{ids[1]}%") == []
+    assert {r.subject for r in rows(client, "select * from ratings")} >= \
+        {ids[0], ids[2], ids[3]}  # (the others' game counted)
+
+
 # ----- ratings ---------------------------------------------------------------------------------
 
 

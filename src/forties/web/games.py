@@ -279,13 +279,17 @@ def _add_stats(conn: Connection, account: str, family: str, partner: str,
 
 
 def _write_players(conn: Connection, entry: Entry, players: Iterable[Player],
-                   now: float) -> None:
+                   now: float, gone: set[str] | frozenset[str] = frozenset()) -> None:
+    """Each player's ``game_players`` row, and its totals (none for a deleted account in
+    ``gone``, nor with one: a deletion removed them, and they do not come back)."""
     for p in players:
         conn.execute(game_players_t.insert(), {
             "table_id": entry.table_id, "seat": p.seat, "account_id": p.account_id,
             "family": entry.family, "finished": entry.finished, "side": p.side,
             "partners": " ".join(p.partners), "won": p.won, "stats": json.dumps(p.stats),
             "rating_before": p.rating_before, "rating_after": p.rating_after})
+        if p.account_id in gone:
+            continue
         if p.stats:
             _add_stats(conn, p.account_id, entry.family, "", p.stats, now)
         for partner, tally in sorted(p.with_partners.items()):
@@ -327,7 +331,8 @@ def _rating(conn: Connection, subject: str, family: str) -> Rating | None:
     return None if row is None else Rating(float(row.mu), float(row.sigma), int(row.games))
 
 
-def _judge(conn: Connection, entry: Entry) -> None:
+def _judge(conn: Connection, entry: Entry,
+           gone: set[str] | frozenset[str] = frozenset()) -> None:
     """Whether the game counts (``ratings.why_not_rated``: the host's mark, the usual
     rules, an account or a published computer at every seat, the limits on repeated
     pairings), and if it does, the new ratings of its accounts and partnerships, written
@@ -366,6 +371,8 @@ def _judge(conn: Connection, entry: Entry) -> None:
     news: list[tuple[str | Pair, Rating]] = [*updates.accounts.items(),
                                              *updates.partnerships.items()]
     for key, new in news:
+        if set(key if isinstance(key, tuple) else (key,)) & gone:
+            continue  # (a deleted account keeps no rating, nor its partnerships)
         subject = subject_of(key)
         values = {"mu": new.mu, "sigma": new.sigma, "games": new.games,
                   "last_rated": entry.finished}
@@ -383,7 +390,7 @@ def _judge(conn: Connection, entry: Entry) -> None:
     for p in entry.players:
         before = current.get(p.account_id) or new_rating()
         after = updates.accounts.get(p.account_id)
-        if after is not None:
+        if after is not None and p.account_id not in gone:
             p.rating_before, p.rating_after = float(before.display), float(after.display)
 
 
@@ -393,10 +400,36 @@ def _write_entry(conn: Connection, entry: Entry, now: float) -> bool:
     if conn.execute(sa.select(games_t.c.table_id).where(
             games_t.c.table_id == entry.table_id)).first() is not None:
         return False
-    _judge(conn, entry)
+    gone = _forget_deleted(conn, entry)
+    _judge(conn, entry, gone)
     conn.execute(games_t.insert(), entry.row())  # (another process's first: IntegrityError)
-    _write_players(conn, entry, entry.players, now)
+    _write_players(conn, entry, entry.players, now, gone)
     return True
+
+
+def _forget_deleted(conn: Connection, entry: Entry) -> set[str]:
+    """The accounts of ``entry``'s seats deleted while the game played (an operator's
+    forced deletion: the table's server still held the name): each one's seat is named
+    ``FORMER_PLAYER``, and its old name is written nowhere in the game's row. Their ids."""
+    gone = _deleted(conn, {s["account"] for s in entry.seats if s.get("account")})
+    if not gone:
+        return gone
+    names = {s["name"] for s in entry.seats if s.get("account") in gone
+             and isinstance(s.get("name"), str)}
+    for s in entry.seats:
+        if s.get("account") in gone:
+            s["name"] = FORMER_PLAYER
+
+    def plain(v: Any) -> Any:
+        if isinstance(v, str):
+            return FORMER_PLAYER if v in names else v
+        if isinstance(v, list):
+            return [plain(x) for x in v]
+        if isinstance(v, dict):
+            return {k: plain(x) for k, x in v.items()}
+        return v
+    entry.result = plain(entry.result)
+    return gone
 
 
 # ----- the service's part -----------------------------------------------------------------
