@@ -208,6 +208,36 @@ def test_a_rematch_keeps_its_seats_accounts(client: TestClient) -> None:
         [(0, ids[0]), (2, ids[2]), (3, ids[3])]
 
 
+def test_a_rated_tables_rematch_is_rated_and_counts(client: TestClient) -> None:
+    ids, keys = four(client)
+    table, tokens, _ = played(client, list(keys), rated=True, options={})
+    again = rematch(client, table, 0, tokens[0])
+    live = client.portal.call(service(client).live, again)  # type: ignore[union-attr]
+    assert live.table.settings.rated is True
+    assert client.get(f"/api/tables/{again}").json()["settings"]["rated"] is True
+    play_out(client, again, tokens)
+    settled(client)
+    [game] = rows(client, "select * from games where table_id = :t", t=again)
+    assert game.rated and game.counted
+    assert {r.subject: r.games for r in rows(client, "select * from ratings")
+            if r.subject in ids} == dict.fromkeys(ids, 2)
+
+
+def test_a_rematch_that_cannot_be_rated_is_unrated_from_its_start(
+        client: TestClient) -> None:
+    """One of the accounts was suspended meanwhile (it would sit as a guest): the rematch
+    is not rated, and its table says so from the first card."""
+    ids, keys = four(client)
+    table, tokens, _ = played(client, list(keys), rated=True, options={})
+    client.portal.call(accounts(client).set_status, ids[2], SUSPENDED)  # type: ignore[union-attr]
+    again = rematch(client, table, 0, tokens[0])
+    assert client.get(f"/api/tables/{again}").json()["settings"]["rated"] is False
+    # an unrated table's rematch stays unrated
+    plain, plain_tokens, _ = played(client, list(keys), options={})
+    other = rematch(client, plain, 0, plain_tokens[0])
+    assert client.get(f"/api/tables/{other}").json()["settings"]["rated"] is False
+
+
 def test_an_account_changes_nothing_of_what_its_seat_sees(client: TestClient) -> None:
     """A seat of an account's gets its table's one view, as a guest's seat does: the same
     frame's fields, its view the engine's view of that seat, no account's id in it."""

@@ -48,6 +48,7 @@ from starlette.routing import BaseRoute, Route
 
 from ..ratings import (
     ACTIVE_DAYS,
+    COMPUTER_RATINGS,
     RATED_FAMILIES,
     REASONS,
     SHARE_GAMES,
@@ -75,6 +76,7 @@ from .account_schema import (
     seat_accounts_t,
 )
 from .accounts import (
+    ACTIVE,
     DELETED,
     FORMER_PLAYER,
     Account,
@@ -487,6 +489,27 @@ class Games:
                                              have="has" if len(missing) == 1 else "have"),
                           409, code="rated_guests")
 
+    async def rematch_rated(self, table: Table, seats: list[dict[str, Any]]) -> bool:
+        """Whether the rematch of ``table`` (a rated table), of ``seats`` (``web.rematch``:
+        each person keeps the key of the same seat, so its account), can be rated: the
+        usual rules, every person's seat the same account's as at ``table``, each of them
+        active, and every computer of a level with a published rating."""
+        if table.rules.overrides or table.rules.preset not in RATED_FAMILIES:
+            return False
+        links = await self.links(table.id)
+        people = [links.get(i) for i, s in enumerate(seats) if s.get("kind") == PERSON]
+        if not people or any(a is None for a in people):
+            return False
+        if any(s.get("level") not in COMPUTER_RATINGS for s in seats
+               if s.get("kind") == COMPUTER):
+            return False
+        wanted = {a for a in people if a is not None}
+
+        def work(conn: Connection) -> int:
+            return len(conn.execute(sa.select(accounts_t.c.id).where(
+                accounts_t.c.id.in_(sorted(wanted)), accounts_t.c.status == ACTIVE)).all())
+        return await self._run(work) == len(wanted)
+
     async def claim(self, account: Account, seats: list[tuple[str, str]]) -> int:
         """Link ``account`` to each seat whose key is given ((table id, seat's key)): a
         seat whose key is not that table's, or that another account keeps, is left as it
@@ -556,6 +579,7 @@ class Games:
         self.service = service
         service.turns.on_game_over = self.on_over
         service.seating.before_start = self.check_start
+        service.rematches.can_rate = self.rematch_rated
 
     async def on_over(self, live: Live) -> None:
         """A game just ended where its table is run: index it (once)."""

@@ -1,13 +1,18 @@
 """A rematch: after the game, a new table with the same seats, each person keeping the
 key of the seat and told the new table's link with that key. The database holds one
 rematch of a table, so two processes asked at the same moment answer with the same one.
+A rematch of a rated table is rated too when it can be (``can_rate``: ``web.games`` says
+whether the same accounts, active, sit in its people's seats, by the usual rules, beside
+computers of published ratings); otherwise it is not rated, as the finished table's
+review says beside its Rematch button.
 """
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
-from ..table import COMPUTER, OVER, PERSON, TableError
+from ..table import COMPUTER, OVER, PERSON, Table, TableError
 from .live import Conn, Live, LiveTables
 from .seating import Seating
 
@@ -18,6 +23,8 @@ class Rematches:
     def __init__(self, tables: LiveTables, seating: Seating) -> None:
         self.tables = tables
         self.seating = seating
+        # whether a rated table's rematch, of these seats, can be rated (``web.games``)
+        self.can_rate: Callable[[Table, list[dict[str, Any]]], Awaitable[bool]] | None = None
 
     async def ask(self, conn: Conn, live: Live) -> None:
         """A new table with the same seats, each person keeping the key of the seat. The
@@ -43,11 +50,13 @@ class Rematches:
                         seats.append({"kind": PERSON, "name": s.name, "token_hash": keys[i]})
                     else:
                         seats.append({"kind": COMPUTER, "level": s.level or t.settings.level})
+                rated = bool(t.settings.rated) and self.can_rate is not None and \
+                    await self.can_rate(t, seats)
                 made = await self.seating.create_table(
                     t.rules.preset, dict(t.rules.overrides), seats, t.settings.public,
                     start=True, settings={"hints": t.settings.hints,
                                           "turn_seconds": t.settings.turn_seconds,
-                                          "level": t.settings.level},
+                                          "level": t.settings.level, "rated": rated},
                     rematch_of=t.id)
                 new_id = made["table"]
             live.rematch = new_id

@@ -781,9 +781,13 @@ function renderReview() {
       text: done ? t('review.waiting_others') : t('review.ready'),
       onclick: () => { S.conn.ready(S.view.hand_index); S.ready.add(S.you); render(); } }));
   }
+  // a rated table's rematch is rated when it can be: said before it is asked for
+  const ratedNote = view.over && S.you !== null && S.table && S.table.settings && S.table.settings.rated
+    ? h('p', { id: 'rematch-rated', text: t('review.rematch_rated') }) : null;
   if (view.over && S.you !== null) {
     row.appendChild(h('button', { type: 'button', class: 'primary', id: 'rematch',
-      text: t('review.rematch'), onclick: () => S.conn.send({ type: 'rematch' }) }));
+      text: t('review.rematch'), onclick: () => S.conn.send({ type: 'rematch' }),
+      'aria-describedby': ratedNote ? 'rematch-rated' : null }));
   }
   if (view.over) row.appendChild(h('a', { class: 'button', id: 'new-game', href: '/', text: t('summary.new_game') }));
   if (view.over && signedIn === false) {
@@ -795,6 +799,7 @@ function renderReview() {
   row.appendChild(h('a', { class: 'button', href: `/replay?table=${encodeURIComponent(S.tableId)}`,
     target: '_blank', text: t('review.replay') }));
   parts.splice(2, 0, row);
+  if (ratedNote) parts.splice(3, 0, ratedNote);
   if (view.over) {
     const summary = summarySection(S.summary, (seats) => (seats.length === 1 ? seatName(seats[0]) : sideName(seats)));
     if (summary) parts.splice(3, 0, summary);
