@@ -505,6 +505,50 @@ def test_the_same_two_opponents_again_and_again_are_flagged(client: TestClient) 
                                   "(:a, :b)", a=ids[0], b=ids[1])} == {PAIRING_DAY_LIMIT}
 
 
+def test_a_ratings_history_is_read_to_its_latest_points_only(client: TestClient) -> None:
+    from forties.web.account_schema import rating_history_t
+    from forties.web.games import HISTORY_MAX
+
+    points = [{"subject": "s1", "family": "merrimack-valley", "table_id": f"t{i:04}",
+               "at": 1000.0 + i, "mu": 25.0, "sigma": 8.0, "shown": float(i)}
+              for i in range(HISTORY_MAX + 30)]
+    client.portal.call(service(client).store.run,  # type: ignore[union-attr]
+                       lambda conn: conn.execute(rating_history_t.insert(), points))
+    got = client.portal.call(games(client).history_of, "s1", "merrimack-valley")  # type: ignore[union-attr]
+    assert [p["table"] for p in got] == [p["table_id"] for p in points[-HISTORY_MAX:]]
+    few = client.portal.call(games(client).history_of, "s1", "merrimack-valley", 3)  # type: ignore[union-attr]
+    assert [p["shown"] for p in few] == [p["shown"] for p in points[-3:]]
+
+
+def test_every_listing_query_has_a_limit(client: TestClient) -> None:
+    """What the pages read of the index (an account's games, totals, ratings, a rating's
+    history, a leaderboard) is bounded in the query itself."""
+    import sqlalchemy as sa
+
+    ids, keys = four(client)
+    played(client, list(keys), rated=True, options={})
+    said: list[str] = []
+
+    def heard(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+        said.append(statement)
+    engine = service(client).store.engine
+    sa.event.listen(engine, "before_cursor_execute", heard)
+    try:
+        g = games(client)
+        for call in (lambda: g.games_of(ids[0]), lambda: g.stats_of(ids[0]),
+                     lambda: g.ratings_of(ids[0]),
+                     lambda: g.history_of(ids[0], "merrimack-valley"),
+                     lambda: g.leaderboard("merrimack-valley", time.time())):
+            said.clear()
+            client.portal.call(call)
+            listing = [q for q in said if q.lstrip().upper().startswith("SELECT")
+                       and " IN (" not in q.upper()]  # (lookups of the ids listed)
+            assert listing, call
+            assert all("LIMIT" in q.upper() for q in listing), listing
+    finally:
+        sa.event.remove(engine, "before_cursor_execute", heard)
+
+
 # ----- PostgreSQL -------------------------------------------------------------------------------
 
 

@@ -101,6 +101,9 @@ CLAIM_MAX = 50  # seats claimed in one request
 CLAIM_BODY_MAX = 4 * 1024  # (the /api/account routes' limit: ``account_api.BODY_MAX``)
 PAGE_MAX = 100  # games (or leaders) in one answer
 PAGE_DEFAULT = 20
+HISTORY_MAX = 500  # the latest points of a rating's history read at once (the chart's)
+LIST_MAX = 500  # an account's totals and ratings read at once (its partnerships, most
+# played first: its own, per game, always)
 MISSING_BATCH = 50  # finished games indexed in one pass of the sweep
 REMATCH_STEPS = 20  # a seat's link looked for through at most this many rematches back
 UNREAD_WORDS = "the game's record could not be read, so it counts for no one"
@@ -705,7 +708,10 @@ class Games:
         def work(conn: Connection) -> dict[str, Any]:
             rows = conn.execute(sa.select(account_stats_t).where(
                 account_stats_t.c.account_id == account_id)
-                .order_by(account_stats_t.c.family, account_stats_t.c.partner_id)).all()
+                .order_by(account_stats_t.c.partner_id != "",
+                          account_stats_t.c.games.desc(), account_stats_t.c.family,
+                          account_stats_t.c.partner_id).limit(LIST_MAX)).all()
+            rows.sort(key=lambda r: (r.family, r.partner_id))
             names = _names(conn, {r.partner_id for r in rows if r.partner_id})
             families: dict[str, Any] = {}
             partnerships: list[dict[str, Any]] = []
@@ -729,7 +735,9 @@ class Games:
             rows = conn.execute(sa.select(ratings_t).where(sa.or_(
                 ratings_t.c.subject == account_id,
                 ratings_t.c.subject.startswith(f"{account_id}+", autoescape=True),
-                ratings_t.c.subject.endswith(f"+{account_id}", autoescape=True)))).all()
+                ratings_t.c.subject.endswith(f"+{account_id}", autoescape=True)))
+                .order_by(ratings_t.c.subject != account_id, ratings_t.c.games.desc(),
+                          ratings_t.c.family, ratings_t.c.subject).limit(LIST_MAX)).all()
             out = []
             for r in rows:
                 rating = Rating(float(r.mu), float(r.sigma), int(r.games))
@@ -743,15 +751,20 @@ class Games:
                                               x["subject"]))
         return await self._run(work)
 
-    async def history_of(self, subject: str, family: str) -> list[dict[str, Any]]:
-        """A rating's history (an account's, or a partnership's "id+id"), oldest first:
-        [{"table", "at", "mu", "sigma", "shown"}]."""
+    async def history_of(self, subject: str, family: str,
+                         limit: int = HISTORY_MAX) -> list[dict[str, Any]]:
+        """A rating's history (an account's, or a partnership's "id+id"): its latest
+        ``limit`` points (1 to HISTORY_MAX), oldest first: [{"table", "at", "mu",
+        "sigma", "shown"}]."""
+        limit = max(1, min(int(limit), HISTORY_MAX))
+
         def work(conn: Connection) -> list[dict[str, Any]]:
             rows = conn.execute(sa.select(rating_history_t).where(
                 rating_history_t.c.subject == subject, rating_history_t.c.family == family)
-                .order_by(rating_history_t.c.at)).all()
+                .order_by(rating_history_t.c.at.desc(), rating_history_t.c.table_id.desc())
+                .limit(limit)).all()
             return [{"table": r.table_id, "at": r.at, "mu": r.mu, "sigma": r.sigma,
-                     "shown": r.shown} for r in rows]
+                     "shown": r.shown} for r in reversed(rows)]
         return await self._run(work)
 
     async def leaderboard(self, family: str, now: float,

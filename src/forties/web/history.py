@@ -207,7 +207,7 @@ async def profile(request: Request, games: Games, account: Account,
     ratings.sort(key=lambda x: _rank(x["family"]))
     history: dict[str, list[dict[str, Any]]] = {}
     for r in ratings:
-        points = (await games.history_of(aid, r["family"]))[-HISTORY_POINTS:]
+        points = await games.history_of(aid, r["family"], limit=HISTORY_POINTS)
         history[r["family"]] = [{"at": p["at"], "rating": round(p["shown"])} for p in points
                                 if isinstance(p.get("shown"), (int, float))
                                 and math.isfinite(p["shown"])]
