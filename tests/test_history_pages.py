@@ -109,6 +109,33 @@ def test_my_games_newest_first_with_who_played_and_how_it_went(
     assert got["partners"] == [{"id": paul.id, "name": "Paul", "former": False}]
 
 
+def test_why_a_game_did_not_count_names_the_limits_ratings_sets(client: TestClient) -> None:
+    """The sentences of the limits on repeated pairings take their numbers from
+    forties.ratings (the game's "why_values"), in every language: none is written in."""
+    import re
+
+    from forties.ratings import PAIRING_DAY_LIMIT, PAIRING_WINDOW_S, SHARE_GAMES
+    from tests.web.pages import catalog
+
+    me = sign_in(client, "Marie")
+    for k, code in enumerate(("pairing_day", "pairing_share")):
+        add_game(client, code, "merrimack-valley", 1_800_000_000.0 + k,
+                 [you(me.id, 0), guest("A", 1), guest("B", 0), guest("C", 1)],
+                 scores=[120, 0], winners=[0], rated=True, counted=False, why=REASONS[code])
+    got = {g["table"]: g for g in client.get("/api/history/me/games").json()["games"]}
+    values = {"games": PAIRING_DAY_LIMIT, "hours": PAIRING_WINDOW_S // 3600,
+              "last": SHARE_GAMES}
+    for code in ("pairing_day", "pairing_share"):
+        assert got[code]["why"] == code and got[code]["why_values"] == values
+        for lang in ("en", "fr", "ar"):
+            sentence = catalog(lang)[f"history.why.{code}"]
+            assert not re.search(r"\d", sentence), (lang, sentence)
+            assert re.findall(r"\{(\w+)\}", sentence) and \
+                set(re.findall(r"\{(\w+)\}", sentence)) <= set(values)
+        # the page's English, filled in, is the server's own sentence
+        assert catalog("en")[f"history.why.{code}"].format(**values) == REASONS[code]
+
+
 def test_my_games_a_page_at_a_time(client: TestClient) -> None:
     me = sign_in(client, "Marie")
     for k in range(25):

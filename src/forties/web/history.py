@@ -32,7 +32,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from ..ratings import RATED_FAMILIES, REASONS
+from ..ratings import PAIRING_DAY_LIMIT, PAIRING_WINDOW_S, RATED_FAMILIES, REASONS, SHARE_GAMES
 from .accounts import DELETED, FORMER_PLAYER, Account, account_of, accounts_of
 from .games import ACTIVE_DAYS, Games, games_of_app
 from .http import Refused, one_line, rates_of
@@ -47,6 +47,9 @@ STATIC = Path(__file__).parent / "static"
 # why a rated game did not count: the code of the sentence web.games keeps (the pages say
 # it in the reader's language)
 WHY_CODES = {sentence: code for code, sentence in REASONS.items()}
+# the limits those sentences name, as forties.ratings sets them (the pages put them in)
+WHY_VALUES = {"games": PAIRING_DAY_LIMIT, "hours": PAIRING_WINDOW_S // 3600,
+              "last": SHARE_GAMES}
 
 
 # ----- what a request asks for -----------------------------------------------------------
@@ -147,6 +150,7 @@ def game_entry(g: Mapping[str, Any]) -> dict[str, Any]:
         "won": bool(g.get("won")), "rated": bool(g.get("rated")),
         "counted": bool(g.get("counted")),
         "why": WHY_CODES.get(why, why) if isinstance(why, str) else None,
+        "why_values": dict(WHY_VALUES) if isinstance(why, str) else None,
         "rating": rating, "seats": seats, "partners": partners, "opponents": opponents,
         "sides": [{"side": side, "seats": [s["seat"] for s in seats if s["side"] == side],
                    "score": side_scores[k], "mine": side == my_side}

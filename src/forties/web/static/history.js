@@ -74,8 +74,10 @@ function listOf(nodes) {
 }
 
 /** Why a rated game did not count, in the reader's words (the server's own sentence for a
- *  reason the page does not know). */
-export function whyWords(why) {
+ *  reason the page does not know); `values`: the limits the sentences name, as the server
+ *  sets them (the game's `why_values`). */
+export function whyWords(why, values) {
+  const v = values || {};
   const words = {
     not_rated_game: t('history.why.not_rated_game'),
     house_rules: t('history.why.house_rules'),
@@ -84,15 +86,15 @@ export function whyWords(why) {
     guest: t('history.why.guest'),
     unrated_computer: t('history.why.unrated_computer'),
     no_account: t('history.why.no_account'),
-    pairing_day: t('history.why.pairing_day'),
-    pairing_share: t('history.why.pairing_share'),
+    pairing_day: t('history.why.pairing_day', v),
+    pairing_share: t('history.why.pairing_share', v),
   };
   return Object.prototype.hasOwnProperty.call(words, why) ? words[why] : (why || t('history.why.unknown'));
 }
 
 function ratingLine(g) {
   if (!g.rated) return t('history.unrated');
-  if (!g.counted) return whyWords(g.why);
+  if (!g.counted) return whyWords(g.why, g.why_values);
   if (!g.rating) return t('history.rated');
   const { change, after } = g.rating;
   if (change === null) return t('history.rating_now', { rating: after });
