@@ -280,6 +280,23 @@ def test_a_rated_table_with_a_guest_does_not_start_and_says_who(client: TestClie
     assert not game.rated and not game.counted and game.why == REASONS["not_marked"]
 
 
+def test_the_lobby_says_which_public_tables_are_rated(client: TestClient) -> None:
+    _, keys = four(client)
+    made = {}
+    for rated in (True, False):
+        body = as_(client, keys[0]).post("/api/tables", json={
+            "preset": "merrimack-valley", "name": "Ann", "public": True,
+            "rated": rated}).json()
+        made[body["table"]] = (rated, body["token"])
+    lobby = {t["table"]: t["rated"] for t in client.get("/api/lobby").json()}
+    assert {k: lobby[k] for k in made} == {k: r for k, (r, _) in made.items()}
+    # the host changes it while the table waits: the lobby follows
+    table = next(k for k, (r, _) in made.items() if r)
+    assert client.post(f"/api/tables/{table}/rated", json={
+        "token": made[table][1], "rated": False}).status_code == 200
+    assert {t["table"]: t["rated"] for t in client.get("/api/lobby").json()}[table] is False
+
+
 def test_only_the_host_rates_a_table_and_only_before_the_start(client: TestClient) -> None:
     _, keys = four(client)
     table, tokens = table_of(client, [keys[0], keys[1]], options={})

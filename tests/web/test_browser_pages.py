@@ -196,6 +196,24 @@ def test_the_lobby_names_a_seated_computer_player_in_the_pages_language(
     page.context.close()
 
 
+def test_the_lobby_marks_a_rated_table_in_the_pages_language(
+        server: str, browser: Any) -> None:
+    """A public rated table is marked "classée" in the French home page's lobby; an
+    unrated one is not marked."""
+    for name, rated in (("Rita", True), ("Ugo", False)):
+        post(server, "/api/tables", {"preset": "merrimack-valley", "name": name,
+                                     "public": True, "rated": rated})
+    page = new_page(browser, PHONE, "fr")
+    page.goto(server + "/?lang=fr")
+    mark = french("home.lobby.rated")
+    rated = page.locator("#lobby li", has_text="Rita")
+    rated.wait_for()
+    assert mark in rated.inner_text(), rated.inner_text()
+    assert mark not in page.locator("#lobby li", has_text="Ugo").inner_text()
+    assert not page.errors
+    page.context.close()
+
+
 def test_the_more_panel_has_no_dead_button_and_a_readable_rules_line(
         server: str, browser: Any) -> None:
     play = post(server, "/api/play", {"preset": "merrimack-valley", "level": "random"})

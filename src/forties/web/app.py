@@ -386,7 +386,7 @@ async def lobby(request: Request) -> Response:
                               | ({"level": s.level} if s.kind == COMPUTER else {})
                               | ({"url": f"/t/{t.id}#seat={i}"} if s.kind == EMPTY else {})
                               for i, s in enumerate(t.seats)],
-                    "created": row["created"]})
+                    "rated": bool(t.settings.rated), "created": row["created"]})
     return JSONResponse(out)
 
 

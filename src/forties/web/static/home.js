@@ -190,7 +190,8 @@ async function loadLobby() {
     const open = tb.seats.find((s) => s.url);
     return h('li', {}, h('a', { class: 'button', href: open ? open.url : `/t/${encodeURIComponent(tb.table)}` },
       `${p ? presetTitle(p) : tb.preset}: ${names || '—'} `,
-      tn('home.lobby.free', free, { count: free })));
+      tn('home.lobby.free', free, { count: free }),
+      tb.rated ? h('span', { class: 'lobby-rated', text: ` · ${t('home.lobby.rated')}` }) : null));
   }));
 }
 
