@@ -706,12 +706,12 @@ class Games:
         "partnerships": [{"family", "partner", "name", "games", ...}]} (the partner's
         name, or "a former player")."""
         def work(conn: Connection) -> dict[str, Any]:
-            rows = conn.execute(sa.select(account_stats_t).where(
+            rows = sorted(conn.execute(sa.select(account_stats_t).where(
                 account_stats_t.c.account_id == account_id)
                 .order_by(account_stats_t.c.partner_id != "",
                           account_stats_t.c.games.desc(), account_stats_t.c.family,
-                          account_stats_t.c.partner_id).limit(LIST_MAX)).all()
-            rows.sort(key=lambda r: (r.family, r.partner_id))
+                          account_stats_t.c.partner_id).limit(LIST_MAX)).all(),
+                key=lambda r: (r.family, r.partner_id))
             names = _names(conn, {r.partner_id for r in rows if r.partner_id})
             families: dict[str, Any] = {}
             partnerships: list[dict[str, Any]] = []
