@@ -75,9 +75,9 @@ def _thrown_in(rec: Record, k: int) -> bool:
 
 
 def played(client: TestClient, keys: list[str | None], rated: bool = False,
-           options: dict[str, Any] | None = None
+           options: dict[str, Any] | None = None, preset: str = "merrimack-valley"
            ) -> tuple[str, dict[int, str], dict[str, Any]]:
-    table, tokens = table_of(client, keys, rated=rated, options=options)
+    table, tokens = table_of(client, keys, rated=rated, options=options, preset=preset)
     assert start(client, table, tokens[0]).status_code == 200
     play_out(client, table, tokens)
     settled(client)
@@ -382,6 +382,36 @@ def test_my_games_newest_first_with_filters(client: TestClient) -> None:
     assert stats["families"]["merrimack-valley"]["games"] == 2
     assert {(p["partner"], p["name"], p["games"]) for p in stats["partnerships"]} == \
         {(ids[2], "Chloé", 1), (ids[1], "Bernard", 1)}
+
+
+def test_call_your_partners_hand_partners_are_found_by_the_partner_filter(
+        client: TestClient) -> None:
+    """Call Your Partner has no fixed sides: each partner listed for an account's filter
+    (each hand's called partner, its partnership totals) finds the game they partnered
+    in. (A game whose every bidder went alone has no partner to list: the next is
+    played, at most a few, until one has.)"""
+    ids, keys = four(client)
+    fifth, key5 = make_account(client, "Émile")
+    ids, keys = [*ids, fifth.id], [*keys, key5]
+    for _ in range(5):
+        table, _, record = played(client, list(keys), preset="call-your-partner",
+                                  options={"target": 40, "lock_at": None})
+        pairs = [p for p in game_stats(record).partnerships if len(set(p)) == 2]
+        if pairs:
+            break
+    assert pairs, "five games of Call Your Partner without a called partner"
+    checked = 0
+    for seat, key in enumerate(keys):
+        listed = [p["id"] for p in as_(client, key).get(
+            "/api/history/me/games?family=call-your-partner").json()["partners"]]
+        want = {ids[b if a == seat else a] for a, b in pairs if seat in (a, b)}
+        assert want <= set(listed), (seat, listed)
+        for partner in listed:  # (each found in a game: this one, or one before)
+            found = [g["table"] for g in client.get(
+                f"/api/history/me/games?partner={partner}").json()["games"]]
+            assert found and (partner not in want or table in found), (seat, partner)
+            checked += 1
+    assert checked >= 2
 
 
 def test_hidden_games_are_the_owners_alone(client: TestClient) -> None:

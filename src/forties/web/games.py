@@ -179,7 +179,8 @@ def game_tallies(record: dict[str, Any], pars: dict[int, Any]) -> GameStats | No
 def entry_of(table: Table, links: dict[int, str], finished: float) -> Entry:
     """What the index keeps of ``table``'s finished game, its seats' accounts ``links``
     (seat: account id). A seat's side is its partnership (``stats.partners``: a seat
-    alone in cut-throat games); its partners, the other accounts of that partnership.
+    alone in cut-throat games); its partners, the other accounts of that partnership and,
+    in Call Your Partner, of each hand's (bidder and called partner).
     Only a person's seat counts as its account's (a link to a seat a computer sat in
     counts for nothing)."""
     record = table.public_record()
@@ -230,6 +231,10 @@ def entry_of(table: Table, links: dict[int, str], finished: float) -> Entry:
             for j in pair:
                 if j != i and j in accounts and accounts[j] != account:
                     player.with_partners[accounts[j]] = tally.to_json()
+        # its partners: its side's, and in Call Your Partner each hand's (the accounts its
+        # partnership totals name), so that a filter by partner finds every game a
+        # partner of the list was a partner in
+        player.partners = sorted(set(player.partners) | set(player.with_partners))
         entry.players.append(player)
     return entry
 
@@ -658,7 +663,8 @@ class Games:
                        partner: str | None = None, before: float | None = None,
                        limit: int = PAGE_DEFAULT) -> list[dict[str, Any]]:
         """The account's finished games, newest first: at most ``limit`` (1 to
-        PAGE_MAX), of ``family`` only, with ``partner`` (an account id) on its side only,
+        PAGE_MAX), of ``family`` only, with ``partner`` (an account id) as a partner only
+        (on its side, or a hand's partner in Call Your Partner: ``Player.partners``),
         finished before ``before`` only (the next page: the last one's ``finished``).
         Each: {"table", "family", "preset", "finished", "seats": [{"seat", "name",
         "kind", "side", "account", "level"?}] (names as typed at the table; a deleted
