@@ -510,6 +510,29 @@ def test_rated_games_move_the_ratings_as_the_test_works_them_out(client: TestCli
     assert mine[0]["change"] == ratings[ids[0]].display - mine[0]["rating_before"]
 
 
+def test_a_seat_the_computer_played_while_its_person_was_away_still_counts(
+        client: TestClient) -> None:
+    """(docs/ratings.md, docs/accounts.md) A person away (``Turns.away``, as the turn
+    timer or a grace period ends does it) keeps the seat: the rated game counts for them
+    too; and an account that hides its games stays on the leaderboard."""
+    ids, keys = four(client)
+    table, tokens = table_of(client, list(keys), rated=True, options={})
+    assert start(client, table, tokens[0]).status_code == 200
+    live = client.portal.call(service(client).live, table)  # type: ignore[union-attr]
+    client.portal.call(service(client).turns.away, live, 3, None)  # type: ignore[union-attr]
+    assert live.table.seats[3].away
+    play_out(client, table, {s: k for s, k in tokens.items() if s != 3})
+    settled(client)
+    [game] = rows(client, "select * from games where table_id = :t", t=table)
+    assert game.rated and game.counted
+    [away] = rows(client, "select * from game_players where table_id = :t and seat = 3",
+                  t=table)
+    assert away.account_id == ids[3] and away.rating_after is not None
+    client.portal.call(accounts(client).set_hidden, ids[3], True)  # type: ignore[union-attr]
+    board = client.get("/api/leaderboard/merrimack-valley").json()["leaders"]
+    assert ids[3] in [b["account"] for b in board]
+
+
 def test_a_rated_game_with_computers_counts_at_their_fixed_ratings(
         client: TestClient) -> None:
     ids, keys = four(client)
