@@ -9,14 +9,19 @@ authenticator (test_browser_passkeys.device)."""
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from .pages import post
+from tests.history_helpers import set_rating
+
+from .pages import post, wait_ready
+from .test_browser_history import Site, signed_in, site
 from .test_browser_passkeys import NO_SIDEWAYS, device, local, open_account
 
+__all__ = ["site"]  # (the history pages' site, with its rated player, a fixture here too)
 LOCALE = Path(__file__).resolve().parents[2] / "src" / "forties" / "web" / "locale"
 
 
@@ -157,3 +162,33 @@ def test_french_calls_a_rating_a_cote() -> None:
     for key in ("waiting.rated_yes", "waiting.rated_no", "error.code.rated_house_rules",
                 "account.data.delete_help"):
         assert "classement" not in entries[key] and "cote" in entries[key], key
+
+
+@pytest.fixture(scope="module")
+def one_game(site: Site) -> Site:
+    """The history pages' site, where Paul has played his first rated game of Forty One."""
+    set_rating(site.store, site.paul.id, "forty-one", 25.0, 8.0, 1, time.time(),
+               history=[(time.time(), 1500.0)])
+    return site
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "ar"])
+def test_the_rating_charts_caption_counts_its_games_in_good_grammar(
+        browser: Any, one_game: Site, lang: str) -> None:
+    """A chart's caption (what a screen reader says of it) counts the rated games as each
+    language counts: one game in the singular, and Arabic's count in a form right for any
+    number (not "4 مباراة")."""
+    page = signed_in(browser, one_game, lang)
+    page.goto(f"{one_game.url}/players/{one_game.me.id}?lang={lang}")
+    wait_ready(page)
+    assert page.inner_text("figcaption") == {
+        "en": "Auction 45: 4 rated games, from 1400 to 1600.",
+        "fr": "Le 45 aux enchères\u00a0: 4 parties classées, de 1400 à 1600.",
+        "ar": "45 بالمزاد: عدد المباريات المصنّفة 4، من 1400 إلى 1600."}[lang]
+    page.goto(f"{one_game.url}/players/{one_game.paul.id}?lang={lang}")
+    wait_ready(page)
+    assert page.inner_text("figcaption") == {
+        "en": "Forty One: 1 rated game, at 1500.",
+        "fr": "Quarante et un\u00a0: 1 partie classée, à 1500.",
+        "ar": "واحد وأربعين: عدد المباريات المصنّفة 1، بتصنيف 1500."}[lang]
+    page.context.close()

@@ -1,7 +1,7 @@
 // What the pages of an account's games share (My games, a player's page, the leaderboards):
 // a game of the index in a list, names with their pages, a game's name, dates, the reason a
 // rated game did not count, a statistics table and the rating-history chart.
-import { t, language } from './i18n.js';
+import { t, tn, language } from './i18n.js';
 import { h, computerWords } from './util.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
@@ -221,7 +221,7 @@ export function ratingChart(family, points) {
     svg('polyline', { points: line, class: 'line' }),
     ...points.map((p, i) => svg('circle', { cx: x(i).toFixed(1), cy: y(p.rating).toFixed(1), r: 4, class: 'dot' })));
   const last = points[points.length - 1];
-  const caption = h('figcaption', { id: `${id}-cap`, text: t('history.chart_caption', {
+  const caption = h('figcaption', { id: `${id}-cap`, text: tn('history.chart_caption', points.length, {
     game: familyName(family), games: points.length, first: points[0].rating, last: last.rating }) });
   const table = h('table', { class: 'stats', id: `${id}-table` },
     h('caption', { text: title }),
