@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +19,7 @@ from starlette.routing import Route
 from starlette.testclient import TestClient
 
 from forties.web import account_api, account_data, games, history, passkeys, regulars
+from forties.web.app import body_limit
 from tests.test_regulars import Person, invite, waiting_table
 
 from .conftest import refused
@@ -171,3 +172,26 @@ def test_a_forged_cross_site_request_changes_nothing(client: TestClient, tmp_pat
                                                 "Sec-Fetch-Site": "same-origin"})
     assert r.status_code == 200, (path, r.text)
     assert rows(tmp_path / "app.db") != before, path
+
+
+@pytest.mark.parametrize("path", sorted(BODIES))
+def test_a_huge_body_is_refused_before_it_is_read(client: TestClient, tmp_path: Path,
+                                                  path: str) -> None:
+    """Over the route's limit (``app.body_limit``), said by its length or streamed without
+    one: 413 in one line, nothing changed."""
+    world = World(client)
+    who, _ = BODIES[path](world)
+    url = concrete(path, world)
+    limit = body_limit(path)
+    assert limit <= 64 * 1024
+    huge = b'{"x": "' + b"a" * (limit + 1) + b'"}'
+    before = rows(tmp_path / "app.db")
+    headers = {**(who._headers() if who is not None else {}),
+               "Content-Type": "application/json"}
+    refused(client.post(url, content=huge, headers=headers), 413)
+
+    def streamed() -> Iterator[bytes]:
+        for i in range(0, len(huge), 1024):
+            yield huge[i:i + 1024]
+    refused(client.post(url, content=streamed(), headers=headers), 413)
+    assert rows(tmp_path / "app.db") == before

@@ -28,7 +28,9 @@ async def me(request: Request) -> Response:
 
 @one_line()
 async def sign_out(request: Request) -> Response:
-    """End this browser's session (a guest's sign-out does nothing, and says so)."""
+    """End this browser's session (a guest's sign-out does nothing, and says so). Its body,
+    {} or none, is read first: one over the limit is refused before anything ends."""
+    await json_body(request, BODY_MAX, empty_is_nothing=True)
     accounts = accounts_of(request.app.state)
     got = await accounts.signed_in(request)
     if got is not None:
