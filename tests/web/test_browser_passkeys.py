@@ -147,6 +147,10 @@ def test_a_refusal_is_said_in_the_readers_words(server: str, browser: Any) -> No
     page.click("#signup")
     page.wait_for_function("document.getElementById('error').textContent !== ''")
     assert page.inner_text("#error").startswith("Choisissez un nom de 2 à 24")
+    page.fill("#signup-name", "\u0410nne")  # (a Cyrillic А beside Latin letters)
+    page.click("#signup")
+    page.wait_for_function(
+        "document.getElementById('error').textContent.includes('un seul alphabet')")
     page.fill("#recover-name", "personne")
     page.fill("#recover-code", "abcde-fghjk")
     page.click("#recover")
