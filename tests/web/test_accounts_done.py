@@ -371,6 +371,13 @@ def test_two_accounts_play_a_rated_game_with_two_more_and_find_it_in_their_histo
         p.page.goto(base + "/account")
     last = play_out(site.ws, table, [p.token for p in people])
     assert last["view"]["over"] and not last["errors"], last["errors"]
+    # the finished rated table's review says, beside Rematch, that a rematch is rated too
+    # when it can be (Bashir's page, back at the table by the seat his browser keeps)
+    bashir.page.goto(base + f"/t/{table}#token={bashir.token}")
+    bashir.page.wait_for_function(
+        "(want) => document.getElementById('rematch-rated')?.textContent === want",
+        arg=bashir.words("review.rematch_rated"))
+    assert bashir.page.get_attribute("#rematch", "aria-describedby") == "rematch-rated"
 
     # what the test expects, worked out from the record: the statistics, the ratings
     record = anne.api(base, f"/api/tables/{table}/record")
