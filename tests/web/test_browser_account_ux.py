@@ -17,7 +17,7 @@ import pytest
 
 from tests.history_helpers import set_rating
 
-from .pages import post, wait_ready
+from .pages import new_page, over, play_until, post, wait_ready
 from .test_browser_history import Site, signed_in, site
 from .test_browser_passkeys import NO_SIDEWAYS, device, local, open_account
 
@@ -70,6 +70,29 @@ def test_a_guest_makes_an_account_from_the_table_and_comes_back_to_it(
     page.click("#signin")
     page.wait_for_url(f"{base}/t/{made['table']}")
     assert page.errors == []
+    page.context.close()
+
+
+def test_a_finished_game_offers_a_guest_an_account(server: str, browser: Any) -> None:
+    """A guest's game over (a game to 5: a hand or two) offers to make an account, coming
+    back to this table."""
+    page = new_page(browser, {"width": 360, "height": 740}, "fr")
+    made = post(server, "/api/play", {"preset": "merrimack-valley", "level": "random",
+                                      "options": {"target": 5}})
+    page.goto(f"{server}{made['url'].replace('#', '?lang=fr#')}")
+    wait_ready(page)
+    for _ in range(6):
+        play_until([page], lambda: over(page), limit=90, bidder=True)
+        page.wait_for_selector("#review:not([hidden])")
+        if page.evaluate("document.body.dataset.phase === 'game-over'"
+                         " || !!document.getElementById('summary')"):
+            break
+        page.click("#ready")
+        page.wait_for_function("document.body.dataset.phase === 'auction'")
+    page.wait_for_selector("#account-keep")
+    assert page.inner_text("#account-keep") == "Créez un compte pour garder cette partie"
+    assert page.get_attribute("#account-keep", "href") == (
+        f"/account?back=%2Ft%2F{made['table']}")
     page.context.close()
 
 
