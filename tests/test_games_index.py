@@ -420,7 +420,12 @@ def test_hidden_games_are_the_owners_alone(client: TestClient) -> None:
     client.portal.call(accounts(client).set_hidden, ids[1], True)  # type: ignore[union-attr]
     r = as_(client, keys[0]).get(f"/api/players/{ids[1]}/games")
     assert r.status_code == 403 and r.json()["code"] == "hidden"
-    assert as_(client, None).get(f"/api/players/{ids[1]}/stats").status_code == 403
+    # whom a hidden account plays with is hidden too; its own figures are public
+    shown = as_(client, None).get(f"/api/players/{ids[1]}/stats").json()
+    assert shown["hidden"] is True and shown["stats"]["partnerships"] == []
+    assert shown["stats"]["families"] and all(r["partner"] is None for r in shown["ratings"])
+    own = as_(client, keys[1]).get(f"/api/players/{ids[1]}/stats").json()
+    assert own["hidden"] is False and own["stats"]["partnerships"]
     assert len(as_(client, keys[1]).get(f"/api/players/{ids[1]}/games").json()["games"]) \
         == 1
     assert len(as_(client, None).get(f"/api/players/{ids[0]}/games").json()["games"]) == 1

@@ -66,9 +66,11 @@ def test_another_persons_hidden_games_stay_hidden(client: TestClient) -> None:
     _, stranger_key = make_account(client, "Curieux")
     for key in (stranger_key, None):
         as_(client, key)
-        for url in (f"/api/players/{owner.id}/games", f"/api/players/{owner.id}/stats",
+        for url in (f"/api/players/{owner.id}/games",
                     f"/api/players/{owner.id}/games?limit=100&family=nova-scotia"):
             assert "private" in refused(client.get(url), 403)
+        stats = client.get(f"/api/players/{owner.id}/stats").json()
+        assert stats["hidden"] is True and stats["stats"]["partnerships"] == []
     assert len(as_(client, owner_key).get(f"/api/players/{owner.id}/games")
                .json()["games"]) == 1
 

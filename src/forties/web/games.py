@@ -940,12 +940,25 @@ async def player_games(request: Request) -> Response:
 
 @one_line()
 async def player_stats(request: Request) -> Response:
+    """A player's statistics per game and ratings, as the player's page shows them: an
+    account that hides its games hides with them whom it plays with (its partnerships'
+    statistics and ratings) from everyone else; its own per-game figures and ratings stay
+    public, as on the leaderboards."""
     await _limit(request, "lookups")
-    target = await _visible(request, request.path_params["id"])
+    target = await accounts_of(request.app.state).get(request.path_params["id"])
+    if target is None or target.status == DELETED:
+        raise Refused("there is no such player", 404, code="player")
+    me = await account_of(request) if target.hidden else None
+    private = target.hidden and (me is None or me.id != target.id)
     got = games_of_app(request)
+    stats = await got.stats_of(target.id)
+    ratings = await got.ratings_of(target.id)
+    if private:
+        stats = {**stats, "partnerships": []}
+        ratings = [r for r in ratings if r["partner"] is None]
     return JSONResponse({"player": {"id": target.id, "name": target.name},
-                         "stats": await got.stats_of(target.id),
-                         "ratings": await got.ratings_of(target.id)}, headers=NO_STORE)
+                         "hidden": private, "stats": stats, "ratings": ratings},
+                        headers=NO_STORE)
 
 
 @one_line()
