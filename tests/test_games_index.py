@@ -85,6 +85,18 @@ def played(client: TestClient, keys: list[str | None], rated: bool = False,
     return table, tokens, record
 
 
+
+async def index_at_once(url: str, table: Any) -> list[bool]:
+    """``table``'s game indexed by two stores of ``url`` at the same moment (two
+    processes): whether each wrote it."""
+    stores = [Store(url) for _ in range(2)]
+    try:
+        return list(await asyncio.gather(*(Games(s).index(table, 1.0) for s in stores)))
+    finally:
+        for s in stores:
+            s.close()
+
+
 def test_a_finished_game_is_indexed_once_as_its_record_says(client: TestClient) -> None:
     ids, keys = four(client)
     table, _, record = played(client, list(keys))
@@ -133,16 +145,9 @@ def test_two_processes_index_the_same_game_once(tmp_path: Path) -> None:
         assert rows(client, "select * from games") == []
         live = client.portal.call(service(client).live, table)  # type: ignore[union-attr]
 
-        async def both() -> list[bool]:
-            # two indexes over two stores of the same file: two processes at once
-            stores = [Store(sqlite_url(tmp_path)) for _ in range(2)]
-            try:
-                return list(await asyncio.gather(*(Games(s).index(live.table, 1.0)
-                                                   for s in stores)))
-            finally:
-                for s in stores:
-                    s.close()
-        assert sorted(client.portal.call(both)) == [False, True]  # type: ignore[union-attr]
+        # two indexes over two stores of the same file: two processes at once
+        assert sorted(client.portal.call(  # type: ignore[union-attr]
+            index_at_once, sqlite_url(tmp_path), live.table)) == [False, True]
         assert len(rows(client, "select * from games")) == 1
         assert len(rows(client, "select * from game_players")) == 4
         assert {r.games for r in rows(client, "select * from account_stats")} == {1}
@@ -638,15 +643,9 @@ def test_on_postgresql_a_rated_game_is_indexed_once_by_two_processes(db: str) ->
         record = client.get(f"/api/tables/{table}/record").json()
         live = client.portal.call(service(client).live, table)  # type: ignore[union-attr]
 
-        async def both() -> list[bool]:
-            stores = [Store(db) for _ in range(2)]  # (two processes' connections)
-            try:
-                return list(await asyncio.gather(*(Games(s).index(live.table, 1.0)
-                                                   for s in stores)))
-            finally:
-                for s in stores:
-                    s.close()
-        assert sorted(client.portal.call(both)) == [False, True]  # type: ignore[union-attr]
+        # two processes' connections at once
+        assert sorted(client.portal.call(  # type: ignore[union-attr]
+            index_at_once, db, live.table)) == [False, True]
         want = expected(record)
         sides = [[ids[s] for s in side] for side in want["sides"]]
         ranks = [0 if set(side) & want["won"] else 1 for side in want["sides"]]
