@@ -324,23 +324,6 @@ class Accounts:
             return bool(done.rowcount)
         return await self._run(work)
 
-    async def end_sessions(self, account_id: str) -> int:
-        """End every session of the account (how many there were)."""
-        def work(conn: Connection) -> int:
-            done = conn.execute(sessions_t.delete().where(
-                sessions_t.c.account_id == account_id))
-            return int(done.rowcount or 0)
-        return await self._run(work)
-
-    async def prune(self) -> int:
-        """Forget the sessions older than ``SESSION_DAYS`` (the sweep calls this)."""
-        before = self.clock() - SESSION_SECONDS
-
-        def work(conn: Connection) -> int:
-            done = conn.execute(sessions_t.delete().where(sessions_t.c.created < before))
-            return int(done.rowcount or 0)
-        return await self._run(work)
-
     # ----- the request's account ---------------------------------------------------------
 
     async def signed_in(self, conn: HTTPConnection) -> tuple[Account, Session] | None:
