@@ -18,7 +18,9 @@ For a director's screens (the web layer stores ``to_json`` and calls these):
 - ``standings()``, ``status()``; ``contests()`` and ``apply(Vote | Answer | CutDeck |
   PlayoffWin)`` to walk the ties through; ``awards()``, ``cookie_jar()``;
 - ``export.export_json`` / ``standings_csv`` / ``results_csv``;
-  ``printing.punch_cards_html`` / ``table_cards_html`` (English or French).
+  ``printing.punch_cards_html`` / ``table_cards_html`` (English or French);
+- ``season.season(rule, evenings, closed)``: a club's evenings between two dates added
+  up (``season_json`` / ``season_csv``).
 
 Every refusal is a ``HallError`` with one line for the director, and changes nothing.
 """
