@@ -63,14 +63,17 @@ from typing import Any, Protocol, TypeVar
 
 from .cards import RANKS, SUITS
 from .errors import FortiesError
+from .fortyfives import bid_ladder
 from .games import new_game
-from .rules import FortyOneRules, Rules
+from .rules import FortyFivesRules, FortyOneRules, Rules
+from .scoring import FortyFivesHand, bid_value, score_forty_fives
 from .state import Deal, DealError, DealKey, GameState, keyed_deck
 
 __all__ = [
     "DIRECTIONS", "Board", "DuplicateError", "Movement", "Pair", "Round", "Seating",
     "Session", "Standing", "TableResult", "arena_teams", "board_dealer", "board_slip",
-    "make_boards", "matchpoints", "movement", "neuberg", "percent_of_top", "scores_of_hand",
+    "make_boards", "matchpoints", "movement", "neuberg", "percent_of_top", "possible_scores",
+    "scores_of_hand",
     "team_total",
 ]
 
@@ -121,6 +124,36 @@ def scores_of_hand(state: GameState) -> tuple[int, int]:
         raise DuplicateError("the hand is not over")
     ns, ew = arena_teams(state.rules)
     return (team_total(state, ns, state.start_scores), team_total(state, ew, state.start_scores))
+
+
+def possible_scores(rules: Rules) -> frozenset[tuple[int, int]]:
+    """Every (North-South, East-West) score a single hand from 0-0 can give under
+    ``rules``, by the game's own scoring (what a table reporting a board's result may
+    say). The Forty-Fives: each bidder, bid and share of the hand's 30 points (5 a trick,
+    5 for the highest trump), made or set, and, where the rules throw in a hand nobody bid
+    on, nothing scored.
+    Forty One: each partnership's two seats each made or set a bid of 1 to 13 (counted
+    double from ``double_from``), and a hand thrown in."""
+    _check_rules(rules)
+    out: set[tuple[int, int]] = set()
+    if isinstance(rules, FortyOneRules):
+        out.add((0, 0))  # (bids short of the minimum: the hand is thrown in)
+        seat = {v * sign for b in range(1, 14) for v in (bid_value(rules, b),)
+                for sign in (1, -1)}
+        team = {a + b for a in seat for b in seat}
+        return frozenset(out | {(a, b) for a in team for b in team})
+    assert isinstance(rules, FortyFivesRules)
+    if rules.all_pass == "redeal":
+        out.add((0, 0))  # (nobody bid: the hand is thrown in)
+    bidders: list[int | None] = [None] if rules.auction == "none" else [0, 1]
+    for bidder in bidders:
+        bids = (0,) if bidder is None else bid_ladder(rules)
+        for bid in bids:
+            for ns in range(0, 31, 5):
+                hand = FortyFivesHand((ns, 30 - ns), bidder, bid)
+                d = score_forty_fives(rules, hand, (0, 0)).deltas
+                out.add((d[0], d[1]))
+    return frozenset(out)
 
 
 # ----- boards --------------------------------------------------------------------------

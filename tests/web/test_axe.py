@@ -103,6 +103,25 @@ def test_axe_finds_nothing_on_any_page(server: str, browser: Any, lang: str) -> 
     page.context.close()
 
 
+@pytest.mark.parametrize("lang", ["en", "fr", "ar"])
+def test_axe_finds_nothing_on_the_duplicate_pages(server: str, browser: Any, lang: str) -> None:
+    """The duplicate session's pages: new session, director, the tables' phone, the
+    session, a board shown, the board slips and the recap."""
+    from .test_dup_pages import hall_session, pages_of
+
+    page = new_page(browser, PHONE, lang)
+    found: list[str] = []
+    for path, ready in pages_of(hall_session(server)):
+        url = path.replace("#", f"?lang={lang}#") if "#" in path else f"{path}?lang={lang}"
+        page.goto(server + url)
+        page.wait_for_selector(ready, state="attached")
+        page.wait_for_load_state("networkidle")
+        found += findings(page)
+    assert not found, "\n".join(found)
+    assert not page.errors  # type: ignore[attr-defined]
+    page.context.close()
+
+
 def test_the_light_colours_follow_the_device_and_axe_finds_nothing(server: str,
                                                                    browser: Any) -> None:
     """The colours chosen "as this device" follow its light or dark setting as it changes;

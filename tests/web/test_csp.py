@@ -36,11 +36,15 @@ def violations(browser: Any, url: str, ready: str | None) -> list[str]:
 def test_every_page_runs_under_the_policy(browser: Any, server: str) -> None:
     table = post(server, "/api/play", {"preset": "auction-45"})
     evening = post(server, "/api/hall", {"games": 1})["evening"]
+    session = post(server, "/api/dup", {"game": "forty-one", "boards": 1, "partnerships": [
+        {"name": n} for n in ("A", "B", "C", "D")]})["session"]
     pages = {"/": None, table["url"]: "body[data-conn='open']", "/replay": None,
              "/pad": "#new", "/hall": "#new", f"/hall/{evening}": "#phase",
              f"/hall/{evening}/print/cards": ".sheet", "/t/nosuchtable": "h1",
              "/account": None, "/me/games": None, "/leaderboard": None,
-             "/leaderboard/merrimack-valley": None}
+             "/leaderboard/merrimack-valley": None, "/dup": None,
+             f"/dup/{session}": None, f"/dup/{session}/recap": None,
+             f"/dup/{session}/board/1": None}
     for path, ready in pages.items():
         assert violations(browser, server + path, ready) == [], path
 

@@ -36,6 +36,7 @@ from . import (
     account_api,
     account_data,
     drain,
+    duplicate_sessions,
     games,
     hall,
     history,
@@ -490,6 +491,8 @@ def body_limit(path: str) -> int:
         return pad.MAX_BODY
     if path.startswith("/api/hall"):
         return hall.MAX_BODY
+    if path.startswith("/api/dup"):
+        return duplicate_sessions.MAX_BODY
     if path.startswith(passkeys.PREFIXES):
         return passkeys.BODY_MAX
     if path.startswith("/api/account"):
@@ -540,6 +543,7 @@ def create_app(settings: ServerSettings) -> Starlette:
                 settings.limits.websockets_per_address)
     metrics.count_errors()
     app = Starlette(routes=[*ROUTES, *pad.ROUTES, *hall.ROUTES, *install.ROUTES,
+                            *duplicate_sessions.ROUTES,
                             *account_api.ROUTES, *passkeys.ROUTES, *games.ROUTES,
                             *account_data.ROUTES,
                             *regulars.ROUTES,

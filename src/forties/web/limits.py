@@ -64,6 +64,11 @@ an online evening's web tables                 ``evening_tables`` a minute for t
                                                minute has room)
 GET /api/hall/ID, POST /api/hall/ID/seat       the board, built once per version
 GET /api/hall/ID/export/*, /hall/ID/print/*    ``records`` a minute; one evening
+POST /api/dup                                  ``evenings`` a minute; at most 40
+                                               partnerships and 200 boards
+POST /api/dup/ID/report, correct, director     one document (16 KiB body), a key
+GET /api/dup/ID, POST /api/dup/ID/board/N      one document, read once per version
+POST /api/dup/ID/slips, GET .../export/*       ``records`` a minute; one session
 GET /api/account, /api/account/sessions,       a session's lookup (its key's hash, the
 /api/account/passkeys                          sessions' primary key); the account's
                                                sessions, passkeys (at most

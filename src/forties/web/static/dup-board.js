@@ -1,0 +1,44 @@
+// One board: which tables are done; once every table has played it (or, with a
+// partnership's link, once that partnership has), the cards and every table's result.
+import { boot, el, post, t } from "./hall.js";
+import { drawHands, drawResults, pairName, seatName, session } from "./dup.js";
+
+await boot();
+const sid = session();
+const n = Number(location.pathname.split("/")[4]);
+const $ = (id) => document.getElementById(id);
+$("session-link").href = `/dup/${sid}`;
+$("title").textContent = t("dup.board.n", "Board {n}", { n });
+document.title = $("title").textContent;
+const key = localStorage.getItem(`hall-player-${sid}`) || localStorage.getItem(`hall-director-${sid}`);
+let names = null;
+
+async function tick() {
+  try {
+    if (!names) names = await (await fetch(`/api/dup/${sid}`)).json();
+    const b = await post(`/api/dup/${sid}/board/${n}`, key ? { key } : {});
+    $("error").textContent = "";
+    $("phase").textContent = t("dup.phase.round", "Round {r} of {n}", { r: b.round, n: names.rounds.length });
+    $("tables").replaceChildren(...b.tables.map((x) => el("li", { "data-table": x.table, class: x.done ? "done" : "" },
+      t("dup.table.n", "Table {n}", { n: x.table }), ": ", pairName(names, x.ns), " — ", pairName(names, x.ew), " ",
+      x.done ? t("dup.table.done", "done") : t("dup.table.playing", "still playing"))));
+    $("status").textContent = b.shown ? "" : t("dup.board.hidden", "The cards and results are shown once every table has played this board.");
+    $("cards-box").hidden = !b.shown;
+    $("rows-box").hidden = !b.shown;
+    document.body.dataset.shown = b.shown ? "1" : "0";
+    if (b.shown) {
+      names = await (await fetch(`/api/dup/${sid}`)).json();
+      $("dealer").textContent = t("dup.dealer", "Dealer: {seat}", { seat: seatName(b.dealer) });
+      $("hands").replaceChildren(drawHands(b.hands, { kitty: b.kitty }));
+      $("rows").replaceChildren(drawResults(names, n, b.rows));
+      $("plays").replaceChildren(...b.rows.filter((r) => r.tricks || r.par).map((r) => el("div", { class: "play", "data-table": r.table },
+        el("h3", {}, t("dup.table.n", "Table {n}", { n: r.table })),
+        r.par ? el("p", { class: "par" }, t("dup.par", "Double-dummy par: {par}", { par: r.par })) : null,
+        r.tricks ? el("ol", { class: "tricks" }, r.tricks.map((tr) => el("li", {}, tr))) : null)));
+    }
+    document.body.dataset.ready = "1";
+    if (b.complete) return;
+  } catch (e) { $("error").textContent = e.message; }
+  setTimeout(tick, 4000);
+}
+tick();

@@ -1,0 +1,84 @@
+// The tables' phone: pick the round, the table, the board, then enter both pairs' scores
+// on the hand. The server checks them against what one hand of the game can score.
+import { boot, el, onSubmit, post, started, t, takeKey } from "./hall.js";
+import { showBeside } from "./nearby.js";
+import { pairName, phaseText, session, watchSession } from "./dup.js";
+
+await boot();
+const sid = session();
+const key = takeKey("tables") || localStorage.getItem(`hall-director-${sid}`);
+const $ = (id) => document.getElementById(id);
+let view = null;
+const pick = { round: null, table: null, board: null };
+
+if (!key) $("error").textContent = t("dup.nokey.tables", "Open the link the director gave the tables.");
+
+function steps() {
+  $("step-round").hidden = pick.round !== null;
+  $("step-table").hidden = pick.round === null || pick.table !== null;
+  $("step-board").hidden = pick.table === null || pick.board !== null;
+  $("step-score").hidden = pick.board === null;
+  $("back").hidden = pick.round === null;
+}
+
+function choose(what, value) {
+  pick[what] = value;
+  $("done").textContent = "";
+  $("error").textContent = "";
+  draw(view);
+  const first = document.querySelector("section:not([hidden]) button:not([disabled]), section:not([hidden]) input");
+  if (first) first.focus();
+}
+
+function reset() {
+  pick.round = pick.table = pick.board = null;
+  draw(view);
+}
+
+function draw(v, error) {
+  if (!v) { if (error) $("error").textContent = error; return; }
+  view = v;
+  $("phase").textContent = phaseText(v);
+  $("rounds").replaceChildren(...v.rounds.map((r) => el("button", {
+    "data-round": r.number, "aria-label": t("dup.round.n", "Round {n}", { n: r.number }),
+    onclick: () => choose("round", r.number) }, r.number)));
+  const r = v.rounds.find((x) => x.number === pick.round);
+  if (r) {
+    $("table-title").textContent = t("dup.report.table", "Round {r}: which table?", { r: r.number });
+    $("tables").replaceChildren(...r.tables.map((x) => el("button", {
+      "data-table": x.table, "aria-label": t("dup.table.n", "Table {n}", { n: x.table }),
+      onclick: () => choose("table", x.table) }, x.table)));
+    const tb = r.tables.find((x) => x.table === pick.table);
+    if (tb) {
+      $("board-title").textContent = t("dup.report.board", "Table {t}: which board?", { t: tb.table });
+      $("boards").replaceChildren(...r.boards.map((b) => el("button", {
+        "data-board": b, disabled: tb.done.includes(b) ? "" : null,
+        "aria-label": t("dup.board.n", "Board {n}", { n: b }),
+        onclick: () => choose("board", b) }, b)));
+      if (pick.board !== null) {
+        $("score-title").textContent = t("dup.report.score", "Board {b} at table {t}: the scores on the hand", { b: pick.board, t: tb.table });
+        $("ns-label").textContent = `${t("dup.score.ns", "N-S score")} — ${pairName(v, tb.ns)}`;
+        $("ew-label").textContent = `${t("dup.score.ew", "E-W score")} — ${pairName(v, tb.ew)}`;
+      }
+    }
+  }
+  steps();
+  document.body.dataset.version = v.version;
+  document.body.dataset.ready = "1";
+}
+
+onSubmit($("score"), async () => {
+  $("error").textContent = "";
+  try {
+    await post(`/api/dup/${sid}/report`, { key, round: pick.round, table: pick.table, board: pick.board,
+      ns: Number($("ns").value), ew: Number($("ew").value) });
+    $("done").textContent = t("dup.report.thanks", "Thank you: board {b} at table {t} is in.", { b: pick.board, t: pick.table });
+    $("ns").value = "";
+    $("ew").value = "";
+    pick.board = null;
+    poll.now();
+  } catch (e) { showBeside($("error"), e.message); }
+});
+$("back").addEventListener("click", reset);
+const poll = watchSession(draw);
+started();

@@ -1,0 +1,88 @@
+"""The duplicate session's pages in a browser: a phone reports a board by tapping (round,
+table, board, the two scores), a refused score is said in one line beside the form; and
+every page (new session, director, report, session, board, slips, recap) draws in
+English, French and Arabic without a sideways scroll at 360 px, nor at twice the text
+size, with no script error and no policy violation. (axe's rules: test_axe.py.)"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .pages import PHONE, drawn, get, new_page, post
+from .test_accessibility import DOUBLE_TEXT, SPILT
+from .test_csp import WATCH
+
+
+def hall_session(server: str) -> dict[str, Any]:
+    """A hall session of 4 partnerships and 4 boards (round 1 plays boards 1 and 2),
+    board 1 played at both tables."""
+    made = post(server, "/api/dup", {
+        "game": "auction-45", "boards": 4, "title": "Tuesday pairs",
+        "partnerships": [{"name": n} for n in ("Ann & Bob", "Cy & Di", "Ed & Flo",
+                                               "Gus & Hal")]})
+    tables = made["report"].split("#key=")[1]
+    for table, (ns, ew) in ((1, (20, 10)), (2, (-20, 15))):
+        post(server, f"/api/dup/{made['session']}/report",
+             {"key": tables, "board": 1, "table": table, "ns": ns, "ew": ew})
+    return dict(made)
+
+
+def pages_of(made: dict[str, Any]) -> list[tuple[str, str]]:
+    sid = made["session"]
+    return [("/dup", "body[data-ready='1']"),
+            (made["url"], "#progress li[data-table='2']"),
+            (made["report"], "#rounds button[data-round='3']"),
+            (f"/dup/{sid}", "#standings tr[data-pair='4']"),
+            (f"/dup/{sid}/board/1", "body[data-shown='1'] #rows tr[data-table='2']"),
+            (f"/dup/{sid}/print/slips", ".slip[data-board='4']"),
+            (f"/dup/{sid}/recap", "body[data-ready='1'] table.results")]
+
+
+def test_a_phone_reports_a_board_by_tapping(server: str, browser: Any) -> None:
+    made = hall_session(server)
+    sid = made["session"]
+    page = new_page(browser, PHONE)
+    page.goto(server + made["report"])
+    page.click("#rounds button[data-round='1']")
+    page.click("#tables button[data-table='2']")
+    assert page.is_disabled("#boards button[data-board='1']")  # (in already)
+    page.click("#boards button[data-board='2']")
+    page.fill("#ns", "30")
+    page.fill("#ew", "30")
+    page.click("#send")
+    page.wait_for_function("document.getElementById('error').textContent.includes("
+                           "'cannot both be scored')")
+    page.fill("#ew", "-30")
+    page.click("#send")
+    page.wait_for_function("document.getElementById('done').textContent !== ''")
+    board = post(server, f"/api/dup/{sid}/board/2", {})
+    assert [t["done"] for t in board["tables"]] == [False, True]
+    assert "#key=" not in page.url  # (the key is taken out of the address bar)
+    assert not page.errors  # type: ignore[attr-defined]
+    page.context.close()
+
+
+def test_every_page_draws_on_a_phone_in_every_language(server: str, browser: Any) -> None:
+    made = hall_session(server)
+    assert get(server, f"/api/dup/{made['session']}")["complete"] == [1]
+    for lang in ("en", "fr", "ar"):
+        page = new_page(browser, PHONE, lang)
+        page.add_init_script(WATCH)
+        said: list[str] = []
+        page.on("console", lambda m, said=said: said.append(m.text))
+        for path, ready in pages_of(made):
+            url = path.replace("#", f"?lang={lang}#") if "#" in path else f"{path}?lang={lang}"
+            page.goto(server + url)
+            page.wait_for_selector(ready, state="attached")
+            drawn(page)
+            assert page.evaluate(SPILT) == [], (lang, path)
+            page.evaluate(DOUBLE_TEXT)
+            drawn(page)
+            spilt = page.evaluate(SPILT)
+            assert spilt == [], (lang, path, "twice the text", spilt)
+            assert page.evaluate("window.__violations") == [], (lang, path)
+            assert page.evaluate("document.documentElement.dir") == (
+                "rtl" if lang == "ar" else "ltr")
+        assert not [m for m in said if "Content Security Policy" in m]
+        assert not page.errors  # type: ignore[attr-defined]
+        page.context.close()
