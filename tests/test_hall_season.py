@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from forties.hall import Hall, Settings
-from forties.hall.draw import cut_deck
+from forties.hall.draw import METHOD, cut_deck
 from forties.hall.season import (
     CSV_COLUMNS,
     SeasonError,
@@ -324,7 +324,8 @@ def test_a_cut_of_the_deck_settles_the_ties_for_prize_places_checkably() -> None
     assert s.ties[0].cut is not None and s.ties[0].cut.name == "cut/season/place-1"
     out = season_json(s)
     assert out["draws"]["number"] == number
-    assert "SEED1/SEED2" in out["draws"]["method"]
+    assert "SEED1/SEED2" in out["draws"]["how"]
+    assert out["draws"]["method"] == METHOD
     # the number is the evenings' seeds in date order, hashed
     import hashlib
     assert number == int.from_bytes(hashlib.sha256(b"18/19/season").digest()[:6], "big")

@@ -235,10 +235,11 @@ def draw_number(evenings: Sequence[SeasonEvening]) -> int:
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:6], "big")
 
 
-DRAW_METHOD = ("The season's number: the first 6 bytes of the SHA-256 of "
-               "\"SEED1/SEED2/.../season\" (each evening's seed, in date order), read as a "
-               "big-endian number; then each cut as an evening's, with that number as the "
-               "seed. " + METHOD)
+SEASON_NUMBER = ("The season's number: the first 6 bytes of the SHA-256 of "
+                 "\"SEED1/SEED2/.../season\" (each evening's seed, in date order), read as "
+                 "a big-endian number; then each cut as an evening's, with that number as "
+                 "the seed and the draw's name shown with the cut (such as "
+                 "cut/season/place-1).")
 
 
 def season(rule: SeasonRule, evenings: Sequence[SeasonEvening], closed: bool) -> Season:
@@ -342,7 +343,8 @@ def _prize_label(p: PrizeWon) -> str:
 def season_json(s: Season) -> dict[str, Any]:
     """The season as JSON: ``format``, ``rule``, ``over``, ``evenings`` (in date order,
     each with ``evening`` its number in the season), ``standings`` (best first),
-    ``ties``, ``cookie_jar`` and ``draws`` (once the season is over)."""
+    ``ties``, ``cookie_jar`` and ``draws`` (once a cut settled a tie: the season's number,
+    ``how`` it is made and the cut's ``method``, the hall's)."""
     index = {e.key: i for i, e in enumerate(s.evenings, 1)}
     out: dict[str, Any] = {
         "format": FORMAT, "rule": s.rule.to_json(), "over": s.over,
@@ -364,7 +366,8 @@ def season_json(s: Season) -> dict[str, Any]:
                         "winners": list(j.winners), "best": j.best, "rule": j.rule,
                         "carried": j.carried} for j in s.cookie_jar]}
     if s.over and any(t.cut is not None for t in s.ties):
-        out["draws"] = {"number": draw_number(s.evenings), "method": DRAW_METHOD}
+        out["draws"] = {"number": draw_number(s.evenings), "how": SEASON_NUMBER,
+                        "method": METHOD}
     return out
 
 
