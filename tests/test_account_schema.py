@@ -1,4 +1,4 @@
-"""The accounts' migrations (0004 to 0007) make exactly the tables and columns that the
+"""The accounts' migrations (0004 to 0009) make exactly the tables and columns that the
 code reads and writes (``web.accounts``, ``web.account_schema``), on SQLite and on
 PostgreSQL, and undo cleanly."""
 
@@ -44,7 +44,7 @@ def test_postgresql_has_the_accounts_tables(db: str) -> None:
         store.close()
 
 
-@pytest.mark.parametrize("target", ["0003", "0004", "0006"])
+@pytest.mark.parametrize("target", ["0003", "0004", "0006", "0008"])
 def test_the_migrations_go_down_and_up_again(tmp_path: Path, target: str) -> None:
     from alembic import command
     from alembic.config import Config
@@ -60,7 +60,10 @@ def test_the_migrations_go_down_and_up_again(tmp_path: Path, target: str) -> Non
             command.downgrade(cfg, target)
         left = set(sa.inspect(store.engine).get_table_names())
         assert ("accounts" in left) == (target >= "0004")
-        assert ("follows" in left) is False
+        assert ("follows" in left) == (target >= "0007")
+        for club_table in ("clubs", "club_members", "club_invites", "club_events",
+                           "club_seasons"):  # (0009)
+            assert club_table not in left
         with store.engine.begin() as conn:
             cfg.attributes["connection"] = conn
             command.upgrade(cfg, "head")

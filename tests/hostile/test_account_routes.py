@@ -18,7 +18,15 @@ import pytest
 from starlette.routing import Route
 from starlette.testclient import TestClient
 
-from forties.web import account_api, account_data, games, history, passkeys, regulars
+from forties.web import (
+    account_api,
+    account_data,
+    club_api,
+    games,
+    history,
+    passkeys,
+    regulars,
+)
 from forties.web.app import body_limit
 from tests.test_regulars import Person, invite, waiting_table
 
@@ -26,11 +34,12 @@ from .conftest import refused
 
 EVIL = "https://evil.example"
 # the modules whose routes are the accounts' (any route of theirs, whatever its path)
-ACCOUNT_MODULES = {m.__name__ for m in (account_api, account_data, games, history,
-                                        passkeys, regulars)}
+ACCOUNT_MODULES = {m.__name__ for m in (account_api, account_data, club_api, games,
+                                        history, passkeys, regulars)}
 # and any route under these paths, whichever module serves it
 ACCOUNT_PATHS = ("/api/account", "/api/regulars", "/api/players", "/api/me",
-                 "/api/history", "/api/leaderboard", "/account", "/me", "/players")
+                 "/api/history", "/api/leaderboard", "/account", "/me", "/players",
+                 "/api/clubs", "/club")
 STATE_CHANGING = {"POST", "PUT", "PATCH", "DELETE"}
 
 # (headers, the body's bytes (None: the route's JSON body), the status of the refusal);
@@ -100,6 +109,12 @@ class World:
         self.passkey = "QUFBQUFBQUFBQUFBQUFBQQ"
         for cid, label in ((self.passkey, "phone"), ("QkJCQkJCQkJCQkJCQkJCQg", "laptop")):
             portal.call(keys.add, self.ann.id, "aGFuZGxl", cid, b"\x01" * 77, 0, [], label)
+        # a club Ann directs, Bob a member, and its invite link
+        club = self.ann.post("/api/clubs", {"name": "Ann's club"}).json()
+        self.club = club["club"]
+        self.club_key = self.ann.post(f"/api/clubs/{self.club}/invite", {}).json()["key"]
+        assert self.bob.post(f"/api/clubs/{self.club}/join",
+                             {"key": self.club_key}).status_code == 200
 
 
 # each route: who sends it and a body that the site's own page could send and that works
@@ -136,6 +151,15 @@ BODIES: dict[str, Body] = {
                                                "token": w.made["token"]}),
     "/api/regulars/invites/{id}/accept": lambda w: (w.bob, {}),
     "/api/regulars/invites/{id}/decline": lambda w: (w.bob, {}),
+    "/api/clubs": lambda w: (w.cy, {"name": "Cy's club"}),
+    "/api/clubs/{id}": lambda w: (w.ann, {"name": "Renamed"}),
+    "/api/clubs/{id}/invite": lambda w: (w.ann, {}),
+    "/api/clubs/{id}/join": lambda w: (w.cy, {"key": w.club_key}),
+    "/api/clubs/{id}/role": lambda w: (w.ann, {"account": w.bob.id, "role": "director"}),
+    "/api/clubs/{id}/remove": lambda w: (w.ann, {"account": w.bob.id}),
+    "/api/clubs/{id}/leave": lambda w: (w.bob, {}),
+    "/api/clubs/{id}/evenings": lambda w: (w.ann, {"title": "Friday", "where": "hall",
+                                                   "when": "2099-01-01T19:00"}),
 }
 
 
@@ -147,7 +171,7 @@ def test_every_account_route_is_found_and_given_a_body(client: TestClient) -> No
 
 def concrete(path: str, world: World) -> str:
     return path.replace("{id}", world.made["table"] if path.startswith("/api/tables")
-                        else world.invite)
+                        else world.club if path.startswith("/api/clubs") else world.invite)
 
 
 @pytest.mark.parametrize("path", sorted(BODIES))

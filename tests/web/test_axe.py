@@ -2,7 +2,7 @@
 experimental: a card's accessible name holds the letters printed on it) find nothing on
 any page: home, score pad, the hall's pages (new evening, director, standings, report),
 the replay, the account's pages as a guest sees them (the account, My games, a
-leaderboard; signed in: test_browser_passkeys and test_browser_history), and the table at
+leaderboard, the clubs; signed in: test_browser_passkeys and test_browser_history), and the table at
 the bid, at the end of a hand (its review, and the hand played again on it) and at the
 end of the game (its summary, with its link to make an account); each at a phone's size
 and a desktop's, in English, French and Arabic (right to left). One browser; one context
@@ -66,7 +66,8 @@ def test_axe_finds_nothing_on_any_page(server: str, browser: Any, lang: str) -> 
              (hall["report"].replace("#", q + "#"), "#tables button"),
              ("/replay", "main"), ("/account", "body[data-ready='1']"),
              ("/me/games", "body[data-ready='1']"),
-             ("/leaderboard/merrimack-valley", "body[data-ready='1']")]
+             ("/leaderboard/merrimack-valley", "body[data-ready='1']"),
+             ("/clubs", "body[data-ready='1']")]
     for path, ready in pages:
         page.goto(server + (path if "?" in path else path + q))
         page.wait_for_selector(ready, state="attached")

@@ -15,7 +15,8 @@ What deleting an account does (docs/accounts.md says it to the player):
   who follow it, its blocks both ways, its invitations sent and received, its own
   statistics, its ratings and those of its partnerships, with their histories (a
   partnership with a former player can never play again, and a leaderboard of "X + a
-  former player" helps nobody);
+  former player" helps nobody), its places in clubs (a club whose last director it was
+  goes to its longest-standing member) and the clubs' invite links it made;
 - kept: its games (``games``, ``game_players``, ``seat_accounts``: a game's other players
   keep their game whole, its seats named only by the account's id, which nothing names any
   more), the statistics its partners kept of their games with it, and the operator's flags
@@ -24,6 +25,7 @@ What deleting an account does (docs/accounts.md says it to the player):
   "chat" and "silence" events of its seats and of their rematches, which keep the
   seat's key, the finished game's seats), becomes
   ``FORMER_PLAYER``;
+- the clubs it made stay, for their members, no longer saying who made them;
 - the account's row stays, ``deleted``, named ``FORMER_PLAYER``, its name's comparison form
   kept only as a fingerprint (``accounts.retired_key``), so that nobody may take the name
   afterwards and pose as the person to their regulars.
@@ -52,6 +54,9 @@ from .account_schema import (
     account_stats_t,
     blocks_t,
     challenges_t,
+    club_invites_t,
+    club_members_t,
+    clubs_t,
     credentials_t,
     follows_t,
     game_players_t,
@@ -73,6 +78,7 @@ from .accounts import (
     retired_key,
     sessions_t,
 )
+from .clubs import keep_a_director
 from .store import events_t, keys_t, tables_t
 
 FORMAT = "forties-account-data"
@@ -99,6 +105,9 @@ ACCOUNT_COLUMNS: dict[str, tuple[str, ...]] = {
     "follows": ("follower", "followed"),
     "blocks": ("blocker", "blocked"),
     "account_invites": ("from_account", "to_account"),
+    "clubs": ("created_by",),
+    "club_members": ("account_id",),
+    "club_invites": ("account_id",),
 }
 # what the download holds of each (its key in the export is the table's name)
 EXPORTED: dict[str, str] = {
@@ -117,6 +126,9 @@ EXPORTED: dict[str, str] = {
     "follows": "the players it follows, and those who follow it",
     "blocks": "the players it blocks (never who blocks it: that is theirs)",
     "account_invites": "the invitations it sent and received",
+    "clubs": "the clubs it made",
+    "club_members": "the clubs it belongs to, and its role in each",
+    "club_invites": "the clubs' invite links it made, never their keys' hashes",
 }
 # what deleting the account does to each
 REMOVED, KEPT, RENAMED = "removed", "kept", "renamed"
@@ -138,6 +150,11 @@ ON_DELETE: dict[str, tuple[str, str]] = {
     "follows": (REMOVED, "both ways"),
     "blocks": (REMOVED, "both ways"),
     "account_invites": (REMOVED, "sent and received"),
+    "clubs": (RENAMED, "the clubs stay, for their other members; they no longer say who "
+                       "made them"),
+    "club_members": (REMOVED, "it leaves every club (a club whose last director it was "
+                              "is handed to its longest-standing member)"),
+    "club_invites": (REMOVED, "the invite links it made stop working"),
 }
 # what the download leaves out, and why
 NOT_EXPORTED: dict[str, str] = {}
@@ -274,6 +291,12 @@ def export(conn: Connection, account_id: str, now: float | None = None) -> dict[
     out["account_invites"] = _rows(conn, sa.select(account_invites_t).where(sa.or_(
         account_invites_t.c.from_account == a, account_invites_t.c.to_account == a))
         .order_by(account_invites_t.c.created))
+    out["clubs"] = _rows(conn, sa.select(clubs_t).where(clubs_t.c.created_by == a)
+                         .order_by(clubs_t.c.created))
+    out["club_members"] = _rows(conn, sa.select(club_members_t).where(
+        club_members_t.c.account_id == a).order_by(club_members_t.c.joined))
+    out["club_invites"] = _rows(conn, sa.select(club_invites_t).where(
+        club_invites_t.c.account_id == a).order_by(club_invites_t.c.created), ["key_hash"])
     return out
 
 
@@ -428,6 +451,11 @@ def delete(conn: Connection, account_id: str, now: float | None = None,
         done[name] = done.get(name, 0) + int(result.rowcount or 0)
 
     count("events", _rename_seats(conn, a, row.name))
+    for (club,) in conn.execute(sa.select(club_members_t.c.club).where(
+            club_members_t.c.account_id == a)).all():
+        keep_a_director(conn, str(club), a)
+    count("clubs", conn.execute(clubs_t.update().where(clubs_t.c.created_by == a)
+                                .values(created_by=None)))
     for table, where in (
             (sessions_t, sessions_t.c.account_id == a),
             (credentials_t, credentials_t.c.account_id == a),
@@ -439,7 +467,9 @@ def delete(conn: Connection, account_id: str, now: float | None = None,
             (follows_t, sa.or_(follows_t.c.follower == a, follows_t.c.followed == a)),
             (blocks_t, sa.or_(blocks_t.c.blocker == a, blocks_t.c.blocked == a)),
             (account_invites_t, sa.or_(account_invites_t.c.from_account == a,
-                                       account_invites_t.c.to_account == a))):
+                                       account_invites_t.c.to_account == a)),
+            (club_members_t, club_members_t.c.account_id == a),
+            (club_invites_t, club_invites_t.c.account_id == a)):
         count(table.name, conn.execute(table.delete().where(where)))
     count("accounts", conn.execute(accounts_t.update().where(accounts_t.c.id == a).values(
         status=DELETED, name=FORMER_PLAYER, name_key=retired_key(name_key(row.name)),

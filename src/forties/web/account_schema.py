@@ -1,8 +1,9 @@
 """The tables an account's data lives in, besides ``accounts`` and ``sessions``
 (``web.accounts``): its passkeys and the keys that get it back (``web.passkeys``), the
 seats it sat in and its finished games, statistics and ratings (``web.games``), and the
-players it follows, blocks and invites (``web.regulars``). Their migrations are 0005 to
-0007. Accounts are named by ``accounts.id``; no foreign key ties these tables together, so
+players it follows, blocks and invites (``web.regulars``), and the clubs it belongs to
+with their invite links, calendars and seasons (``web.clubs``). Their migrations are 0005
+to 0009. Accounts are named by ``accounts.id``; no foreign key ties these tables together, so
 that a table, an account and its games may be kept and removed each on its own (a deleted
 account's games stay, its name shown as "a former player").
 """
@@ -157,6 +158,68 @@ account_invites_t = sa.Table(
     sa.Column("answered", sa.String(16)),
 )
 
+# ----- clubs (0009) -----------------------------------------------------------------------
+
+# a club: its name, its house rules (a preset and its options, JSON: what a table or an
+# evening made from the club starts from), who made it (cleared when that account goes)
+clubs_t = sa.Table(
+    "clubs", meta,
+    sa.Column("id", sa.String(24), primary_key=True),
+    sa.Column("name", sa.String(80)),
+    sa.Column("preset", sa.String(40)),
+    sa.Column("options", sa.Text),
+    sa.Column("created", sa.Float),
+    sa.Column("created_by", sa.String(24)),
+)
+# an account's place in a club: "member" or "director"
+club_members_t = sa.Table(
+    "club_members", meta,
+    sa.Column("club", sa.String(24), primary_key=True),
+    sa.Column("account_id", sa.String(24), primary_key=True),
+    sa.Column("role", sa.String(16)),
+    sa.Column("joined", sa.Float),
+)
+# a club's invite link: its key kept hashed, the director who made it, until when it
+# works and how many accounts may still join by it
+club_invites_t = sa.Table(
+    "club_invites", meta,
+    sa.Column("key_hash", sa.String(64), primary_key=True),
+    sa.Column("club", sa.String(24)),
+    sa.Column("account_id", sa.String(24)),
+    sa.Column("created", sa.Float),
+    sa.Column("expires", sa.Float),
+    sa.Column("uses", sa.Integer),
+    sa.Column("max_uses", sa.Integer),
+)
+# the club's calendar: an evening in the hall ("hall") or a duplicate session
+# ("duplicate"), by its id (``ref``), its title, when (UTC, seconds) and where ("hall"
+# or "online")
+club_events_t = sa.Table(
+    "club_events", meta,
+    sa.Column("id", sa.String(24), primary_key=True),
+    sa.Column("club", sa.String(24)),
+    sa.Column("kind", sa.String(16)),
+    sa.Column("ref", sa.String(40)),
+    sa.Column("title", sa.String(200)),
+    sa.Column("at", sa.Float),
+    sa.Column("place", sa.String(16)),
+    sa.Column("created", sa.Float),
+)
+# a club's season: its evenings from ``starts`` to ``ends`` (dates, both included) added
+# up by ``rule`` (JSON: {"best": N} counts each player's best N evenings, {"best": null}
+# every one)
+club_seasons_t = sa.Table(
+    "club_seasons", meta,
+    sa.Column("id", sa.String(24), primary_key=True),
+    sa.Column("club", sa.String(24)),
+    sa.Column("name", sa.String(80)),
+    sa.Column("starts", sa.Date),
+    sa.Column("ends", sa.Date),
+    sa.Column("rule", sa.Text),
+    sa.Column("created", sa.Float),
+)
+
 __all__ = ["account_invites_t", "account_stats_t", "blocks_t", "challenges_t",
-           "credentials_t", "follows_t", "game_players_t", "games_t", "rating_flags_t",
+           "club_events_t", "club_invites_t", "club_members_t", "club_seasons_t",
+           "clubs_t", "credentials_t", "follows_t", "game_players_t", "games_t", "rating_flags_t",
            "rating_history_t", "ratings_t", "recovery_t", "seat_accounts_t"]

@@ -35,6 +35,7 @@ from ..table import COMPUTER, EMPTY, TABLE_LEVELS, TableError
 from . import (
     account_api,
     account_data,
+    club_api,
     drain,
     duplicate_sessions,
     games,
@@ -47,6 +48,7 @@ from . import (
     regulars,
 )
 from .accounts import Accounts
+from .clubs import Clubs
 from .guard import Door, Guard, with_headers
 from .http import Refused, error, json_body
 from .limits import RateLimited
@@ -501,6 +503,8 @@ def body_limit(path: str) -> int:
         return regulars.BODY_MAX
     if path.startswith("/api/history"):
         return history.BODY_MAX
+    if path.startswith("/api/clubs"):
+        return club_api.BODY_MAX
     return BODY_MAX
 
 
@@ -546,7 +550,7 @@ def create_app(settings: ServerSettings) -> Starlette:
                             *duplicate_sessions.ROUTES,
                             *account_api.ROUTES, *passkeys.ROUTES, *games.ROUTES,
                             *account_data.ROUTES,
-                            *regulars.ROUTES,
+                            *regulars.ROUTES, *club_api.ROUTES,
                             *history.ROUTES],
                     lifespan=lifespan, exception_handlers={
                         Refused: on_refused, RateLimited: on_rate,
@@ -561,6 +565,7 @@ def create_app(settings: ServerSettings) -> Starlette:
         "https:"))
     app.state.games = index
     app.state.regulars = regulars.Regulars(store, service, app.state.accounts, index)
+    app.state.clubs = Clubs(store)
     app.state.door = door
     app.state.metrics_allow = metrics.networks(settings.metrics_allow)
     # what a server told to stop runs first (``forties.web.serving``)

@@ -8,7 +8,9 @@ the evening, applies one step (checked by ``forties.hall``, which says in one li
 cannot be done) and writes it back with compare-and-set, so two phones reporting at once
 never lose a result.
 
-Who may do what: the director's link (``/hall/ID/director#key=...``) does everything;
+Who may do what: the director's link (``/hall/ID/director#key=...``) does everything, and
+so does a signed-in director of the club an evening was made from (``web.clubs``: the
+evening's document keeps the club's id);
 the tables' link (``/hall/ID/report#key=...``) reports results; an online player's link
 (``/hall/ID/play#key=...``) finds its table; anyone with the evening's number watches
 (``/hall/ID``: the standings, the moves and the prizes, updated by polling).
@@ -42,6 +44,7 @@ from ..hall.printing import punch_cards_html, table_cards_html
 from ..hall.words import LANGUAGES
 from ..numerals import whole
 from ..rules import RulesError, build_rules
+from .clubs import signed_in_director
 from .http import Handler, Refused, Tables, compare_and_set, digest, json_body, one_line, rates_of
 from .limits import Limits, RateLimited, Rates
 from .secret import NoSecret, SiteSecret
@@ -510,8 +513,16 @@ def page(name: str) -> Handler:
 @one_line()
 async def create(request: Request) -> Response:
     ev = evenings_of(request)
-    address = _address(request)
     obj = await _body(request)
+    return JSONResponse(await make_evening(ev, obj, _address(request)))
+
+
+async def make_evening(ev: Evenings, obj: dict[str, Any], address: str,
+                       club: str | None = None) -> dict[str, Any]:
+    """A new evening from the new-evening form's ``obj`` (``settings_from_request``),
+    counted against ``address``; ``club``: the club it is made from, whose signed-in
+    directors direct it without its key (``web.clubs``). What ``POST /api/hall``
+    answers: {"evening", "key", "url", "board", "report"}."""
     settings = settings_from_request(obj)
     online = _bool(obj, "online", False)
     if online and settings.duplicate:
@@ -536,10 +547,11 @@ async def create(request: Request) -> Response:
                             # (its tables count against its maker's address: its hash
                             # under the site's secret, ``secret.SiteSecret``)
                             "maker": maker}
+    if club is not None:
+        body["club"] = club
     await ev.store.put_doc(KIND, eid, body, 0)
-    return JSONResponse({"evening": eid, "key": director,
-                         "url": f"/hall/{eid}/director#key={director}",
-                         "board": f"/hall/{eid}", "report": _links(eid, body)["report"]})
+    return {"evening": eid, "key": director, "url": f"/hall/{eid}/director#key={director}",
+            "board": f"/hall/{eid}", "report": _links(eid, body)["report"]}
 
 
 @one_line()
@@ -559,7 +571,8 @@ async def director(request: Request) -> Response:
     eid = request.path_params["eid"]
     obj = await _body(request)
     _, body, _ = await ev.read(eid)
-    who = ev.check_key(body, obj.get("key"), tables=True)
+    who = "director" if await signed_in_director(request, body.get("club")) else \
+        ev.check_key(body, obj.get("key"), tables=True)
     if who != "director":
         return JSONResponse({"role": "tables"})
     return JSONResponse({"role": "director", **_links(eid, body)})
@@ -569,15 +582,20 @@ Step = Callable[[str, dict[str, Any], dict[str, Any], Hall], Any]
 
 
 def action(step: Step, *, tables: bool = False) -> Handler:
-    """The route of one step of an evening, on the director's key (or the tables')."""
+    """The route of one step of an evening, on the director's key (or the tables'), or
+    by a signed-in director of the club the evening was made from."""
     @one_line()
     async def run(request: Request) -> Response:
         ev = evenings_of(request)
         eid = request.path_params["eid"]
         obj = await _body(request)
+        _, first, _ = await ev.read(eid)
+        club = first.get("club")
+        by_club = await signed_in_director(request, club)
 
         async def apply(body: dict[str, Any], hall: Hall) -> Any:
-            who = ev.check_key(body, obj.get("key"), tables=tables)
+            who = "director" if by_club and body.get("club") == club else \
+                ev.check_key(body, obj.get("key"), tables=tables)
             obj["_who"] = who
             result = step(eid, obj, body, hall)
             if body.get("online"):
@@ -775,5 +793,5 @@ ROUTES: list[BaseRoute] = [
 ]
 
 
-__all__ = ["KIND", "ROUTES", "Evenings", "Refused", "evenings_of", "settings_from_request",
-           "winner_side"]
+__all__ = ["KIND", "ROUTES", "Evenings", "Refused", "evenings_of", "make_evening",
+           "settings_from_request", "winner_side"]

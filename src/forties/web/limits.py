@@ -91,6 +91,21 @@ unblock
 POST /api/regulars/invite, invites/ID/accept,  ``invites`` a minute; one invitation (at
 decline                                        most ``INVITES_SENT_MAX`` waiting from an
                                                account), one seat
+GET /clubs, /club/ID, /club/ID/join            a static file
+GET /api/clubs                                 a session's lookup; at most
+                                               ``clubs.CLUBS_JOINED_MAX`` clubs
+GET /api/clubs/ID                              ``lookups`` a minute; one club, its members
+                                               (at most ``clubs.MEMBERS_MAX``) and
+                                               ``clubs.EVENTS_SHOWN`` evenings each way
+POST /api/clubs, /api/clubs/ID, /invite,       ``clubs`` a minute (8 KiB body); a
+/join, /role, /remove, /leave                  session's lookup; one club's rows (at most
+                                               ``CLUBS_MADE_MAX`` made and
+                                               ``CLUBS_JOINED_MAX`` joined by an account,
+                                               ``INVITES_MAX`` links and ``MEMBERS_MAX``
+                                               members in a club)
+POST /api/clubs/ID/evenings                    ``clubs`` and ``evenings`` a minute; one
+                                               evening, one calendar entry (at most
+                                               ``clubs.EVENTS_MAX`` to come)
 websocket /ws/ID                               ``seat_connections`` at once for each seat
                                                (the newest is refused); frames queued
                                                ``live.QUEUE_MAX`` at most
@@ -195,6 +210,10 @@ class Limits:
     follows_per_minute_total: int = 1200
     invites_per_minute: int = 30
     invites_per_minute_total: int = 1200
+    # clubs (``web.club_api``): clubs made, invite links made and used, members' roles
+    # changed, members leaving and removed, evenings made from a club
+    clubs_per_minute: int = 30
+    clubs_per_minute_total: int = 1200
     # an account is online when seen this recently (a websocket open, or its home page);
     # each process writes when it saw an account at most every ``seen_seconds``
     online_seconds: float = 180.0
@@ -399,7 +418,8 @@ class Rates:
         "replays": "replays", "signups": "new accounts", "signins": "sign-ins",
         "claims": "claims of seats", "lookups": "looks at players' games",
         "account_data": "downloads or deletions of accounts' data",
-        "follows": "follows and blocks", "invites": "invitations and answers"}
+        "follows": "follows and blocks", "invites": "invitations and answers",
+        "clubs": "changes to clubs"}
 
     def __init__(self, limits: Limits | None = None) -> None:
         lim = limits or Limits()

@@ -170,9 +170,10 @@ async function signUp() {
   say(t('account.welcome', { name: got.account.name }));
 }
 
-/** The table this page was opened from (`?back=/t/ID`, its More panel's link), or null:
- *  the page goes back there once signed up (the codes kept) or signed in. */
-const BACK = /^\/t\/[A-Za-z0-9_-]{1,64}$/;
+/** The table this page was opened from (`?back=/t/ID`, its More panel's link), or the
+ *  club (`?back=/club/ID`, `/club/ID/join`: an invite link opened by a guest, `/clubs`),
+ *  or null: the page goes back there once signed up (the codes kept) or signed in. */
+const BACK = /^\/(t\/[A-Za-z0-9_-]{1,64}|clubs|club\/[A-Za-z0-9_-]{1,24}(\/join)?)$/;
 function backTo() {
   const back = new URLSearchParams(location.search).get('back');
   return back && BACK.test(back) ? back : null;
@@ -337,8 +338,9 @@ async function main() {
   }
   if (backTo()) {
     $('home-link').href = backTo();
-    $('home-link').dataset.i18n = 'account.back_table';
-    $('home-link').textContent = t('account.back_table');
+    const id = backTo().startsWith('/t/') ? 'account.back_table' : 'account.back_club';
+    $('home-link').dataset.i18n = id;
+    $('home-link').textContent = t(id);
   }
   const linking = location.pathname === '/account/link';
   if (linking) {
