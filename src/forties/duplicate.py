@@ -708,5 +708,8 @@ class Session:
 
 def _whole(x: Any, what: str, low: int, high: int) -> int:
     if type(x) is not int or not low <= x <= high:
-        raise DuplicateError(f"{what} is a whole number from {low} to {high}, not {x!r}")
+        shown = repr(x) if type(x) is not int or abs(x) < 10 ** 12 else "a larger number"
+        if len(shown) > 40 or not shown.isprintable():
+            shown = f"a {type(x).__name__}"
+        raise DuplicateError(f"{what} is a whole number from {low} to {high}, not {shown}")
     return x
