@@ -24,6 +24,7 @@ from typing import Any, Required, TypedDict, cast
 
 from .actions import Action, ActionSyntaxError
 from .cards import CARD_NAMES
+from .duplicate import Board, DuplicateError, scores_of_hand
 from .errors import Refused
 from .games import new_game
 from .players import LEVELS, make_bot
@@ -48,6 +49,15 @@ TABLE_LEVELS = tuple(lv for lv in LEVELS if lv != "ismcts")
 CLOSED_WORDS = "the table was closed by the site's operator"
 CATCH_UP = 64  # events kept for a reconnecting client; more missed: a snapshot
 CHAT_KEPT = 50
+# the games a duplicate board is played in at a table (``Table.board``): four players in
+# two partnerships, partners opposite
+BOARD_PRESETS = ("merrimack-valley", "auction-45", "forty-one")
+# what a board table refuses (code "board"): nobody watches it, its record goes to its own
+# seats once it is over, and it is played once
+BOARD_WATCHED = "nobody watches a duplicate board: open it with your seat's link"
+BOARD_RECORD = "a duplicate board's record is given only to its own players, by their links"
+BOARD_PLAYED = "the board is still being played: its record is given once it is over"
+BOARD_REMATCH = "a duplicate board is played once: there is no rematch"
 
 # What the table takes and gives, as JSON objects. An event: what happened at the table,
 # as stored (``kind`` and what that kind carries: a seat, an action, a hand, a name...).
@@ -303,6 +313,20 @@ class Decision:
         return computer_choice(self.level, self.key, self.view, self.legal, self.seats)
 
 
+def check_board(rules: Rules, board: Any) -> Board:
+    """The board ``board`` (a ``Board``, or its JSON: ``Board.to_json``) if a table of
+    ``rules`` can deal it; raises TableError("bad", one line saying why not)."""
+    if rules.preset not in BOARD_PRESETS:
+        raise TableError("bad", f"a board is played only at a table of "
+                                f"{', '.join(BOARD_PRESETS)}, not {rules.preset}")
+    try:
+        out = board if isinstance(board, Board) else Board.from_json(board)
+        out.game(rules)  # (its cards fit these rules)
+    except DuplicateError as e:
+        raise TableError("bad", str(e)) from None
+    return out
+
+
 def rules_line(rules: Rules) -> str:
     """The rules in one line: the preset's summary and the house rules changed."""
     line = PRESETS[rules.preset].summary
@@ -372,11 +396,20 @@ class Table:
     seats: list[Seat] = field(default_factory=list)
     recorder: Recorder | None = None  # a game already under way (the terminal's)
     labels: list[str] | None = None  # the seats' names in refusals (None: seat_label's)
+    # a duplicate board (``forties.duplicate``): the table deals its cards, its dealer
+    # dealing, from 0-0, and the game is over when that one hand is
+    board: Board | None = None
 
     def __post_init__(self) -> None:
-        if self.recorder is not None:
+        if self.board is not None:
+            if self.recorder is not None:
+                raise TableError("bad", "a board is dealt by a new table, not a game under way")
+            self.board = check_board(self.rules, self.board)
+            self.first_dealer = self.board.dealer
+            self.state: GameState = self.board.game(self.rules)
+        elif self.recorder is not None:
             self.rec = self.recorder
-            self.state: GameState = self.rec.state
+            self.state = self.rec.state
         else:
             self.state = new_game(self.rules, seed=self.seed, first_dealer=self.first_dealer)
         n = self.state.n
@@ -417,7 +450,7 @@ class Table:
             return CLOSED
         if not self.started:
             return WAITING
-        if self.state.over:
+        if self.state.over or (self.board is not None and self.state.hand_over):
             return OVER
         if self.state.phase is Phase.HAND_OVER:
             return REVIEW
@@ -623,7 +656,7 @@ class Table:
                 from None
         events: list[Event] = [{"kind": "act", "seat": action.seat,
                                          "action": str(action)}]
-        if after.over:
+        if after.over or (self.board is not None and after.hand_over):
             events.append({"kind": "over"})
         return events
 
@@ -672,6 +705,8 @@ class Table:
         elif kind == "act":
             self.rec.apply(Action.parse(event["action"]))
         elif kind == "deal":
+            if self.board is not None:
+                raise TableError("bad", "a board is a single hand: there is no next deal")
             self.rec.next_hand()
             self.ready.clear()
             self.undos = 0
@@ -803,12 +838,15 @@ class Table:
             "target": self.rules.target,
             "rule_values": {k: v for k, v in asdict(self.rules).items()
                             if k not in ("preset", "overrides")},
-        }
+        } | ({"board": self.board.number} if self.board is not None else {})
 
     def view(self, seat: int | None, state: GameState | None = None) -> View:
         """VIEW: the engine's one view for ``seat`` (None: a spectator) with the version."""
-        v = self.seat_view(state or self.state, seat)
+        st = state or self.state
+        v = self.seat_view(st, seat)
         v["version"] = self.version
+        if self.board is not None and st.hand_over:
+            v["over"] = True  # a board is one hand: the game ends with it
         if self.status in (WAITING, CLOSED) and v.get("legal"):
             v["legal"] = []  # dealt, but nobody plays before the host starts the table
             # (or after the operator closed it)
@@ -980,9 +1018,23 @@ class Table:
             seats = list(winner)
         elif isinstance(winner, int):
             seats = list(st.sides[winner]) if winner < len(st.sides) else [winner]
-        return {"status": self.status, "scores": list(st.scores),
-                "winner": seats or None, "sides": [list(s) for s in st.sides],
-                "names": [s.name for s in self.seats], "games": list(st.games)}
+        out = {"status": self.status, "scores": list(st.scores),
+               "winner": seats or None, "sides": [list(s) for s in st.sides],
+               "names": [s.name for s in self.seats], "games": list(st.games)}
+        return out | self.board_result()
+
+    def board_result(self) -> dict[str, Any]:
+        """A board table's result: {"board": its number} while it is played; once it is
+        over, also "record" (``public_record``: the game as ``forties check`` judges it)
+        and each partnership's score on the hand, "ns" (seats 0 and 2) and "ew" (1 and 3),
+        by ``duplicate.scores_of_hand``. Empty for any other table."""
+        if self.board is None:
+            return {}
+        out: dict[str, Any] = {"board": self.board.number}
+        if self.status == OVER:
+            ns, ew = scores_of_hand(self.state)
+            out.update({"record": self.public_record(), "ns": ns, "ew": ew})
+        return out
 
 
 def check_event(table: Table, event: Any) -> None:
@@ -996,6 +1048,11 @@ def check_event(table: Table, event: Any) -> None:
 
 
 __all__ = [
+    "BOARD_PLAYED",
+    "BOARD_PRESETS",
+    "BOARD_RECORD",
+    "BOARD_REMATCH",
+    "BOARD_WATCHED",
     "CLOSED",
     "CLOSED_WORDS",
     "COMPUTER",
@@ -1017,6 +1074,7 @@ __all__ = [
     "Table",
     "TableError",
     "View",
+    "check_board",
     "check_level",
     "computer_choice",
     "computer_level",
