@@ -31,7 +31,16 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from ..rules import PRESETS, RulesError, build_rules, find_preset, option_specs
-from ..table import COMPUTER, EMPTY, TABLE_LEVELS, TableError
+from ..table import (
+    BOARD_PLAYED,
+    BOARD_RECORD,
+    BOARD_WATCHED,
+    COMPUTER,
+    EMPTY,
+    OVER,
+    TABLE_LEVELS,
+    TableError,
+)
 from . import (
     account_api,
     account_data,
@@ -341,6 +350,13 @@ async def table_record(request: Request) -> Response:
     live = await service_of(request).live(request.path_params["id"])
     if live is None:
         return error(404, "there is no such table")
+    if live.table.board is not None:  # a duplicate board's cards: its own seats only
+        token = request.query_params.get("token")
+        seat = await service_of(request).seat_of(live.table.id, token) if token else None
+        if seat is None:
+            return error(403, BOARD_RECORD, "board")
+        if live.table.status != OVER:
+            return error(403, BOARD_PLAYED, "board")
     return JSONResponse(live.table.public_record())
 
 
@@ -614,6 +630,9 @@ async def websocket_session(service: Service, websocket: WebSocket) -> None:
         if seat is None:
             await refuse("token", "that link does not open a seat at this table", 4403)
             return
+    if seat is None and live.table.board is not None:
+        await refuse("board", BOARD_WATCHED, 4403)
+        return
     if not service.open_seat(live, seat):
         await refuse("connections", f"this seat has {service.limits.seat_connections} "
                      f"connections open already: close one (a tab or a phone) and reload",

@@ -249,9 +249,11 @@ class LiveTables:
         # a table made before deal keys deals on from its seed, as it always has
         key = row.get("deal_key")
         seed = int(row["seed"]) if key is None else DealKey.from_hex(key)
+        board = row.get("board")  # a duplicate board's table deals that board again
         table = Table(row["id"], rules_from_json(json.loads(row["rules"])), seed,
                       Settings.from_json(json.loads(row["settings"])),
-                      int(row["first_dealer"] or 0))
+                      int(row["first_dealer"] or 0),
+                      board=None if board is None else json.loads(board))
         self.pace(table)
         for e in events:  # (stored as the table made them: the database knows no table)
             table.apply(cast(Event, e))

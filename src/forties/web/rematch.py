@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from ..table import COMPUTER, OVER, PERSON, Table, TableError
+from ..table import BOARD_REMATCH, COMPUTER, OVER, PERSON, Table, TableError
 from .live import Conn, Live, LiveTables
 from .seating import Seating
 
@@ -36,6 +36,8 @@ class Rematches:
         store = self.tables.store
         async with live.lock:
             t = live.table
+            if t.board is not None:
+                raise TableError("board", BOARD_REMATCH)
             if t.status != OVER:
                 raise TableError("turn", "a rematch is for after the game")
             if live.rematch is not None:

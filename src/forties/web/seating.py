@@ -13,6 +13,7 @@ import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from ..duplicate import Board
 from ..rules import RulesError, build_rules
 from ..state import DealKey
 from ..table import (
@@ -27,6 +28,7 @@ from ..table import (
     Settings,
     Table,
     TableError,
+    check_board,
     check_level,
     computer_name,
 )
@@ -84,7 +86,8 @@ class Seating:
                            start: bool = True, dealer: int | None = None,
                            on_over: OnOver | None = None,
                            settings: dict[str, Any] | None = None,
-                           rematch_of: str | None = None) -> dict[str, Any]:
+                           rematch_of: str | None = None,
+                           board: dict[str, Any] | None = None) -> dict[str, Any]:
         """A new table. ``seats``: one entry a seat ({"name", "kind": "person"} or
         {"kind": "computer", "level", "name"?} or {"kind": "empty"}; missing ones are
         empty; a person's may carry the "token_hash" of the key it keeps from another
@@ -94,7 +97,9 @@ class Seating:
         {seat: code} (empty seats)}. Raises TableError("bad", ...) with the engine's
         message. ``rematch_of``: the table this one is the rematch of; if another
         process made that rematch first, its table is the answer (the database keeps
-        one)."""
+        one). ``board``: a duplicate board (``forties.duplicate.Board.to_json``) that the
+        table deals and ends with (``Table.board``): private, unrated, its dealer the
+        board's; TableError("bad", one line) for a board it cannot deal."""
         if not isinstance(preset, str):
             raise TableError("bad", "preset must be the name of a preset")
         if options is not None and not isinstance(options, dict):
@@ -111,6 +116,18 @@ class Seating:
         given += [{"kind": EMPTY}] * (n - len(given))
         if dealer is not None and (type(dealer) is not int or not 0 <= dealer < n):
             raise TableError("bad", f"dealer must be a seat from 0 to {n - 1}")
+        dealt: Board | None = None
+        if board is not None:
+            dealt = check_board(rules, board)
+            if conf.public:
+                raise TableError("bad", "a board's table is private: nobody may watch it "
+                                        "or find it in the lobby")
+            if conf.rated:
+                raise TableError("bad", "a board's table is not rated")
+            if dealer is not None and dealer != dealt.dealer:
+                raise TableError("bad", f"board {dealt.number} is dealt by seat "
+                                        f"{dealt.dealer}, not {dealer}")
+            dealer = dealt.dealer
         table_id = secrets.token_urlsafe(9)
         events: list[Event] = []
         keys: list[dict[str, Any]] = []
@@ -150,7 +167,8 @@ class Seating:
             "seed": 0, "deal_key": key.hex(), "first_dealer": first,
             "version": sum(e["kind"] in GAME_EVENTS for e in events),
             "status": PLAYING if start else WAITING, "settings": json.dumps(conf.to_json()),
-            "public": conf.public}
+            "public": conf.public,
+            "board": None if dealt is None else json.dumps(dealt.to_json())}
         if rematch_of is not None:
             row["rematch_of"] = rematch_of
         try:
@@ -160,7 +178,7 @@ class Seating:
             if made_first is None:
                 raise
             return {"table": made_first, "tokens": {}, "invites": {}}
-        table = Table(table_id, rules, key, conf, first)
+        table = Table(table_id, rules, key, conf, first, board=dealt)
         self.tables.pace(table)
         for event in events:
             table.apply(event)

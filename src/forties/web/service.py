@@ -301,15 +301,19 @@ class Service:
                            seats: list[dict[str, Any]] | None = None, public: bool = False,
                            start: bool = True, dealer: int | None = None,
                            on_over: OnOver | None = None,
-                           settings: dict[str, Any] | None = None) -> dict[str, Any]:
-        """A new table (``Seating.create_table``); none while the server drains."""
+                           settings: dict[str, Any] | None = None,
+                           board: dict[str, Any] | None = None) -> dict[str, Any]:
+        """A new table (``Seating.create_table``; ``board``: a duplicate board's, which
+        deals that board and ends with it); none while the server drains."""
         if self.draining:
             raise Refused(RESTARTING, 503, "restarting")
         return await self.seating.create_table(preset, options, seats, public, start,
-                                               dealer, on_over, settings)
+                                               dealer, on_over, settings, board=board)
 
     async def table_summary(self, table_id: str) -> dict[str, Any] | None:
-        """{"status", "scores", "winner", ...} of a table (None: no such table)."""
+        """{"status", "scores", "winner", ...} of a table (None: no such table); a board
+        table's "board", and once it is over "record", "ns" and "ew"
+        (``Table.board_result``)."""
         return await self.seating.table_summary(table_id)
 
     async def join(self, table_id: str, invite: Any, name: Any,

@@ -55,6 +55,7 @@ tables_t = sa.Table(
     sa.Column("updated", sa.Float),
     sa.Column("rematch_of", sa.String(32)),  # unique: a table has one rematch at most
     sa.Column("deal_key", sa.String(128)),  # a DealKey's hex (then seed is 0); None: the seed
+    sa.Column("board", sa.Text),  # a duplicate board's JSON (``Table.board``); None: none
 )
 events_t = sa.Table(
     "events", meta,
