@@ -170,7 +170,7 @@ export function closeReplay() {
  *  `parWords(hand)`: a hand's par in words, or '' while it is not known; `sideName(seats)`:
  *  a side's name as the table shows it. A game of several hands offers each of them (the
  *  one asked first). */
-export async function openReplay({ tableId, hand, name, you, parWords, sideName, after, opener }) {
+export async function openReplay({ tableId, hand, name, you, parWords, sideName, after, opener, recordUrl }) {
   closeReplay();
   const button = (id, key, onclick) => h('button', { type: 'button', id, text: t(key), onclick });
   const r = { steps: [], all: [], hand, at: 0, timer: null, name, you, parWords, opener,
@@ -204,7 +204,7 @@ export async function openReplay({ tableId, hand, name, you, parWords, sideName,
   r.box.querySelector('h2').focus();
   r.box.scrollIntoView({ block: 'start' });
   try {
-    const record = await api(`/api/tables/${encodeURIComponent(tableId)}/record`);
+    const record = await api(recordUrl || `/api/tables/${encodeURIComponent(tableId)}/record`);
     const answer = await api('/api/replay', { record });
     r.all = answer.steps || [];
     r.steps = stepsOf(r.all, hand);

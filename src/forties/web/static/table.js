@@ -815,8 +815,8 @@ function replayHere(hand) {
     return par ? t('replayer.par', { par: parText(par) }) : '';
   };
   return h('button', { type: 'button', id: 'replay-here', text: t('review.replay_here'),
-    onclick: (ev) => openReplay({ tableId: S.tableId, hand, name: seatName, you: S.you, parWords,
-      sideName, after: $('review'), opener: ev.currentTarget }) });
+    onclick: (ev) => openReplay({ tableId: S.tableId, recordUrl: recordUrl(), hand, name: seatName,
+      you: S.you, parWords, sideName, after: $('review'), opener: ev.currentTarget }) });
 }
 
 /** Forty One's hand in the review: each seat's bid, tricks and points (doubled from 7), and
@@ -859,7 +859,9 @@ function parText(par) {
 }
 
 function recordUrl() {
-  return `/api/tables/${encodeURIComponent(S.tableId)}/record`;
+  const url = `/api/tables/${encodeURIComponent(S.tableId)}/record`;
+  // a duplicate board's record is given to its own seats only, by their key
+  return S.table && S.table.board && S.token ? `${url}?token=${encodeURIComponent(S.token)}` : url;
 }
 
 function renderPad() {
