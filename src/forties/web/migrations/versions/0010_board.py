@@ -6,8 +6,8 @@ as JSON, so that any process that loads the table (after a restart, another serv
 the same database) deals the same cards. Every other table leaves it empty. The board
 never leaves the server while the table is played: no page, frame or record shows it.
 
-Revision ID: 0009
-Revises: 0008
+Revision ID: 0010
+Revises: 0009
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0009"
-down_revision = "0008"
+revision = "0010"
+down_revision = "0009"
 branch_labels = None
 depends_on = None
 
