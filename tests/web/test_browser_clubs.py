@@ -1,6 +1,7 @@
 """A club in Chromium, on a 360-pixel phone, in English and French: a director signs up
 and makes a club; a friend, a guest on a second device, opens its invite link, is sent
-to make an account and comes back to join it (by keyboard); the director adds an evening
+to make an account and comes back to join it (by keyboard), and makes a table by the
+club's house rules; the director adds an evening
 to the calendar and directs it from there, with no key in the link. axe finds nothing on
 the club's page as its director sees it, and nothing on it scrolls sideways."""
 
@@ -68,6 +69,13 @@ def test_a_director_makes_a_club_invites_a_member_and_adds_an_evening(
     assert friend.inner_text("#you") == fill(words["club.you"],
                                              role=words["club.role.member"])
     assert friend.is_hidden("#evening-box") and friend.is_hidden("#invite-box")
+    # a member's table, by the house rules
+    friend.click("#table-go")
+    friend.wait_for_url("**/t/*")
+    table = friend.url.split("/t/")[1].split("#")[0].split("?")[0]
+    made = friend.evaluate("(t) => fetch('/api/tables/' + t).then((r) => r.json())", table)
+    assert made["target"] == 120 and made["preset"] == "nova-scotia"
+    friend.goto(f"{base}/club/{club}")
     # an evening in the calendar, directed from there without the evening's key
     director.reload()
     ready(director)
