@@ -56,8 +56,11 @@ POST /api/pads                                 ``pads`` a minute
 GET /api/pads/ID, hands, undo                  one document (16 KiB body), the pad's key
 GET /api/pads/ID/export.*                      ``records`` a minute; one pad
 POST /api/hall                                 ``evenings`` a minute
-POST /api/hall/ID/... (the director's steps)   the director's key; one document; at most
-                                               400 couples (``hall.MAX_COUPLES``)
+POST /api/hall/ID/... (the director's steps)   the director's key (or, for a club's
+                                               evening, a session's lookup and one
+                                               member's row: ``clubs.signed_in_director``);
+                                               one document; at most 400 couples
+                                               (``hall.MAX_COUPLES``)
 an online evening's web tables                 ``evening_tables`` a minute for the address
                                                that made the evening (the rest are made
                                                by the evening's next poll, when the
