@@ -127,6 +127,7 @@ function drawClub() {
   $('upcoming-none').hidden = club.upcoming.length > 0;
   $('past').replaceChildren(...club.past.map(eventItem));
   $('past-none').hidden = club.past.length > 0;
+  $('seasons-link').href = `/club/${encodeURIComponent(club.id)}/seasons`;
   $('count').textContent = tn('club.people.count', club.count, { count: club.count });
   $('people').replaceChildren(...(club.members || club.directors).map(personItem));
   const director = club.you === 'director';
