@@ -24,7 +24,7 @@ def made(client: TestClient, **more: Any) -> dict[str, Any]:
                                       "partnerships": PAIRS, **more})
     assert r.status_code == 200, r.text[:300]
     out = dict(r.json())
-    out["tables"] = out["report"].split("#key=")[1]
+    out["tables"] = out["report"].split("#key=")[1] if "report" in out else None
     return out
 
 
@@ -145,3 +145,52 @@ def test_the_board_page_before_every_table_has_played(client: TestClient) -> Non
     assert client.get(f"/api/dup/{sid}/export/json").json()["boards"] == []
     rows = list(csv.reader(io.StringIO(client.get(f"/api/dup/{sid}/export/csv").text)))
     assert not [r for r in rows[1:] if r and r[0] == "1"]
+
+
+# ----- online sessions ------------------------------------------------------------------------
+
+
+def online(client: TestClient) -> dict[str, Any]:
+    return made(client, mode="online", partnerships=[
+        {"name": "Ann & Bob"}, {"name": "Cy & Di", "one_computer": "basic"},
+        {"name": "Bots", "computer": "basic"}, {"name": "Ed & Flo"}])
+
+
+def test_a_stranger_finds_no_board_table_and_cannot_watch_one(client: TestClient) -> None:
+    a, b = online(client), online(client)
+    sid = a["session"]
+    keys = [p["url"].split("#key=")[1] for p in a["players"]]
+    other = [p["url"].split("#key=")[1] for p in b["players"]]
+    url = f"/api/dup/{sid}/seat"
+    for key in (secrets.token_urlsafe(12), other[0], a["key"], a["tables"], None, 5, "",
+                "x" * 5000):
+        assert "not a player's" in refused(client.post(url, json={"key": key}), 403)
+    # what anyone reads of the session names no board table
+    seat = client.post(url, json={"key": keys[0]}).json()
+    assert seat["status"] == "playing"
+    table = seat["url"].removeprefix("/t/").split("#")[0]
+    for text in (client.get(f"/api/dup/{sid}").text,
+                 client.post(f"/api/dup/{sid}/board/1", json={}).text,
+                 client.get(f"/api/dup/{sid}/export/json").text,
+                 client.get(f"/api/dup/{sid}/export/csv").text):
+        assert table not in text
+    # and a stranger who has the table's address is refused at it, as a player of
+    # another table of the same board is: nobody watches a board table
+    with client.websocket_connect(f"/ws/{table}") as ws:
+        ws.send_json({"type": "hello", "seq": 0})
+        frame = ws.receive_json()
+    assert frame["type"] == "error" and frame["code"] == "board"
+    assert client.get(f"/api/tables/{table}/record").status_code == 403
+    # online, no link for the tables' phones is given out, and a guessed key reports nothing
+    assert a["tables"] is None and "slips" in a
+    assert "director" in refused(client.post(f"/api/dup/{sid}/report", json={
+        "key": secrets.token_urlsafe(12), "board": 1, "table": 1, "ns": 20, "ew": 10}), 403)
+
+
+def test_a_partnership_sees_a_board_only_once_it_has_played_it(client: TestClient) -> None:
+    a = online(client)
+    sid = a["session"]
+    key = a["players"][0]["url"].split("#key=")[1]  # pair 1: boards 1 and 2 first
+    got = client.post(f"/api/dup/{sid}/board/1", json={"key": key}).json()
+    assert got["shown"] is False and "hands" not in got and "rows" not in got
+    assert "once you have played it" in got["why"]

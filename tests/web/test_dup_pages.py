@@ -1,6 +1,7 @@
 """The duplicate session's pages in a browser: a phone reports a board by tapping (round,
 table, board, the two scores), a refused score is said in one line beside the form; and
-every page (new session, director, report, session, board, slips, recap) draws in
+every page (new session, director, report, session, board, slips, recap, an online
+player's) draws in
 English, French and Arabic without a sideways scroll at 360 px, nor at twice the text
 size, with no script error and no policy violation. (axe's rules: test_axe.py.)"""
 
@@ -24,7 +25,12 @@ def hall_session(server: str) -> dict[str, Any]:
     for table, (ns, ew) in ((1, (20, 10)), (2, (-20, 15))):
         post(server, f"/api/dup/{made['session']}/report",
              {"key": tables, "board": 1, "table": table, "ns": ns, "ew": ew})
-    return dict(made)
+    # and an online session's player, for the page that finds its board table
+    on = post(server, "/api/dup", {
+        "game": "forty-one", "boards": 2, "mode": "online", "partnerships": [
+            {"name": "Ann & Bob"}, {"name": "Cy & Di", "one_computer": "basic"},
+            {"name": "Bots", "computer": "basic"}, {"name": "Ed & Flo"}]})
+    return {**made, "play": on["players"][0]["url"]}
 
 
 def pages_of(made: dict[str, Any]) -> list[tuple[str, str]]:
@@ -35,7 +41,8 @@ def pages_of(made: dict[str, Any]) -> list[tuple[str, str]]:
             (f"/dup/{sid}", "#standings tr[data-pair='4']"),
             (f"/dup/{sid}/board/1", "body[data-shown='1'] #rows tr[data-table='2']"),
             (f"/dup/{sid}/print/slips", ".slip[data-board='4']"),
-            (f"/dup/{sid}/recap", "body[data-ready='1'] table.results")]
+            (f"/dup/{sid}/recap", "body[data-ready='1'] table.results"),
+            (made["play"], "body[data-status='playing'] #boards li[data-board='2']")]
 
 
 def test_a_phone_reports_a_board_by_tapping(server: str, browser: Any) -> None:
@@ -86,3 +93,33 @@ def test_every_page_draws_on_a_phone_in_every_language(server: str, browser: Any
         assert not [m for m in said if "Content Security Policy" in m]
         assert not page.errors  # type: ignore[attr-defined]
         page.context.close()
+
+
+def test_the_form_makes_an_online_session_with_computer_seats(server: str,
+                                                              browser: Any) -> None:
+    page = new_page(browser, PHONE)
+    page.goto(f"{server}/dup")
+    page.wait_for_selector("body[data-ready='1']")
+    page.select_option("#mode", "online")
+    page.select_option("#game", "merrimack-valley")
+    page.fill("#boards", "3")
+    names = page.locator("#pairs .pair-name")
+    for i, name in enumerate(["Ann & Bob", "Cy & Di", "Bots", "Ed & Flo"]):
+        names.nth(i).fill(name)
+    page.locator("#pairs .pair-kind").nth(1).select_option("mixed")
+    page.locator("#pairs .pair-kind").nth(2).select_option("computer")
+    page.locator("#pairs .pair-level").nth(2).select_option("expert")
+    page.click("#create")
+    page.wait_for_url("**/director")
+    page.wait_for_selector("#links li[data-pair='4'][data-member='1']")
+    sid = page.url.split("/dup/")[1].split("/")[0]
+    v = get(server, f"/api/dup/{sid}")
+    assert v["mode"] == "online" and v["game"] == "merrimack-valley" and v["boards"] == 3
+    assert [(p["computer"], p["one_computer"]) for p in v["partnerships"]] == [
+        (None, None), (None, "basic"), ("expert", None), (None, None)]
+    # a link for each person: none for pair 2's computer seat, none for pair 3
+    links = page.eval_on_selector_all(
+        "#links li[data-pair]", "(xs) => xs.map((x) => `${x.dataset.pair}/${x.dataset.member}`)")
+    assert links == ["1/0", "1/1", "2/0", "4/0", "4/1"]
+    assert not page.errors  # type: ignore[attr-defined]
+    page.context.close()

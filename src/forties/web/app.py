@@ -55,7 +55,6 @@ from . import (
     pad,
     passkeys,
     regulars,
-    seasons,
 )
 from .accounts import Accounts
 from .clubs import Clubs
@@ -567,7 +566,7 @@ def create_app(settings: ServerSettings) -> Starlette:
                             *duplicate_sessions.ROUTES,
                             *account_api.ROUTES, *passkeys.ROUTES, *games.ROUTES,
                             *account_data.ROUTES,
-                            *regulars.ROUTES, *club_api.ROUTES, *seasons.ROUTES,
+                            *regulars.ROUTES, *club_api.ROUTES,
                             *history.ROUTES],
                     lifespan=lifespan, exception_handlers={
                         Refused: on_refused, RateLimited: on_rate,

@@ -48,6 +48,8 @@ from ..duplicate import (
 from ..rules import Rules, RulesError, build_rules, rules_from_json
 from ..state import DealKey
 from . import duplicate_views as views
+from .clubs import add_event, check_id, clubs_of, parse_when, signed_in_director
+from .duplicate_online import online_of
 from .http import Handler, Refused, Tables, compare_and_set, digest, json_body, one_line, rates_of
 from .limits import Rates
 from .secret import NoSecret, SiteSecret
@@ -62,7 +64,7 @@ GAMES = ("merrimack-valley", "auction-45", "forty-one")
 GAME_NAMES = {"merrimack-valley": "Merrimack Valley", "auction-45": "Auction 45",
               "forty-one": "Forty One"}
 LEVELS = ("random", "basic", "expert")
-MODES = ("hall",)
+MODES = ("hall", "online")
 IDLE_SECONDS = 600.0
 PAGES = {"": "dup.html", "session": "dup-session.html", "director": "dup-director.html",
          "report": "dup-report.html", "play": "dup-play.html", "board": "dup-board.html",
@@ -143,7 +145,8 @@ def _partnerships(obj: dict[str, Any], online: bool
 
 def make_session(obj: dict[str, Any]) -> tuple[Rules, Session, dict[str, dict[str, Any]]]:
     """The session a director's form asks for; raises Refused in one line."""
-    known = {"title", "game", "options", "boards", "mode", "fill", "partnerships"}
+    known = {"title", "game", "options", "boards", "mode", "fill", "partnerships", "club",
+             "when"}
     extra = sorted(set(obj) - known)
     if extra:
         raise Refused(f"unknown setting {extra[0]!r}")
@@ -287,19 +290,19 @@ class Sessions:
         raise Refused(f"this link is not {who}: ask the director for the right one", 403)
 
     @staticmethod
-    def pair_of(body: dict[str, Any], key: Any) -> int | None:
-        """The partnership whose play key ``key`` is, if any."""
+    def player_of(body: dict[str, Any], key: Any) -> dict[str, Any] | None:
+        """{"pair", "member"} of the play key ``key``, if it is one of the session's."""
         if not is_key(key):
             return None
-        for k, pair in (body.get("players") or {}).items():
+        for k, who in (body.get("players") or {}).items():
             if same_key(key, k):
-                return int(pair)
+                return dict(who)
         return None
 
     async def view(self, sid: str) -> dict[str, Any]:
         version, body, session = await self.read(sid)
-        if self.online is not None and body["mode"] == "online":
-            await self.online.poll(sid, body, session)
+        if body["mode"] == "online":
+            await online_of(self).poll(sid, body, session)
             version, body, session = await self.read(sid)
         out = views.public_view(sid, version, body, session)
         if sid in self.problems:
@@ -325,9 +328,10 @@ def links(sid: str, body: dict[str, Any]) -> dict[str, Any]:
                            "slips": f"/dup/{sid}/print/slips", "players": []}
     if body["mode"] == "hall":
         out["report"] = f"/dup/{sid}/report#key={body['tables']}"
-    for key, pair in (body.get("players") or {}).items():
-        out["players"].append({"pair": pair, "url": f"/dup/{sid}/play#key={key}"})
-    out["players"].sort(key=lambda p: p["pair"])
+    for key, who in (body.get("players") or {}).items():
+        out["players"].append({"pair": who["pair"], "member": who["member"],
+                               "url": f"/dup/{sid}/play#key={key}"})
+    out["players"].sort(key=lambda p: (p["pair"], p["member"]))
     return out
 
 
@@ -342,11 +346,36 @@ def page(name: str) -> Handler:
     return show
 
 
+async def from_club(request: Request, obj: dict[str, Any]) -> tuple[str, float] | None:
+    """A session made from a club (``obj["club"]``): only by a signed-in director of the
+    club; the club's house rules are its game unless it names one (and their options
+    unless it names its own), and it enters the club's calendar ``obj["when"]`` (UTC;
+    default: now). The club's id and the calendar's time; None for no club."""
+    club_id = obj.get("club")
+    if club_id is None:
+        return None
+    if not await signed_in_director(request, check_id(club_id)):
+        raise Refused("only a director of the club, signed in, makes its sessions", 403)
+    clubs = clubs_of(request.app.state)
+    club = await clubs.club(club_id)
+    if "game" not in obj:
+        if club.preset not in GAMES:
+            raise Refused(f"the club's house rules are {club.preset}: choose a duplicate "
+                          f"game ({', '.join(GAMES)})")
+        obj["game"] = club.preset
+    if "options" not in obj and obj["game"] == club.preset:
+        obj["options"] = dict(club.options)
+    when = time.time() if obj.get("when") is None else parse_when(obj["when"])
+    await clubs.has_room(club.id)
+    return club.id, when
+
+
 @one_line()
 async def create(request: Request) -> Response:
     ss = sessions_of(request)
     address = _address(request)
     obj = await _body(request)
+    club = await from_club(request, obj)
     title = obj.get("title", "")
     if not isinstance(title, str) or len(title) > 4 * TITLE_MAX:
         raise Refused(f"title must be text of at most {TITLE_MAX} characters")
@@ -360,16 +389,24 @@ async def create(request: Request) -> Response:
     sid = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
     director = secrets.token_urlsafe(18)
     online = obj.get("mode", "hall") == "online"
-    players = {secrets.token_urlsafe(12): p.number for p in session.partnerships
-               if p.computer is None} if online else {}
+    players = {}
+    for p in session.partnerships if online else ():
+        for member in (0, 1):  # (a computer seat, a partnership's second, has no key)
+            if p.computer is None and not (member == 1 and str(p.number) in more):
+                players[secrets.token_urlsafe(12)] = {"pair": p.number, "member": member}
     body: dict[str, Any] = {
         "session": session.to_json(), "title": line(title, TITLE_MAX),
         "game": rules.preset, "rules": rules.to_json(), "mode": "online" if online else "hall",
         "director": digest(director), "tables": secrets.token_urlsafe(12),
-        "players": players, "pairs": more, "club": None,
+        "players": players, "pairs": more, "club": None if club is None else club[0],
         "online": {"tables": {}, "plays": {}} if online else None,
         "maker": maker, "made": int(time.time())}
     await ss.store.put_doc(KIND, sid, body, 0)
+    if club is not None:
+        await add_event(clubs_of(request.app.state), club[0], "duplicate", sid,
+                        body["title"] or "Duplicate session", club[1], body["mode"])
+    if online:
+        await online_of(ss).begin(sid)
     return JSONResponse({"session": sid, "key": director,
                          "url": f"/dup/{sid}/director#key={director}", **links(sid, body)})
 
@@ -390,7 +427,8 @@ async def director(request: Request) -> Response:
     sid = request.path_params["sid"]
     obj = await _body(request)
     _, body, _ = await ss.read(sid)
-    who = ss.check_key(body, obj.get("key"), tables=True)
+    who = "director" if await signed_in_director(request, body.get("club")) else \
+        ss.check_key(body, obj.get("key"), tables=True)
     if who != "director":
         return JSONResponse({"role": "tables"})
     return JSONResponse({"role": "director", **links(sid, body)})
@@ -421,9 +459,13 @@ def scored(step: Callable[[dict[str, Any], dict[str, Any], Session], Any], *,
         ss = sessions_of(request)
         sid = request.path_params["sid"]
         obj = await _body(request)
+        _, first, _ = await ss.read(sid)
+        club = first.get("club")
+        by_club = await signed_in_director(request, club)
 
         async def apply(body: dict[str, Any], session: Session) -> Any:
-            obj["_who"] = ss.check_key(body, obj.get("key"), tables=tables)
+            obj["_who"] = "director" if by_club and body.get("club") == club else \
+                ss.check_key(body, obj.get("key"), tables=tables)
             return step(obj, body, session)
 
         result = await ss.change(sid, apply)
@@ -465,7 +507,8 @@ async def slips(request: Request) -> Response:
     obj = await _body(request)
     await ss.limit(_address(request), "records")
     _, body, session = await ss.read(sid)
-    ss.check_key(body, obj.get("key"))
+    if not await signed_in_director(request, body.get("club")):
+        ss.check_key(body, obj.get("key"))
     return JSONResponse({"id": sid, "title": body.get("title", ""), "game": body["game"],
                          "slips": [board_slip(b) for b in session.boards]})
 
@@ -483,11 +526,28 @@ async def board_page(request: Request) -> Response:
     if not 1 <= n <= len(session.boards):
         raise Refused(f"there is no board {raw[:10]!r} in this session", 404)
     key = obj.get("key")
-    pair = ss.pair_of(body, key)
+    who = ss.player_of(body, key)
+    pair = None if who is None else int(who["pair"])
     is_director = key is not None and same_digest(key, body.get("director"))
-    if key is not None and pair is None and not is_director:
+    if key is not None and who is None and not is_director:
         raise Refused("this link is not one of this session's: ask the director", 403)
     return JSONResponse(views.board_view(body, session, n, director=is_director, pair=pair))
+
+
+@one_line()
+async def seat(request: Request) -> Response:
+    """A partnership member's table now (online): its board table's address with the
+    seat's key, or why none."""
+    ss = sessions_of(request)
+    sid = request.path_params["sid"]
+    obj = await _body(request)
+    out = await ss.view(sid)
+    _, body, session = await ss.read(sid)
+    who = ss.player_of(body, obj.get("key"))
+    if who is None:
+        raise Refused("this link is not a player's of this session: ask the director", 403)
+    return JSONResponse({"version": out["version"], "title": body.get("title", ""),
+                         **online_of(ss).seat(body, session, who)})
 
 
 @one_line()
@@ -513,6 +573,7 @@ ROUTES: list[BaseRoute] = [
     Route("/dup/{sid}", page("session"), methods=["GET"]),
     Route("/dup/{sid}/director", page("director"), methods=["GET"]),
     Route("/dup/{sid}/report", page("report"), methods=["GET"]),
+    Route("/dup/{sid}/play", page("play"), methods=["GET"]),
     Route("/dup/{sid}/board/{n}", page("board"), methods=["GET"]),
     Route("/dup/{sid}/print/slips", page("slips"), methods=["GET"]),
     Route("/dup/{sid}/recap", page("recap"), methods=["GET"]),
@@ -523,6 +584,7 @@ ROUTES: list[BaseRoute] = [
     Route("/api/dup/{sid}/correct", scored(correct, tables=False), methods=["POST"]),
     Route("/api/dup/{sid}/slips", slips, methods=["POST"]),
     Route("/api/dup/{sid}/board/{n}", board_page, methods=["POST"]),
+    Route("/api/dup/{sid}/seat", seat, methods=["POST"]),
     Route("/api/dup/{sid}/export/{fmt}", export, methods=["GET"]),
 ]
 

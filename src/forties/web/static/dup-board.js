@@ -1,7 +1,7 @@
 // One board: which tables are done; once every table has played it (or, with a
 // partnership's link, once that partnership has), the cards and every table's result.
 import { boot, el, post, t } from "./hall.js";
-import { drawHands, drawResults, pairName, seatName, session } from "./dup.js";
+import { contractText, drawHands, drawResults, pairName, parText, seatName, session, trickLine } from "./dup.js";
 
 await boot();
 const sid = session();
@@ -31,10 +31,10 @@ async function tick() {
       $("dealer").textContent = t("dup.dealer", "Dealer: {seat}", { seat: seatName(b.dealer) });
       $("hands").replaceChildren(drawHands(b.hands, { kitty: b.kitty }));
       $("rows").replaceChildren(drawResults(names, n, b.rows));
-      $("plays").replaceChildren(...b.rows.filter((r) => r.tricks || r.par).map((r) => el("div", { class: "play", "data-table": r.table },
-        el("h3", {}, t("dup.table.n", "Table {n}", { n: r.table })),
-        r.par ? el("p", { class: "par" }, t("dup.par", "Double-dummy par: {par}", { par: r.par })) : null,
-        r.tricks ? el("ol", { class: "tricks" }, r.tricks.map((tr) => el("li", {}, tr))) : null)));
+      $("plays").replaceChildren(...b.rows.filter((r) => r.tricks).map((r) => el("div", { class: "play", "data-table": r.table },
+        el("h3", {}, t("dup.table.n", "Table {n}", { n: r.table }), r.contract ? ` — ${contractText(r.contract)}` : ""),
+        r.par ? el("p", { class: "par" }, parText(r.par)) : null,
+        el("ol", { class: "tricks" }, r.tricks.map(trickLine)))));
     }
     document.body.dataset.ready = "1";
     if (b.complete) return;

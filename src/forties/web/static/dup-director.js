@@ -23,8 +23,9 @@ async function loadLinks() {
     }
     $("links").replaceChildren(...items.map(([id, label, url]) => el("li", {},
       `${label}: `, el("a", { id, href: url }, abs(url)))),
-      ...got.players.map((p) => el("li", { "data-pair": p.pair },
-        `${t("dup.pair.n", "Pair {n}", { n: p.pair })}: `, el("a", { href: p.url }, abs(p.url)))));
+      ...got.players.map((p) => el("li", { "data-pair": p.pair, "data-member": p.member },
+        `${t("dup.player.link", "Pair {n}, player {m}", { n: p.pair, m: p.member + 1 })}: `,
+        el("a", { class: "player-link", href: p.url }, abs(p.url)))));
   } catch (e) { $("error").textContent = e.message; }
 }
 

@@ -1,16 +1,58 @@
-// A new duplicate session: the form, then the director's page (its key in the link).
-import { boot, onSubmit, post, started, t } from "./hall.js";
+// A new duplicate session: the form (a row a partnership: its name and, online, who
+// plays its seats), then the director's page (its key in the link).
+import { boot, el, onSubmit, post, started, t } from "./hall.js";
 import { showBeside } from "./nearby.js";
 
 await boot();
 const $ = (id) => document.getElementById(id);
+const KINDS = [["people", () => t("dup.kind.people", "Two people")],
+  ["mixed", () => t("dup.kind.mixed", "One person and a computer")],
+  ["computer", () => t("dup.kind.computer", "Computer players")]];
+const LEVELS = [["basic", () => t("dup.level.basic", "Computers (basic)")],
+  ["random", () => t("dup.level.random", "Computers (random)")],
+  ["expert", () => t("dup.level.expert", "Computers (expert)")]];
+
+function addPair() {
+  const n = $("pairs").children.length + 1;
+  const online = $("mode").value === "online";
+  $("pairs").append(el("li", { "data-pair": n },
+    el("label", {}, el("span", { class: "sr-only" }, t("dup.pair.n", "Pair {n}", { n })), " ",
+      el("input", { class: "pair-name", maxlength: "60", "aria-label": t("dup.pair.name", "Names of pair {n}", { n }) })),
+    el("label", { class: "online-only", hidden: online ? null : "" },
+      el("select", { class: "pair-kind", "aria-label": t("dup.pair.kind", "Who plays for pair {n}", { n }) },
+        KINDS.map(([v, w]) => el("option", { value: v }, w())))),
+    el("label", { class: "online-only", hidden: online ? null : "" },
+      el("select", { class: "pair-level", "aria-label": t("dup.pair.level", "Computer level of pair {n}", { n }) },
+        LEVELS.map(([v, w]) => el("option", { value: v }, w()))))));
+}
+
+function showMode() {
+  const online = $("mode").value === "online";
+  $("fill-box").hidden = !online;
+  for (const x of document.querySelectorAll(".online-only")) x.hidden = !online;
+}
+
+for (let i = 0; i < 4; i += 1) addPair();
+$("add-pair").addEventListener("click", () => { addPair(); $("pairs").lastChild.querySelector("input").focus(); });
+$("mode").addEventListener("change", showMode);
+
 onSubmit($("new"), async () => {
   $("error").textContent = "";
-  const names = $("pairs").value.split("\n").map((x) => x.trim()).filter((x) => x);
+  const online = $("mode").value === "online";
+  const partnerships = [...$("pairs").children].map((li) => {
+    const name = li.querySelector(".pair-name").value.trim();
+    const kind = li.querySelector(".pair-kind").value;
+    const level = li.querySelector(".pair-level").value;
+    const p = { name };
+    if (online && kind === "computer") p.computer = level;
+    if (online && kind === "mixed") p.one_computer = level;
+    return p;
+  }).filter((p) => p.name);
   try {
-    const made = await post("/api/dup", {
-      title: $("title").value, game: $("game").value, boards: Number($("boards").value),
-      partnerships: names.map((name) => ({ name })) });
+    const body = { title: $("title").value, game: $("game").value, boards: Number($("boards").value),
+                   mode: $("mode").value, partnerships };
+    if (online && $("fill").value) body.fill = $("fill").value;
+    const made = await post("/api/dup", body);
     location.assign(made.url);
   } catch (e) { showBeside($("error"), e.message || t("dup.error", "That did not work.")); }
 });

@@ -98,7 +98,7 @@ export function drawResults(v, board, rows) {
                                                "data-ew-score": r.ew_score, "data-ns-mp": r.ns_matchpoints,
                                                "data-ew-mp": r.ew_matchpoints },
       el("td", { class: "num" }, r.table),
-      extra ? el("td", {}, r.contract || "") : null,
+      extra ? el("td", {}, r.contract ? contractText(r.contract) : "") : null,
       side(v, r.ns, r.ns_score, r.ns_matchpoints, r.top, r.ns_percent),
       side(v, r.ew, r.ew_score, r.ew_matchpoints, r.top, r.ew_percent)))));
 }
@@ -124,4 +124,35 @@ export function drawHands(hands, { kitty = null, stock = null } = {}) {
       el("strong", {}, `${seatName(h.direction)}: `), h.cards.map(cardText))),
     kitty ? el("p", { class: "hand kitty" }, el("strong", {}, `${t("dup.kitty", "Kitty")}: `), kitty.map(cardText)) : null,
     stock ? el("p", { class: "hand stock" }, el("strong", {}, `${t("dup.stock", "The rest of the pack, top first")}: `), stock.map(cardText)) : null);
+}
+
+const SEATS = ["North", "East", "South", "West"];
+
+// A hand's contract as the board page shows it: "North 25 ♥" (the Forty-Fives), or each
+// seat's bid (Forty One).
+export function contractText(c) {
+  if (c.bids) return c.bids.map((b, s) => `${seatName(SEATS[s])} ${b}`).join(" · ");
+  if (c.bidder === null || c.bidder === undefined) return t("dup.contract.none", "No bid");
+  return `${seatName(SEATS[c.bidder])} ${c.bid}${c.trump ? ` ${SUIT[c.trump] || c.trump}` : ""}`;
+}
+
+// A trick: who led, the cards in the order played, who won it.
+export function trickLine(tr) {
+  return el("li", {}, `${seatName(SEATS[tr.leader])}: `, tr.cards.map(cardText),
+    tr.winner === null || tr.winner === undefined ? "" : ` — ${t("dup.trick.won", "won by {seat}", { seat: seatName(SEATS[tr.winner]) })}`);
+}
+
+function sideName(seats) {
+  return seats.includes(0) ? t("dup.ns", "N-S") : t("dup.ew", "E-W");
+}
+
+// The double-dummy par: what the bidders (or the side that led) could take with every card
+// seen and best play; in Forty One, the tricks each partnership would take.
+export function parText(p) {
+  if (p.teams) {
+    return t("dup.par.tricks", "With every card seen and best play, {a} would take {x} tricks and {b} {y}.",
+      { a: sideName(p.teams[0].seats), x: p.teams[0].tricks, b: sideName(p.teams[1].seats), y: p.teams[1].tricks });
+  }
+  return t("dup.par.points", "With every card seen and best play, {side} could take {points} points.",
+    { side: sideName(p.side), points: p.points });
 }
