@@ -258,3 +258,20 @@ def test_other_games_have_no_boards() -> None:
             Table("b", build_rules(preset), DealKey.new(), Settings(), board=board)
         assert str(e.value) == ("a board is played only at a table of merrimack-valley, "
                                 f"auction-45, forty-one, not {preset}")
+
+
+def test_a_board_is_kept_out_of_the_games_index(client: TestClient) -> None:
+    """A finished board is no game of anyone's history: its result, even its contract,
+    tells of a board other tables may still be playing. It is indexed as a game of no one
+    (so the sweep leaves it), its seats and result not kept."""
+    from forties.web.games import BOARD_WORDS
+
+    from .games_helpers import games, rows, settled
+
+    table, _, _ = board_game(client, "auction-45", board_of("auction-45"))
+    settled(client)
+    [game] = rows(client, "select * from games")
+    assert (game.table_id, game.why, game.counted) == (table, BOARD_WORDS, False)
+    assert (game.seats, game.result, game.hands) == ("[]", "{}", 0)
+    assert rows(client, "select * from game_players") == []
+    assert client.portal.call(games(client).missing) == []  # type: ignore[union-attr]

@@ -385,3 +385,34 @@ def test_store_of_another_process_sees_the_same_club(client: TestClient,
                 clubs_t.c.id == club)).scalar() == "Shared"
     finally:
         store.close()
+
+
+def test_the_clubs_rules_hold_on_postgresql(db: str) -> None:
+    """The same rules over PostgreSQL (its row lock on the club while members change)."""
+    import asyncio
+
+    from forties.web.accounts import Accounts
+    from forties.web.clubs import Clubs
+    from forties.web.http import Refused
+
+    async def work() -> None:
+        store = Store(db)
+        try:
+            accounts, c = Accounts(store), Clubs(store)
+            ann, bob = await accounts.create("Ann"), await accounts.create("Bob")
+            club = await c.create(ann, {"name": "Pg Club", "options": {"target": 120}})
+            key = (await c.invite(ann, club.id, {"uses": 1}))["key"]
+            assert await c.join(bob, club.id, key) == "member"
+            assert await c.join(bob, club.id, key) == "member"
+            with pytest.raises(Refused, match="keeps one director"):
+                await c.leave(ann, club.id)
+            await c.set_role(ann, club.id, bob.id, "director")
+            await c.leave(ann, club.id)
+            assert await is_director(c, club.id, bob.id)
+            await add_event(c, club.id, "hall", "E1", "Friday", parse_when(SOON), "hall")
+            page = await c.page(club.id, bob)
+            assert [e["when"] for e in page["upcoming"]] == ["2099-06-01T19:30Z"]
+            assert page["rules"]["options"] == {"target": 120}
+        finally:
+            store.close()
+    asyncio.run(work())

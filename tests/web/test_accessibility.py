@@ -417,9 +417,10 @@ def test_no_page_scrolls_sideways_on_a_phone_nor_at_twice_the_text_size(
         page.wait_for_selector("input[name=title]")
         drawn(page)
         assert page.evaluate(SPILT) == [], (lang, "/hall")
-        for path in ("/", "/pad", "/hall", "/replay", made["url"].replace("#", f"?lang={lang}#")):
+        for path in ("/", "/pad", "/hall", "/replay", "/clubs",
+                     made["url"].replace("#", f"?lang={lang}#")):
             page.goto(server + (path if path.startswith("/t/") else f"{path}?lang={lang}"))
-            if path.startswith("/t/") or path in ("/", "/replay"):
+            if path.startswith("/t/") or path in ("/", "/replay", "/clubs"):
                 wait_ready(page)
             else:  # (the pad's and the hall's forms, drawn once the page has asked)
                 page.wait_for_selector(LOADED[path])

@@ -67,7 +67,11 @@ def test_axe_finds_nothing_on_any_page(server: str, browser: Any, lang: str) -> 
              ("/replay", "main"), ("/account", "body[data-ready='1']"),
              ("/me/games", "body[data-ready='1']"),
              ("/leaderboard/merrimack-valley", "body[data-ready='1']"),
-             ("/clubs", "body[data-ready='1']")]
+             ("/clubs", "body[data-ready='1']"),
+             # a club's seasons and a season as a stranger finds them (nobody's here; a
+             # real season's standings: test_season_page)
+             ("/club/none/seasons", "#error:not(:empty)"),
+             ("/club/none/season/none", "#error:not(:empty)")]
     for path, ready in pages:
         page.goto(server + (path if "?" in path else path + q))
         page.wait_for_selector(ready, state="attached")

@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from forties.web.accounts import COOKIE, Accounts
+from forties.web.clubs import Clubs
 from forties.web.limits import Rates
 from forties.web.passkeys import Passkeys
 from forties.web.service import Limits
@@ -60,7 +61,12 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
             add_game(store, made["table"], "merrimack-valley", now - 60, seats, [120, 45],
                      [0])
             set_rating(store, me.id, "merrimack-valley", 30.0, 2.0, 30, now)
-            yield {"url": url, "key": key, "me": me.id, "paul": paul.id, "made": made}
+            clubs = Clubs(store)
+            club = in_thread(clubs.create(me, {"name": EVIL}))
+            in_thread(clubs.add_event(club.id, "hall", "nosuchevening", EVIL_SVG,
+                                      now + 86400, "hall"))
+            yield {"url": url, "key": key, "me": me.id, "paul": paul.id, "made": made,
+                   "club": club.id}
         finally:
             store.close()
 
@@ -70,10 +76,11 @@ def pages(site: dict[str, Any]) -> list[tuple[str, str | None]]:
     return [("/", None), (site["made"]["url"], EVIL),
             ("/account", EVIL_SVG),  # (the other session's browser; this one's "This device")
             ("/me/games", EVIL), (f"/players/{site['me']}", EVIL),
-            (f"/players/{site['paul']}", EVIL_SVG), ("/leaderboard/merrimack-valley", None)]
+            (f"/players/{site['paul']}", EVIL_SVG), ("/leaderboard/merrimack-valley", None),
+            ("/clubs", EVIL), (f"/club/{site['club']}", EVIL_SVG)]
 
 
-@pytest.mark.parametrize("n", range(7))
+@pytest.mark.parametrize("n", range(9))
 def test_markup_in_names_is_shown_as_text_on_every_page(browser: Any, site: dict[str, Any],
                                                         n: int) -> None:
     path, shown = pages(site)[n]

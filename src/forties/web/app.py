@@ -55,6 +55,7 @@ from . import (
     pad,
     passkeys,
     regulars,
+    seasons,
 )
 from .accounts import Accounts
 from .clubs import Clubs
@@ -566,7 +567,7 @@ def create_app(settings: ServerSettings) -> Starlette:
                             *duplicate_sessions.ROUTES,
                             *account_api.ROUTES, *passkeys.ROUTES, *games.ROUTES,
                             *account_data.ROUTES,
-                            *regulars.ROUTES, *club_api.ROUTES,
+                            *regulars.ROUTES, *club_api.ROUTES, *seasons.ROUTES,
                             *history.ROUTES],
                     lifespan=lifespan, exception_handlers={
                         Refused: on_refused, RateLimited: on_rate,

@@ -107,6 +107,8 @@ LIST_MAX = 500  # an account's totals and ratings read at once (its partnerships
 MISSING_BATCH = 50  # finished games indexed in one pass of the sweep
 REMATCH_STEPS = 20  # a seat's link looked for through at most this many rematches back
 UNREAD_WORDS = "the game's record could not be read, so it counts for no one"
+BOARD_WORDS = ("a duplicate board: its result counts in its session (its hands are shown "
+               "there, once every table has played it), never here")
 HOUSE_RULES_WORDS = ("this table is rated, but it plays with house rules: only games played "
                      "by the usual rules count for ratings (the host can make the table "
                      "unrated)")
@@ -601,6 +603,9 @@ class Games:
         False if it was indexed already (by this process or another)."""
         if table.status != OVER:
             return False
+        if table.board is not None:  # (its result, even its contract, tells of a board
+            # other tables may still be playing: it is the duplicate session's to show)
+            return await self._blank(table.id, finished, BOARD_WORDS)
         links = await self.links(table.id)
         entry = entry_of(table, links, finished)
         now = self.clock()
@@ -638,15 +643,20 @@ class Games:
             except Exception:
                 log.exception("the game of table %s cannot be read: indexed unread",
                               table_id)
-                await self._unread(table_id, updated)
+                await self._blank(table_id, updated, UNREAD_WORDS)
         return done
 
-    async def _unread(self, table_id: str, finished: float) -> None:
+    async def _blank(self, table_id: str, finished: float, why: str) -> bool:
+        """Index ``table_id`` as a game that counts for no one and lists no one (``why``
+        says so), so that the sweep does not try it again: True if this call did."""
         row = {"table_id": table_id, "family": "", "preset": "", "finished": finished,
-               "rated": False, "counted": False, "why": UNREAD_WORDS, "hands": 0,
+               "rated": False, "counted": False, "why": why, "hands": 0,
                "seats": "[]", "result": "{}"}
-        with contextlib.suppress(sa.exc.IntegrityError):
+        try:
             await self._run(lambda conn: conn.execute(games_t.insert(), row))
+        except sa.exc.IntegrityError:  # (indexed already, by this process or another)
+            return False
+        return True
 
     async def keep_indexing(self, every: float) -> None:
         """``index_missing`` now, then every ``every`` seconds (the server's life)."""

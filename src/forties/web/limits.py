@@ -56,8 +56,11 @@ POST /api/pads                                 ``pads`` a minute
 GET /api/pads/ID, hands, undo                  one document (16 KiB body), the pad's key
 GET /api/pads/ID/export.*                      ``records`` a minute; one pad
 POST /api/hall                                 ``evenings`` a minute
-POST /api/hall/ID/... (the director's steps)   the director's key; one document; at most
-                                               400 couples (``hall.MAX_COUPLES``)
+POST /api/hall/ID/... (the director's steps)   the director's key (or, for a club's
+                                               evening, a session's lookup and one
+                                               member's row: ``clubs.signed_in_director``);
+                                               one document; at most 400 couples
+                                               (``hall.MAX_COUPLES``)
 an online evening's web tables                 ``evening_tables`` a minute for the address
                                                that made the evening (the rest are made
                                                by the evening's next poll, when the
@@ -106,6 +109,18 @@ POST /api/clubs, /api/clubs/ID, /invite,       ``clubs`` a minute (8 KiB body); 
 POST /api/clubs/ID/evenings                    ``clubs`` and ``evenings`` a minute; one
                                                evening, one calendar entry (at most
                                                ``clubs.EVENTS_MAX`` to come)
+GET /club/ID/seasons, /club/ID/season/SID,     a static file
+/club/ID/season/SID/projector
+GET /api/clubs/ID/seasons                      ``lookups`` a minute; at most
+                                               ``seasons.SEASONS_MAX`` seasons
+POST /api/clubs/ID/seasons, /SID/remove        ``clubs`` a minute (8 KiB body); a
+                                               session's lookup; one season's row (at most
+                                               ``seasons.SEASONS_MAX`` in a club)
+GET /api/clubs/ID/seasons/SID                  ``lookups`` a minute; one season: its
+                                               calendar's hall evenings (at most
+                                               ``seasons.EVENINGS_MAX``, each read once per
+                                               version), added up once per change
+GET /api/clubs/ID/seasons/SID/export/*         ``records`` a minute; one season, as above
 websocket /ws/ID                               ``seat_connections`` at once for each seat
                                                (the newest is refused); frames queued
                                                ``live.QUEUE_MAX`` at most

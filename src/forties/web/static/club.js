@@ -1,9 +1,10 @@
 // The clubs' page: the account's clubs and a new one (/clubs), a club (/club/ID: its house
-// rules, calendar, directors and members, and what its directors do there), and joining
+// rules, calendar, directors and members, a table by its house rules for its members, and
+// what its directors do there), and joining
 // one by its invite link (/club/ID/join#key=...: the key kept on this device and taken
 // out of the address; a guest signs in or makes an account first and comes back here).
 import { t, tn, language, loadLanguage, preferredLanguage, languagePicker } from './i18n.js';
-import { api, h, copyText, valueText } from './util.js';
+import { api, h, copyText, saveInvites, saveSeat, valueText } from './util.js';
 import { presetName } from './history.js';
 import './theme.js';
 
@@ -126,12 +127,14 @@ function drawClub() {
   $('upcoming-none').hidden = club.upcoming.length > 0;
   $('past').replaceChildren(...club.past.map(eventItem));
   $('past-none').hidden = club.past.length > 0;
+  $('seasons-link').href = `/club/${encodeURIComponent(club.id)}/seasons`;
   $('count').textContent = tn('club.people.count', club.count, { count: club.count });
   $('people').replaceChildren(...(club.members || club.directors).map(personItem));
   const director = club.you === 'director';
   $('evening-box').hidden = !director;
   $('invite-box').hidden = !director;
   $('leave-box').hidden = !club.you;
+  $('table-box').hidden = !club.you;
 }
 
 async function loadClub() {
@@ -157,6 +160,15 @@ async function addEvening(ev) {
     $('evening-made').hidden = false;
     await loadClub();
     say(t('club.evening.made'));
+  } catch (e) { fail(e); }
+}
+
+async function newTable() {
+  try {
+    const made = await api('/api/tables', { preset: club.rules.preset, options: club.rules.options, name: me.name });
+    saveSeat(made.table, made.token);
+    saveInvites(made.table, made.invites || []);
+    location.assign(made.url);
   } catch (e) { fail(e); }
 }
 
@@ -207,6 +219,7 @@ async function main() {
   $('invite-go').addEventListener('click', invite);
   $('invite-copy').addEventListener('click', () => copyText($('invite-link').value, $('invite-link')));
   $('leave-go').addEventListener('click', leave);
+  $('table-go').addEventListener('click', newTable);
   $('join-go').addEventListener('click', join);
   $('evening-date').value = new Date(Date.now() + 7 * 86400000).toISOString().slice(0, 10);
   try {

@@ -165,6 +165,7 @@ export function coupleName(b, n) {
 
 export function ordinal(n) {
   if (lang === "fr") return n === 1 ? "1er" : `${n}e`;
+  if (lang === "ar") return String(n);
   const s = (n % 100 >= 11 && n % 100 <= 13) ? "th" : ({ 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th");
   return `${n}${s}`;
 }

@@ -1,0 +1,55 @@
+// A club's seasons: the list (each season's standings and projector page) and, for the
+// club's directors, a form to set a new one up.
+import { boot, el, lang, onSubmit, post, started, t } from "./hall.js";
+
+const $ = (id) => document.getElementById(id);
+const club = decodeURIComponent(location.pathname.split("/")[2] || "");
+const base = `/api/clubs/${encodeURIComponent(club)}/seasons`;
+
+await boot();
+$("club-link").href = `/club/${encodeURIComponent(club)}`;
+
+function day(iso) {
+  const d = new Date(`${iso}T00:00:00Z`);
+  if (Number.isNaN(d.getTime())) return iso;
+  return d.toLocaleDateString(lang, { timeZone: "UTC", day: "numeric", month: "short", year: "numeric" });
+}
+
+async function load() {
+  const r = await fetch(base);
+  const data = await r.json().catch(() => ({ error: `HTTP ${r.status}` }));
+  if (!r.ok) { $("error").textContent = data.error || `HTTP ${r.status}`; return; }
+  document.title = t("seasons.heading", "Seasons of {club}", { club: data.club.name });
+  $("title").textContent = document.title;
+  $("none").hidden = data.seasons.length > 0;
+  $("seasons").replaceChildren(...data.seasons.map((s) => {
+    const page = `/club/${encodeURIComponent(club)}/season/${encodeURIComponent(s.id)}`;
+    return el("li", { "data-season": s.id },
+      el("a", { href: page }, s.name), " ",
+      t("seasons.dates", "from {starts} to {ends}", { starts: day(s.starts), ends: day(s.ends) }), " ",
+      el("a", { href: `${page}/projector` }, t("seasons.projector", "projector")),
+      data.director ? [" ", el("button", { class: "warn", type: "button", onclick: () => remove(s) }, t("seasons.remove", "Remove"))] : null);
+  }));
+  $("new-box").hidden = !data.director;
+}
+
+async function remove(s) {
+  if (!window.confirm(t("seasons.remove.ask", "Remove the season {name}? Its evenings stay.", { name: s.name }))) return;
+  try {
+    await post(`${base}/${encodeURIComponent(s.id)}/remove`, {});
+    await load();
+  } catch (e) { $("error").textContent = e.message; }
+}
+
+onSubmit($("new"), async () => {
+  const f = $("new");
+  const best = f.counted.value === "best" ? Number(f.best.value) : null;
+  try {
+    const made = await post(base, { name: f.elements.namedItem("name").value, starts: f.starts.value, ends: f.ends.value,
+      rule: { best, ties: f.ties.value, prizes: Number(f.prizes.value) } });
+    location.assign(made.url);
+  } catch (e) { $("error").textContent = e.message; }
+});
+
+await load();
+started();

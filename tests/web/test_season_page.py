@@ -1,0 +1,129 @@
+"""A club's season in Chromium at a phone's 360 px, in English and French: the standings
+(each couple's names, total and evenings), an evening still being played marked so, and
+so a tie for first place still level until it is over, nothing pushed sideways, axe
+finding nothing; the projector's page in big type with no controls; a director setting a
+season up with the form on a phone. The club, its evenings and its season are made in
+process over the server's database file, then the real server serves it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from forties.web.accounts import COOKIE
+from forties.web.app import ServerSettings, create_app
+from forties.web.limits import Limits, Rates
+from tests.clubs_helpers import Person
+from tests.seasons_helpers import CAMPBELL, DOYLE, GILLIS, ROSS, make_evening, make_season, play
+
+from .conftest import serving
+from .pages import PHONE, catalog, new_page
+from .test_axe import findings
+
+
+@pytest.fixture(scope="module")
+def season_at(tmp_path_factory: pytest.TempPathFactory
+              ) -> Iterator[tuple[str, str, str]]:
+    """A running server, the path of a season of two evenings over and one in play (its
+    first place tied between Doyle and Campbell), and its club's director's session key."""
+    folder = tmp_path_factory.mktemp("season")
+    limits = Limits(par=False, **Rates.lifted())
+    app = create_app(ServerSettings(db_url=f"sqlite:///{folder / 'tables.db'}",
+                                    limits=limits))
+    with TestClient(app) as client:
+        ann = Person(client, "Ann")
+        club = ann.make_club("Glace Bay 45s")
+        # two couples: the one dealing first wins the first evening, the other the second
+        play(client, *make_evening(ann, club, "2025-10-03T19:30"), [DOYLE, CAMPBELL])
+        play(client, *make_evening(ann, club, "2025-10-10T19:30"), [CAMPBELL, DOYLE])
+        eid, key = make_evening(ann, club, "2025-10-17T19:30", games=3)
+        play(client, eid, key, [ROSS, GILLIS], games=1)
+        sid = make_season(ann, club, starts="2025-10-01", ends="2025-10-31", name="Autumn")
+    with serving(folder, limits) as url:
+        yield url, f"/club/{club}/season/{sid}", ann.key
+
+
+def no_sideways(page: Any) -> bool:
+    return bool(page.evaluate(
+        "() => document.documentElement.scrollWidth <= document.documentElement.clientWidth"))
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_standings_on_a_phone(browser: Any, season_at: tuple[str, str, str],
+                                  lang: str) -> None:
+    url, path, _ = season_at
+    words = catalog(lang)
+    page = new_page(browser, PHONE, lang)
+    page.goto(f"{url}{path}?lang={lang}")
+    page.wait_for_selector("#season-standings tbody tr")
+    assert page.inner_text("#title") == "Autumn"
+    assert page.inner_text("#standings-h") == words["season.standings"]
+    rows = page.eval_on_selector_all(
+        "#season-standings tbody tr", "(rs) => rs.map((r) => [...r.cells].map((c) => c.innerText))")
+    # level on 2 games each (2 + 0, 0 + 2): both first, until the season is over
+    assert [r[0] for r in rows] == ["1", "1"]
+    assert {r[1].split("\n")[0] for r in rows} == {" & ".join(DOYLE), " & ".join(CAMPBELL)}
+    assert [r[2] for r in rows] == ["2", "2"]
+    assert all(words["season.row.evenings"].replace("{n}", "2") in r[1] for r in rows)
+    ties = page.inner_text("#ties")
+    assert words["season.tie.later.cut"] in ties
+    states = page.eval_on_selector_all("#evenings li", "(ls) => ls.map((l) => l.dataset.state)")
+    assert states == ["over", "over", "playing"]
+    assert words["season.evening.playing"] in page.inner_text("#evenings")
+    assert no_sideways(page)
+    found = findings(page)
+    assert not found, "\n".join(found)
+    assert not page.errors  # type: ignore[attr-defined]
+    page.context.close()
+
+
+def test_the_projector_page_is_big_and_has_no_controls(browser: Any,
+                                                       season_at: tuple[str, str, str]) -> None:
+    url, path, _ = season_at
+    page = new_page(browser, {"width": 1280, "height": 720})
+    page.goto(f"{url}{path}/projector")
+    page.wait_for_selector("#season-standings tbody tr")
+    assert page.evaluate("() => document.body.classList.contains('projector')")
+    assert not page.is_visible("#links-box") and not page.is_visible("#lang")
+    size = page.evaluate("() => parseFloat(getComputedStyle(document.body).fontSize)")
+    assert size >= 30
+    # ?projector=1 is the same page
+    page.goto(f"{url}{path}?projector=1")
+    page.wait_for_selector("#season-standings tbody tr")
+    assert not page.is_visible("#links-box")
+    assert not page.errors  # type: ignore[attr-defined]
+    page.context.close()
+
+
+def test_a_director_sets_a_season_up_on_a_phone(browser: Any,
+                                                season_at: tuple[str, str, str]) -> None:
+    url, path, key = season_at
+    club = path.split("/")[2]
+    page = new_page(browser, PHONE)
+    page.context.add_cookies([{"name": COOKIE, "value": key, "url": url}])
+    page.goto(f"{url}/club/{club}/seasons")
+    page.wait_for_selector("#new-box:not([hidden])")
+    assert no_sideways(page)
+    found = findings(page)
+    assert not found, "\n".join(found)
+    page.fill("#new input[name=name]", "Spring")
+    page.fill("#new input[name=starts]", "2025-10-01")
+    page.fill("#new input[name=ends]", "2025-10-09")
+    page.select_option("#new select[name=counted]", "best")
+    page.fill("#new input[name=best]", "1")
+    page.select_option("#new select[name=ties]", "split")
+    page.click("#new button[type=submit]")
+    page.wait_for_url("**/season/**")
+    page.wait_for_selector("#season-standings tbody tr")
+    assert page.inner_text("#title") == "Spring"
+    # only the first evening falls in it: Doyle won both its games
+    rows = page.eval_on_selector_all(
+        "#season-standings tbody tr", "(rs) => rs.map((r) => [...r.cells].map((c) => c.innerText))")
+    assert [(r[0], r[1].split("\n")[0], r[2]) for r in rows] == [
+        ("1", " & ".join(DOYLE), "2"), ("2", " & ".join(CAMPBELL), "0")]
+    assert "best evening" in page.inner_text("#rule")
+    assert not page.errors  # type: ignore[attr-defined]
+    page.context.close()
