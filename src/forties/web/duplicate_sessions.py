@@ -522,7 +522,7 @@ async def board_page(request: Request) -> Response:
     obj = await _body(request)
     await ss.view(sid)  # (an online session's tables are asked about first)
     _, body, session = await ss.read(sid)
-    n = int(raw) if raw.isdigit() and len(raw) < 5 else 0
+    n = int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 5 else 0  # ("²".isdigit())
     if not 1 <= n <= len(session.boards):
         raise Refused(f"there is no board {raw[:10]!r} in this session", 404)
     key = obj.get("key")

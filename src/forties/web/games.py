@@ -869,7 +869,7 @@ def _page_params(request: Request) -> dict[str, Any]:
             raise Refused("before is a time (seconds since 1970)")
     limit = _text_param(request, "limit", 6)
     if limit is not None:
-        if not limit.isdigit() or not 1 <= int(limit) <= PAGE_MAX:
+        if not (limit.isascii() and limit.isdigit()) or not 1 <= int(limit) <= PAGE_MAX:
             raise Refused(f"limit is a whole number from 1 to {PAGE_MAX}")
         out["limit"] = int(limit)
     return out
