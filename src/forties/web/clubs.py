@@ -40,7 +40,7 @@ from .account_schema import club_events_t, club_invites_t, club_members_t, clubs
 from .accounts import ACTIVE, Account, accounts_of, accounts_t, key_hash
 from .http import Refused
 from .store import Store
-from .text import line
+from .text import invisible, line, shown
 
 T = TypeVar("T")
 
@@ -77,7 +77,11 @@ def check_club_name(raw: Any) -> str:
     if not isinstance(raw, str):
         raise Refused("a club's name must be text", code="club_name")
     name = line(raw, 400)
-    if not NAME_MIN <= len(name) <= NAME_MAX or not any(c.isalnum() for c in name):
+    if any(invisible(c) for c in name):
+        raise Refused("a club's name may not hold invisible characters (zero-width spaces "
+                      "and the like)", code="club_name")
+    if not (len(shown(name)) >= NAME_MIN and len(name) <= NAME_MAX) or \
+            not any(c.isalnum() for c in name):
         raise Refused(f"a club's name has {NAME_MIN} to {NAME_MAX} characters, with a "
                       f"letter or a digit", code="club_name")
     return name

@@ -53,7 +53,7 @@ from .duplicate_online import online_of
 from .http import Handler, Refused, Tables, compare_and_set, digest, json_body, one_line, rates_of
 from .limits import Rates
 from .secret import NoSecret, SiteSecret
-from .text import TITLE_MAX, clean_json, is_key, line, same_digest, same_key
+from .text import TITLE_MAX, clean_json, is_key, line, same_digest, same_key, shown
 
 KIND = "duplicate"
 STATIC = Path(__file__).parent / "static"
@@ -128,7 +128,7 @@ def _partnerships(obj: dict[str, Any], online: bool
             raise Refused(f"partnership {n}'s name must be text of at most {NAME_MAX} "
                           "characters")
         name = line(name, NAME_MAX)
-        if not name:
+        if not shown(name):  # (nothing, or only zero-width characters)
             raise Refused(f"partnership {n} needs a name")
         computer = _level(p.get("computer"), f"partnership {n}'s computer")
         one = _level(p.get("one_computer"), f"partnership {n}'s one_computer")

@@ -103,6 +103,24 @@ def line(text: str, most: int | None = None) -> str:
     return text
 
 
+# letters to Unicode that show as nothing (the Hangul fillers); the joiners some scripts
+# (ZWNJ in Persian) and emoji (ZWJ) need between two characters
+_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0")
+_JOINERS = frozenset("\u200c\u200d")
+
+
+def invisible(ch: str) -> bool:
+    """Whether the character ``ch`` shows as nothing where it stands, to make a name look
+    shorter or emptier than it is: a format character (zero-width space, byte-order mark,
+    word joiner, soft hyphen...) other than the two joiners, or a Hangul filler."""
+    return ch in _BLANK_LETTERS or (unicodedata.category(ch) == "Cf" and ch not in _JOINERS)
+
+
+def shown(text: str) -> str:
+    """``text`` as it shows: without its invisible characters and its joiners."""
+    return "".join(c for c in text if not invisible(c) and c not in _JOINERS)
+
+
 def is_key(given: Any) -> bool:
     """Whether ``given`` has the shape of a key the server makes: URL-safe base64 text of
     1 to KEY_MAX characters."""
