@@ -147,7 +147,8 @@ async def leave(request: Request) -> Response:
 async def evening(request: Request) -> Response:
     """A director makes a hall evening from the club: {"title", "when" (UTC), "where"
     ("hall" or "online"), and any of the new-evening form's settings}; the club's house
-    rules unless it says its own. The evening enters the club's calendar."""
+    rules unless it names a preset of its own (its options alone go over the club's). The
+    evening enters the club's calendar."""
     body = await _change(request)
     me, _ = await require_account(request)
     clubs = clubs_of(request.app.state)
@@ -163,7 +164,11 @@ async def evening(request: Request) -> Response:
     obj = {k: v for k, v in body.items() if k in EVENING_KEYS}
     obj.update(title=title, online=where == "online")
     if "preset" not in obj:
-        obj.update(club.rules)
+        # the club's game: its house rules, the evening's own options over them (options
+        # that are not an object go to the hall's form as they are, which refuses them)
+        given = obj.get("options", {})
+        obj.update(preset=club.preset,
+                   options={**club.options, **given} if isinstance(given, dict) else given)
     await clubs.has_room(club.id)
     made = await hall.make_evening(hall.evenings_of(request), obj, _address(request),
                                    club=club.id)
