@@ -23,7 +23,13 @@ from forties.table import Table
 
 from .client import SeatClient
 from .helpers_engine import leaks
-from .helpers_web import basic_player, knowledge_by_version, stop_all
+from .helpers_web import (
+    ServerProcess,
+    basic_player,
+    knowledge_by_version,
+    serving,
+    stop_all,
+)
 
 pytestmark = pytest.mark.asyncio
 
@@ -138,3 +144,32 @@ async def test_an_online_session_plays_its_boards_and_hides_them(
                     mp[r["ns"]] += 2 if net > onet else 1 if net == onet else 0
                     mp[r["ew"]] += 2 if net < onet else 1 if net == onet else 0
     assert {s["pair"]["number"]: s["matchpoints"] for s in view["standings"]} == dict(mp)
+
+
+async def test_a_session_of_computers_plays_itself_and_each_table_has_its_par(
+        tmp_path: Any) -> None:
+    """Four partnerships of computers: nobody sits, the board tables play themselves; the
+    board page then shows each table's double-dummy par (worked out in the pars'
+    process), the bidders' side and what it could take, beside the contract and play."""
+    with serving(ServerProcess(tmp_path, par=True)) as srv:
+        async with httpx.AsyncClient(base_url=srv.http, timeout=30) as api:
+            r = await api.post("/api/dup", json={
+                "game": "merrimack-valley", "boards": 2, "mode": "online",
+                "partnerships": [{"name": f"Bots {i}", "computer": "basic"}
+                                 for i in range(1, 5)]})
+            assert r.status_code == 200, r.text
+            sid = r.json()["session"]
+            assert r.json()["players"] == []
+            deadline = time.monotonic() + 60
+            while True:
+                b = (await api.post(f"/api/dup/{sid}/board/1", json={})).json()
+                if b["shown"] and all(row["par"] for row in b["rows"] if row["tricks"]):
+                    break
+                assert time.monotonic() < deadline, f"no par came: {b}"
+                await asyncio.sleep(0.3)
+    assert len(b["rows"]) == 2
+    for row in b["rows"]:
+        if row["tricks"]:
+            bidder = row["contract"]["bidder"]
+            assert row["par"]["side"] == [bidder % 2, bidder % 2 + 2]
+            assert 0 <= row["par"]["points"] <= 30 and row["par"]["points"] % 5 == 0

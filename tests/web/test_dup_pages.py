@@ -30,7 +30,11 @@ def hall_session(server: str) -> dict[str, Any]:
         "game": "forty-one", "boards": 2, "mode": "online", "partnerships": [
             {"name": "Ann & Bob"}, {"name": "Cy & Di", "one_computer": "basic"},
             {"name": "Bots", "computer": "basic"}, {"name": "Ed & Flo"}]})
-    return {**made, "play": on["players"][0]["url"]}
+    # and a session of computers, which plays itself: its board page shows the play
+    bots = post(server, "/api/dup", {
+        "game": "merrimack-valley", "boards": 1, "mode": "online", "partnerships": [
+            {"name": f"Bots {i}", "computer": "basic"} for i in range(1, 5)]})
+    return {**made, "play": on["players"][0]["url"], "bots": bots["session"]}
 
 
 def pages_of(made: dict[str, Any]) -> list[tuple[str, str]]:
@@ -42,7 +46,8 @@ def pages_of(made: dict[str, Any]) -> list[tuple[str, str]]:
             (f"/dup/{sid}/board/1", "body[data-shown='1'] #rows tr[data-table='2']"),
             (f"/dup/{sid}/print/slips", ".slip[data-board='4']"),
             (f"/dup/{sid}/recap", "body[data-ready='1'] table.results"),
-            (made["play"], "body[data-status='playing'] #boards li[data-board='2']")]
+            (made["play"], "body[data-status='playing'] #boards li[data-board='2']"),
+            (f"/dup/{made['bots']}/board/1", "body[data-shown='1'] #plays .play ol.tricks")]
 
 
 def test_a_phone_reports_a_board_by_tapping(server: str, browser: Any) -> None:

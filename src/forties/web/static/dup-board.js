@@ -12,6 +12,7 @@ $("title").textContent = t("dup.board.n", "Board {n}", { n });
 document.title = $("title").textContent;
 const key = localStorage.getItem(`hall-player-${sid}`) || localStorage.getItem(`hall-director-${sid}`);
 let names = null;
+let waits = 0;
 
 async function tick() {
   try {
@@ -37,7 +38,9 @@ async function tick() {
         el("ol", { class: "tricks" }, r.tricks.map(trickLine)))));
     }
     document.body.dataset.ready = "1";
-    if (b.complete) return;
+    // once complete, asked again a while only for the pars still being worked out
+    const parsDue = b.shown && b.rows.some((r) => r.tricks && r.tricks.length && !r.par);
+    if (b.complete && (!parsDue || (waits += 1) > 15)) return;
   } catch (e) { $("error").textContent = e.message; }
   setTimeout(tick, 4000);
 }

@@ -87,18 +87,16 @@ function side(v, pair, score, mp, top, pc) {
 
 // One board's results, a row per table: the pairs, the scores, each side's matchpoints.
 export function drawResults(v, board, rows) {
-  const extra = rows.some((r) => r.contract);
   return el("table", { class: "results", "data-board": board },
     el("thead", {}, el("tr", {},
-      el("th", { class: "num" }, t("dup.table", "Table")),
-      extra ? el("th", {}, t("dup.contract", "Contract")) : null,
+      el("th", {}, t("dup.table", "Table")),
       el("th", {}, t("dup.ns", "N-S")),
       el("th", {}, t("dup.ew", "E-W")))),
     el("tbody", {}, rows.map((r) => el("tr", { "data-table": r.table, "data-ns-score": r.ns_score,
                                                "data-ew-score": r.ew_score, "data-ns-mp": r.ns_matchpoints,
                                                "data-ew-mp": r.ew_matchpoints },
-      el("td", { class: "num" }, r.table),
-      extra ? el("td", {}, r.contract ? contractText(r.contract) : "") : null,
+      el("td", {}, el("strong", {}, r.table),
+        r.contract ? [el("br"), el("span", { class: "contract" }, contractText(r.contract))] : null),
       side(v, r.ns, r.ns_score, r.ns_matchpoints, r.top, r.ns_percent),
       side(v, r.ew, r.ew_score, r.ew_matchpoints, r.top, r.ew_percent)))));
 }
