@@ -173,3 +173,37 @@ async def test_a_session_of_computers_plays_itself_and_each_table_has_its_par(
             bidder = row["contract"]["bidder"]
             assert row["par"]["side"] == [bidder % 2, bidder % 2 + 2]
             assert 0 <= row["par"]["points"] <= 30 and row["par"]["points"] % 5 == 0
+
+
+def test_an_odd_count_online_is_filled_by_computers_or_sits_one_out(tmp_path: Any) -> None:
+    """Five partnerships online: with ``fill``, a sixth of computers at that level is
+    added (marked), so nobody sits out; without, one partnership sits out each round,
+    and its link says so."""
+    from starlette.testclient import TestClient
+
+    from forties.web.app import ServerSettings, create_app
+    from forties.web.limits import Limits, Rates
+
+    app = create_app(ServerSettings(db_url=f"sqlite:///{tmp_path / 'app.db'}",
+                                    limits=Limits(par=False, **Rates.lifted())))
+    five = [{"name": f"Pair {i}"} for i in range(1, 6)]
+    with TestClient(app) as c:
+        made = c.post("/api/dup", json={"game": "forty-one", "boards": 5, "mode": "online",
+                                        "partnerships": five, "fill": "expert"}).json()
+        v = c.get(f"/api/dup/{made['session']}").json()
+        assert [(p["number"], p["computer"]) for p in v["partnerships"]][-1] == (6, "expert")
+        assert v["filled"] == 6 and all(r["sit_out"] is None for r in v["rounds"])
+        assert len(made["players"]) == 10  # (two people in each of the five)
+        made = c.post("/api/dup", json={"game": "forty-one", "boards": 5, "mode": "online",
+                                        "partnerships": five}).json()
+        v = c.get(f"/api/dup/{made['session']}").json()
+        out = v["rounds"][0]["sit_out"]
+        assert len(v["partnerships"]) == 5 and out is not None
+        link = next(p for p in made["players"] if p["pair"] == out)["url"]
+        seat = c.post(f"/api/dup/{made['session']}/seat",
+                      json={"key": link.split("#key=")[1]}).json()
+        assert seat["status"] == "sitting out" and seat["url"] is None
+        other = next(p for p in made["players"] if p["pair"] != out)["url"]
+        seat = c.post(f"/api/dup/{made['session']}/seat",
+                      json={"key": other.split("#key=")[1]}).json()
+        assert seat["status"] == "playing" and seat["url"].startswith("/t/")

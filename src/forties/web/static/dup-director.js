@@ -32,6 +32,7 @@ async function loadLinks() {
 function draw(v, error) {
   if (!v) { if (error) $("error").textContent = error; return; }
   $("phase").textContent = phaseText(v);
+  $("note").textContent = v.note || "";
   $("progress").replaceChildren(...v.rounds.map((r) => el("div", { class: "round", "data-round": r.number },
     el("h3", {}, t("dup.round.n", "Round {n}", { n: r.number }), r.sit_out ? ` — ${t("dup.sits_out", "{pair} sits out", { pair: pairName(v, r.sit_out) })}` : ""),
     el("ul", {}, r.tables.map((x) => el("li", { "data-table": x.table },
