@@ -276,7 +276,7 @@ class Sessions:
             if not turns.users and self.locks.get(sid) is turns:
                 del self.locks[sid]
 
-    async def limit(self, address: str, kind: str = "evenings") -> None:
+    async def limit(self, address: str, kind: str) -> None:
         await self.rates.take(kind, address)
 
     @staticmethod
@@ -380,7 +380,7 @@ async def create(request: Request) -> Response:
     if not isinstance(title, str) or len(title) > 4 * TITLE_MAX:
         raise Refused(f"title must be text of at most {TITLE_MAX} characters")
     rules, session, more = make_session(obj)
-    await ss.limit(address)  # (the sessions made are counted, not the requests refused)
+    await ss.limit(address, "duplicates")  # (the sessions made are counted, not refusals)
     try:
         maker = (await ss.secret.keyed(address))[:32]
     except NoSecret as e:

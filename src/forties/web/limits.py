@@ -67,7 +67,7 @@ an online evening's web tables                 ``evening_tables`` a minute for t
                                                minute has room)
 GET /api/hall/ID, POST /api/hall/ID/seat       the board, built once per version
 GET /api/hall/ID/export/*, /hall/ID/print/*    ``records`` a minute; one evening
-POST /api/dup                                  ``evenings`` a minute; at most 40
+POST /api/dup                                  ``duplicates`` a minute; at most 40
                                                partnerships and 200 boards
 POST /api/dup/ID/report, correct, director     one document (16 KiB body), a key
 GET /api/dup/ID, POST /api/dup/ID/board/N      one document, read once per version
@@ -198,6 +198,8 @@ class Limits:
     evenings_per_minute_total: int = 100
     evening_tables_per_minute: int = 100  # an online evening's tables, for its maker
     evening_tables_per_minute_total: int = 600
+    duplicates_per_minute: int = 10  # new duplicate sessions (``web.duplicate_sessions``)
+    duplicates_per_minute_total: int = 100
     joins_per_minute: int = 60
     joins_per_minute_total: int = 1200
     chats_per_minute: int = 60
@@ -428,7 +430,8 @@ class Rates:
 
     KINDS: ClassVar[dict[str, str]] = {
         "tables": "new tables", "pads": "new pads", "evenings": "new evenings",
-        "evening_tables": "new tables for this evening", "joins": "seats taken",
+        "evening_tables": "new tables for this evening",
+        "duplicates": "new duplicate sessions", "joins": "seats taken",
         "chats": "chat lines", "hints": "hints", "records": "downloads",
         "replays": "replays", "signups": "new accounts", "signins": "sign-ins",
         "claims": "claims of seats", "lookups": "looks at players' games",
