@@ -177,7 +177,7 @@ def check_scores(rules: Rules, ns: Any, ew: Any) -> tuple[int, int]:
             raise Refused(f"{who}'s score must be a whole number, not {json.dumps(v)[:40]}")
     if (ns, ew) not in possible_scores(rules):
         raise Refused(f"N-S {ns} and E-W {ew} cannot both be scored on one hand of "
-                      f"{GAME_NAMES.get(rules.preset, rules.preset)}")
+                      f"{GAME_NAMES.get(rules.preset, rules.preset)}", code="score")
     return ns, ew
 
 

@@ -77,7 +77,11 @@ onSubmit($("score"), async () => {
     $("ew").value = "";
     pick.board = null;
     poll.now();
-  } catch (e) { showBeside($("error"), e.message); }
+  } catch (e) {
+    showBeside($("error"), e.code === "score"
+      ? t("dup.err.score", "Those two scores cannot both be scored on one hand: check them and send them again.")
+      : e.message);
+  }
 });
 $("back").addEventListener("click", reset);
 const poll = watchSession(draw);

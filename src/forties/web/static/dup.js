@@ -121,7 +121,20 @@ export function drawHands(hands, { kitty = null, stock = null } = {}) {
     hands.map((h) => el("p", { class: "hand", "data-seat": h.seat },
       el("strong", {}, `${seatName(h.direction)}: `), h.cards.map(cardText))),
     kitty ? el("p", { class: "hand kitty" }, el("strong", {}, `${t("dup.kitty", "Kitty")}: `), kitty.map(cardText)) : null,
-    stock ? el("p", { class: "hand stock" }, el("strong", {}, `${t("dup.stock", "The rest of the pack, top first")}: `), stock.map(cardText)) : null);
+    stock ? el("p", { class: "hand stock" }, el("strong", {}, `${t("dup.stock", "The rest of the pack, card 1 on top")}: `),
+      stockGroups(stock)) : null);
+}
+
+// The rest of the pack in fives, each five led by its first card's place from the top, so
+// that a dealer stacks it in order (card 1 on top) without losing count.
+function stockGroups(stock) {
+  const out = [];
+  for (let i = 0; i < stock.length; i += 5) {
+    const [first, ...rest] = stock.slice(i, i + 5).map(cardText);
+    out.push(el("span", { class: "five" },
+      el("span", { class: "lead" }, el("span", { class: "pos" }, String(i + 1)), first), rest));
+  }
+  return out;
 }
 
 const SEATS = ["North", "East", "South", "West"];

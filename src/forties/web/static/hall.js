@@ -120,7 +120,11 @@ export async function post(path, body) {
     throw new Error(t("hall.offline", "No answer from the server: check the connection and try again."));
   }
   const data = await r.json().catch(() => ({ error: `HTTP ${r.status}` }));
-  if (!r.ok) throw new Error(data.error || `HTTP ${r.status}`);
+  if (!r.ok) {
+    const e = new Error(data.error || `HTTP ${r.status}`);
+    e.code = data.code;  // (a word the page may say in its reader's language instead)
+    throw e;
+  }
   return data;
 }
 

@@ -1,0 +1,81 @@
+"""A hall's organizer who has never run a duplicate session, on a 360-pixel phone, in
+English and French: the new session's form offers no computer players while the session
+is in the hall (the hall refuses them), the board slips number the rest of the pack so
+that a dealer stacks it in order with card 1 on top, and the tables' phone shows no
+"Start again" before anything is picked and says a score that one hand cannot give in
+the reader's language."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from .pages import PHONE, catalog
+from .test_browser_passkeys import NO_SIDEWAYS, device
+
+NAMES = ("Ann & Bob", "Cy & Di", "Ed & Flo", "Gus & Hal")
+
+
+def shown(page: Any, selector: str) -> int:
+    """How many of ``selector``'s elements take room on the page."""
+    return int(page.evaluate(
+        "(s) => [...document.querySelectorAll(s)].filter((e) => e.offsetParent !== null)"
+        ".length", selector))
+
+
+def error_is(page: Any, text: str) -> None:
+    page.wait_for_function("(w) => document.getElementById('error').textContent === w",
+                           arg=text)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_a_hall_organizer_sets_up_prints_the_slips_and_reports_from_a_phone(
+        server: str, browser: Any, lang: str) -> None:
+    words = catalog(lang)
+    director = device(browser, lang, PHONE)
+    director.goto(f"{server}/dup?lang={lang}")
+    director.wait_for_function("document.body.dataset.ready === '1'")
+    # in the hall, every seat is a person's: no computer to choose
+    assert shown(director, "#fill-box") == 0 and shown(director, ".online-only") == 0
+    director.select_option("#mode", "online")
+    assert shown(director, "#fill-box") == 1 and shown(director, ".online-only") == 8
+    director.select_option("#mode", "hall")
+    assert shown(director, "#fill-box") == 0 and shown(director, ".online-only") == 0
+    director.fill("#title", "Friday pairs")
+    director.select_option("#game", "merrimack-valley")
+    director.fill("#boards", "4")
+    for i, name in enumerate(NAMES):
+        director.locator(".pair-name").nth(i).fill(name)
+    director.click("#create")
+    director.wait_for_url("**/director")
+    director.wait_for_selector("#links a[href$='/print/slips']")
+    report = director.get_attribute("#links a[href*='/report#key=']", "href")
+    # the slips: the rest of Merrimack Valley's pack numbered from the top, by fives
+    director.click("#links a[href$='/print/slips']")
+    director.wait_for_selector(".slip[data-board='4']")
+    stock = director.locator(".slip[data-board='1'] .stock")
+    assert stock.locator("strong").inner_text() == f"{words['dup.stock']}: "
+    cards = stock.locator(".card").count()
+    assert cards == 52 - 4 * 5 - 3
+    assert stock.locator(".pos").all_inner_texts() == [str(n) for n in range(1, cards + 1, 5)]
+    assert director.evaluate(NO_SIDEWAYS)
+    # a table's phone
+    phone = device(browser, lang, PHONE)
+    phone.goto(f"{server}{report}".replace("#", f"?lang={lang}#"))
+    phone.wait_for_selector("#rounds button[data-round='3']")
+    assert shown(phone, "#back") == 0  # (nothing picked yet: nothing to start again)
+    phone.click("#rounds button[data-round='1']")
+    assert shown(phone, "#back") == 1
+    phone.click("#tables button[data-table='1']")
+    phone.click("#boards button[data-board='1']")
+    phone.fill("#ns", "20")
+    phone.fill("#ew", "20")
+    phone.click("#send")
+    error_is(phone, words["dup.err.score"])
+    phone.fill("#ew", "10")
+    phone.click("#send")
+    phone.wait_for_function("document.getElementById('done').textContent !== ''")
+    assert not director.errors and not phone.errors
+    for page in (director, phone):
+        page.context.close()
