@@ -104,6 +104,23 @@ def browser(pytestconfig: pytest.Config) -> Iterator[Any]:
     Page.wait_for_function = polls  # type: ignore[method-assign]
 
 
+@pytest.fixture(autouse=True)
+def closes_its_pages(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A browser test's contexts (its pages) are closed when it ends, whether it closed
+    them or not: a page left open keeps its scripts and its websocket running for the rest
+    of the worker's session (a module's own server waited on them as it stopped). Those
+    of the module's and the session's fixtures, made before the test, are left alone."""
+    if "browser" not in request.fixturenames:
+        yield
+        return
+    browser = request.getfixturevalue("browser")
+    before = set(browser.contexts)
+    yield
+    for context in browser.contexts:
+        if context not in before:
+            context.close()
+
+
 @pytest.fixture(scope="session")
 def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Where the tests save their screenshots."""
