@@ -89,9 +89,13 @@ async function makeClub(ev) {
 
 // ----- /club/ID --------------------------------------------------------------------------
 
+// where a director of the club directs an evening of its calendar, signed in, with no key
+const DIRECTED = { hall: 'hall', duplicate: 'dup' };
+
 function eventItem(e) {
-  const direct = club.you === 'director' && e.kind === 'hall'
-    ? [' ', h('a', { href: `/hall/${encodeURIComponent(e.ref)}/director`, class: 'direct' }, t('club.calendar.direct', { title: e.title }))]
+  const where = DIRECTED[e.kind];
+  const direct = club.you === 'director' && where
+    ? [' ', h('a', { href: `/${where}/${encodeURIComponent(e.ref)}/director`, class: 'direct' }, t('club.calendar.direct', { title: e.title }))]
     : [];
   return h('li', { dataset: { event: e.ref } },
     h('span', { class: 'when', text: whenWords(e.at) }), ': ',

@@ -10,7 +10,8 @@ const $ = (id) => document.getElementById(id);
 
 async function loadLinks() {
   try {
-    const got = await post(`/api/dup/${sid}/director`, { key });
+    // (with no key in the link, a director of the session's club, signed in, is one)
+    const got = await post(`/api/dup/${sid}/director`, key ? { key } : {});
     if (got.role !== "director") throw new Error(t("dup.nokey.director", "Open the director's link first."));
     const abs = (u) => new URL(u, location.href).toString();
     const items = [
@@ -26,7 +27,9 @@ async function loadLinks() {
       ...got.players.map((p) => el("li", { "data-pair": p.pair, "data-member": p.member },
         `${t("dup.player.link", "Pair {n}, player {m}", { n: p.pair, m: p.member + 1 })}: `,
         el("a", { class: "player-link", href: p.url }, abs(p.url)))));
-  } catch (e) { $("error").textContent = e.message; }
+  } catch (e) {
+    $("error").textContent = key ? e.message : t("dup.nokey.director", "Open the director's link first.");
+  }
 }
 
 function draw(v, error) {
@@ -56,7 +59,6 @@ async function fix(remove) {
 
 onSubmit($("correct"), () => fix(false));
 $("fix-remove").addEventListener("click", () => fix(true));
-if (!key) $("error").textContent = t("dup.nokey.director", "Open the director's link first.");
-else loadLinks();
+loadLinks();
 const poll = watchSession(draw);
 started();
