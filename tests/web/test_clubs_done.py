@@ -543,7 +543,7 @@ def test_a_clubs_season_and_a_duplicate_session_online(site: str, browser: Any,
         [[b, r["table"], r["ns_score"], r["ew_score"], r["ns_matchpoints"],
           r["ew_matchpoints"]] for b in range(1, BOARDS + 1) for r in rows[b]]
     # the director's pages at 360 px, in English and French: the club's (its calendar: the
-    # two evenings and the session), and the session's
+    # two evenings and the session), and the session's, opened from the calendar (no key)
     for lang in ("en", "fr"):
         words = catalog(lang)
         director.goto(f"{base}/club/{club}?lang={lang}")
@@ -551,7 +551,8 @@ def test_a_clubs_season_and_a_duplicate_session_online(site: str, browser: Any,
         assert director.inner_text("#evening-h") == words["club.evening.heading"]
         assert director.locator("#past li").count() == 3
         assert director.evaluate(NO_SIDEWAYS), f"the club's page in {lang}"
-        director.goto(f"{base}{made['url'].replace('#', f'?lang={lang}#')}")
+        director.click(f"#past li[data-event='{sid}'] a.direct")
+        director.wait_for_url(f"**/dup/{sid}/director")
         director.wait_for_selector("#links li")
         director.wait_for_selector(".round[data-round='3']")
         assert director.inner_text("h1") == words["dup.director.title"]
