@@ -3,7 +3,7 @@ English and French: the new session's form offers no computer players while the 
 is in the hall (the hall refuses them), the board slips number the rest of the pack so
 that a dealer stacks it in order with card 1 on top, and the tables' phone shows no
 "Start again" before anything is picked and says a score that one hand cannot give in
-the reader's language."""
+the reader's language. A club's director starts one from the club's page."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 
 from .pages import PHONE, catalog
-from .test_browser_passkeys import NO_SIDEWAYS, device
+from .test_browser_passkeys import NO_SIDEWAYS, device, local
+from .test_browser_regulars import fill, post, signed_up
 
 NAMES = ("Ann & Bob", "Cy & Di", "Ed & Flo", "Gus & Hal")
 
@@ -34,6 +35,10 @@ def test_a_hall_organizer_sets_up_prints_the_slips_and_reports_from_a_phone(
         server: str, browser: Any, lang: str) -> None:
     words = catalog(lang)
     director = device(browser, lang, PHONE)
+    director.goto(f"{server}/hall?lang={lang}")  # (the hall's page is linked from home)
+    assert director.inner_text("#dup-link") == words["hall.new.dup"]
+    director.click("#dup-link")
+    director.wait_for_url("**/dup")
     director.goto(f"{server}/dup?lang={lang}")
     director.wait_for_function("document.body.dataset.ready === '1'")
     # in the hall, every seat is a person's: no computer to choose
@@ -79,3 +84,35 @@ def test_a_hall_organizer_sets_up_prints_the_slips_and_reports_from_a_phone(
     assert not director.errors and not phone.errors
     for page in (director, phone):
         page.context.close()
+
+
+def test_a_clubs_director_starts_a_duplicate_session_from_the_club(
+        server: str, browser: Any) -> None:
+    """From the club's page (the only way to /dup a club's organizer is shown) the session
+    is the club's: the form says so and takes the club's game, and the session enters the
+    club's calendar with its Direct link."""
+    words = catalog("en")
+    base = local(server)
+    director, _ = signed_up(browser, base, "en", "Dora Director", PHONE)
+    club = post(director, "/api/clubs", {"name": "Thursday Pairs", "preset": "forty-one"})
+    club_id = club["body"]["club"]
+    director.goto(f"{base}/club/{club_id}")
+    director.wait_for_function("document.body.dataset.ready === '1'")
+    director.click("#dup-link")
+    director.wait_for_selector("#club-note:not([hidden])")
+    assert director.inner_text("#club-note") == fill(words["dup.new.club"],
+                                                     name="Thursday Pairs")
+    assert director.input_value("#game") == "forty-one"
+    director.fill("#boards", "4")
+    for i, name in enumerate(NAMES):
+        director.locator(".pair-name").nth(i).fill(name)
+    director.click("#create")
+    director.wait_for_url("**/director")
+    sid = director.url.split("/dup/")[1].split("/")[0]
+    director.goto(f"{base}/club/{club_id}")
+    director.wait_for_function("document.body.dataset.ready === '1'")
+    direct = director.locator(f"#upcoming li[data-event='{sid}'] a.direct, "
+                              f"#past li[data-event='{sid}'] a.direct")
+    assert direct.get_attribute("href") == f"/dup/{sid}/director"
+    assert not director.errors
+    director.context.close()

@@ -132,6 +132,7 @@ function drawClub() {
   $('past').replaceChildren(...club.past.map(eventItem));
   $('past-none').hidden = club.past.length > 0;
   $('seasons-link').href = `/club/${encodeURIComponent(club.id)}/seasons`;
+  $('dup-link').href = `/dup?club=${encodeURIComponent(club.id)}`;
   $('count').textContent = tn('club.people.count', club.count, { count: club.count });
   $('people').replaceChildren(...(club.members || club.directors).map(personItem));
   const director = club.you === 'director';

@@ -32,6 +32,21 @@ function showMode() {
   for (const x of document.querySelectorAll(".online-only")) x.hidden = !online;
 }
 
+// made from a club's page (/dup?club=ID): the club's session, in its calendar, its game
+// the club's when it is one of these
+const clubId = new URLSearchParams(location.search).get("club");
+if (clubId) {
+  try {
+    const r = await fetch(`/api/clubs/${encodeURIComponent(clubId)}`);
+    const club = await r.json();
+    if (r.ok) {
+      $("club-note").textContent = t("dup.new.club", "For the club {name}: the session enters its calendar, and its directors direct it.", { name: club.name });
+      $("club-note").hidden = false;
+      if ([...$("game").options].some((o) => o.value === club.rules.preset)) $("game").value = club.rules.preset;
+    }
+  } catch (e) { /* (the server says what is wrong when the session is made) */ }
+}
+
 for (let i = 0; i < 4; i += 1) addPair();
 $("add-pair").addEventListener("click", () => { addPair(); $("pairs").lastChild.querySelector("input").focus(); });
 $("mode").addEventListener("change", showMode);
@@ -52,6 +67,7 @@ onSubmit($("new"), async () => {
     const body = { title: $("title").value, game: $("game").value, boards: Number($("boards").value),
                    mode: $("mode").value, partnerships };
     if (online && $("fill").value) body.fill = $("fill").value;
+    if (clubId) body.club = clubId;
     const made = await post("/api/dup", body);
     location.assign(made.url);
   } catch (e) { showBeside($("error"), e.message || t("dup.error", "That did not work.")); }
