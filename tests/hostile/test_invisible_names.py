@@ -52,3 +52,13 @@ def test_a_partnership_named_by_invisible_characters_is_refused(client: TestClie
                                       "partnerships": [{"name": name}, *PAIRS]})
     assert refused(r) == "partnership 1 needs a name"
     assert sessions(client) == 0
+
+
+@pytest.mark.parametrize("name", ["\u3164\u3164", "Ann\u3164\u3164\u3164", "\uffa0\uffa0",
+                                  "\u115f\u1160Bo"])
+def test_an_account_named_by_blank_letters_is_refused(client: TestClient, name: str) -> None:
+    """A Hangul filler is a letter to Unicode and shows as nothing: an account so named
+    would stand blank in a club's members and directors, and "Ann" plus fillers would
+    pass for "Ann"."""
+    r = client.post("/api/account/signup/begin", json={"name": name})
+    assert "invisible" in refused(r)

@@ -35,7 +35,7 @@ from starlette.responses import Response
 
 from .http import Refused
 from .store import Store, meta
-from .text import line
+from .text import invisible, line
 
 T = TypeVar("T")
 
@@ -157,6 +157,8 @@ def check_name(raw: Any) -> str:
         if not (ch in NAME_PUNCTUATION or unicodedata.category(ch)[0] in "LMN"):
             raise Refused("a name holds letters, digits, spaces and - ' . _ only",
                           code="name")
+    if any(invisible(ch) for ch in name):  # (a Hangul filler: a letter, and blank)
+        raise Refused("a name may not hold invisible characters", code="name")
     if not any(unicodedata.category(ch)[0] in "LN" for ch in name):
         raise Refused("a name needs a letter or a digit", code="name")
     scripts = {script_of(ch) for ch in name} & LOOK_ALIKE
