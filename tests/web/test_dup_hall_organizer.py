@@ -2,8 +2,9 @@
 English and French: the new session's form offers no computer players while the session
 is in the hall (the hall refuses them), the board slips number the rest of the pack so
 that a dealer stacks it in order with card 1 on top, and the tables' phone shows no
-"Start again" before anything is picked and says a score that one hand cannot give in
-the reader's language. A club's director starts one from the club's page."""
+"Start again" before anything is picked, says a score that one hand cannot give in
+the reader's language, and starts again by itself once the table's last board is in.
+A club's director starts one from the club's page."""
 
 from __future__ import annotations
 
@@ -81,6 +82,16 @@ def test_a_hall_organizer_sets_up_prints_the_slips_and_reports_from_a_phone(
     phone.fill("#ew", "10")
     phone.click("#send")
     phone.wait_for_function("document.getElementById('done').textContent !== ''")
+    # the table's last board of the round: the phone starts again, that table done
+    phone.click("#boards button[data-board='2']")
+    phone.fill("#ns", "25")
+    phone.fill("#ew", "5")
+    phone.click("#send")
+    phone.wait_for_selector("#step-round:not([hidden])")
+    assert phone.inner_text("#done") == fill(words["dup.report.thanks"], b=2, t=1)
+    phone.click("#rounds button[data-round='1']")
+    assert phone.is_disabled("#tables button[data-table='1']")
+    assert phone.is_enabled("#tables button[data-table='2']")
     assert not director.errors and not phone.errors
     for page in (director, phone):
         page.context.close()

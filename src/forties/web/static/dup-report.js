@@ -43,10 +43,17 @@ function draw(v, error) {
     "data-round": r.number, "aria-label": t("dup.round.n", "Round {n}", { n: r.number }),
     onclick: () => choose("round", r.number) }, r.number)));
   const r = v.rounds.find((x) => x.number === pick.round);
+  const finished = (x) => r.boards.every((b) => x.done.includes(b));
+  const picked = r && r.tables.find((x) => x.table === pick.table);
+  if (picked && pick.board === null && finished(picked)) {
+    pick.round = pick.table = null;  // (its last board is in: the phone starts again for the next)
+    return draw(v, error);
+  }
   if (r) {
     $("table-title").textContent = t("dup.report.table", "Round {r}: which table?", { r: r.number });
     $("tables").replaceChildren(...r.tables.map((x) => el("button", {
-      "data-table": x.table, "aria-label": t("dup.table.n", "Table {n}", { n: x.table }),
+      "data-table": x.table, disabled: finished(x) ? "" : null,
+      "aria-label": t("dup.table.n", "Table {n}", { n: x.table }),
       onclick: () => choose("table", x.table) }, x.table)));
     const tb = r.tables.find((x) => x.table === pick.table);
     if (tb) {
