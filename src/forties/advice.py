@@ -16,7 +16,8 @@ from .cards import SUITS, mask_of_names, parse_card
 from .fortyfives import TRUMPS, trick_winner_index
 from .players import make_bot
 from .reasons import reason
-from .state import GameState
+from .rules import Rules
+from .state import Deal, GameState
 
 if TYPE_CHECKING:
     from .analysis import Hint, Par
@@ -150,3 +151,42 @@ def _play_reason(view: dict[str, Any], a: Action) -> str:
     if any(best in side and seat in side for side in view["sides"]):
         return "your partner is winning the trick: throw your cheapest card"
     return "you cannot take this trick: throw your cheapest card"
+
+
+def contract_start(rules: Rules, deal: Deal, dealer: int,
+                   contract: dict[str, Any]) -> GameState | None:
+    """A board's hand (``deal``, ``dealer`` dealing, from 0-0) at its first lead, played in
+    ``contract`` as ``forties.duplicate.check_contract`` gives it: what the double-dummy
+    par of a hall table's result is worked out on (``par_json``). The Forty-Fives: the
+    bidder names the trump, the kitty and the draw are taken with the basic player's
+    discards (a table's own discards are not reported), so the hands at the first lead are
+    those a computer would keep. Forty One: the four bids. None for a hand thrown in;
+    ValueError (one line) where the bidder may not name that trump with the board's cards."""
+    from .bots.simulate import simulate_contract
+    from .duplicate import contract_bid
+    from .fortyone import FortyOneState as FortyOne
+    from .position import forty_one_position
+    from .rules import FortyFivesRules, FortyOneRules
+
+    if isinstance(rules, FortyOneRules):
+        bids = list(contract["bids"])
+        if sum(bids) < rules.min_total:
+            return None
+        hands = [sum(1 << c for c in h) for h in deal.hands]
+        st: GameState = forty_one_position(rules, dealer=dealer, start_hands=hands,
+                                           bids=bids, scores=[0] * 4, plays=[])
+        assert isinstance(st, FortyOne)
+        return st
+    assert isinstance(rules, FortyFivesRules)
+    if contract.get("bidder") is None:
+        return None
+    trump = SUITS.index(contract["trump"])
+    got = simulate_contract(rules, deal, dealer, contract["bidder"],
+                            contract_bid(rules, contract), trump, [0] * len(rules.sides))
+    if got is None:
+        raise ValueError(f"{SEAT_WORDS[contract['bidder']]} may not name that trump with "
+                         "this board's cards")
+    return got
+
+
+SEAT_WORDS = ("North", "East", "South", "West")

@@ -61,20 +61,27 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Protocol, TypeVar
 
-from .cards import RANKS, SUITS
+from .actions import bid_text
+from .cards import RANKS, SUIT_NAMES, SUITS
 from .errors import FortiesError
 from .fortyfives import bid_ladder
 from .games import new_game
 from .rules import FortyFivesRules, FortyOneRules, Rules
-from .scoring import FortyFivesHand, bid_value, score_forty_fives
+from .scoring import (
+    FortyFivesHand,
+    FortyOneHand,
+    bid_value,
+    score_forty_fives,
+    score_forty_one,
+)
 from .state import Deal, DealError, DealKey, GameState, keyed_deck
 
 __all__ = [
     "DIRECTIONS", "Board", "DuplicateError", "Movement", "Pair", "Round", "Seating",
     "Session", "Standing", "TableResult", "arena_teams", "board_dealer", "board_slip",
-    "make_boards", "matchpoints", "movement", "neuberg", "percent_of_top", "possible_scores",
-    "scores_of_hand",
-    "team_total",
+    "check_contract", "contract_bid", "contract_scores", "contract_words", "make_boards",
+    "matchpoints", "movement", "neuberg", "percent_of_top", "possible_scores",
+    "scores_of_hand", "team_total",
 ]
 
 DIRECTIONS = ("N-S", "E-W")
@@ -154,6 +161,102 @@ def possible_scores(rules: Rules) -> frozenset[tuple[int, int]]:
                 d = score_forty_fives(rules, hand, (0, 0)).deltas
                 out.add((d[0], d[1]))
     return frozenset(out)
+
+
+# ----- a table's contract (what the hall's phone reports beside the scores) -------------
+
+_SEAT_LETTERS = {"N": 0, "E": 1, "S": 2, "W": 3}
+
+
+def _bid_words(rules: FortyFivesRules) -> str:
+    return ", ".join(bid_text(b) for b in bid_ladder(rules))
+
+
+def check_contract(rules: Rules, contract: Any) -> dict[str, Any]:
+    """A table's contract on a board, checked against what ``rules`` allow, as the board
+    page shows it (the online tables' form). The Forty-Fives: ``{"bidder": seat (0-3, or
+    "N", "E", "S", "W"), "bid": one of the game's bids ("25", "30for60"), "trump": "C",
+    "D", "H" or "S"}``, or ``{"bidder": None}`` for a hand nobody bid on, where the rules
+    throw it in. Forty One: ``{"bids": [North's, East's, South's, West's]}``, each 1 to 13
+    tricks. DuplicateError, one line, for anything else."""
+    _check_rules(rules)
+    if isinstance(rules, FortyOneRules):
+        bids = contract.get("bids") if isinstance(contract, dict) and set(contract) == {
+            "bids"} else None
+        if not isinstance(bids, list) or len(bids) != 4 or not all(
+                type(b) is int and 1 <= b <= 13 for b in bids):
+            raise DuplicateError("a Forty One contract is each seat's bid, North, East, "
+                                 "South and West: four whole numbers of tricks, 1 to 13")
+        return {"bids": list(bids)}
+    assert isinstance(rules, FortyFivesRules)
+    if not isinstance(contract, dict) or not set(contract) <= {"bidder", "bid", "trump"} \
+            or "bidder" not in contract:
+        raise DuplicateError("a contract is an object with bidder, bid and trump")
+    bidder = contract["bidder"]
+    if bidder is None:
+        if rules.all_pass != "redeal" or rules.auction == "none":
+            raise DuplicateError("somebody wins the bid on every hand of this game: say who")
+        if contract.get("bid") is not None or contract.get("trump") is not None:
+            raise DuplicateError("a hand nobody bid on has no bid and no trump")
+        return {"bidder": None, "bid": None, "trump": None}
+    if isinstance(bidder, str) and bidder in _SEAT_LETTERS:
+        bidder = _SEAT_LETTERS[bidder]
+    if type(bidder) is not int or not 0 <= bidder <= 3:
+        raise DuplicateError("the bidder is a seat: N, E, S or W (0 to 3)")
+    bid = contract.get("bid")
+    ladder = {bid_text(b): b for b in bid_ladder(rules)}
+    if type(bid) is int:
+        bid = str(bid)
+    if not isinstance(bid, str) or bid not in ladder:
+        raise DuplicateError(f"the bid must be one of this game's: {_bid_words(rules)}")
+    trump = contract.get("trump")
+    if not isinstance(trump, str) or len(trump) != 1 or trump not in SUITS:
+        raise DuplicateError("the trump is a suit: C, D, H or S")
+    return {"bidder": bidder, "bid": bid, "trump": trump}
+
+
+def contract_bid(rules: FortyFivesRules, contract: dict[str, Any]) -> int:
+    """The engine's value of a checked Forty-Fives contract's bid."""
+    return {bid_text(b): b for b in bid_ladder(rules)}[contract["bid"]]
+
+
+def contract_scores(rules: Rules, contract: dict[str, Any]) -> frozenset[tuple[int, int]]:
+    """Every (North-South, East-West) score a hand from 0-0 played in ``contract`` (as
+    ``check_contract`` gives it) can give, by the game's own scoring: the Forty-Fives'
+    bidders making or set on every share of the hand's 30 points; Forty One's four seats'
+    tricks, every way the 13 can fall (or the hand thrown in, its bids too few)."""
+    _check_rules(rules)
+    out: set[tuple[int, int]] = set()
+    if isinstance(rules, FortyOneRules):
+        bids = tuple(contract["bids"])
+        if FortyOneHand(bids).thrown_in(rules):
+            return frozenset({(0, 0)})
+        for a in range(14):
+            for b in range(14 - a):
+                for c in range(14 - a - b):
+                    d = score_forty_one(rules, FortyOneHand(bids, (a, b, c, 13 - a - b - c)),
+                                        (0,) * 4).deltas
+                    out.add((d[0] + d[2], d[1] + d[3]))
+        return frozenset(out)
+    assert isinstance(rules, FortyFivesRules)
+    if contract["bidder"] is None:
+        return frozenset({(0, 0)})
+    bid = contract_bid(rules, contract)
+    for ns in range(0, 31, 5):
+        hand = FortyFivesHand((ns, 30 - ns), contract["bidder"], bid)
+        got = score_forty_fives(rules, hand, (0, 0)).deltas
+        out.add((got[0], got[1]))
+    return frozenset(out)
+
+
+def contract_words(contract: dict[str, Any]) -> str:
+    """A checked contract in a line: "North 25 in hearts", "no bid", "bids 3, 4, 2, 3"."""
+    if "bids" in contract:
+        return "bids " + ", ".join(map(str, contract["bids"]))
+    if contract["bidder"] is None:
+        return "no bid"
+    return (f"{SEAT_NAMES[contract['bidder']]} {contract['bid']} in "
+            f"{SUIT_NAMES[SUITS.index(contract['trump'])]}")
 
 
 # ----- boards --------------------------------------------------------------------------

@@ -11,6 +11,7 @@ from typing import Any
 
 from .pages import PHONE, drawn, get, new_page, post
 from .test_accessibility import DOUBLE_TEXT, SPILT
+from .test_axe import findings
 from .test_csp import WATCH
 
 
@@ -22,9 +23,10 @@ def hall_session(server: str) -> dict[str, Any]:
         "partnerships": [{"name": n} for n in ("Ann & Bob", "Cy & Di", "Ed & Flo",
                                                "Gus & Hal")]})
     tables = made["report"].split("#key=")[1]
-    for table, (ns, ew) in ((1, (20, 10)), (2, (-20, 15))):
+    for table, (ns, ew) in ((1, (20, 10)), (2, (-20, 15))):  # (North's contract: 20)
         post(server, f"/api/dup/{made['session']}/report",
-             {"key": tables, "board": 1, "table": table, "ns": ns, "ew": ew})
+             {"key": tables, "board": 1, "table": table, "ns": ns, "ew": ew,
+              "contract": {"bidder": "N", "bid": "20", "trump": trump_of(server, made, 1, 0)}})
     # and an online session's player, for the page that finds its board table
     on = post(server, "/api/dup", {
         "game": "forty-one", "boards": 2, "mode": "online", "partnerships": [
@@ -37,13 +39,19 @@ def hall_session(server: str) -> dict[str, Any]:
     return {**made, "play": on["players"][0]["url"], "bots": bots["session"]}
 
 
+def trump_of(server: str, made: dict[str, Any], board: int, seat: int) -> str:
+    """A suit ``seat`` holds on ``board`` (Auction 45's bidder must hold a trump)."""
+    slips = post(server, f"/api/dup/{made['session']}/slips", {"key": made["key"]})["slips"]
+    return str(slips[board - 1]["hands"][seat]["cards"][0][-1])
+
+
 def pages_of(made: dict[str, Any]) -> list[tuple[str, str]]:
     sid = made["session"]
     return [("/dup", "body[data-ready='1']"),
             (made["url"], "#progress li[data-table='2']"),
             (made["report"], "#rounds button[data-round='3']"),
             (f"/dup/{sid}", "#standings tr[data-pair='4']"),
-            (f"/dup/{sid}/board/1", "body[data-shown='1'] #rows tr[data-table='2']"),
+            (f"/dup/{sid}/board/1", "body[data-shown='1'] #plays .play[data-table='2']"),
             (f"/dup/{sid}/print/slips", ".slip[data-board='4']"),
             (f"/dup/{sid}/recap", "body[data-ready='1'] table.results"),
             (made["play"], "body[data-status='playing'] #boards li[data-board='2']"),
@@ -59,16 +67,40 @@ def test_a_phone_reports_a_board_by_tapping(server: str, browser: Any) -> None:
     page.click("#tables button[data-table='2']")
     assert page.is_disabled("#boards button[data-board='1']")  # (in already)
     page.click("#boards button[data-board='2']")
+    # the score step at 360 px: the scores and the contract, nothing spills sideways
+    assert page.evaluate(SPILT) == []
+    assert findings(page) == []
     page.fill("#ns", "30")
     page.fill("#ew", "30")
+    # the contract: East won the bid at 30, in a suit East holds
+    trump = trump_of(server, made, 2, 1)
+    page.select_option("#bidder", "1")
+    page.select_option("#bid", "30")
+    page.select_option("#trump", trump)
     page.click("#send")
     page.wait_for_function("document.getElementById('error').textContent.includes("
                            "'cannot both be scored')")
+    page.fill("#ns", "10")  # (a score of the game, but not of East's 30)
+    page.fill("#ew", "20")
+    page.click("#send")
+    page.wait_for_function("document.getElementById('error').textContent.includes("
+                           "'cannot be scored on East 30')")
+    page.fill("#ns", "30")  # (East set: the others took all 30)
     page.fill("#ew", "-30")
     page.click("#send")
     page.wait_for_function("document.getElementById('done').textContent !== ''")
     board = post(server, f"/api/dup/{sid}/board/2", {})
     assert [t["done"] for t in board["tables"]] == [False, True]
+    post(server, f"/api/dup/{sid}/report", {"key": made["report"].split("#key=")[1],
+                                            "board": 2, "table": 1, "ns": 10, "ew": 20})
+    rows = post(server, f"/api/dup/{sid}/board/2", {})["rows"]
+    assert rows[1]["contract"] == {"bidder": 1, "bid": "30", "trump": trump}
+    assert (rows[1]["ns_score"], rows[1]["ew_score"]) == (30, -30)
+    # the board's page: each table's contract beside its score
+    page.goto(f"{server}/dup/{sid}/board/2")
+    page.wait_for_selector("body[data-shown='1'] #rows tr[data-table='2'] .contract")
+    assert "East 30" in page.inner_text("#rows tr[data-table='2'] .contract")
+    assert "East 30" in page.inner_text("#plays .play[data-table='2'] h3")
     assert "#key=" not in page.url  # (the key is taken out of the address bar)
     assert not page.errors  # type: ignore[attr-defined]
     page.context.close()

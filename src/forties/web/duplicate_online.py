@@ -179,9 +179,12 @@ class Online:
         await self.open_tables(sid, body, session)
         return where
 
-    def ask_par(self, sid: str, where: str, state: GameState) -> None:
+    def ask_par(self, sid: str, where: str, state: GameState, asked: Any = None,
+                **more: Any) -> None:
         """Work the hand's double-dummy par out in the pars' process (where the server
-        has one), then keep it beside the hand's play."""
+        has one), then keep it beside the hand's play (``views.plays_of``; with ``more``
+        added to it), unless the play was replaced meanwhile (its ``asked`` changed: a
+        hall result the director corrected)."""
         pool = getattr(self.service, "par_pool", None)
         limits = getattr(self.service, "limits", None)
         if pool is None or not getattr(limits, "par", False):
@@ -196,10 +199,11 @@ class Online:
                 return
             if value is None:
                 return
+            value = {**value, **more}
 
             async def keep(body: dict[str, Any], session: Session) -> None:
-                play = (body.get("online") or {}).get("plays", {}).get(where)
-                if play is not None:
+                play = views.plays_of(body).get(where)
+                if play is not None and play.get("asked") == asked:
                     play["par"] = value
 
             with contextlib.suppress(Refused):

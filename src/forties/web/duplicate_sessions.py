@@ -35,18 +35,22 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from ..advice import contract_start
 from ..duplicate import (
     MAX_BOARDS,
     DuplicateError,
     Pair,
     Session,
     board_slip,
+    check_contract,
+    contract_scores,
+    contract_words,
     make_boards,
     movement,
     possible_scores,
 )
 from ..rules import Rules, RulesError, build_rules, rules_from_json
-from ..state import DealKey
+from ..state import DealKey, GameState
 from . import duplicate_views as views
 from .clubs import add_event, check_id, clubs_of, parse_when, signed_in_director
 from .duplicate_online import online_of
@@ -468,10 +472,58 @@ def scored(step: Callable[[dict[str, Any], dict[str, Any], Session], Any], *,
                 ss.check_key(body, obj.get("key"), tables=tables)
             return step(obj, body, session)
 
-        result = await ss.change(sid, apply)
+        result = dict(await ss.change(sid, apply) or {})
+        par = result.pop("_par", None)
+        if par is not None:  # (worked out in the pars' process, kept when it comes)
+            where, state, asked, more = par
+            online_of(ss).ask_par(sid, where, state, asked, **more)
         out = await ss.view(sid)
-        return JSONResponse({"ok": True, "version": out["version"], **(result or {})})
+        return JSONResponse({"ok": True, "version": out["version"], **result})
     return run
+
+
+def _contract(obj: dict[str, Any], body: dict[str, Any], session: Session, board: int,
+              ns: int, ew: int) -> tuple[dict[str, Any] | None, GameState | None]:
+    """The contract a hall table reports beside its scores (optional: see
+    ``docs/web-protocol.md``), checked against the game and the board: a bid the game
+    allows, a trump the bidder may name with the board's cards, scores the contract can
+    give. With the hand at its first lead, for its par (None: thrown in)."""
+    raw = obj.get("contract")
+    if raw is None:
+        return None, None
+    if body["mode"] == "online":
+        raise Refused("an online table's contract is its own play's: send only the scores")
+    rules = rules_from_json(body["rules"])
+    try:
+        contract = check_contract(rules, raw)
+    except DuplicateError as e:
+        raise Refused(str(e)) from None
+    if (ns, ew) not in contract_scores(rules, contract):
+        raise Refused(f"N-S {ns} and E-W {ew} cannot be scored on {contract_words(contract)}")
+    b = session.boards[board - 1]
+    try:
+        return contract, contract_start(rules, b.deal, b.dealer, contract)
+    except ValueError as e:
+        raise Refused(f"board {board}: {e}") from None
+
+
+def _keep_contract(body: dict[str, Any], board: int, table: int,
+                   contract: dict[str, Any] | None, state: GameState | None,
+                   out: dict[str, Any]) -> None:
+    """A hall table's contract kept for the board page (and its par asked for), or the
+    one it had taken out (a correction without a contract)."""
+    if body["mode"] == "online":
+        return
+    plays = views.plays_of(body)
+    where = f"{board}/{table}"
+    plays.pop(where, None)
+    if contract is None:
+        return
+    asked = secrets.token_hex(6)
+    plays[where] = {"contract": contract, "tricks": None, "par": None, "asked": asked}
+    out["contract"] = contract
+    if state is not None:
+        out["_par"] = (where, state, asked, {"drawn": "bids" not in contract})
 
 
 def report(obj: dict[str, Any], body: dict[str, Any], session: Session) -> dict[str, Any]:
@@ -482,8 +534,11 @@ def report(obj: dict[str, Any], body: dict[str, Any], session: Session) -> dict[
     if (board, table) in session.results:
         raise Refused(f"board {board} at table {table} is in already: the director "
                       "corrects it", 409)
+    contract, state = _contract(obj, body, session, board, ns, ew)
     r = session.record(board, table, ns, ew)
-    return {"board": board, "table": table, "ns": r.ns, "ew": r.ew}
+    out = {"board": board, "table": table, "ns": r.ns, "ew": r.ew}
+    _keep_contract(body, board, table, contract, state, out)
+    return out
 
 
 def correct(obj: dict[str, Any], body: dict[str, Any], session: Session) -> dict[str, Any]:
@@ -493,10 +548,16 @@ def correct(obj: dict[str, Any], body: dict[str, Any], session: Session) -> dict
         raise Refused(f"board {board} at table {table} is not in yet: report it", 409)
     del session.results[(board, table)]
     if obj.get("ns") is None and obj.get("ew") is None:
+        if obj.get("contract") is not None:
+            raise Refused("a result taken out has no contract")
+        _keep_contract(body, board, table, None, None, {})
         return {"board": board, "table": table, "removed": True}
     ns, ew = check_scores(rules_from_json(body["rules"]), obj.get("ns"), obj.get("ew"))
+    contract, state = _contract(obj, body, session, board, ns, ew)
     r = session.record(board, table, ns, ew)
-    return {"board": board, "table": table, "ns": r.ns, "ew": r.ew}
+    out = {"board": board, "table": table, "ns": r.ns, "ew": r.ew}
+    _keep_contract(body, board, table, contract, state, out)
+    return out
 
 
 @one_line()

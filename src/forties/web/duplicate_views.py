@@ -1,11 +1,12 @@
 """What the duplicate sessions' pages and exports show of a session: pure functions of
 the stored document and its ``forties.duplicate.Session``, no request and no store.
 
-What stays hidden: a board's results (scores, matchpoints) and cards are shown to
-everyone only once every table of its round has played it (``complete``); until then
-the pages say only which tables are done, and the standings count only the boards every
-table has played. A partnership that finished a board sees that board's cards and the
-results in so far through its own play link (``board_view(..., pair=...)``).
+What stays hidden: a board's results (scores, matchpoints, each table's contract and
+its par) and cards are shown to everyone only once every table of its round has played
+it (``complete``); until then the pages say only which tables are done, and the
+standings count only the boards every table has played. A partnership that finished a
+board sees that board's cards and the results in so far through its own play link
+(``board_view(..., pair=...)``).
 """
 
 from __future__ import annotations
@@ -14,7 +15,10 @@ import json
 from fractions import Fraction
 from typing import Any
 
+from ..actions import bid_text
 from ..duplicate import DIRECTIONS, Session, board_slip
+from ..fortyfives import bid_ladder
+from ..rules import FortyFivesRules, RulesError, rules_from_json
 from ..spreadsheet import to_csv
 
 
@@ -65,6 +69,31 @@ def board_rows(session: Session, board: int) -> list[dict[str, Any]]:
     return rows
 
 
+def plays_of(body: dict[str, Any]) -> dict[str, Any]:
+    """What the board page shows of each table's hand beyond its scores, by "board/table":
+    an online table's contract, tricks and par (kept under ``online``), a hall table's
+    contract as its phone reported it and its par (kept under ``plays``)."""
+    online = body.get("online")
+    holder = online if isinstance(online, dict) else body
+    plays = holder.get("plays")
+    if not isinstance(plays, dict):
+        plays = holder["plays"] = {}
+    return plays
+
+
+def bidding(body: dict[str, Any]) -> dict[str, Any] | None:
+    """What the tables' phone asks of a contract: the Forty-Fives' bids (lowest first) and
+    whether a hand nobody bid on is thrown in ("no_bid"); Forty One's bids of tricks."""
+    try:
+        rules = rules_from_json(body["rules"])
+    except (RulesError, KeyError, TypeError):
+        return None
+    if isinstance(rules, FortyFivesRules):
+        return {"bids": [bid_text(b) for b in bid_ladder(rules)],
+                "no_bid": rules.all_pass == "redeal" and rules.auction != "none"}
+    return {"tricks": [1, 13]}
+
+
 def pair_json(session: Session, extra: dict[str, Any]) -> list[dict[str, Any]]:
     """The partnerships, each marked with its computer players (``one_computer``: the
     level of the computer in one of its seats, the second)."""
@@ -87,7 +116,8 @@ def public_view(eid: str, version: int, body: dict[str, Any],
     now = current_round(session)
     return {"id": eid, "version": version, "title": body.get("title", ""),
             "game": body["game"], "mode": body["mode"], "club": body.get("club"),
-            "boards": len(session.boards), "status": "over" if now is None else "playing",
+            "bidding": bidding(body), "boards": len(session.boards),
+            "status": "over" if now is None else "playing",
             "round": now, "rounds": rounds, "filled": session.movement.filled,
             "partnerships": pair_json(session, body.get("pairs", {})),
             "complete": done,
@@ -118,7 +148,7 @@ def board_view(body: dict[str, Any], session: Session, board: int, *,
     slip = board_slip(b)
     out.update(shown=True, dealer=slip["dealer"], hands=slip["hands"],
                kitty=slip.get("kitty"), rows=board_rows(session, board))
-    plays = (body.get("online") or {}).get("plays", {})
+    plays = plays_of(body)
     for row in out["rows"]:
         kept = plays.get(f"{board}/{row['table']}")
         if kept:

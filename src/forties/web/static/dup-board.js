@@ -32,14 +32,15 @@ async function tick() {
       $("dealer").textContent = t("dup.dealer", "Dealer: {seat}", { seat: seatName(b.dealer) });
       $("hands").replaceChildren(drawHands(b.hands, { kitty: b.kitty }));
       $("rows").replaceChildren(drawResults(names, n, b.rows));
-      $("plays").replaceChildren(...b.rows.filter((r) => r.tricks).map((r) => el("div", { class: "play", "data-table": r.table },
+      // each table's contract (online: and its tricks) beside its par
+      $("plays").replaceChildren(...b.rows.filter((r) => r.tricks || r.contract).map((r) => el("div", { class: "play", "data-table": r.table },
         el("h3", {}, t("dup.table.n", "Table {n}", { n: r.table }), r.contract ? ` — ${contractText(r.contract)}` : ""),
         r.par ? el("p", { class: "par" }, parText(r.par)) : null,
-        el("ol", { class: "tricks" }, r.tricks.map(trickLine)))));
+        r.tricks ? el("ol", { class: "tricks" }, r.tricks.map(trickLine)) : null)));
     }
     document.body.dataset.ready = "1";
     // once complete, asked again a while only for the pars still being worked out
-    const parsDue = b.shown && b.rows.some((r) => r.tricks && r.tricks.length && !r.par);
+    const parsDue = b.shown && b.rows.some((r) => ((r.tricks && r.tricks.length) || (r.contract && r.contract.bidder !== null)) && !r.par);
     if (b.complete && (!parsDue || (waits += 1) > 15)) return;
   } catch (e) { $("error").textContent = e.message; }
   setTimeout(tick, 4000);

@@ -2,7 +2,7 @@
 // on the hand. The server checks them against what one hand of the game can score.
 import { boot, el, onSubmit, post, started, t, takeKey } from "./hall.js";
 import { showBeside } from "./nearby.js";
-import { pairName, phaseText, session, watchSession } from "./dup.js";
+import { pairName, phaseText, seatName, session, watchSession } from "./dup.js";
 
 await boot();
 const sid = session();
@@ -35,9 +35,46 @@ function reset() {
   draw(view);
 }
 
+const SEATS = ["North", "East", "South", "West"];
+let contractMade = false;
+
+// The contract's fields, made once from what the game allows (the session's "bidding"):
+// the Forty-Fives' bidder, bid and trump; Forty One's four bids of tricks.
+function makeContract(b) {
+  if (contractMade || !b) return;
+  contractMade = true;
+  const choose = () => el("option", { value: "" }, t("dup.contract.choose", "Choose…"));
+  if (b.tricks) {
+    $("c45").hidden = true;
+    $("c41").hidden = false;
+    for (const x of $("c45").querySelectorAll("select")) x.required = false;
+    $("c41").replaceChildren(...SEATS.map((s, i) => el("p", {}, el("label", {},
+      el("span", {}, t("dup.contract.seatbid", "{seat}'s bid (tricks)", { seat: seatName(s) })), el("br"),
+      el("input", { id: `bid-${i}`, class: "seat-bid", type: "number", inputmode: "numeric",
+                    min: String(b.tricks[0]), max: String(b.tricks[1]), required: "" })))));
+    return;
+  }
+  $("bidder").replaceChildren(choose(), ...SEATS.map((s, i) => el("option", { value: String(i) }, seatName(s))),
+    b.no_bid ? el("option", { value: "none" }, t("dup.contract.nobid", "Nobody bid: thrown in")) : null);
+  $("bid").replaceChildren(choose(), ...b.bids.map((x) => el("option", { value: x }, x)));
+  $("trump").replaceChildren(choose(), ...["S", "H", "D", "C"].map((x) => el("option", { value: x },
+    t(`suit.${x}`, { S: "Spades", H: "Hearts", D: "Diamonds", C: "Clubs" }[x]))));
+  $("bidder").addEventListener("change", () => {
+    const none = $("bidder").value === "none";
+    for (const id of ["bid", "trump"]) { $(id).disabled = none; $(id).required = !none; }
+  });
+}
+
+function contract() {
+  if (!$("c41").hidden) return { bids: [0, 1, 2, 3].map((i) => Number($(`bid-${i}`).value)) };
+  if ($("bidder").value === "none") return { bidder: null };
+  return { bidder: Number($("bidder").value), bid: $("bid").value, trump: $("trump").value };
+}
+
 function draw(v, error) {
   if (!v) { if (error) $("error").textContent = error; return; }
   view = v;
+  makeContract(v.bidding);
   $("phase").textContent = phaseText(v);
   $("rounds").replaceChildren(...v.rounds.map((r) => el("button", {
     "data-round": r.number, "aria-label": t("dup.round.n", "Round {n}", { n: r.number }),
@@ -78,10 +115,11 @@ onSubmit($("score"), async () => {
   $("error").textContent = "";
   try {
     await post(`/api/dup/${sid}/report`, { key, round: pick.round, table: pick.table, board: pick.board,
-      ns: Number($("ns").value), ew: Number($("ew").value) });
+      ns: Number($("ns").value), ew: Number($("ew").value), contract: contract() });
     $("done").textContent = t("dup.report.thanks", "Thank you: board {b} at table {t} is in.", { b: pick.board, t: pick.table });
     $("ns").value = "";
     $("ew").value = "";
+    for (const x of $("contract-box").querySelectorAll("input, select")) x.value = "";
     pick.board = null;
     poll.now();
   } catch (e) {

@@ -164,6 +164,7 @@ export function parText(p) {
     return t("dup.par.tricks", "With every card seen and best play, {a} would take {x} tricks and {b} {y}.",
       { a: sideName(p.teams[0].seats), x: p.teams[0].tricks, b: sideName(p.teams[1].seats), y: p.teams[1].tricks });
   }
-  return t("dup.par.points", "With every card seen and best play, {side} could take {points} points.",
+  const text = t("dup.par.points", "With every card seen and best play, {side} could take {points} points.",
     { side: sideName(p.side), points: p.points });
+  return p.drawn ? `${text} ${t("dup.par.drawn", "(The kitty and the draw taken as a computer player would.)")}` : text;
 }
