@@ -70,10 +70,12 @@ def client(service: FakeService) -> Any:
         yield c
 
 
-def refused(resp: Any, status: int = 400) -> str:
+def refused(resp: Any, status: int = 400, code: str | None = None) -> str:
+    """The one line of a refusal (with its ``code``, for the page's own words)."""
     assert resp.status_code == status, resp.text
     body = resp.json()
-    assert set(body) == {"error"} and "\n" not in body["error"], body
+    assert set(body) <= {"error", "code"} and "\n" not in body["error"], body
+    assert body.get("code") == code, body
     return str(body["error"])
 
 
@@ -213,7 +215,7 @@ def test_the_phone_reports_the_contract_and_the_board_page_shows_it_with_its_par
     # (20-10 is a score of the game, but not of a bid of 30: made 30, set -30)
     assert "cannot be scored on North 30 in spades" in refused(client.post(url, json={
         "key": key, "board": 1, "table": 1, "ns": 20, "ew": 10,
-        "contract": {**c1, "bid": "30"}}))
+        "contract": {**c1, "bid": "30"}}), code="contract")
     assert "15, 20, 25, 30" in refused(client.post(url, json={
         "key": key, "board": 1, "table": 1, "ns": 20, "ew": 10,
         "contract": {**c1, "bid": "35"}}))
@@ -276,7 +278,7 @@ def test_a_trump_the_bidder_may_not_name_and_the_directors_corrections(
     ns, ew = (20, 10) if seat % 2 == 0 else (10, 20)
     assert "may not name that trump" in refused(client.post(f"/api/dup/{sid}/report", json={
         "key": key, "board": n, "table": 1, "ns": ns, "ew": ew,
-        "contract": {"bidder": seat, "bid": "20", "trump": suit}}))
+        "contract": {"bidder": seat, "bid": "20", "trump": suit}}), code="trump")
     assert stored(service, sid)[1].results == {}
     board = session.boards[0]
     ok = next(x for x in "CDHS" if may_name(rules, board, 0, x))
@@ -286,7 +288,7 @@ def test_a_trump_the_bidder_may_not_name_and_the_directors_corrections(
     # the director corrects the result: a new contract replaces the old; none takes it out
     assert "cannot be scored" in refused(client.post(f"/api/dup/{sid}/correct", json={
         "key": director, "board": 1, "table": 1, "ns": 10, "ew": 20,
-        "contract": {"bidder": "N", "bid": "20", "trump": ok}}))
+        "contract": {"bidder": "N", "bid": "20", "trump": ok}}), code="contract")
     assert client.post(f"/api/dup/{sid}/correct", json={
         "key": director, "board": 1, "table": 1, "ns": 0, "ew": 0,
         "contract": {"bidder": None}}).status_code == 200
@@ -313,7 +315,7 @@ def test_forty_one_reports_each_seats_bid(client: TestClient, service: FakeServi
     pool.hold.clear()  # (the par is not needed here: it never comes back)
     assert "cannot be scored on bids 4, 3, 2, 3" in refused(client.post(url, json={
         "key": key, "board": 1, "table": 1, "ns": 12, "ew": 6,
-        "contract": {"bids": [4, 3, 2, 3]}}))
+        "contract": {"bids": [4, 3, 2, 3]}}), code="contract")
     assert "1 to 13" in refused(client.post(url, json={
         "key": key, "board": 1, "table": 1, "ns": 6, "ew": 6, "contract": {"bids": [4]}}))
     assert client.post(url, json={"key": key, "board": 1, "table": 1, "ns": 6, "ew": 6,
@@ -321,7 +323,7 @@ def test_forty_one_reports_each_seats_bid(client: TestClient, service: FakeServi
     # bids too few: the hand is thrown in, 0-0, and no par is asked
     assert "cannot be scored" in refused(client.post(url, json={
         "key": key, "board": 1, "table": 2, "ns": 2, "ew": 0,
-        "contract": {"bids": [1, 2, 1, 2]}}))
+        "contract": {"bids": [1, 2, 1, 2]}}), code="contract")
     assert client.post(url, json={"key": key, "board": 1, "table": 2, "ns": 0, "ew": 0,
                                   "contract": {"bids": [1, 2, 1, 2]}}).status_code == 200
     assert len(pool.asked) == 1 and pool.asked[0].bids == [4, 3, 2, 3]

@@ -84,7 +84,7 @@ def test_a_phone_reports_a_board_by_tapping(server: str, browser: Any) -> None:
     page.fill("#ew", "20")
     page.click("#send")
     page.wait_for_function("document.getElementById('error').textContent.includes("
-                           "'cannot be scored on East 30')")
+                           "'cannot come from that contract')")
     page.fill("#ns", "30")  # (East set: the others took all 30)
     page.fill("#ew", "-30")
     page.click("#send")

@@ -499,12 +499,13 @@ def _contract(obj: dict[str, Any], body: dict[str, Any], session: Session, board
     except DuplicateError as e:
         raise Refused(str(e)) from None
     if (ns, ew) not in contract_scores(rules, contract):
-        raise Refused(f"N-S {ns} and E-W {ew} cannot be scored on {contract_words(contract)}")
+        raise Refused(f"N-S {ns} and E-W {ew} cannot be scored on {contract_words(contract)}",
+                      code="contract")
     b = session.boards[board - 1]
     try:
         return contract, contract_start(rules, b.deal, b.dealer, contract)
     except ValueError as e:
-        raise Refused(f"board {board}: {e}") from None
+        raise Refused(f"board {board}: {e}", code="trump") from None
 
 
 def _keep_contract(body: dict[str, Any], board: int, table: int,

@@ -123,9 +123,11 @@ onSubmit($("score"), async () => {
     pick.board = null;
     poll.now();
   } catch (e) {
-    showBeside($("error"), e.code === "score"
-      ? t("dup.err.score", "Those two scores cannot both be scored on one hand: check them and send them again.")
-      : e.message);
+    const said = {
+      score: () => t("dup.err.score", "Those two scores cannot both be scored on one hand: check them and send them again."),
+      contract: () => t("dup.err.contract", "Those scores cannot come from that contract: check the bid, who won it and the scores."),
+      trump: () => t("dup.err.trump", "The bidder could not name that trump with this board's cards: check the trump and who won the bid.") }[e.code];
+    showBeside($("error"), said ? said() : e.message);
   }
 });
 $("back").addEventListener("click", reset);
