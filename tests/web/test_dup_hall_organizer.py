@@ -3,8 +3,9 @@ English and French: the new session's form offers no computer players while the 
 is in the hall (the hall refuses them), the board slips number the rest of the pack so
 that a dealer stacks it in order with card 1 on top, and the tables' phone shows no
 "Start again" before anything is picked, says a score that one hand cannot give in
-the reader's language, and starts again by itself once the table's last board is in.
-A club's director starts one from the club's page."""
+the reader's language, and starts again by itself once the table's last board is in; the
+standings' headings ("Matchpoints", "Donnes", "المركز") are not cut across two lines. A
+club's director starts one from the club's page."""
 
 from __future__ import annotations
 
@@ -26,6 +27,23 @@ def shown(page: Any, selector: str) -> int:
         ".length", selector))
 
 
+# the words of the standings' and results' headings cut across two lines ("Ran" / "g")
+BROKEN_WORDS = """() => [...document.querySelectorAll('#standings th, table.results th')]
+  .flatMap((th) => {
+    const out = [];
+    const walk = document.createTreeWalker(th, NodeFilter.SHOW_TEXT);
+    for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+      for (const m of n.data.matchAll(/\\S+/g)) {
+        const r = document.createRange();
+        r.setStart(n, m.index);
+        r.setEnd(n, m.index + m[0].length);
+        if (new Set([...r.getClientRects()].map((x) => Math.round(x.top))).size > 1) out.push(m[0]);
+      }
+    }
+    return out;
+  })"""
+
+
 def error_is(page: Any, text: str) -> None:
     page.wait_for_function("(w) => document.getElementById('error').textContent === w",
                            arg=text)
@@ -37,7 +55,9 @@ def test_a_hall_organizer_sets_up_prints_the_slips_and_reports_from_a_phone(
     words = catalog(lang)
     director = device(browser, lang, PHONE)
     director.goto(f"{server}/hall?lang={lang}")  # (the hall's page is linked from home)
-    assert director.inner_text("#dup-link") == words["hall.new.dup"]
+    director.wait_for_function(  # (in the page's language once its words are in)
+        "(w) => document.getElementById('dup-link').textContent === w",
+        arg=words["hall.new.dup"])
     director.click("#dup-link")
     director.wait_for_url("**/dup")
     director.goto(f"{server}/dup?lang={lang}")
@@ -57,6 +77,7 @@ def test_a_hall_organizer_sets_up_prints_the_slips_and_reports_from_a_phone(
     director.wait_for_url("**/director")
     director.wait_for_selector("#links a[href$='/print/slips']")
     report = director.get_attribute("#links a[href*='/report#key=']", "href")
+    sid = report.split("/")[2]
     # the slips: the rest of Merrimack Valley's pack numbered from the top, by fives
     director.click("#links a[href$='/print/slips']")
     director.wait_for_selector(".slip[data-board='4']")
@@ -98,6 +119,17 @@ def test_a_hall_organizer_sets_up_prints_the_slips_and_reports_from_a_phone(
     phone.click("#rounds button[data-round='1']")
     assert phone.is_disabled("#tables button[data-table='1']")
     assert phone.is_enabled("#tables button[data-table='2']")
+    # the standings and the results, read on the phone: no heading's word cut in two
+    table2 = {"key": report.split("#key=")[1], "table": 2}
+    for board, ns, ew in ((1, 20, 10), (2, 10, 20)):
+        phone.evaluate("""([url, body]) => fetch(url, {method: 'POST', headers:
+            {'Content-Type': 'application/json'}, body: JSON.stringify(body)})""",
+                       [f"/api/dup/{sid}/report", {**table2, "board": board, "ns": ns, "ew": ew}])
+    for shown_in in (lang, "ar"):
+        phone.goto(f"{server}/dup/{sid}?lang={shown_in}")
+        phone.wait_for_selector("table.results th")
+        assert phone.evaluate(BROKEN_WORDS) == [], shown_in
+        assert phone.evaluate(NO_SIDEWAYS)
     assert not director.errors and not phone.errors
     for page in (director, phone):
         page.context.close()
