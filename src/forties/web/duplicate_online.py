@@ -12,7 +12,9 @@ that fills an odd count. When a board table's game ends (``on_over``, or a poll 
 hand recorded (``Session.record_hand``: it must be that board from 0-0), what the board
 page shows of its play kept (the contract, the tricks, the double-dummy par), and the
 table's next board opened; the next round's tables open once every table of the round is
-done.
+done. A board table is first reserved in the session's document (compare-and-set), then
+made by the process whose reservation was written: two processes opening it at once
+make it once (``Online.reserve_tables``).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import asyncio
 import contextlib
 import functools
 import logging
+import secrets
 import time
 from typing import Any
 
@@ -34,6 +37,17 @@ from .limits import RateLimited
 
 log = logging.getLogger("forties.web.duplicate")
 POLL_SECONDS = 3.0
+
+
+RESERVE_SECONDS = 60.0  # a board table reserved and not made by then may be taken over
+
+
+def stale(info: dict[str, Any]) -> bool:
+    """Whether a session's entry for a board table is a reservation whose process has not
+    made the table in ``RESERVE_SECONDS`` (gone, most likely)."""
+    at = info.get("at")
+    return "table" not in info and (not isinstance(at, (int, float))
+                                    or time.time() - at > RESERVE_SECONDS)
 
 
 def seats_of(body: dict[str, Any], session: Session, seat: Seating) -> list[dict[str, Any]]:
@@ -98,26 +112,32 @@ class Online:
 
     async def begin(self, sid: str) -> None:
         """Open the first round's board tables (a session just made)."""
-        async def step(body: dict[str, Any], session: Session) -> None:
-            await self.open_tables(sid, body, session)
-        await self.ss.change(sid, step)
+        reserved = await self.ss.change(sid, functools.partial(self.reserve_tables, sid))
+        await self.make(sid, reserved)
 
-    async def open_tables(self, sid: str, body: dict[str, Any], session: Session) -> None:
-        """Make the board tables the round in play needs and has not: at each of its
-        tables, the first of its boards not played there yet."""
+    async def reserve_tables(self, sid: str, body: dict[str, Any], session: Session
+                             ) -> list[tuple[str, str]]:
+        """Reserve the board tables the round in play needs and has not (at each of its
+        tables, the first of its boards not played there yet): a step of a change of
+        the session, so that the session's document, written with compare-and-set, says
+        which process makes each table; ``make`` then makes those this one reserved.
+        Two processes opening the same board table at once both write a reservation;
+        one write wins, the other reads the document again and finds the table taken,
+        so a board table is made once (a reservation older than ``RESERVE_SECONDS``,
+        its process gone before it made the table, may be taken over). Returns the
+        ("board/table", reservation) pairs reserved here."""
         now = views.current_round(session)
         if now is None:
-            return
+            return []
         online = body["online"]
         tables = online.setdefault("tables", {})
         rnd = session.movement.rounds[now - 1]
-        rules = body["rules"]
-        preset = rules["preset"] if isinstance(rules, dict) else str(rules)
-        options = rules.get("options", {}) if isinstance(rules, dict) else {}
+        out: list[tuple[str, str]] = []
         for seat in rnd.tables:
             board = next((b for b in rnd.boards if (b, seat.table) not in session.results),
                          None)
-            if board is None or f"{board}/{seat.table}" in tables:
+            where = f"{board}/{seat.table}"
+            if board is None or (where in tables and not stale(tables[where])):
                 continue
             try:  # (counted against the address that made the session)
                 await self.ss.rates.take("evening_tables", str(body.get("maker") or sid))
@@ -125,6 +145,24 @@ class Online:
                 self.ss.problems[sid] = (f"board {board} at table {seat.table} is not open "
                                          f"yet ({e.message}); it will be in a minute")
                 break
+            mark = secrets.token_urlsafe(9)
+            tables[where] = {"reserved": mark, "at": time.time()}
+            out.append((where, mark))
+        return out
+
+    async def make(self, sid: str, reserved: list[tuple[str, str]]) -> None:
+        """Make the board tables this process reserved, each kept in the session under
+        its reservation (unless another process took the reservation over meanwhile:
+        the table made here is then ended, a spare nobody was sent to)."""
+        for where, mark in reserved:
+            _, body, session = await self.ss.read(sid)
+            if (body["online"]["tables"].get(where) or {}).get("reserved") != mark:
+                continue
+            board, table = map(int, where.split("/"))
+            seat = session.movement.round_of(board).tables[table - 1]
+            rules = body["rules"]
+            preset = rules["preset"] if isinstance(rules, dict) else str(rules)
+            options = rules.get("options", {}) if isinstance(rules, dict) else {}
             try:
                 made = await self.service.create_table(
                     preset=preset, options=options, seats=seats_of(body, session, seat),
@@ -132,13 +170,38 @@ class Online:
                     on_over=functools.partial(self.table_over, sid),
                     board=session.boards[board - 1].to_json())
             except Exception as e:  # the next change or poll tries again
-                self.ss.problems[sid] = (f"board {board} at table {seat.table} could not "
+                self.ss.problems[sid] = (f"board {board} at table {table} could not "
                                          f"be opened: {e}")
+                with contextlib.suppress(Refused):
+                    await self.ss.change(sid, functools.partial(self._unreserve, where, mark))
                 continue
             self.ss.problems.pop(sid, None)
-            tables[f"{board}/{seat.table}"] = {
-                "table": made["table"],
-                "tokens": {str(k): v for k, v in made.get("tokens", {}).items()}}
+            info = {"table": made["table"],
+                    "tokens": {str(k): v for k, v in made.get("tokens", {}).items()}}
+            try:
+                kept = await self.ss.change(sid, functools.partial(self._keep, where, mark,
+                                                                   info))
+            except Refused:
+                kept = False
+            if not kept:
+                log.warning("session %s: board table %s made twice; %s is spare",
+                            sid, where, made["table"])
+
+    @staticmethod
+    async def _unreserve(where: str, mark: str, body: dict[str, Any],
+                         session: Session) -> None:
+        tables = body["online"]["tables"]
+        if (tables.get(where) or {}).get("reserved") == mark:
+            del tables[where]
+
+    @staticmethod
+    async def _keep(where: str, mark: str, info: dict[str, Any], body: dict[str, Any],
+                    session: Session) -> bool:
+        tables = body["online"]["tables"]
+        if (tables.get(where) or {}).get("reserved") != mark:
+            return False
+        tables[where] = info
+        return True
 
     async def table_over(self, sid: str, table_id: str, summary: Any) -> None:
         """A board table's game ended (the service's callback): recorded in a task of its
@@ -156,15 +219,17 @@ class Online:
             log.warning("session %s, table %s: %s", sid, table_id, e)
             return False
         try:
-            where = await self.ss.change(sid, functools.partial(self._record, sid, table_id,
-                                                                state))
+            where, reserved = await self.ss.change(
+                sid, functools.partial(self._record, sid, table_id, state))
         except Refused:
             return False  # already in (a poll was first), or the session is gone
         self.ask_par(sid, where, state)
+        await self.make(sid, reserved)
         return True
 
     async def _record(self, sid: str, table_id: str, state: GameState,
-                      body: dict[str, Any], session: Session) -> str:
+                      body: dict[str, Any], session: Session
+                      ) -> tuple[str, list[tuple[str, str]]]:
         online = body.get("online") or {}
         tables = online.get("tables", {})
         where: str | None = next((str(k) for k, v in tables.items()
@@ -176,8 +241,7 @@ class Online:
             raise DuplicateError(f"board {board} at table {table} is in already")
         session.record_hand(board, table, state)
         online.setdefault("plays", {})[where] = play_of(state)
-        await self.open_tables(sid, body, session)
-        return where
+        return where, await self.reserve_tables(sid, body, session)
 
     def ask_par(self, sid: str, where: str, state: GameState, asked: Any = None,
                 **more: Any) -> None:
@@ -224,14 +288,16 @@ class Online:
         self.polled[sid] = now
         tables = (body.get("online") or {}).get("tables", {})
         rnd = session.movement.rounds[(views.current_round(session) or 1) - 1]
-        missing = any(f"{b}/{t.table}" not in tables for t in rnd.tables
-                      for b in rnd.boards[:1])
-        if missing:
+        due = [f"{b}/{t.table}" for t in rnd.tables
+               for b in [next((b for b in rnd.boards if (b, t.table) not in session.results),
+                              None)] if b is not None]
+        if any(w not in tables or stale(tables[w]) for w in due):
             with contextlib.suppress(Refused):
-                await self.ss.change(sid, functools.partial(self.open_tables, sid))
+                await self.make(sid, await self.ss.change(
+                    sid, functools.partial(self.reserve_tables, sid)))
         for where, info in list(tables.items()):
             board, table = map(int, where.split("/"))
-            if (board, table) in session.results:
+            if (board, table) in session.results or "table" not in info:
                 continue
             try:
                 summary = await self.service.table_summary(info["table"])
