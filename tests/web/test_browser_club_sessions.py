@@ -25,7 +25,7 @@ def test_a_clubs_session_is_directed_from_its_calendar_with_no_key(
         server: str, browser: Any, lang: str) -> None:
     words = catalog(lang)
     base = local(server)
-    director, _ = signed_up(browser, base, lang, f"Director {lang}", PHONE)
+    director, _ = signed_up(browser, base, lang, f"Session Director {lang}", PHONE)
     made = post(director, "/api/clubs", {"name": f"Pairs Club {lang}"})["body"]
     club = made["club"]
     got = post(director, "/api/dup", {
