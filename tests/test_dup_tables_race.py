@@ -25,17 +25,19 @@ SID = "race1"
 
 
 class RacingStore(MemoryStore):
-    """A store whose next two reads of a session wait for each other (``armed``)."""
+    """A store whose next two reads of a document of ``kind`` (a session) wait for each
+    other (``armed``)."""
 
-    def __init__(self) -> None:
+    def __init__(self, kind: str = KIND) -> None:
         super().__init__()
+        self.kind = kind
         self.armed = False
         self.readers = 0
         self.both = asyncio.Event()
 
     async def get_doc(self, kind: str, id: str) -> tuple[int, dict[str, Any]] | None:
         got = await super().get_doc(kind, id)
-        if self.armed and kind == KIND:
+        if self.armed and kind == self.kind:
             self.readers += 1
             if self.readers == 2:
                 self.armed = False

@@ -27,6 +27,7 @@ import asyncio
 import contextlib
 import functools
 import json
+import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable
@@ -193,6 +194,33 @@ class _Turns:
         self.users = 0
 
 
+log = logging.getLogger("forties.web.hall")
+RESERVE_SECONDS = 60.0  # a web table reserved and not made by then may be taken over
+
+
+def stale(info: dict[str, Any]) -> bool:
+    """Whether an evening's entry for a web table is a reservation whose process has not
+    made the table in ``RESERVE_SECONDS`` (gone, most likely)."""
+    at = info.get("at")
+    return "table" not in info and (not isinstance(at, (int, float))
+                                    or time.time() - at > RESERVE_SECONDS)
+
+
+async def _unreserve(key: str, mark: str, body: dict[str, Any], hall: Hall) -> None:
+    tables = (body.get("online") or {}).get("tables", {})
+    if (tables.get(key) or {}).get("reserved") == mark:
+        del tables[key]
+
+
+async def _keep(key: str, mark: str, info: dict[str, Any], body: dict[str, Any],
+                hall: Hall) -> bool:
+    tables = (body.get("online") or {}).get("tables", {})
+    if (tables.get(key) or {}).get("reserved") != mark:
+        return False
+    tables[key] = info
+    return True
+
+
 class Evenings:
     """The hall's routes over one service: its store, and its tables for online evenings.
 
@@ -313,20 +341,48 @@ class Evenings:
 
     # ----- online evenings ----------------------------------------------------------------
 
-    async def open_tables(self, eid: str, body: dict[str, Any], hall: Hall) -> None:
-        """Make the web tables of the game in play that have none yet."""
+    async def open_tables(self, eid: str, body: dict[str, Any], hall: Hall
+                          ) -> list[tuple[str, str]]:
+        """Reserve the web tables of the game in play that have none yet (a step of a
+        change: the evening's document, written with compare-and-set, says which process
+        makes each table, so two processes opening them at once make each once;
+        ``make_tables`` makes those reserved here; a reservation older than
+        ``RESERVE_SECONDS`` may be taken over). The ("game/table", reservation) pairs."""
         online = body.get("online")
         if not online or not hall.started or hall.game_complete(hall.begun):
-            return
+            return []
         g = hall.begun
         seat = hall.seatings[g - 1]
-        couples = online.setdefault("couples", {})
         tables = online.setdefault("tables", {})
-        names = {c.number: c.names for c in hall.couples.values()}
+        out: list[tuple[str, str]] = []
         for t, (a, b) in enumerate(seat.tables, 1):
             key = f"{g}/{t}"
-            if key in tables:
+            if key in tables and not stale(tables[key]):
                 continue
+            try:  # (counted against the address that made the evening)
+                await self.rates.take("evening_tables", str(body.get("maker") or eid))
+            except RateLimited as e:  # the next change or poll makes the rest
+                self.problems[eid] = (f"table {t} of game {g} is not made yet ({e.message});"
+                                      f" it will be in a minute")
+                break
+            mark = secrets.token_urlsafe(9)
+            tables[key] = {"reserved": mark, "at": time.time(), "couples": [a, b]}
+            out.append((key, mark))
+        return out
+
+    async def make_tables(self, eid: str, reserved: list[tuple[str, str]]) -> None:
+        """Make the web tables this process reserved (``open_tables``), each kept in the
+        evening under its reservation; one whose reservation another process took over
+        meanwhile is left spare (and said so in the log)."""
+        for key, mark in reserved:
+            _, body, hall = await self.read(eid)
+            online = body.get("online") or {}
+            if (online.get("tables", {}).get(key) or {}).get("reserved") != mark:
+                continue
+            g, t = map(int, key.split("/"))
+            a, b = hall.seatings[g - 1].tables[t - 1]
+            couples = online.get("couples", {})
+            names = {c.number: c.names for c in hall.couples.values()}
             seats: list[dict[str, Any]] = []
             for s in range(4):
                 couple = (a, b)[s % 2]
@@ -341,12 +397,6 @@ class Evenings:
             extra: dict[str, Any] = {}
             if online.get("turn_seconds") is not None:
                 extra["settings"] = {"turn_seconds": online["turn_seconds"]}
-            try:  # (counted against the address that made the evening)
-                await self.rates.take("evening_tables", str(body.get("maker") or eid))
-            except RateLimited as e:  # the next change or poll makes the rest
-                self.problems[eid] = (f"table {t} of game {g} is not made yet ({e.message});"
-                                      f" it will be in a minute")
-                break
             try:
                 made = await self.service.create_table(
                     preset=rules["preset"], options=rules.get("options", {}), seats=seats,
@@ -354,11 +404,20 @@ class Evenings:
                     on_over=functools.partial(self.table_over, eid), **extra)
             except Exception as e:  # the next change or poll tries again
                 self.problems[eid] = f"table {t} of game {g} could not be made: {e}"
+                with contextlib.suppress(Refused):
+                    await self.change(eid, functools.partial(_unreserve, key, mark))
                 continue
             self.problems.pop(eid, None)
-            tables[key] = {"table": made["table"],
-                           "tokens": {str(k): v for k, v in made["tokens"].items()},
-                           "couples": [a, b]}
+            info = {"table": made["table"],
+                    "tokens": {str(k): v for k, v in made["tokens"].items()},
+                    "couples": [a, b]}
+            try:
+                kept = await self.change(eid, functools.partial(_keep, key, mark, info))
+            except Refused:
+                kept = False
+            if not kept:
+                log.warning("evening %s: table %s made twice; %s is spare", eid, key,
+                            made["table"])
 
     async def table_over(self, eid: str, table_id: str, summary: Any) -> None:
         """A web table's game ended (the service's callback): report its winner. The
@@ -371,14 +430,15 @@ class Evenings:
     async def report_table(self, eid: str, table_id: str, summary: Any) -> bool:
         """Report a web table's result; False if it was in already (or is not ours)."""
         try:
-            await self.change(eid, functools.partial(self._report_online, eid, table_id,
-                                                     summary))
+            reserved = await self.change(eid, functools.partial(
+                self._report_online, eid, table_id, summary))
         except Refused:
             return False  # already reported (a poll was first), or the evening is gone
+        await self.make_tables(eid, reserved)
         return True
 
     async def _report_online(self, eid: str, table_id: str, summary: Any,
-                             body: dict[str, Any], hall: Hall) -> None:
+                             body: dict[str, Any], hall: Hall) -> list[tuple[str, str]]:
         tables = (body.get("online") or {}).get("tables", {})
         where = next((k for k, v in tables.items() if v.get("table") == table_id), None)
         if where is None:
@@ -390,12 +450,15 @@ class Evenings:
         a, b = tables[where]["couples"]
         pts = _summary_points(summary, a, b)
         hall.report(g, t, None if side is None else (a, b)[side], pts)
-        await self.next_game(eid, body, hall)
+        return await self.next_game(eid, body, hall)
 
-    async def next_game(self, eid: str, body: dict[str, Any], hall: Hall) -> None:
+    async def next_game(self, eid: str, body: dict[str, Any], hall: Hall
+                        ) -> list[tuple[str, str]]:
+        """The next game begun once the one in play is complete; its tables reserved
+        (``open_tables``: the caller makes them once the change is written)."""
         if hall.game_complete(hall.begun) and hall.begun < hall.games:
             hall.begin()
-        await self.open_tables(eid, body, hall)
+        return await self.open_tables(eid, body, hall)
 
     async def poll_online(self, eid: str, body: dict[str, Any], hall: Hall) -> None:
         """Ask the service about the game in play's open web tables (another process may
@@ -408,14 +471,16 @@ class Evenings:
             return
         self.polled[eid] = now
         g = hall.begun
-        if any(f"{g}/{t}" not in online.get("tables", {}) for t in hall.waiting(g)):
+        tables = online.get("tables", {})
+        if any(f"{g}/{t}" not in tables or stale(tables[f"{g}/{t}"]) for t in hall.waiting(g)):
             with contextlib.suppress(Refused):
-                await self.change(eid, functools.partial(self.open_tables, eid))
+                await self.make_tables(eid, await self.change(
+                    eid, functools.partial(self.open_tables, eid)))
             _, body, hall = await self.load(eid)
             online = body["online"]
         for t in hall.waiting(g):
             info = online.get("tables", {}).get(f"{g}/{t}")
-            if info is None:
+            if info is None or "table" not in info:
                 continue
             try:
                 summary = await self.service.table_summary(info["table"])
@@ -444,7 +509,7 @@ class Evenings:
                 {"game": int(k.split("/")[0]), "table": int(k.split("/")[1]),
                  "url": f"/t/{v['table']}", "couples": v["couples"]}
                 for k, v in online.get("tables", {}).items()
-                if int(k.split("/")[0]) == hall.begun],
+                if int(k.split("/")[0]) == hall.begun and "table" in v],
                 "couples": {c: {"players": v.get("players"), "level": v.get("level")}
                             for c, v in online.get("couples", {}).items()}}
         if eid in self.problems:
@@ -593,16 +658,20 @@ def action(step: Step, *, tables: bool = False) -> Handler:
         club = first.get("club")
         by_club = await signed_in_director(request, club)
 
+        reserved: list[tuple[str, str]] = []
+
         async def apply(body: dict[str, Any], hall: Hall) -> Any:
             who = "director" if by_club and body.get("club") == club else \
                 ev.check_key(body, obj.get("key"), tables=tables)
             obj["_who"] = who
             result = step(eid, obj, body, hall)
+            reserved.clear()  # (applied again when another process wrote first)
             if body.get("online"):
-                await ev.next_game(eid, body, hall)
+                reserved.extend(await ev.next_game(eid, body, hall))
             return result
 
         result = await ev.change(eid, apply)
+        await ev.make_tables(eid, reserved)
         version, _ = await ev.board(eid)
         return JSONResponse({"ok": True, "version": version, **(result or {})})
     return run
@@ -716,7 +785,7 @@ async def seat(request: Request) -> Response:
         info = online.get("tables", {}).get(f"{g}/{place[0]}") if place else None
         if place is None:
             answer["status"] = "sitting out"
-        elif info is None or hall.result(g, place[0]) is not None:
+        elif info is None or "table" not in info or hall.result(g, place[0]) is not None:
             answer["status"] = "waiting"
             answer["table"] = place[0]
         else:
