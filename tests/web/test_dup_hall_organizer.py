@@ -163,5 +163,12 @@ def test_a_clubs_director_starts_a_duplicate_session_from_the_club(
     direct = director.locator(f"#upcoming li[data-event='{sid}'] a.direct, "
                               f"#past li[data-event='{sid}'] a.direct")
     assert direct.get_attribute("href") == f"/dup/{sid}/director"
-    assert not director.errors
+    # someone who is not a member, sent the club's address, is told how to join it
+    guest = device(browser, "en", PHONE)
+    guest.goto(f"{base}/club/{club_id}")
+    guest.wait_for_function("document.body.dataset.ready === '1'")
+    assert guest.inner_text("#you") == words["club.not_member"]
+    assert "ask one of its directors for an invite link" in words["club.not_member"]
+    assert not director.errors and not guest.errors
     director.context.close()
+    guest.context.close()
