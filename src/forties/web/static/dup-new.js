@@ -17,7 +17,8 @@ function addPair() {
   const online = $("mode").value === "online";
   $("pairs").append(el("li", { "data-pair": n },
     el("label", {}, el("span", { class: "sr-only" }, t("dup.pair.n", "Pair {n}", { n })), " ",
-      el("input", { class: "pair-name", maxlength: "60", "aria-label": t("dup.pair.name", "Names of pair {n}", { n }) })),
+      el("input", { class: "pair-name", maxlength: "60", list: clubId ? "member-names" : null,
+                    "aria-label": t("dup.pair.name", "Names of pair {n}", { n }) })),
     el("label", { class: "online-only", hidden: online ? null : "" },
       el("select", { class: "pair-kind", "aria-label": t("dup.pair.kind", "Who plays for pair {n}", { n }) },
         KINDS.map(([v, w]) => el("option", { value: v }, w())))),
@@ -43,6 +44,11 @@ if (clubId) {
       $("club-note").textContent = t("dup.new.club", "For the club {name}: the session enters its calendar, and its directors direct it.", { name: club.name });
       $("club-note").hidden = false;
       if ([...$("game").options].some((o) => o.value === club.rules.preset)) $("game").value = club.rules.preset;
+      // its date in the calendar, and its members' names offered for the partnerships
+      // (a guest's name is typed as it is)
+      $("club-when").hidden = false;
+      $("member-names").replaceChildren(...(club.members || []).map((m) => el("option", { value: m.name })));
+      for (const x of document.querySelectorAll(".pair-name")) x.setAttribute("list", "member-names");
     }
   } catch (e) { /* (the server says what is wrong when the session is made) */ }
 }
@@ -68,6 +74,7 @@ onSubmit($("new"), async () => {
                    mode: $("mode").value, partnerships };
     if (online && $("fill").value) body.fill = $("fill").value;
     if (clubId) body.club = clubId;
+    if (clubId && $("when-date").value) body.when = `${$("when-date").value}T${$("when-time").value || "19:30"}`;
     const made = await post("/api/dup", body);
     location.assign(made.url);
   } catch (e) { showBeside($("error"), e.message || t("dup.error", "That did not work.")); }
