@@ -172,3 +172,39 @@ def test_a_clubs_director_starts_a_duplicate_session_from_the_club(
     assert not director.errors and not guest.errors
     director.context.close()
     guest.context.close()
+
+
+def test_a_clubs_evening_is_set_and_shown_in_the_readers_own_time(server: str,
+                                                                  browser: Any) -> None:
+    """A director in Halifax (summer: UTC-3) adds an evening at 19:30 by the hall's clock:
+    it is kept as 22:30 UTC, shown to the director at 19:30 and to a member in Paris
+    (UTC+2) at 00:30 the next day; the form says nothing of UTC."""
+    words = catalog("en")
+    base = local(server)
+    director, _ = signed_up(browser, base, "en", "Halifax Director", PHONE)
+    made = post(director, "/api/clubs", {"name": "Harbour Club"})
+    club_id = made["body"]["club"]
+    halifax = browser.new_context(viewport=PHONE, locale="en-CA",
+                                  timezone_id="America/Halifax")
+    halifax.add_cookies(director.context.cookies())
+    page = halifax.new_page()
+    page.goto(f"{base}/club/{club_id}")
+    page.wait_for_function("document.body.dataset.ready === '1'")
+    assert page.inner_text("label:has(#evening-time) span") == words["club.evening.time"]
+    assert "UTC" not in page.inner_text("#evening-box")
+    page.fill("#evening-title", "Summer night")
+    page.fill("#evening-date", "2099-07-01")
+    page.fill("#evening-time", "19:30")
+    page.click("#evening-go")
+    page.wait_for_selector("#upcoming li")
+    assert "7:30" in page.inner_text("#upcoming li .when")
+    kept = page.evaluate(f"fetch('/api/clubs/{club_id}').then((r) => r.json())")
+    assert kept["upcoming"][0]["when"] == "2099-07-01T22:30Z"
+    paris = browser.new_context(viewport=PHONE, locale="en-GB", timezone_id="Europe/Paris")
+    reader = paris.new_page()
+    reader.goto(f"{base}/club/{club_id}")
+    reader.wait_for_selector("#upcoming li")
+    when = reader.inner_text("#upcoming li .when")
+    assert "Jul 2, 2099" in when and "12:30" in when, when  # (the next day in Paris)
+    for ctx in (halifax, paris, director.context):
+        ctx.close()

@@ -39,7 +39,8 @@ function fail(e) { $('error').textContent = refusal(e); }
 
 function whenWords(seconds) {
   try {
-    return `${new Date(seconds * 1000).toLocaleString(language(), { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' })} ${t('club.utc')}`;
+    // (in the reader's own time: the device's clock knows its time zone)
+    return new Date(seconds * 1000).toLocaleString(language(), { dateStyle: 'medium', timeStyle: 'short' });
   } catch (e) {
     return `${new Date(seconds * 1000).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
   }
@@ -157,7 +158,11 @@ async function act(what, body) {
 
 async function addEvening(ev) {
   ev.preventDefault();
-  const body = { title: $('evening-title').value, when: `${$('evening-date').value}T${$('evening-time').value}`,
+  // the date and time as the director's device reads them (its own time zone), sent in UTC
+  const local = `${$('evening-date').value}T${$('evening-time').value}`;
+  const at = new Date(local);
+  const when = Number.isNaN(at.getTime()) ? local : at.toISOString().slice(0, 16);
+  const body = { title: $('evening-title').value, when,
     where: $('evening-where').value, games: Number($('evening-games').value) };
   try {
     const made = await api(`/api/clubs/${encodeURIComponent(clubId)}/evenings`, body);
