@@ -285,19 +285,32 @@ def test_a_trump_the_bidder_may_not_name_and_the_directors_corrections(
     assert client.post(f"/api/dup/{sid}/report", json={
         "key": key, "board": 1, "table": 1, "ns": 20, "ew": 10,
         "contract": {"bidder": "N", "bid": "20", "trump": ok}}).status_code == 200
-    # the director corrects the result: a new contract replaces the old; none takes it out
+    # the director corrects the result: a new contract replaces the old; with none sent
+    # the old stays where it fits the new scores, else it is taken out; null takes it out
+    north = {"bidder": 0, "bid": "20", "trump": ok}
     assert "cannot be scored" in refused(client.post(f"/api/dup/{sid}/correct", json={
         "key": director, "board": 1, "table": 1, "ns": 10, "ew": 20,
         "contract": {"bidder": "N", "bid": "20", "trump": ok}}), code="contract")
+    assert client.post(f"/api/dup/{sid}/correct", json={
+        "key": director, "board": 1, "table": 1, "ns": 20, "ew": 5}).status_code == 200
+    body, _ = stored(service, sid)
+    assert body["plays"]["1/1"]["contract"] == north  # (20-5 fits North's 20 made)
+    assert client.post(f"/api/dup/{sid}/correct", json={
+        "key": director, "board": 1, "table": 1, "ns": 20, "ew": 5,
+        "contract": None}).status_code == 200
+    body, _ = stored(service, sid)
+    assert "1/1" not in body["plays"]
     assert client.post(f"/api/dup/{sid}/correct", json={
         "key": director, "board": 1, "table": 1, "ns": 0, "ew": 0,
         "contract": {"bidder": None}}).status_code == 200
     body, _ = stored(service, sid)
     assert body["plays"]["1/1"]["contract"] == {"bidder": None, "bid": None, "trump": None}
     assert client.post(f"/api/dup/{sid}/correct", json={
-        "key": director, "board": 1, "table": 1, "ns": 0, "ew": 0}).status_code == 200
+        "key": director, "board": 1, "table": 1, "ns": 10, "ew": 20}).status_code == 200
     body, _ = stored(service, sid)
-    assert "1/1" not in body["plays"]
+    assert "1/1" not in body["plays"]  # (10-20 is no hand thrown in)
+    assert client.post(f"/api/dup/{sid}/correct", json={
+        "key": director, "board": 1, "table": 1, "ns": 0, "ew": 0}).status_code == 200
     # a report with no contract is still taken: the board page shows its score alone
     assert client.post(f"/api/dup/{sid}/report", json={
         "key": key, "board": 1, "table": 2, "ns": 0, "ew": 0}).status_code == 200

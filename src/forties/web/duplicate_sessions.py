@@ -543,7 +543,10 @@ def report(obj: dict[str, Any], body: dict[str, Any], session: Session) -> dict[
 
 
 def correct(obj: dict[str, Any], body: dict[str, Any], session: Session) -> dict[str, Any]:
-    """The director's correction: a result replaced, or taken out (ns and ew null)."""
+    """The director's correction: a result replaced, or taken out (ns and ew null). A
+    hall table's contract is replaced by the one sent; with none sent, it is kept where
+    the new scores are ones it can give (its par too), else taken out; "contract": null
+    takes it out."""
     board, table = _where(session, obj)
     if (board, table) not in session.results:
         raise Refused(f"board {board} at table {table} is not in yet: report it", 409)
@@ -553,7 +556,18 @@ def correct(obj: dict[str, Any], body: dict[str, Any], session: Session) -> dict
             raise Refused("a result taken out has no contract")
         _keep_contract(body, board, table, None, None, {})
         return {"board": board, "table": table, "removed": True}
-    ns, ew = check_scores(rules_from_json(body["rules"]), obj.get("ns"), obj.get("ew"))
+    rules = rules_from_json(body["rules"])
+    ns, ew = check_scores(rules, obj.get("ns"), obj.get("ew"))
+    kept = views.plays_of(body).get(f"{board}/{table}") if body["mode"] == "hall" else None
+    if "contract" not in obj and kept and kept.get("contract") is not None:
+        try:
+            fits = (ns, ew) in contract_scores(rules, check_contract(rules, kept["contract"]))
+        except DuplicateError:
+            fits = False
+        if fits:  # (the same contract: its par stands)
+            r = session.record(board, table, ns, ew)
+            return {"board": board, "table": table, "ns": r.ns, "ew": r.ew,
+                    "contract": kept["contract"]}
     contract, state = _contract(obj, body, session, board, ns, ew)
     r = session.record(board, table, ns, ew)
     out = {"board": board, "table": table, "ns": r.ns, "ew": r.ew}
