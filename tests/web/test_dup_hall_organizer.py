@@ -9,6 +9,7 @@ club's director starts one from the club's page."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -129,6 +130,9 @@ def test_a_hall_organizer_sets_up_prints_the_slips_and_reports_from_a_phone(
         phone.goto(f"{server}/dup/{sid}?lang={shown_in}")
         phone.wait_for_selector("table.results th")
         assert phone.evaluate(BROKEN_WORDS) == [], shown_in
+        tops = phone.locator("table.results td .mp").first.inner_text()
+        assert re.search(r"\(\d+,\d\d[\u00a0\u202f]%\)" if shown_in == "fr" else r"\(\d+\.\d\d%\)",
+                         tops), tops  # (a percentage as the page's language writes it)
         assert phone.evaluate(NO_SIDEWAYS)
     assert not director.errors and not phone.errors
     for page in (director, phone):

@@ -57,7 +57,14 @@ export function phaseText(v) {
   return t("dup.phase.round", "Round {r} of {n}", { r: v.round, n: v.rounds.length });
 }
 
-function percent(x) { return x === null || x === undefined ? "—" : `${x.toFixed(2)}%`; }
+// A percentage as the page's language writes it: "50.00%", in French "50,00 %" (Arabic
+// keeps the digits 0-9 of the page's other numbers, and the English form)
+function percent(x) {
+  if (x === null || x === undefined) return "—";
+  const lang = document.documentElement.lang === "fr" ? "fr" : "en";
+  return new Intl.NumberFormat(lang, { style: "percent", minimumFractionDigits: 2,
+                                       maximumFractionDigits: 2 }).format(x / 100);
+}
 
 export function drawStandings(v) {
   const label = t("dup.standings", "Standings");
