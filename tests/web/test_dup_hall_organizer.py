@@ -45,6 +45,16 @@ BROKEN_WORDS = """() => [...document.querySelectorAll('#standings th, table.resu
   })"""
 
 
+# the cards on the page whose suit sign stands left of their rank
+RANK_THEN_SUIT = """() => [...document.querySelectorAll('.card')].filter((c) => {
+    const text = c.firstChild, r = document.createRange();
+    r.setStart(text, 0); r.setEnd(text, 1);
+    const rank = r.getBoundingClientRect().left;
+    r.setStart(text, text.length - 1); r.setEnd(text, text.length);
+    return r.getBoundingClientRect().left < rank;
+  }).map((c) => c.dataset.card)"""
+
+
 def error_is(page: Any, text: str) -> None:
     page.wait_for_function("(w) => document.getElementById('error').textContent === w",
                            arg=text)
@@ -88,6 +98,10 @@ def test_a_hall_organizer_sets_up_prints_the_slips_and_reports_from_a_phone(
     assert cards == 52 - 4 * 5 - 3
     assert stock.locator(".pos").all_inner_texts() == [str(n) for n in range(1, cards + 1, 5)]
     assert director.evaluate(NO_SIDEWAYS)
+    # on the Arabic page, right to left, a card still reads rank then suit ("A♠", "10♦")
+    director.goto(director.url.split("?")[0] + "?lang=ar")
+    director.wait_for_selector(".slip[data-board='4']")
+    assert director.evaluate(RANK_THEN_SUIT) == []
     # a table's phone
     phone = device(browser, lang, PHONE)
     phone.goto(f"{server}{report}".replace("#", f"?lang={lang}#"))
