@@ -40,8 +40,11 @@ def test_a_director_makes_a_club_invites_a_member_and_adds_an_evening(
     assert director.inner_text("#heading") == f"Tuesday Club {lang}"
     assert director.inner_text("#you") == fill(words["club.you"],
                                                role=words["club.role.director"])
+    # a label's colon as the language writes it (French: "Objectif : 120")
     assert director.inner_text("#rules-changes") == \
-        f"{words['option.target.label']}: 120"
+        f"{words['option.target.label']}{words['colon']}120"
+    assert director.inner_text("#rules-line") == director.inner_text("#rules-preset") + \
+        words["colon"] + director.inner_text("#rules-summary")
     # an invite link, opened by a guest on another device
     director.click("#invite-go")
     said(director, words["club.invite.made"])

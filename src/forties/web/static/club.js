@@ -99,7 +99,7 @@ function eventItem(e) {
     ? [' ', h('a', { href: `/${where}/${encodeURIComponent(e.ref)}/director`, class: 'direct' }, t('club.calendar.direct', { title: e.title }))]
     : [];
   return h('li', { dataset: { event: e.ref } },
-    h('span', { class: 'when', text: whenWords(e.at) }), ': ',
+    h('span', { class: 'when', text: whenWords(e.at) }), t('colon'),
     h('a', { href: e.url }, h('bdi', { text: e.title })),
     ` (${whereWords(e.where)})`, ...direct);
 }
@@ -127,7 +127,7 @@ function drawClub() {
   $('rules-preset').textContent = presetName(club.rules.preset);
   $('rules-summary').textContent = t(`preset.${club.rules.preset}.summary`, null, club.rules.summary);
   $('rules-changes').replaceChildren(...club.rules.changes.map((c) => h('li', null,
-    `${t(`option.${c.name}.label`, null, c.name)}: ${valueText(c.value)}`)));
+    `${t(`option.${c.name}.label`, null, c.name)}${t('colon')}${valueText(c.value)}`)));
   $('upcoming').replaceChildren(...club.upcoming.map(eventItem));
   $('upcoming-none').hidden = club.upcoming.length > 0;
   $('past').replaceChildren(...club.past.map(eventItem));

@@ -23,9 +23,9 @@ async function loadLinks() {
       items.push(["link-slips", t("dup.link.slips", "Print the board slips"), got.slips]);
     }
     $("links").replaceChildren(...items.map(([id, label, url]) => el("li", {},
-      `${label}: `, el("a", { id, href: url }, abs(url)))),
+      `${label}${t("colon", ": ")}`, el("a", { id, href: url }, abs(url)))),
       ...got.players.map((p) => el("li", { "data-pair": p.pair, "data-member": p.member },
-        `${t("dup.player.link", "Pair {n}, player {m}", { n: p.pair, m: p.member + 1 })}: `,
+        `${t("dup.player.link", "Pair {n}, player {m}", { n: p.pair, m: p.member + 1 })}${t("colon", ": ")}`,
         el("a", { class: "player-link", href: p.url }, abs(p.url)))));
   } catch (e) {
     $("error").textContent = key ? e.message : t("dup.nokey.director", "Open the director's link first.");
@@ -39,7 +39,7 @@ function draw(v, error) {
   $("progress").replaceChildren(...v.rounds.map((r) => el("div", { class: "round", "data-round": r.number },
     el("h3", {}, t("dup.round.n", "Round {n}", { n: r.number }), r.sit_out ? ` — ${t("dup.sits_out", "{pair} sits out", { pair: pairName(v, r.sit_out) })}` : ""),
     el("ul", {}, r.tables.map((x) => el("li", { "data-table": x.table },
-      `${t("dup.table.n", "Table {n}", { n: x.table })}: ${pairName(v, x.ns)} — ${pairName(v, x.ew)} `,
+      `${t("dup.table.n", "Table {n}", { n: x.table })}${t("colon", ": ")}${pairName(v, x.ns)} — ${pairName(v, x.ew)} `,
       t("dup.boards.done", "boards done: {list}", { list: x.done.length ? x.done.join(", ") : "—" })))))));
   document.body.dataset.version = v.version;
   document.body.dataset.ready = "1";

@@ -101,7 +101,7 @@ function drawJar(s, dates, who) {
   if (!s.cookie_jar.length) return box;
   box.append(el("h2", {}, t("hall.jar.title", "Cookie jar")));
   box.append(el("ul", { class: "jar" }, s.cookie_jar.map((j) => el("li", {},
-    `${dates[j.evening]}: `, t("hall.jar.games", "Games drawn: {games}", { games: j.games.join(", ") }), " — ",
+    `${dates[j.evening]}${t("colon", ": ")}`, t("hall.jar.games", "Games drawn: {games}", { games: j.games.join(", ") }), " — ",
     j.winners.length ? t("hall.jar.won", "Won by: {who}", { who: j.winners.map(who).join(", ") })
       : t("season.jar.carried", "nobody won it: it carried over"),
     j.carried ? ` (${tn("season.jar.after", j.carried, ["after carrying over from {n} evening", "after carrying over from {n} evenings"], { n: j.carried })})` : ""))));
