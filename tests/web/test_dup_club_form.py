@@ -1,14 +1,16 @@
 """A club's director starts a duplicate session from the club's page, on a 360-pixel
 phone, by keyboard where a person would type: the form offers the club's members'
 names for the partnerships (a guest's name typed as it is), takes the club's game, and
-puts the session in the club's calendar at the date and time (UTC) chosen, with its
-link; the form fits the phone and axe finds nothing on it, in English, French and
-Arabic (one director signed up once, one browser context)."""
+puts the session in the club's calendar at the date and time chosen (by the director's
+own clock: a director in Halifax typing 18:45 means 22:45 UTC), with its link; the form
+fits the phone and axe finds nothing on it, in English, French and Arabic (one director
+signed up once, one browser context)."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from .test_accessibility import SPILT
 from .test_axe import findings
@@ -20,6 +22,9 @@ def test_a_club_director_makes_a_session_in_the_calendar(server: str, browser: A
     base = local(server)
     director, _ = signed_up(browser, base, "en", "Organizer of Pairs",
                             {"width": 360, "height": 740})
+    # (the director's device keeps Halifax's time: winter there, UTC-4)
+    director.context.new_cdp_session(director).send(
+        "Emulation.setTimezoneOverride", {"timezoneId": "America/Halifax"})
     club = post(director, "/api/clubs", {"name": "Thursday Pairs", "preset": "auction-45"})
     club_id = club["body"]["club"]
     for lang in ("fr", "ar", "en"):
@@ -48,7 +53,9 @@ def test_a_club_director_makes_a_session_in_the_calendar(server: str, browser: A
     info = director.evaluate(f"fetch('/api/clubs/{club_id}').then((r) => r.json())")
     event = next(e for e in info["upcoming"] if e["ref"] == sid)
     assert event["kind"] == "duplicate"
-    assert event["at"] == datetime(2031, 3, 6, 18, 45, tzinfo=UTC).timestamp()
+    assert event["at"] == datetime(2031, 3, 6, 18, 45,
+                                   tzinfo=ZoneInfo("America/Halifax")).timestamp()
+    assert event["at"] == datetime.fromisoformat("2031-03-06T22:45Z").timestamp()
     session = director.evaluate(f"fetch('/api/dup/{sid}').then((r) => r.json())")
     assert session["partnerships"][0]["name"] == \
         "Organizer of Pairs & Guest One"

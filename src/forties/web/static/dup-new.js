@@ -74,7 +74,13 @@ onSubmit($("new"), async () => {
                    mode: $("mode").value, partnerships };
     if (online && $("fill").value) body.fill = $("fill").value;
     if (clubId) body.club = clubId;
-    if (clubId && $("when-date").value) body.when = `${$("when-date").value}T${$("when-time").value || "19:30"}`;
+    if (clubId && $("when-date").value) {
+      // the date and time as the director's device reads them (its own time zone), sent in
+      // UTC, as the club's page sends an evening's
+      const local = `${$("when-date").value}T${$("when-time").value || "19:30"}`;
+      const at = new Date(local);
+      body.when = Number.isNaN(at.getTime()) ? local : at.toISOString().slice(0, 16);
+    }
     const made = await post("/api/dup", body);
     location.assign(made.url);
   } catch (e) { showBeside($("error"), e.message || t("dup.error", "That did not work.")); }
