@@ -70,6 +70,10 @@ GAME_NAMES = {"merrimack-valley": "Merrimack Valley", "auction-45": "Auction 45"
 LEVELS = ("random", "basic", "expert")
 MODES = ("hall", "online")
 IDLE_SECONDS = 600.0
+ONLINE_SLIPS = ("an online session's boards are dealt at their tables: nobody, the director "
+                "neither, sees a board's cards before every table has played it")
+IN_PLAY = ("board {board} at table {table} is being played at its table: its result comes "
+           "in when the hand ends")
 PAGES = {"": "dup.html", "session": "dup-session.html", "director": "dup-director.html",
          "report": "dup-report.html", "play": "dup-play.html", "board": "dup-board.html",
          "slips": "dup-slips.html", "recap": "dup-recap.html"}
@@ -329,8 +333,9 @@ def _address(request: Request) -> str:
 def links(sid: str, body: dict[str, Any]) -> dict[str, Any]:
     """What the director hands out: the tables' link (hall) and each partnership's."""
     out: dict[str, Any] = {"page": f"/dup/{sid}", "recap": f"/dup/{sid}/recap",
-                           "slips": f"/dup/{sid}/print/slips", "players": []}
-    if body["mode"] == "hall":
+                           "players": []}
+    if body["mode"] == "hall":  # (online, the tables deal the boards: no slips)
+        out["slips"] = f"/dup/{sid}/print/slips"
         out["report"] = f"/dup/{sid}/report#key={body['tables']}"
     for key, who in (body.get("players") or {}).items():
         out["players"].append({"pair": who["pair"], "member": who["member"],
@@ -470,7 +475,9 @@ def scored(step: Callable[[dict[str, Any], dict[str, Any], Session], Any], *,
         async def apply(body: dict[str, Any], session: Session) -> Any:
             obj["_who"] = "director" if by_club and body.get("club") == club else \
                 ss.check_key(body, obj.get("key"), tables=tables)
-            return step(obj, body, session)
+            out = step(obj, body, session)
+            await _not_in_play(ss, body, obj)  # (a request checked: nothing written yet)
+            return out
 
         result = dict(await ss.change(sid, apply) or {})
         par = result.pop("_par", None)
@@ -480,6 +487,24 @@ def scored(step: Callable[[dict[str, Any], dict[str, Any], Session], Any], *,
         out = await ss.view(sid)
         return JSONResponse({"ok": True, "version": out["version"], **result})
     return run
+
+
+async def _not_in_play(ss: Sessions, body: dict[str, Any], obj: dict[str, Any]) -> None:
+    """Refused (409) where an online board table still plays the board and table that
+    ``obj`` reports: a result put in by hand would show the board (every table done) to
+    the people still playing it. A board table the service no longer knows, or one not
+    made, the director reports by hand."""
+    if body["mode"] != "online":
+        return
+    board, table = obj.get("board"), obj.get("table")
+    if type(board) is not int or type(table) is not int:
+        return  # (refused in one line by the step)
+    info = (body.get("online") or {}).get("tables", {}).get(f"{board}/{table}") or {}
+    if not isinstance(info.get("table"), str):
+        return
+    summary = await ss.service.table_summary(info["table"])
+    if isinstance(summary, dict) and summary.get("status") not in ("over", "closed"):
+        raise Refused(IN_PLAY.format(board=board, table=table), 409, code="playing")
 
 
 def _contract(obj: dict[str, Any], body: dict[str, Any], session: Session, board: int,
@@ -585,6 +610,8 @@ async def slips(request: Request) -> Response:
     _, body, session = await ss.read(sid)
     if not await signed_in_director(request, body.get("club")):
         ss.check_key(body, obj.get("key"))
+    if body["mode"] == "online":  # (the director may be playing too)
+        raise Refused(ONLINE_SLIPS, 403, code="online")
     return JSONResponse({"id": sid, "title": body.get("title", ""), "game": body["game"],
                          "slips": [board_slip(b) for b in session.boards]})
 
