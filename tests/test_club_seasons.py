@@ -67,7 +67,8 @@ def test_a_seasons_evenings_add_up_as_their_boards_say(client: TestClient) -> No
         ("2026-01-31", "Friday 45s", "over", True)]
     assert got["season"] == {"id": sid, "name": "Winter", "starts": "2026-01-01",
                              "ends": "2026-01-31",
-                             "rule": {"best": None, "ties": "cut", "prizes": 3}}
+                             "rule": {"best": None, "ties": "cut", "prizes": 3},
+                             "zone": "UTC"}
     assert got["club"]["id"] == club and got["missing"] == 2
     # its last day is past, but an evening is still being played: not over
     assert got["closed"] is True and got["over"] is False
@@ -138,7 +139,8 @@ def test_a_director_sets_seasons_up_and_removes_them_a_member_cannot(
     assert listed["director"] is True
     assert listed["seasons"] == [{"id": sid, "name": "Winter", "starts": "2026-01-01",
                                   "ends": "2026-01-31",
-                                  "rule": {"best": 8, "ties": "split", "prizes": 2}}]
+                                  "rule": {"best": 8, "ties": "split", "prizes": 2},
+                                  "zone": "UTC"}]
     assert bob.get(f"/api/clubs/{club}/seasons").json()["director"] is False
     assert client.get(f"/api/clubs/{club}/seasons").json()["director"] is False
     r = bob.post(f"/api/clubs/{club}/seasons", {"name": "Mine", "starts": "2026-01-01",

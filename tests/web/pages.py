@@ -76,9 +76,12 @@ class Held:
             self.routes.pop().continue_()
 
 
-def new_page(browser: Any, viewport: dict[str, int], lang: str = "en") -> Any:
+def new_page(browser: Any, viewport: dict[str, int], lang: str = "en",
+             zone: str | None = None) -> Any:
+    """A page of a new context (``zone``: its time zone; none: the machine's)."""
     ctx = browser.new_context(viewport=viewport, has_touch=viewport["width"] < 700,
-                              locale={"en": "en-US", "fr": "fr-CA", "ar": "ar-SY"}[lang])
+                              locale={"en": "en-US", "fr": "fr-CA", "ar": "ar-SY"}[lang],
+                              **({"timezone_id": zone} if zone else {}))
     page = ctx.new_page()
     page.set_default_timeout(15000)
     errors: list[str] = []

@@ -102,7 +102,7 @@ def test_a_director_sets_a_season_up_on_a_phone(browser: Any,
                                                 season_at: tuple[str, str, str]) -> None:
     url, path, key = season_at
     club = path.split("/")[2]
-    page = new_page(browser, PHONE)
+    page = new_page(browser, PHONE, zone="America/Halifax")  # (the season's days: Halifax's)
     page.context.add_cookies([{"name": COOKIE, "value": key, "url": url}])
     page.goto(f"{url}/club/{club}/seasons")
     page.wait_for_selector("#new-box:not([hidden])")
@@ -125,5 +125,8 @@ def test_a_director_sets_a_season_up_on_a_phone(browser: Any,
     assert [(r[0], r[1].split("\n")[0], r[2]) for r in rows] == [
         ("1", " & ".join(DOYLE), "2"), ("2", " & ".join(CAMPBELL), "0")]
     assert "best evening" in page.inner_text("#rule")
+    listed = page.evaluate(f"fetch('/api/clubs/{club}/seasons').then((r) => r.json())")
+    assert [s["zone"] for s in listed["seasons"] if s["name"] == "Spring"] == [
+        "America/Halifax"]
     assert not page.errors  # type: ignore[attr-defined]
     page.context.close()

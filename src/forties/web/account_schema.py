@@ -217,6 +217,7 @@ club_seasons_t = sa.Table(
     sa.Column("ends", sa.Date),
     sa.Column("rule", sa.Text),
     sa.Column("created", sa.Float),
+    sa.Column("zone", sa.String(64)),  # (the IANA time zone its days are read in; NULL: UTC)
 )
 
 __all__ = ["account_invites_t", "account_stats_t", "blocks_t", "challenges_t",

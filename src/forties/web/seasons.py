@@ -4,7 +4,9 @@ phones, one for the projector) and exports them as CSV or JSON.
 
 A season is a row of ``club_seasons`` (``web.clubs``' tables). Its evenings are the
 club's hall evenings in its calendar (``club_events``, kind "hall") from its first date
-to its last (UTC, both included), each read from the store as the hall reads it
+to its last (both included, as days of the season's time zone: the director's device's
+when it was set up, UTC for one set up through the API without it), each read from the
+store as the hall reads it
 (``web.hall.Evenings.read``: replayed once per version), and added up by the pure
 ``forties.hall.season``. The season is over once its last date is past (and every
 evening over): its ties are then settled.
@@ -26,6 +28,7 @@ from collections.abc import Callable
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
@@ -56,6 +59,32 @@ SEASON_DAYS_MAX = 400  # from a season's first date to its last
 EVENINGS_MAX = 60  # hall evenings in one season
 NAME_MAX = 80  # a season's name
 CACHED_MAX = 256  # seasons whose standings a process keeps built
+ZONE_MAX = 64  # a time zone's name
+
+
+def check_zone(raw: Any) -> str:
+    """The IANA name of the time zone a season's days are read in ("America/Halifax");
+    none: UTC."""
+    if raw is None:
+        return "UTC"
+    shape = 'zone must be the name of a time zone, such as "America/Halifax"'
+    if not isinstance(raw, str) or not 0 < len(raw) <= ZONE_MAX or raw.startswith("/") \
+            or ".." in raw or not all(c.isascii() and (c.isalnum() or c in "_+-/")
+                                      for c in raw):
+        raise Refused(shape, code="zone")
+    try:
+        ZoneInfo(raw)
+    except (ZoneInfoNotFoundError, ValueError, OSError):
+        raise Refused(f"there is no time zone {raw!r}: {shape}", code="zone") from None
+    return raw
+
+
+def zone_of(name: Any) -> ZoneInfo:
+    """The season's time zone (UTC for a season set up without one, or one gone)."""
+    try:
+        return ZoneInfo(name) if isinstance(name, str) and name else ZoneInfo("UTC")
+    except (ZoneInfoNotFoundError, ValueError, OSError):
+        return ZoneInfo("UTC")
 
 
 def check_name(raw: Any) -> str:
@@ -100,7 +129,7 @@ def _row_json(row: Any) -> dict[str, Any]:
     except (ValueError, SeasonError):
         rule = SeasonRule().to_json()
     return {"id": row.id, "name": row.name, "starts": row.starts.isoformat(),
-            "ends": row.ends.isoformat(), "rule": rule}
+            "ends": row.ends.isoformat(), "rule": rule, "zone": zone_of(row.zone).key}
 
 
 class Seasons:
@@ -113,11 +142,11 @@ class Seasons:
         # season) so that polls of an unchanged season replay and add up nothing
         self.built: dict[str, tuple[str, dict[str, Any], Season]] = {}
 
-    def today(self) -> date:
-        return datetime.fromtimestamp(self.clock(), UTC).date()
+    def today(self, zone: ZoneInfo | None = None) -> date:
+        return datetime.fromtimestamp(self.clock(), zone or UTC).date()
 
     async def create(self, club: Club, body: dict[str, Any]) -> dict[str, Any]:
-        extra = sorted(set(body) - {"name", "starts", "ends", "rule"})
+        extra = sorted(set(body) - {"name", "starts", "ends", "rule", "zone"})
         if extra:
             raise Refused(f"unknown field {str(extra[0])[:40]!r}", code="bad")
         name = check_name(body.get("name"))
@@ -128,9 +157,11 @@ class Seasons:
         if (ends - starts).days >= SEASON_DAYS_MAX:
             raise Refused(f"a season lasts at most {SEASON_DAYS_MAX} days", code="date")
         rule = check_rule(body.get("rule"))
+        zone = check_zone(body.get("zone"))
         sid = secrets.token_urlsafe(9)
         row = {"id": sid, "club": club.id, "name": name, "starts": starts, "ends": ends,
-               "rule": json.dumps(rule.to_json(), sort_keys=True), "created": self.clock()}
+               "rule": json.dumps(rule.to_json(), sort_keys=True), "created": self.clock(),
+               "zone": zone}
 
         def work(conn: Connection) -> bool:
             held = conn.execute(sa.select(sa.func.count()).select_from(club_seasons_t)
@@ -143,7 +174,7 @@ class Seasons:
             raise Refused(f"a club keeps at most {SEASONS_MAX} seasons: remove one first",
                           409, code="seasons_full")
         return {"id": sid, "name": name, "starts": starts.isoformat(),
-                "ends": ends.isoformat(), "rule": rule.to_json()}
+                "ends": ends.isoformat(), "rule": rule.to_json(), "zone": zone}
 
     async def remove(self, club: Club, sid: str) -> None:
         def work(conn: Connection) -> int:
@@ -178,9 +209,10 @@ class Seasons:
         row = await self.row(club, sid)
         info = _row_json(row)
         starts, ends = row.starts, row.ends
-        lo = datetime(starts.year, starts.month, starts.day, tzinfo=UTC).timestamp()
+        zone = zone_of(row.zone)  # (the days are the club's, not UTC's)
+        lo = datetime(starts.year, starts.month, starts.day, tzinfo=zone).timestamp()
         end = ends + timedelta(days=1)
-        hi = datetime(end.year, end.month, end.day, tzinfo=UTC).timestamp()
+        hi = datetime(end.year, end.month, end.day, tzinfo=zone).timestamp()
 
         def work(conn: Connection) -> list[Any]:
             return list(conn.execute(sa.select(
@@ -209,10 +241,10 @@ class Seasons:
             if body.get("club") != club.id:
                 missing += 1
                 continue
-            day = datetime.fromtimestamp(at, UTC).date()
+            day = datetime.fromtimestamp(at, zone).date()
             got.append(SeasonEvening(ref, day, title or "", evening))
             versions.append(f"{ref}:{version}:{day}:{title}")
-        closed = self.today() > ends
+        closed = self.today(zone) > ends
         made_of = hashlib.sha256(json.dumps(
             [info, club.name, closed, missing, versions]).encode()).hexdigest()[:20]
         kept = self.built.get(sid)

@@ -41,12 +41,22 @@ async function remove(s) {
   } catch (e) { $("error").textContent = e.message; }
 }
 
+function zone() {
+  try {
+    const z = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    return typeof z === "string" && z ? z : null;
+  } catch { return null; }
+}
+
 onSubmit($("new"), async () => {
   const f = $("new");
   const best = f.counted.value === "best" ? Number(f.best.value) : null;
   try {
     const made = await post(base, { name: f.elements.namedItem("name").value, starts: f.starts.value, ends: f.ends.value,
-      rule: { best, ties: f.ties.value, prizes: Number(f.prizes.value) } });
+      rule: { best, ties: f.ties.value, prizes: Number(f.prizes.value) },
+      // (the season's days are this device's days: an evening at 19:30 in Halifax is
+      // that day's, though the next day's in UTC)
+      ...(zone() ? { zone: zone() } : {}) });
     location.assign(made.url);
   } catch (e) { $("error").textContent = e.message; }
 });
