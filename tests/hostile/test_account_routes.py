@@ -115,6 +115,12 @@ class World:
         self.club_key = self.ann.post(f"/api/clubs/{self.club}/invite", {}).json()["key"]
         assert self.bob.post(f"/api/clubs/{self.club}/join",
                              {"key": self.club_key}).status_code == 200
+        # and a season of the club's
+        season = self.ann.post(f"/api/clubs/{self.club}/seasons", {
+            "name": "Winter", "starts": "2099-01-01", "ends": "2099-03-31",
+            "rule": {"best": None}})
+        assert season.status_code == 200, season.text
+        self.season = season.json()["season"]["id"]
 
 
 # each route: who sends it and a body that the site's own page could send and that works
@@ -160,6 +166,10 @@ BODIES: dict[str, Body] = {
     "/api/clubs/{id}/leave": lambda w: (w.bob, {}),
     "/api/clubs/{id}/evenings": lambda w: (w.ann, {"title": "Friday", "where": "hall",
                                                    "when": "2099-01-01T19:00"}),
+    "/api/clubs/{id}/seasons": lambda w: (w.ann, {"name": "Spring", "starts": "2099-04-01",
+                                                  "ends": "2099-06-30",
+                                                  "rule": {"best": 2}}),
+    "/api/clubs/{id}/seasons/{sid}/remove": lambda w: (w.ann, {}),
 }
 
 
@@ -171,7 +181,8 @@ def test_every_account_route_is_found_and_given_a_body(client: TestClient) -> No
 
 def concrete(path: str, world: World) -> str:
     return path.replace("{id}", world.made["table"] if path.startswith("/api/tables")
-                        else world.club if path.startswith("/api/clubs") else world.invite)
+                        else world.club if path.startswith("/api/clubs") else world.invite
+                        ).replace("{sid}", world.season)
 
 
 @pytest.mark.parametrize("path", sorted(BODIES))

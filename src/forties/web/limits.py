@@ -120,7 +120,7 @@ GET /api/clubs/ID/seasons/SID                  ``lookups`` a minute; one season:
                                                calendar's hall evenings (at most
                                                ``seasons.EVENINGS_MAX``, each read once per
                                                version), added up once per change
-GET /api/clubs/ID/seasons/SID/export/*         ``records`` a minute; one season, as above
+GET /api/clubs/ID/seasons/SID/export/FMT       ``records`` a minute; one season, as above
 websocket /ws/ID                               ``seat_connections`` at once for each seat
                                                (the newest is refused); frames queued
                                                ``live.QUEUE_MAX`` at most
