@@ -276,10 +276,21 @@ def test_a_trump_the_bidder_may_not_name_and_the_directors_corrections(
     n, seat, suit = next((b.number, s, x) for b in session.boards for s in range(4)
                          for x in "CDHS" if not may_name(rules, b, s, x))
     ns, ew = (20, 10) if seat % 2 == 0 else (10, 20)
+    # the director is told (he printed the slips)
     assert "may not name that trump" in refused(client.post(f"/api/dup/{sid}/report", json={
-        "key": key, "board": n, "table": 1, "ns": ns, "ew": ew,
+        "key": director, "board": n, "table": 1, "ns": ns, "ew": ew,
         "contract": {"bidder": seat, "bid": "20", "trump": suit}}), code="trump")
     assert stored(service, sid)[1].results == {}
+    # the tables' phone is not (its refusal would tell a player of the board's cards):
+    # the contract is kept as it came, with no par
+    r = client.post(f"/api/dup/{sid}/report", json={
+        "key": key, "board": n, "table": 2, "ns": ns, "ew": ew,
+        "contract": {"bidder": seat, "bid": "20", "trump": suit}})
+    assert r.status_code == 200, r.text
+    kept = stored(service, sid)[0]["plays"][f"{n}/2"]
+    assert kept["contract"]["trump"] == suit and kept["par"] is None
+    assert client.post(f"/api/dup/{sid}/correct", json={  # (the director takes it out)
+        "key": director, "board": n, "table": 2, "ns": None, "ew": None}).status_code == 200
     board = session.boards[0]
     ok = next(x for x in "CDHS" if may_name(rules, board, 0, x))
     assert client.post(f"/api/dup/{sid}/report", json={

@@ -65,3 +65,55 @@ def test_a_result_by_hand_for_a_table_still_playing_is_refused(client: TestClien
     assert shown["shown"] is False and "hands" not in shown
     mine = client.post(f"/api/dup/{sid}/board/1", json={"key": play}).json()
     assert mine["shown"] is False and "hands" not in json.dumps(mine)
+
+
+def test_the_tables_phone_learns_nothing_of_a_boards_cards(client: TestClient) -> None:
+    """A player with the tables' phone reports a made-up contract for a board nobody has
+    played: the answer is the same whether the bidder holds the trump or not (a refusal
+    "North may not name that trump" told him North holds no spade). The director, who
+    printed the slips, is still told."""
+    from forties.advice import contract_start
+    from forties.duplicate import Session
+    from forties.rules import build_rules
+
+    pairs = [{"name": n} for n in "ABCDEFGH"]  # (4 tables: a board at each of them)
+    store = client.app.state.store  # type: ignore[attr-defined]
+    rules = build_rules("auction-45")
+    import asyncio
+
+    for _ in range(200):  # (a seat lacks a suit on some board of a few sessions)
+        made = client.post("/api/dup", json={"game": "auction-45", "boards": 4,
+                                             "partnerships": pairs}).json()
+        sid = made["session"]
+        session = Session.from_json(asyncio.run(store.get_doc("duplicate", sid))[1]["session"])
+
+        def may(b: Any, seat: int, suit: str) -> bool:
+            try:
+                contract_start(rules, b.deal, b.dealer, {"bidder": seat, "bid": "20",
+                                                         "trump": suit})
+            except ValueError:
+                return False
+            return True
+        found = [(b.number, s, x) for b in session.boards for s in range(4) for x in "CDHS"
+                 if not may(b, s, x)]
+        if found:
+            break
+    n, seat, suit = found[0]
+    ok = next(x for x in "CDHS" if may(session.boards[n - 1], seat, x))
+    tables = made["report"].split("#key=")[1]
+    ns, ew = (20, 10) if seat % 2 == 0 else (10, 20)
+    answers = []
+    for table, trump in ((1, suit), (2, ok)):
+        r = client.post(f"/api/dup/{sid}/report", json={
+            "key": tables, "board": n, "table": table, "ns": ns, "ew": ew,
+            "contract": {"bidder": seat, "bid": "20", "trump": trump}})
+        assert r.status_code == 200, r.text
+        got = r.json()
+        answers.append({k: v for k, v in got.items() if k not in ("table", "version", "ns", "ew")}  # (the pairs)
+                       | {"contract": {**got["contract"], "trump": None}})
+    assert answers[0] == answers[1]
+    # the director is told (his correction of it is refused)
+    words = refused(client.post(f"/api/dup/{sid}/correct", json={
+        "key": made["key"], "board": n, "table": 2, "ns": ns, "ew": ew,
+        "contract": {"bidder": seat, "bid": "20", "trump": suit}}))
+    assert "may not name that trump" in words

@@ -510,9 +510,11 @@ async def _not_in_play(ss: Sessions, body: dict[str, Any], obj: dict[str, Any]) 
 def _contract(obj: dict[str, Any], body: dict[str, Any], session: Session, board: int,
               ns: int, ew: int) -> tuple[dict[str, Any] | None, GameState | None]:
     """The contract a hall table reports beside its scores (optional: see
-    ``docs/web-protocol.md``), checked against the game and the board: a bid the game
-    allows, a trump the bidder may name with the board's cards, scores the contract can
-    give. With the hand at its first lead, for its par (None: thrown in)."""
+    ``docs/web-protocol.md``), checked against the game: a bid the game allows, scores
+    the contract can give; and, from the director, against the board: a trump the bidder
+    may name with its cards (from the tables' phone, whose answer must not depend on the
+    board's cards, such a contract is kept with no par). With the hand at its first
+    lead, for its par (None: thrown in, or not playable with the board's cards)."""
     raw = obj.get("contract")
     if raw is None:
         return None, None
@@ -530,7 +532,11 @@ def _contract(obj: dict[str, Any], body: dict[str, Any], session: Session, board
     try:
         return contract, contract_start(rules, b.deal, b.dealer, contract)
     except ValueError as e:
-        raise Refused(f"board {board}: {e}", code="trump") from None
+        if obj.get("_who") == "director":  # (who printed the slips: no secret to keep)
+            raise Refused(f"board {board}: {e}", code="trump") from None
+        # the tables' phone is any player's: a refusal would tell him of the board's
+        # cards ("North holds no spade") before he has played it; kept without a par
+        return contract, None
 
 
 def _keep_contract(body: dict[str, Any], board: int, table: int,
