@@ -130,3 +130,31 @@ def test_a_director_sets_a_season_up_on_a_phone(browser: Any,
         "America/Halifax"]
     assert not page.errors  # type: ignore[attr-defined]
     page.context.close()
+
+
+def test_the_projector_left_open_clears_a_passing_error(browser: Any,
+                                                        season_at: tuple[str, str, str]
+                                                        ) -> None:
+    """The hall's screen stays up all evening: one answer that failed (a restart) said so,
+    and the next that came (the season unchanged: ``{"same": true}``) left it on the screen
+    for good. The page's clock is the test's: no waiting."""
+    url, path, _ = season_at
+    page = new_page(browser, {"width": 1280, "height": 720})
+    page.clock.install()
+    asked: list[str] = []
+
+    def answer(route: Any) -> None:
+        asked.append(route.request.url)
+        if len(asked) == 2:
+            route.fulfill(status=503, json={"error": "the server is restarting"})
+        else:
+            route.continue_()
+    page.route("**/api/clubs/*/seasons/*", answer)
+    page.goto(f"{url}{path}/projector")
+    page.wait_for_selector("#season-standings tbody tr")
+    page.clock.run_for(10_000)
+    page.wait_for_function("() => document.getElementById('error').textContent !== ''")
+    page.clock.run_for(10_000)
+    page.wait_for_function("() => document.getElementById('error').textContent === ''")
+    assert len(asked) == 3 and "since=" in asked[2]  # (the unchanged season: "same")
+    page.context.close()

@@ -143,6 +143,7 @@ async function tick() {
     const data = await r.json().catch(() => ({ error: `HTTP ${r.status}` }));
     if (!r.ok) $("error").textContent = data.error || `HTTP ${r.status}`;
     else if (!data.same) { version = data.version; draw(data); }
+    else $("error").textContent = "";  // (a failure passed: the screen stays up all evening)
   } catch (e) { /* asked again at the next tick */ }
   setTimeout(tick, projector ? 10000 : 30000);
 }
