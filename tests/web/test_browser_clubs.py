@@ -57,7 +57,7 @@ def test_a_director_makes_a_club_invites_a_member_and_adds_an_evening(
     assert friend.inner_text("#guest-h") == words["club.guest.heading"]
     friend.click("#guest-link")
     ready(friend)
-    friend.fill("#signup-name", f"Friend {lang}")
+    friend.fill("#signup-name", f"Club Friend {lang}")
     friend.click("#signup")
     friend.wait_for_selector("#codes li")
     friend.click("#codes-done")  # back to the invite link, signed in

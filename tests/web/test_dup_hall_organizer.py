@@ -160,7 +160,7 @@ def test_a_clubs_director_starts_a_duplicate_session_from_the_club(
     club's calendar with its Direct link."""
     words = catalog("en")
     base = local(server)
-    director, _ = signed_up(browser, base, "en", "Organizer of Pairs", PHONE)
+    director, _ = signed_up(browser, base, "en", "Organizer from the Club", PHONE)
     club = post(director, "/api/clubs", {"name": "Thursday Pairs", "preset": "forty-one"})
     club_id = club["body"]["club"]
     director.goto(f"{base}/club/{club_id}")
