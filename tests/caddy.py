@@ -122,15 +122,29 @@ class Caddy:
             conn.close()
 
 
+# Caddy 2.6 cleans a new storage when it starts, while it obtains the site's first
+# certificate: the cleaning can find the site's folder still empty and delete it
+# ("Deleting certificates/local/127.0.0.1 because key is empty"), and the certificate,
+# its files gone, is tried again only a minute later. That race is Caddy's, not the
+# deployment's: seen in its log, Caddy is started again on an empty storage, once.
+STORAGE_RACE = "because key is empty"
+
+
+class StorageRace(RuntimeError):
+    """Caddy's cleaning deleted the certificate it was obtaining (``STORAGE_RACE``)."""
+
+
 def wait_answering(front: Caddy, seconds: float = START_SECONDS) -> None:
     """Until Caddy answers over HTTPS (any status: a proxy error is an answer), or fail
-    with what it said."""
+    with what it said (``StorageRace`` when its cleaning deleted its certificate)."""
     deadline = time.monotonic() + seconds
     while True:
         try:
             front.request("GET", "/healthz")
             return
         except (OSError, ssl.SSLError, http.client.HTTPException):
+            if STORAGE_RACE in front.log.read_text(errors="replace"):
+                raise StorageRace(front.said()) from None
             if front.proc.poll() is not None or time.monotonic() > deadline:
                 raise RuntimeError(f"Caddy did not answer at {front.url} within {seconds} s "
                                    f"(exit status {front.proc.poll()}): "
@@ -155,16 +169,26 @@ def caddy(upstreams: list[str], folder: Path | None = None, https_port: int = 0,
            "XDG_DATA_HOME": str(where / "data"), "FORTIES_SITE": site,
            "FORTIES_UPSTREAMS": " ".join(upstreams)}
     log = where / "caddy.log"
-    with log.open("wb") as out:
-        proc = subprocess.Popen([exe, "run", "--adapter", "caddyfile", "--config", str(config)],
-                                stdin=subprocess.DEVNULL, stdout=out, stderr=out, env=env,
-                                cwd=where)
-    front = Caddy(f"https://{site}:{https_port}", site, https_port, proc, log,
-                  where / "storage" / "pki" / "authorities" / "local" / "root.crt")
+
+    def started() -> Caddy:
+        with log.open("wb") as out:
+            proc = subprocess.Popen(
+                [exe, "run", "--adapter", "caddyfile", "--config", str(config)],
+                stdin=subprocess.DEVNULL, stdout=out, stderr=out, env=env, cwd=where)
+        return Caddy(f"https://{site}:{https_port}", site, https_port, proc, log,
+                     where / "storage" / "pki" / "authorities" / "local" / "root.crt")
+
+    front = started()
     try:
-        wait_answering(front)
+        try:
+            wait_answering(front)
+        except StorageRace:  # (Caddy's own race: once more, on an empty storage)
+            stop(front.proc)
+            shutil.rmtree(where / "storage", ignore_errors=True)
+            front = started()
+            wait_answering(front)
         yield front
     finally:
-        stop(proc)
+        stop(front.proc)
         if own:
             shutil.rmtree(where, ignore_errors=True)

@@ -45,7 +45,7 @@ import pytest
 
 from forties.cli import main as cli_main
 
-from ..caddy import ROOT, Caddy, caddy, unverified
+from ..caddy import ROOT, STORAGE_RACE, Caddy, StorageRace, caddy, unverified, wait_answering
 from ..helpers_engine import FORTIES
 from ..helpers_web import TEST_LIMITS, serving_port
 from ..services import Redis, free_port
@@ -512,3 +512,27 @@ def test_a_whole_game_in_chromium_over_https_through_caddy(
         finally:
             for p in pages:
                 p.context.close()
+
+
+def test_caddys_storage_race_is_told_apart_from_a_caddy_that_does_not_answer(
+        tmp_path: Path) -> None:
+    """The harness starts Caddy again only for Caddy's own race (its cleaning deleted the
+    certificate it was obtaining, said in its log); a Caddy that does not answer for any
+    other reason fails the test with what it said."""
+    port = free_port()  # (nothing answers there)
+    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        log = tmp_path / "caddy.log"
+        front = Caddy(f"https://127.0.0.1:{port}", "127.0.0.1", port, sleeper, log,
+                      tmp_path / "root.crt")
+        log.write_text('{"msg":"[INFO] Deleting certificates/local/127.0.0.1 '
+                       f'{STORAGE_RACE}"}}\n')
+        with pytest.raises(StorageRace):
+            wait_answering(front, seconds=5.0)
+        log.write_text('{"msg":"serving initial configuration"}\n')
+        with pytest.raises(RuntimeError, match="did not answer") as failed:
+            wait_answering(front, seconds=0.5)
+        assert not isinstance(failed.value, StorageRace)
+    finally:
+        sleeper.kill()
+        sleeper.wait()
