@@ -54,7 +54,17 @@ from ..state import DealKey, GameState
 from . import duplicate_views as views
 from .clubs import add_event, check_id, clubs_of, parse_when, signed_in_director
 from .duplicate_online import online_of
-from .http import Handler, Refused, Tables, compare_and_set, digest, json_body, one_line, rates_of
+from .http import (
+    Handler,
+    Refused,
+    Tables,
+    Turns,
+    compare_and_set,
+    digest,
+    json_body,
+    one_line,
+    rates_of,
+)
 from .limits import Rates
 from .secret import NoSecret, SiteSecret
 from .text import TITLE_MAX, clean_json, is_key, line, same_digest, same_key, shown
@@ -191,11 +201,6 @@ def check_scores(rules: Rules, ns: Any, ew: Any) -> tuple[int, int]:
 
 # ----- the sessions' documents -----------------------------------------------------------
 
-class _Turns:
-    def __init__(self) -> None:
-        self.lock = asyncio.Lock()
-        self.users = 0
-
 
 Read = tuple[int, dict[str, Any], Session]
 
@@ -210,7 +215,7 @@ class Sessions:
         self.rates = rates or Rates()
         self.store = service.store
         self.secret = SiteSecret(self.store)
-        self.locks: dict[str, _Turns] = {}
+        self.locks = Turns()
         self.cache: dict[str, Read] = {}
         self.used: dict[str, float] = {}
         self.tasks: set[asyncio.Task[Any]] = set()
@@ -269,20 +274,11 @@ class Sessions:
             body["session"] = session.to_json()
             return version, body, result
 
-        turns = self.locks.get(sid)
-        if turns is None:
-            turns = self.locks[sid] = _Turns()
-        turns.users += 1
-        try:
-            async with turns.lock:
-                _, result = await compare_and_set(self.store, KIND, sid, change,
-                                                  Refused("the session is busy: try again",
-                                                          503))
-                return result
-        finally:
-            turns.users -= 1
-            if not turns.users and self.locks.get(sid) is turns:
-                del self.locks[sid]
+        async with self.locks.of(sid):
+            _, result = await compare_and_set(self.store, KIND, sid, change,
+                                              Refused("the session is busy: try again",
+                                                      503))
+            return result
 
     async def limit(self, address: str, kind: str) -> None:
         await self.rates.take(kind, address)

@@ -46,7 +46,17 @@ from ..hall.words import LANGUAGES
 from ..numerals import whole
 from ..rules import RulesError, build_rules
 from .clubs import signed_in_director
-from .http import Handler, Refused, Tables, compare_and_set, digest, json_body, one_line, rates_of
+from .http import (
+    Handler,
+    Refused,
+    Tables,
+    Turns,
+    compare_and_set,
+    digest,
+    json_body,
+    one_line,
+    rates_of,
+)
 from .limits import Limits, RateLimited, Rates
 from .secret import NoSecret, SiteSecret
 from .text import TITLE_MAX, clean_json, is_key, line, same_digest, same_key
@@ -186,13 +196,6 @@ def winner_side(summary: Any) -> int | None:
 
 # ----- the evening's document ------------------------------------------------------------
 
-class _Turns:
-    """An evening's lock, and how many wait for it or hold it (0: it is forgotten)."""
-
-    def __init__(self) -> None:
-        self.lock = asyncio.Lock()
-        self.users = 0
-
 
 log = logging.getLogger("forties.web.hall")
 RESERVE_SECONDS = 60.0  # a web table reserved and not made by then may be taken over
@@ -234,7 +237,7 @@ class Evenings:
         self.rates = rates or Rates()
         self.store = service.store
         self.secret = SiteSecret(self.store)  # (what an evening keeps of its maker)
-        self.locks: dict[str, _Turns] = {}
+        self.locks = Turns()
         self.boards: dict[str, tuple[int, dict[str, Any]]] = {}
         self.polled: dict[str, float] = {}
         self.tasks: set[asyncio.Task[bool]] = set()
@@ -307,21 +310,12 @@ class Evenings:
             body["hall"] = hall.to_json()
             return version, body, result
 
-        turns = self.locks.get(eid)
-        if turns is None:
-            turns = self.locks[eid] = _Turns()
-        turns.users += 1
-        try:
-            async with turns.lock:
-                _, result = await compare_and_set(self.store, KIND, eid, change,
-                                                  Refused("the evening is busy: try again",
-                                                          503))
-                self.boards.pop(eid, None)
-                return result
-        finally:
-            turns.users -= 1
-            if not turns.users and self.locks.get(eid) is turns:
-                del self.locks[eid]
+        async with self.locks.of(eid):
+            _, result = await compare_and_set(self.store, KIND, eid, change,
+                                              Refused("the evening is busy: try again",
+                                                      503))
+            self.boards.pop(eid, None)
+            return result
 
     async def limit(self, address: str, kind: str = "evenings") -> None:
         """At most ``evenings_per_minute`` new evenings a minute from one address, and

@@ -14,9 +14,11 @@ A route raises ``Refused(message, status)``; ``create_app`` answers it as
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import functools
 import json
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, ClassVar, Protocol, TypeVar
 
 from starlette.requests import Request
@@ -195,6 +197,41 @@ async def compare_and_set(store: DocumentStore, kind: str, doc_id: str,
     raise busy
 
 
+class _Turn:
+    """A document's lock, and how many changes hold it or wait for it."""
+
+    def __init__(self) -> None:
+        self.lock = asyncio.Lock()
+        self.users = 0
+
+
+class Turns:
+    """The changes of this process to one document take turns (``async with
+    turns.of(doc_id)``), rather than each losing its compare-and-set to the others; a
+    document's lock is forgotten as soon as no change holds it or waits for it
+    (``doc_id in turns``: one does)."""
+
+    def __init__(self) -> None:
+        self._held: dict[str, _Turn] = {}
+
+    def __contains__(self, doc_id: object) -> bool:
+        return doc_id in self._held
+
+    @contextlib.asynccontextmanager
+    async def of(self, doc_id: str) -> AsyncIterator[None]:
+        turn = self._held.get(doc_id)
+        if turn is None:
+            turn = self._held[doc_id] = _Turn()
+        turn.users += 1
+        try:
+            async with turn.lock:
+                yield
+        finally:
+            turn.users -= 1
+            if not turn.users and self._held.get(doc_id) is turn:
+                del self._held[doc_id]
+
+
 __all__ = ["CAS_TRIES", "DocumentStore", "Documents", "Handler", "Refused", "Tables",
-           "compare_and_set", "conflicts", "digest", "error", "json_body", "json_object",
-           "one_line", "rates_of"]
+           "Turns", "compare_and_set", "conflicts", "digest", "error", "json_body",
+           "json_object", "one_line", "rates_of"]
