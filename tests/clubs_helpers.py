@@ -4,7 +4,6 @@ its cookie, so that several people share one client), and a club made by one of 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -12,40 +11,18 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from forties.web.accounts import COOKIE
-from forties.web.app import ServerSettings, create_app
 from forties.web.clubs import Clubs
-from forties.web.limits import Limits, Rates
-from tests.accounts_helpers import make_account
+from tests.accounts_helpers import SignedIn, app_client
 
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    app = create_app(ServerSettings(db_url=f"sqlite:///{tmp_path / 'app.db'}",
-                                    limits=Limits(par=False, **Rates.lifted())))
-    with TestClient(app, raise_server_exceptions=False) as c:
+    with app_client(tmp_path) as c:
         yield c
 
 
-class Person:
-    """An account and the requests of a browser signed in to it."""
-
-    def __init__(self, client: TestClient, name: str) -> None:
-        self.client = client
-        self.account, self.key = make_account(client, name)
-        self.id = self.account.id
-
-    def _headers(self) -> dict[str, str]:
-        return {"Cookie": f"{COOKIE}={self.key}"}
-
-    def get(self, path: str) -> Any:
-        return self.client.get(path, headers=self._headers())
-
-    def post(self, path: str, body: Any = None) -> Any:
-        """POST ``body`` as JSON (written with \\u escapes: a lone surrogate goes as one)."""
-        return self.client.post(path, content=json.dumps({} if body is None else body),
-                                headers={**self._headers(),
-                                         "Content-Type": "application/json"})
+class Person(SignedIn):
+    """An account signed in, with its clubs' requests."""
 
     def ok(self, path: str, body: Any = None) -> dict[str, Any]:
         r = self.post(path, body)

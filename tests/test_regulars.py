@@ -5,7 +5,6 @@ stops (an invitation either way, a follow, joining the blocker's private tables)
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,18 +16,10 @@ from starlette.testclient import TestClient
 
 from forties.web.account_schema import account_invites_t, seat_accounts_t
 from forties.web.accounts import COOKIE, Account, accounts_t
-from forties.web.app import ServerSettings, create_app
-from forties.web.limits import Limits, Rates
 from forties.web.live import Conn
 from forties.web.regulars import INVITE_SECONDS, ONLINE_SECONDS, Regulars
 from forties.web.store import tables_t
-from tests.accounts_helpers import make_account
-
-
-def app_client(tmp_path: Path) -> TestClient:
-    app = create_app(ServerSettings(db_url=f"sqlite:///{tmp_path / 'app.db'}",
-                                    limits=Limits(par=False, **Rates.lifted())))
-    return TestClient(app, raise_server_exceptions=False)
+from tests.accounts_helpers import SignedIn, app_client
 
 
 @pytest.fixture
@@ -37,25 +28,8 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
         yield c
 
 
-class Person:
-    """An account and the requests of a browser signed in to it."""
-
-    def __init__(self, client: TestClient, name: str) -> None:
-        self.client = client
-        self.account, self.key = make_account(client, name)
-        self.id = self.account.id
-
-    def _headers(self) -> dict[str, str]:
-        return {"Cookie": f"{COOKIE}={self.key}"}
-
-    def get(self, path: str) -> Any:
-        return self.client.get(path, headers=self._headers())
-
-    def post(self, path: str, body: Any = None) -> Any:
-        """POST ``body`` as JSON (written with \\u escapes: a lone surrogate goes as one)."""
-        return self.client.post(path, content=json.dumps({} if body is None else body),
-                                headers={**self._headers(),
-                                         "Content-Type": "application/json"})
+class Person(SignedIn):
+    """An account signed in, with its regulars' requests."""
 
     def follow(self, other: Person) -> None:
         r = self.post("/api/regulars/follow", {"account": other.id})
