@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import re
 import time
+from collections.abc import Callable
 from typing import Any
 
 from .pages import (
@@ -38,10 +39,15 @@ def play_now(server: str, browser: Any, preset: str, lang: str) -> tuple[Any, li
     page = new_page(browser, PHONE, lang)
     frames: list[Any] = []
     page.on("websocket", lambda ws: ws.on("framereceived", lambda f: frames.append(f)))
+    sit_down(server, page, preset, lang)
+    return page, frames
+
+
+def sit_down(server: str, page: Any, preset: str, lang: str) -> None:
+    """``page`` at a new play-now table of ``preset`` in ``lang`` (seat 0)."""
     made = post(server, "/api/play", {"preset": preset, "level": "random"})
     page.goto(f"{server}{made['url'].replace('#', f'?lang={lang}#')}")
     wait_ready(page)
-    return page, frames
 
 
 def errors(frames: list[Any]) -> list[dict[str, Any]]:
@@ -78,13 +84,18 @@ def my_turn(page: Any) -> bool:
     return True
 
 
-def tap_a_card_that_may_not_be_played(page: Any, frames: list[Any], bid: str | None
+def tap_a_card_that_may_not_be_played(page: Any, frames: list[Any], bid: str | None,
+                                      again: Callable[[], None]
                                       ) -> tuple[str, list[str], str, dict[str, Any]]:
-    """Play through the page (hand after hand) until this seat, to play to a trick, holds
-    a card it may not play; tap it. The card, the hand then, the trick, and the error
-    frame."""
+    """Play through the page (hand after hand, and at a new table, ``again()``, when a
+    game ends: a whole game may deal this seat no such card) until this seat, to play to
+    a trick, holds a card it may not play; tap it. The card, the hand then, the trick,
+    and the error frame."""
     deadline = time.monotonic() + 150
     while time.monotonic() < deadline:
+        if body(page, "phase") == "game-over":
+            again()
+            continue
         if not my_turn(page):
             continue
         wrong = page.locator("#hand button.card.unplayable")
@@ -105,7 +116,8 @@ def test_a_french_table_says_why_a_card_may_not_be_played(server: str, browser: 
     page, frames = play_now(server, browser, "forty-one", "fr")
     assert page.evaluate("document.documentElement.lang") == "fr"
     # (bidding 13 keeps the hand from being thrown in: the bids come to 11 or more)
-    card, hand, trick, frame = tap_a_card_that_may_not_be_played(page, frames, "13")
+    card, hand, trick, frame = tap_a_card_that_may_not_be_played(
+        page, frames, "13", lambda: sit_down(server, page, "forty-one", "fr"))
     suit = trick.split()[0][1]
     held = [c for c in hand if c[1] == suit]
     assert card[1] != suit and held
@@ -127,7 +139,8 @@ def test_an_arabic_table_says_why_a_card_may_not_be_played(server: str, browser:
     page, frames = play_now(server, browser, "nova-scotia", "ar")
     assert page.evaluate("[document.documentElement.lang, document.documentElement.dir]") == [
         "ar", "rtl"]
-    card, hand, trick, frame = tap_a_card_that_may_not_be_played(page, frames, None)
+    card, hand, trick, frame = tap_a_card_that_may_not_be_played(
+        page, frames, None, lambda: sit_down(server, page, "nova-scotia", "ar"))
     assert frame["code"] == "illegal"
     code, params = frame["refusal"], frame["params"]
     assert code in ("follow-or-trump", "trump"), frame
