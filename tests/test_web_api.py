@@ -205,7 +205,10 @@ async def test_tokens_are_unguessable_and_open_only_their_seat(
                                   [{"type": "hello", "seq": 0}], 1)
         assert snap["type"] == "snapshot" and snap["you"] == seat
         assert snap["view"]["seat"] == seat and snap["table"]["host"] == (seat == 0)
-    for bad in (other_tokens[1], tokens[1][:-1] + "A", "x" * 32):
+    # (a key with its last character changed: never to the one it had, which gave the
+    # seat's own key one time in 64, and a test that waited for a refusal never sent)
+    changed = tokens[1][:-1] + ("B" if tokens[1].endswith("A") else "A")
+    for bad in (other_tokens[1], changed, "x" * 32):
         (err,) = await ws_frames(f"{server.ws}/ws/{table}?token={bad}", [], 1)
         assert err["type"] == "error" and err["code"] == "token"
     (err,) = await ws_frames(f"{server.ws}/ws/no-such-table", [], 1)
