@@ -31,7 +31,6 @@ from .helpers_web import (
     stop_all,
 )
 
-pytestmark = pytest.mark.asyncio
 
 def board_frames(frames: list[dict[str, Any]], seat: int, board: int,
                  record: dict[str, Any]) -> int:
@@ -63,6 +62,7 @@ PAIRS = [{"name": "Ann & Bob"}, {"name": "Cy & Di", "one_computer": "basic"},
          {"name": "Bots", "computer": "basic"}, {"name": "Ed & Flo"}]
 
 
+@pytest.mark.asyncio
 async def test_an_online_session_plays_its_boards_and_hides_them(
         live_server: Any, api: httpx.AsyncClient) -> None:
     r = await api.post("/api/dup", json={"game": "auction-45", "boards": 4, "mode": "online",
@@ -146,6 +146,7 @@ async def test_an_online_session_plays_its_boards_and_hides_them(
     assert {s["pair"]["number"]: s["matchpoints"] for s in view["standings"]} == dict(mp)
 
 
+@pytest.mark.asyncio
 async def test_a_session_of_computers_plays_itself_and_each_table_has_its_par(
         tmp_path: Any) -> None:
     """Four partnerships of computers: nobody sits, the board tables play themselves; the

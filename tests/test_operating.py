@@ -113,6 +113,35 @@ def test_metrics_count_a_requests_refusal_and_an_error_by_kind(tmp_path: Path) -
     assert after[key] - before.get(key, 0) == 1
 
 
+def test_a_request_is_counted_before_its_last_byte_leaves() -> None:
+    """A client that has its whole answer and then scrapes ``/metrics`` finds the request
+    counted, whichever process answers the scrape (counting after the answer had gone let a
+    scrape on the other process come first, seen in a whole run)."""
+    from forties.web import metrics
+    from forties.web.observe import Observe
+
+    async def route(scope: Any, receive: Any, send: Any) -> None:
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"a", "more_body": True})
+        await send({"type": "http.response.body", "body": b"b"})
+
+    key = metrics.REQUESTS.labels("none", "2xx")
+    seen: list[tuple[str, float]] = []
+
+    async def send(message: Any) -> None:
+        seen.append((message["type"] + str(message.get("more_body", "")), key._value.get()))
+
+    async def receive() -> Any:
+        return {"type": "http.request", "body": b""}
+
+    before = key._value.get()
+    asyncio.run(Observe(route, None)({"type": "http", "method": "GET", "path": "/x"},
+                                     receive, send))
+    assert seen == [("http.response.start", before), ("http.response.bodyTrue", before),
+                    ("http.response.body", before + 1)]
+    assert key._value.get() == before + 1  # (once, not again when it ends)
+
+
 # ----- logs ------------------------------------------------------------------------------
 
 

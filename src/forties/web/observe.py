@@ -51,12 +51,23 @@ class Observe(Middleware):
         header = (b"x-request-id", rid.encode())
         began = time.perf_counter()
         status = 0
+        counted = False
+
+        def count() -> None:
+            nonlocal counted
+            if not counted:
+                counted = True
+                metrics.REQUESTS.labels(route_of(scope), metrics.status_class(status)).inc()
+                self._live_tables()
 
         async def answer(message: Message) -> None:
             nonlocal status
             if message["type"] == "http.response.start":
                 status = int(message["status"])
                 message = {**message, "headers": [*message.get("headers", []), header]}
+            elif message["type"] == "http.response.body" and not message.get("more_body"):
+                count()  # (before the last byte leaves: a client that has its answer
+                #          and then asks /metrics finds it counted, on any process)
             await send(message)
 
         try:
@@ -66,8 +77,7 @@ class Observe(Middleware):
             raise
         finally:
             route = route_of(scope)
-            metrics.REQUESTS.labels(route, metrics.status_class(status)).inc()
-            self._live_tables()
+            count()
             if not (route in QUIET and 200 <= status < 300):
                 requests_log.info(
                     "%s %s %s", scope.get("method"), route, status or "-",
