@@ -38,6 +38,7 @@ from .helpers_web import (
     basic_player,
     check_frames,
     knowledge_by_version,
+    pinged,
     private_table,
     stop_all,
 )
@@ -224,7 +225,9 @@ async def test_the_same_action_on_two_processes_at_once_is_applied_once(
             await asyncio.gather(ca.act(legal[0], version), cb.act(legal[-1], version))
             await asyncio.gather(*(c.wait_for(lambda c, v=version: c.view is not None and (
                 c.view["version"] > v), timeout=60) for c in (ca, cb)))
-            await asyncio.sleep(0.2)  # the refusal, if it is still on its way
+            # (each connection's messages are answered in order: once each has its pong,
+            # the refusal of the move that lost is here, however long it took)
+            await asyncio.gather(*(pinged(c) for c in (ca, cb)))
             acts = [e for e in record_events(a.db, table) if e["kind"] == "act"]
             mine = [e for e in acts[len(acts_before):] if e["seat"] == 0]
             assert len(mine) == 1, mine  # exactly one of the two
