@@ -64,7 +64,7 @@ def test_the_turn_timer_is_not_read_out_every_second(server: str, browser: Any) 
     page.goto(server + made["url"])
     wait_ready(page)
     page.click("#start")
-    page.wait_for_function("document.body.dataset.mine === 'true'")
+    page.wait_for_function("document.body?.dataset.mine === 'true'")
     timer = ".statusrow .timer:not([hidden])"
     page.wait_for_selector(timer)
     until(page, "window.__live.some(([r, t]) => r === 'status' && t === 'Your turn to bid')",
@@ -134,10 +134,10 @@ def test_a_french_screen_reader_hears_each_thing_once_and_you_in_the_second_pers
     # away, the computer may have played the rest of the first hand in their seat, on a
     # busy machine: that hand is not the player's, and the next one is played instead.)
     if not over(page) and not hand_cards(page):
-        page.wait_for_function("['hand-over', 'game-over'].includes(document.body.dataset.phase)")
+        page.wait_for_function("['hand-over', 'game-over'].includes(document.body?.dataset.phase)")
     if over(page):
         page.click("#ready")
-        page.wait_for_function("document.body.dataset.phase !== 'hand-over'")
+        page.wait_for_function("document.body?.dataset.phase !== 'hand-over'")
     heard = len(live(page))
     play_hand(page)
     page.wait_for_function("document.activeElement.tagName === 'H2'")
@@ -158,7 +158,7 @@ def test_a_french_screen_reader_hears_each_thing_once_and_you_in_the_second_pers
         if "Vous prenez le pli" in texts and any(re.search(r"vous donnez$", x) for x in texts):
             break
         page.click("#ready")
-        page.wait_for_function("document.body.dataset.phase !== 'hand-over'")
+        page.wait_for_function("document.body?.dataset.phase !== 'hand-over'")
         play_hand(page)
     texts = [text for _, text in live(page)]
     assert "Vous prenez le pli" in texts
@@ -262,7 +262,7 @@ def test_the_bidders_eight_cards_fit_a_french_phone_with_a_timer_and_hints(
         if body(page, "phase") == "hand-over":
             hand = body(page, "hand")
             page.click("#ready")
-            page.wait_for_function("h => document.body.dataset.hand !== h", arg=hand)
+            page.wait_for_function("h => document.body?.dataset.hand !== h", arg=hand)
         elif mine(page):
             act(page, bidder=True)
         else:

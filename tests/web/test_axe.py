@@ -99,7 +99,7 @@ def test_axe_finds_nothing_on_any_page(server: str, browser: Any, lang: str) -> 
                          " || !!document.getElementById('summary')"):
             break
         page.click("#ready")
-        page.wait_for_function("document.body.dataset.phase === 'auction'")
+        page.wait_for_function("document.body?.dataset.phase === 'auction'")
         play_until([page], lambda: over(page), limit=90, bidder=True)
     page.wait_for_selector("#summary")
     found += findings(page)

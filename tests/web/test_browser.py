@@ -99,7 +99,7 @@ def test_four_friends_play_merrimack_valley(server: str, browser: Any, shots: Pa
         " && !document.querySelector('#waiting').textContent.includes('empty')")
     host.click("#start")
     for p in pages:
-        p.wait_for_function("document.body.dataset.phase === 'auction'")
+        p.wait_for_function("document.body?.dataset.phase === 'auction'")
     seats = {int(body(p, "you")) for p in pages}
     assert seats == {0, 1, 2, 3}
 
@@ -140,21 +140,21 @@ def test_four_friends_play_merrimack_valley(server: str, browser: Any, shots: Pa
     before = (hand_cards(page), body(page, "trick"), body(page, "version"))
     page.reload()
     wait_ready(page)
-    page.wait_for_function("document.body.dataset.phase === 'play'")
+    page.wait_for_function("document.body?.dataset.phase === 'play'")
     assert (hand_cards(page), body(page, "trick"), body(page, "version")) == before
 
     # a dropped connection comes back by itself, with what was played meanwhile
     dropped = friends[0]
     dropped.evaluate("window.fortiesConnection.ws.close()")
-    dropped.wait_for_function("document.body.dataset.conn !== 'open'")
+    dropped.wait_for_function("document.body?.dataset.conn !== 'open'")
     others = [p for p in pages if p is not dropped]
     mover = next((p for p in others if mine(p)), None)
     if mover is not None:
         act(mover)
     seen = mover or host
-    dropped.wait_for_function("v => document.body.dataset.version === v",
+    dropped.wait_for_function("v => document.body?.dataset.version === v",
                               arg=body(seen, "version"))
-    dropped.wait_for_function("document.body.dataset.conn === 'open'")
+    dropped.wait_for_function("document.body?.dataset.conn === 'open'")
     assert body(dropped, "trick") == body(seen, "trick")
 
     # a card tapped out of turn: refused with the engine's reason in the page's words,
@@ -197,7 +197,7 @@ def test_four_friends_play_forty_one_in_three_languages(server: str, browser: An
         "document.querySelectorAll('#waiting li[data-seat] button').length === 0")
     host.click("#start")
     for p in pages:
-        p.wait_for_function("document.body.dataset.phase === 'auction'")
+        p.wait_for_function("document.body?.dataset.phase === 'auction'")
 
     # French for the host, Arabic (right to left) for the first friend
     assert host.evaluate("document.documentElement.lang") == "fr"
@@ -295,7 +295,7 @@ def test_play_now_to_the_end_of_a_hand_on_a_phone(server: str, browser: Any, sho
     assert page.locator("#hand button.card[aria-pressed=true]").count() == 3
     page.focus("#discard")
     page.keyboard.press("Enter")
-    page.wait_for_function("v => document.body.dataset.version !== v", arg=version)
+    page.wait_for_function("v => document.body?.dataset.version !== v", arg=version)
     assert len(hand_cards(page)) == 5
 
     # away: a computer player takes the seat; the tap that takes it back plays nothing
@@ -328,7 +328,7 @@ def test_play_now_to_the_end_of_a_hand_on_a_phone(server: str, browser: Any, sho
     assert replay.eval_on_selector_all(
         "#hands > div", "ds => ds.map(d => d.querySelectorAll('.card').length)") == [5, 5, 5, 5]
     replay.click("#next")
-    replay.wait_for_function("document.body.dataset.step === '1'")
+    replay.wait_for_function("document.body?.dataset.step === '1'")
     assert re.fullmatch(r"You (pass|bid \d+)|.+ (passes|bids \d+)",
                         replay.text_content("#step-text"))
     for _ in range(12):
@@ -458,7 +458,7 @@ def test_a_forty_one_tie_says_why_the_game_goes_on(server: str, browser: Any, ti
         if page.locator("#result41").count():
             break
         page.click("#ready")
-        page.wait_for_function("document.body.dataset.phase === 'auction'")
+        page.wait_for_function("document.body?.dataset.phase === 'auction'")
     assert page.eval_on_selector_all("#review p[data-tie]",
                                      "ps => ps.map(p => p.textContent)") == [said]
     assert not page.locator("#review p[data-blocked]").count()
@@ -501,7 +501,7 @@ def test_forty_one_pad_and_review_read_at_a_glance(server: str, browser: Any, sh
         p.click("#ready")
 
     # hand 2: everyone bids 3 (12 in all): played to its end
-    host.wait_for_function("document.body.dataset.phase === 'auction'")
+    host.wait_for_function("document.body?.dataset.phase === 'auction'")
     play_until(pages, lambda: over(host), bid="3")
     host.wait_for_selector("#result41")
     seats = host.eval_on_selector_all("#result41 > span", "ss => ss.map(s => s.textContent)")
@@ -526,7 +526,7 @@ def test_forty_one_pad_and_review_read_at_a_glance(server: str, browser: Any, sh
     qualify = [t for t in ((0, 2), (1, 3)) if any(score[p] == 3 and score[q] > 0
                                                 for p, q in (t, t[::-1]))]
     if len(qualify) == 1:  # one partnership has 3 with a partner above 0: it wins
-        host.wait_for_function("document.body.dataset.phase === 'game-over'")
+        host.wait_for_function("document.body?.dataset.phase === 'game-over'")
         status = host.text_content("#status") or ""
         assert re.fullmatch(r".+ and .+ win the game: 3 with a partner above 0", status), status
     else:
@@ -657,7 +657,7 @@ def test_the_45s_pad_fits_a_phone_with_every_number(server: str, browser: Any, s
             if k:
                 hand = body(player, "hand")
                 player.click("#ready")
-                player.wait_for_function("h => document.body.dataset.hand !== h", arg=hand)
+                player.wait_for_function("h => document.body?.dataset.hand !== h", arg=hand)
             play_until([player], lambda p=player: over(p), bidder=want_set)
             if body(player, "phase") == "game-over":
                 break

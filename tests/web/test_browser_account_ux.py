@@ -44,7 +44,7 @@ def test_a_guest_makes_an_account_from_the_table_and_comes_back_to_it(
     assert page.get_attribute("#b-account", "href") == (
         f"/account?back=%2Ft%2F{made['table']}")
     page.click("#b-account")
-    page.wait_for_function("document.body.dataset.ready === '1'")
+    page.wait_for_function("document.body?.dataset.ready === '1'")
     assert page.inner_text("#home-link") == "Back to your table"
     assert page.get_attribute("#home-link", "href") == f"/t/{made['table']}"
     page.fill("#signup-name", "Gérard LeBlanc")
@@ -57,16 +57,16 @@ def test_a_guest_makes_an_account_from_the_table_and_comes_back_to_it(
     page.wait_for_url(f"{base}/t/{made['table']}")
     # back in the same seat, and the link now names the account
     page.wait_for_selector("body[data-conn='open']", state="attached")
-    page.wait_for_function("document.body.dataset.mine !== undefined")
+    page.wait_for_function("document.body?.dataset.mine !== undefined")
     open_more(page)
     page.wait_for_function("document.getElementById('b-account').textContent"
                            " === 'Your account'")
     # signed out, then in again from the table: back at the table at once
     page.goto(base + "/account")
-    page.wait_for_function("document.body.dataset.ready === '1'")
+    page.wait_for_function("document.body?.dataset.ready === '1'")
     page.click("#signout")
     page.goto(f"{base}/account?back=/t/{made['table']}")
-    page.wait_for_function("document.body.dataset.ready === '1'")
+    page.wait_for_function("document.body?.dataset.ready === '1'")
     page.click("#signin")
     page.wait_for_url(f"{base}/t/{made['table']}")
     assert page.errors == []
@@ -88,7 +88,7 @@ def test_a_finished_game_offers_a_guest_an_account(server: str, browser: Any) ->
                          " || !!document.getElementById('summary')"):
             break
         page.click("#ready")
-        page.wait_for_function("document.body.dataset.phase === 'auction'")
+        page.wait_for_function("document.body?.dataset.phase === 'auction'")
     page.wait_for_selector("#account-keep")
     assert page.inner_text("#account-keep") == "Créez un compte pour garder cette partie"
     assert page.get_attribute("#account-keep", "href") == (
@@ -119,14 +119,14 @@ def test_the_home_page_offers_to_make_an_account_on_a_phone(server: str, browser
                                                            lang: str) -> None:
     page = device(browser, lang)
     page.goto(f"{local(server)}/?lang={lang}")
-    page.wait_for_function("document.body.dataset.ready === '1'")
+    page.wait_for_function("document.body?.dataset.ready === '1'")
     assert page.inner_text("#account-link") == {
         "en": "Sign in or make an account", "fr": "Se connecter ou créer un compte",
         "ar": "الدخول أو إنشاء حساب"}[lang]
     assert page.evaluate(NO_SIDEWAYS)
     assert page.is_hidden("#games-link")  # a guest has no games of an account
     page.click("#account-link")
-    page.wait_for_function("document.body.dataset.ready === '1'")
+    page.wait_for_function("document.body?.dataset.ready === '1'")
     assert page.is_visible("#signup")
     page.context.close()
 
@@ -146,12 +146,12 @@ def test_my_games_is_called_the_same_wherever_it_is_offered(server: str, browser
     on_account = page.inner_text("#signed a[href='/me/games']")
     hide = page.inner_text("label.check:has(#privacy)")
     page.goto(f"{base}/?lang={lang}")
-    page.wait_for_function("document.body.dataset.ready === '1'")
+    page.wait_for_function("document.body?.dataset.ready === '1'")
     assert page.is_visible("#games-link")
     on_home = page.inner_text("#games-link")
     assert page.evaluate(NO_SIDEWAYS)
     page.click("#games-link")
-    page.wait_for_function("document.body.dataset.ready === '1'")
+    page.wait_for_function("document.body?.dataset.ready === '1'")
     heading = page.inner_text("h1")
     assert on_account == on_home == heading == {
         "en": "My games", "fr": "Mes parties", "ar": "مبارياتي"}[lang]
@@ -166,12 +166,12 @@ def test_a_new_accounts_empty_pages_say_what_fills_them(server: str, browser: An
     page.click("#signup")
     page.wait_for_selector("#codes li")
     page.goto(f"{local(server)}/me/games?lang=fr")
-    page.wait_for_function("document.body.dataset.ready === '1'")
+    page.wait_for_function("document.body?.dataset.ready === '1'")
     assert page.is_visible("#empty")
     assert "les parties que vous terminez une fois connecté" in page.inner_text("#empty")
     me = page.evaluate("fetch('/api/account').then((r) => r.json())")["account"]["id"]
     page.goto(f"{local(server)}/players/{me}?lang=fr")
-    page.wait_for_function("document.body.dataset.ready === '1'")
+    page.wait_for_function("document.body?.dataset.ready === '1'")
     assert "l'hôte coche « Partie classée » avant le début" in page.inner_text("main")
     assert page.evaluate(NO_SIDEWAYS)
     page.context.close()

@@ -18,7 +18,7 @@ from .test_browser_regulars import fill, signed_up
 
 
 def ready(page: Any) -> None:
-    page.wait_for_function("document.body.dataset.ready === '1'")
+    page.wait_for_function("document.body?.dataset.ready === '1'")
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])

@@ -44,7 +44,7 @@ def test_a_tap_lost_with_the_server_is_played_when_it_is_back(tmp_path: Path,
         os.kill(srv.proc.pid, signal.SIGSTOP)  # the tap is read by nobody
         page.click("#actions button[data-action$=' pass']")
         srv.kill()
-        page.wait_for_function("document.body.dataset.conn !== 'open'"
+        page.wait_for_function("document.body?.dataset.conn !== 'open'"
                                " || document.getElementById('conn').textContent !== ''")
         srv = ServerProcess(tmp_path, db=srv.db).start(port=srv.port)
         # no second tap: the page sends the first again once it is up to date

@@ -149,7 +149,7 @@ def test_my_games_filters_and_a_hand_in_the_replay(browser: Any, site: Site) -> 
     page.click(f"li.game[data-table='{site.table}'] .hands-box summary")
     page.click(f"li.game[data-table='{site.table}'] a:text-is('Hand 2')")
     page.wait_for_url(f"**/replay?table={site.table}&hand=2")
-    page.wait_for_function("document.body.dataset.ready === '1' || "
+    page.wait_for_function("document.body?.dataset.ready === '1' || "
                            "document.getElementById('error').textContent !== ''", timeout=60000)
     assert page.text_content("#error") == "" and page.errors == []  # type: ignore[attr-defined]
     assert page.text_content("#step-text") == "Hand 2: the deal"

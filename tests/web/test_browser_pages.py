@@ -86,7 +86,7 @@ def test_a_french_phone_game_fits_the_screen_and_says_your_bid_in_french(
         page.click("#b-pad")
         hand = body(page, "hand")
         page.click("#ready")
-        page.wait_for_function("h => document.body.dataset.hand !== h", arg=hand)
+        page.wait_for_function("h => document.body?.dataset.hand !== h", arg=hand)
     else:
         raise AssertionError("the player never took the bid in four hands")
     assert line.startswith("Vous avez pris à 30 : "), line
@@ -268,7 +268,7 @@ def test_the_host_hands_out_a_watch_link(server: str, browser: Any) -> None:
     assert link == f"{server}/t/{made['table']}#watch"
     host.wait_for_selector("#start")
     host.click("#start")  # the empty seats get computer players
-    host.wait_for_function("document.body.dataset.phase === 'auction'")
+    host.wait_for_function("document.body?.dataset.phase === 'auction'")
     host.click("#b-more")
     assert host.input_value("#watch-link-url") == link
 
@@ -406,7 +406,7 @@ def test_the_french_par_line_agrees_with_its_side(server: str, browser: Any) -> 
             break
         hand = body(page, "hand")
         page.click("#ready")
-        page.wait_for_function("h => document.body.dataset.hand !== h", arg=hand)
+        page.wait_for_function("h => document.body?.dataset.hand !== h", arg=hand)
     else:
         raise AssertionError("the player never took the bid in five hands")
     got = re.fullmatch(r"(.+) (\w+) faire (\d+) (points?) à cartes ouvertes\.", par)

@@ -59,7 +59,7 @@ def said(page: Any, text: str) -> None:
 
 def open_account(page: Any, url: str) -> None:
     page.goto(url)
-    page.wait_for_function("document.body.dataset.ready === '1'")
+    page.wait_for_function("document.body?.dataset.ready === '1'")
 
 
 def test_sign_up_sign_out_sign_in_and_a_second_device(server: str, browser: Any) -> None:
@@ -95,10 +95,10 @@ def test_sign_up_sign_out_sign_in_and_a_second_device(server: str, browser: Any)
     assert page.locator("#keys li").count() == 1
     # the home page's header names the account
     page.goto(base + "/")
-    page.wait_for_function("document.body.dataset.ready === '1'")
+    page.wait_for_function("document.body?.dataset.ready === '1'")
     assert page.inner_text("#account-link") == "Your account (Marie-Claire)"
     page.click("#account-link")
-    page.wait_for_function("document.body.dataset.ready === '1'")
+    page.wait_for_function("document.body?.dataset.ready === '1'")
     # signed out, then in again with the same passkey (its counter moved on)
     page.click("#signout")
     said(page, "You are signed out on this device.")
@@ -121,7 +121,7 @@ def test_sign_up_sign_out_sign_in_and_a_second_device(server: str, browser: Any)
     assert phone.inner_text("#me-name") == "Marie-Claire"
     assert len(kept_passkeys(phone)) == 1
     page.reload()
-    page.wait_for_function("document.body.dataset.ready === '1'")
+    page.wait_for_function("document.body?.dataset.ready === '1'")
     assert page.locator("#keys li").count() == 2
     assert page.locator("#sessions li").count() == 2
     # a third browser with no passkey signs in by a recovery code, then adds one
@@ -178,7 +178,7 @@ def test_axe_finds_nothing_on_the_account_page(server: str, browser: Any, lang: 
     assert page.evaluate(NO_SIDEWAYS)
     # the home page's header with its link to the account, a long name in it
     page.goto(f"{local(server)}/?lang={lang}")
-    page.wait_for_function("document.body.dataset.ready === '1'")
+    page.wait_for_function("document.body?.dataset.ready === '1'")
     assert f"Axe {lang}" in page.inner_text("#account-link")
     found += findings(page)
     page.set_viewport_size(PHONE)
@@ -195,7 +195,7 @@ def test_opened_by_its_address_of_numbers_the_page_offers_its_name(server: str,
     assert page.is_visible("#by-name")
     assert page.get_attribute("#by-name-link", "href") == local(server) + "/account#x"
     page.click("#by-name-link")
-    page.wait_for_function("document.body.dataset.ready === '1'")
+    page.wait_for_function("document.body?.dataset.ready === '1'")
     assert page.url.startswith(local(server)) and page.is_hidden("#by-name")
     page.fill("#signup-name", "Numbers")
     page.click("#signup")

@@ -54,7 +54,7 @@ def test_the_host_invites_a_regular_from_the_waiting_panel_who_takes_the_seat_fr
     friend, friend_me = signed_up(browser, base, lang, f"Friend {lang}", PHONE)
     # the friend's home page is open (online): none yet
     friend.goto(f"{base}/?lang={lang}")
-    friend.wait_for_function("document.body.dataset.ready === '1'")
+    friend.wait_for_function("document.body?.dataset.ready === '1'")
     friend.wait_for_selector("#regulars-box", state="visible")
     assert friend.is_visible("#notices-none")
     # the host follows the friend (the players' pages have the button) and makes a table
@@ -62,7 +62,7 @@ def test_the_host_invites_a_regular_from_the_waiting_panel_who_takes_the_seat_fr
     made = post(host, "/api/tables", {"preset": "merrimack-valley", "name": host_me["name"],
                                       "level": "basic"})["body"]
     host.goto(f"{base}/t/{made['table']}?lang={lang}#token={made['token']}")
-    host.wait_for_function("document.body.dataset.ready === '1'")
+    host.wait_for_function("document.body?.dataset.ready === '1'")
     host.wait_for_selector("#regular-who")
     assert host.locator("#regular-who option").all_inner_texts() == [friend_me["name"]]
     assert host.locator("#regular-h").inner_text() == words["regulars.invite.heading"]
@@ -77,7 +77,7 @@ def test_the_host_invites_a_regular_from_the_waiting_panel_who_takes_the_seat_fr
     host.set_viewport_size(TABLET)
     # the friend's home page shows the invitation (asked again, as it does every 20 s)
     friend.reload()
-    friend.wait_for_function("document.body.dataset.ready === '1'")
+    friend.wait_for_function("document.body?.dataset.ready === '1'")
     notice = friend.locator("#notices li")
     notice.wait_for()
     assert notice.locator("span").first.inner_text() == fill(
@@ -93,7 +93,7 @@ def test_the_host_invites_a_regular_from_the_waiting_panel_who_takes_the_seat_fr
     accept.focus()
     friend.keyboard.press("Enter")
     friend.wait_for_url("**/t/**")
-    friend.wait_for_function("document.body.dataset.ready === '1'")
+    friend.wait_for_function("document.body?.dataset.ready === '1'")
     host.wait_for_function("(name) => document.querySelector('#waiting li[data-seat=\"2\"]')"
                            ".textContent.includes(name)", arg=friend_me["name"])
     summary = friend.evaluate(f"fetch('/api/tables/{made['table']}').then((r) => r.json())")
@@ -118,7 +118,7 @@ def test_a_players_page_follows_and_blocks_them(server: str, browser: Any) -> No
     them, them_me = signed_up(browser, base, "en", "Followed", PHONE)
     # their own page: no buttons
     them.goto(f"{base}/players/{them_me['id']}")
-    them.wait_for_function("document.body.dataset.ready === '1'")
+    them.wait_for_function("document.body?.dataset.ready === '1'")
     assert them.locator("#regular-actions button").count() == 0
     me.goto(f"{base}/players/{them_me['id']}")
     me.wait_for_selector("#follow")
@@ -145,5 +145,5 @@ def test_a_players_page_follows_and_blocks_them(server: str, browser: Any) -> No
     # a guest (another browser, no account) sees the page without buttons
     guest = device(browser, "en", PHONE)
     guest.goto(f"{base}/players/{them_me['id']}")
-    guest.wait_for_function("document.body.dataset.ready === '1'")
+    guest.wait_for_function("document.body?.dataset.ready === '1'")
     assert guest.locator("#regular-actions button").count() == 0

@@ -44,7 +44,7 @@ def test_out_of_time_the_computer_takes_the_seat_and_the_tap_back_plays_nothing(
     page.goto(slow_server + made["url"])
     wait_ready(page)
     page.click("#start")
-    page.wait_for_function("document.body.dataset.mine === 'true'")
+    page.wait_for_function("document.body?.dataset.mine === 'true'")
     # the countdown, from the seconds the server says are left
     page.wait_for_selector("#turn-timer:not([hidden])")
     assert re.fullmatch(r"0:0[0-5]", page.text_content("#turn-timer") or "")
@@ -121,11 +121,11 @@ def test_the_dealer_robs_the_pack_through_the_page(server: str, browser: Any,
     page.click("#b-more")
     page.click("#b-away")
     page.wait_for_selector("#back", state="visible")
-    page.wait_for_function("document.body.dataset.phase === 'hand-over'", timeout=60000)
+    page.wait_for_function("document.body?.dataset.phase === 'hand-over'", timeout=60000)
     page.click("#b-more")
     page.click("#back")
     page.click("#ready")
-    page.wait_for_function("document.body.dataset.hand === '1'")
+    page.wait_for_function("document.body?.dataset.hand === '1'")
     deadline = time.monotonic() + 60
     while not (body(page, "phase") == "rob-pack" and mine(page)):
         assert time.monotonic() < deadline, "the dealer was never asked to rob the pack"
@@ -138,7 +138,7 @@ def test_the_dealer_robs_the_pack_through_the_page(server: str, browser: Any,
                 cards.nth(k).click()
                 k += 1
             page.click("#discard")
-            page.wait_for_function("v => document.body.dataset.version !== v", arg=version)
+            page.wait_for_function("v => document.body?.dataset.version !== v", arg=version)
         elif mine(page):
             act(page)
         else:
@@ -159,7 +159,7 @@ def test_the_dealer_robs_the_pack_through_the_page(server: str, browser: Any,
     page.screenshot(path=str(shots / "web-rob-pack-phone.png"))
     version = body(page, "version")
     rob.click()
-    page.wait_for_function("v => document.body.dataset.version !== v", arg=version)
+    page.wait_for_function("v => document.body?.dataset.version !== v", arg=version)
     now = hand_cards(page)
     assert pack[0] in now and held[0] not in now and len(now) == len(held)
     assert not page.errors

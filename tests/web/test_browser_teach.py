@@ -136,7 +136,7 @@ def test_the_game_over_summary(server: str, browser: Any, size: dict[str, int],
                          " || !!document.getElementById('summary')"):
             break
         page.click("#ready")
-        page.wait_for_function("document.body.dataset.phase === 'auction'")
+        page.wait_for_function("document.body?.dataset.phase === 'auction'")
     until(page, "() => !!document.querySelector('#summary .summary-pars li')",
           "the summary with the par of the hand", timeout=120)
     pad = page.evaluate("() => document.querySelectorAll('#pad-body tbody').length")

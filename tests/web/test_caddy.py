@@ -486,7 +486,7 @@ def test_a_whole_game_in_chromium_over_https_through_caddy(
             host.click("#start")
             for p in pages:  # (a table waiting for its players is in its auction already)
                 p.wait_for_selector("#waiting", state="hidden")
-                p.wait_for_function("document.body.dataset.phase === 'auction'")
+                p.wait_for_function("document.body?.dataset.phase === 'auction'")
                 assert p.evaluate("location.protocol") == "https:"
                 assert p.evaluate("window.fortiesConnection.ws.url").startswith(
                     f"wss://{SITE}:{front.port}/ws/{made['table']}")
@@ -496,10 +496,10 @@ def test_a_whole_game_in_chromium_over_https_through_caddy(
                     break
                 for p in pages:
                     p.click("#ready")
-                host.wait_for_function("document.body.dataset.phase !== 'hand-over'")
+                host.wait_for_function("document.body?.dataset.phase !== 'hand-over'")
             assert body(host, "phase") == "game-over", front.said()
             for p in pages:
-                p.wait_for_function("document.body.dataset.phase === 'game-over'")
+                p.wait_for_function("document.body?.dataset.phase === 'game-over'")
                 assert not mine(p) and not p.errors, p.errors
             # the record, through Caddy too: a whole game, as the referee judges it
             status, record = front.request("GET", f"/api/tables/{made['table']}/record")

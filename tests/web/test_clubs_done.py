@@ -391,12 +391,12 @@ def test_a_clubs_season_and_a_duplicate_session_online(site: str, browser: Any,
     errors = watched(director)
     # the club, from My clubs, its games to 5 points
     director.goto(f"{base}/clubs")
-    director.wait_for_function("document.body.dataset.ready === '1'")
+    director.wait_for_function("document.body?.dataset.ready === '1'")
     director.fill("#new-name", "The Friday Club")
     director.fill("#new-target", "5")
     director.click("#new-go")
     director.wait_for_url("**/club/*")
-    director.wait_for_function("document.body.dataset.ready === '1'")
+    director.wait_for_function("document.body?.dataset.ready === '1'")
     club = director.url.split("/club/")[1].split("?")[0]
     # its two evenings online, two games each, in its calendar (as the club's page adds
     # them, two prizes and a booby prize, couples level sharing a prize)
@@ -547,7 +547,7 @@ def test_a_clubs_season_and_a_duplicate_session_online(site: str, browser: Any,
     for lang in ("en", "fr"):
         words = catalog(lang)
         director.goto(f"{base}/club/{club}?lang={lang}")
-        director.wait_for_function("document.body.dataset.ready === '1'")
+        director.wait_for_function("document.body?.dataset.ready === '1'")
         assert director.inner_text("#evening-h") == words["club.evening.heading"]
         assert director.locator("#past li").count() == 3
         assert director.evaluate(NO_SIDEWAYS), f"the club's page in {lang}"

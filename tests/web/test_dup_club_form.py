@@ -30,7 +30,7 @@ def test_a_club_director_makes_a_session_in_the_calendar(server: str, browser: A
     for lang in ("fr", "ar", "en"):
         director.goto(f"{base}/dup?club={club_id}&lang={lang}")
         director.wait_for_selector("#club-when:not([hidden])")
-        director.wait_for_function("document.body.dataset.ready === '1'")
+        director.wait_for_function("document.body?.dataset.ready === '1'")
         assert director.input_value("#game") == "auction-45"
         # the members' names are offered for the partnerships
         assert director.eval_on_selector_all(
@@ -60,7 +60,7 @@ def test_a_club_director_makes_a_session_in_the_calendar(server: str, browser: A
     assert session["partnerships"][0]["name"] == \
         "Organizer of Pairs & Guest One"
     director.goto(f"{base}/club/{club_id}")
-    director.wait_for_function("document.body.dataset.ready === '1'")
+    director.wait_for_function("document.body?.dataset.ready === '1'")
     assert director.get_attribute(f"#upcoming li[data-event='{sid}'] a.direct",
                                   "href") == f"/dup/{sid}/director"
     assert not director.errors  # type: ignore[attr-defined]

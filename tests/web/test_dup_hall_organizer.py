@@ -72,7 +72,7 @@ def test_a_hall_organizer_sets_up_prints_the_slips_and_reports_from_a_phone(
     director.click("#dup-link")
     director.wait_for_url("**/dup")
     director.goto(f"{server}/dup?lang={lang}")
-    director.wait_for_function("document.body.dataset.ready === '1'")
+    director.wait_for_function("document.body?.dataset.ready === '1'")
     # in the hall, every seat is a person's: no computer to choose
     assert shown(director, "#fill-box") == 0 and shown(director, ".online-only") == 0
     director.select_option("#mode", "online")
@@ -164,7 +164,7 @@ def test_a_clubs_director_starts_a_duplicate_session_from_the_club(
     club = post(director, "/api/clubs", {"name": "Thursday Pairs", "preset": "forty-one"})
     club_id = club["body"]["club"]
     director.goto(f"{base}/club/{club_id}")
-    director.wait_for_function("document.body.dataset.ready === '1'")
+    director.wait_for_function("document.body?.dataset.ready === '1'")
     director.click("#dup-link")
     director.wait_for_selector("#club-note:not([hidden])")
     assert director.inner_text("#club-note") == fill(words["dup.new.club"],
@@ -177,14 +177,14 @@ def test_a_clubs_director_starts_a_duplicate_session_from_the_club(
     director.wait_for_url("**/director")
     sid = director.url.split("/dup/")[1].split("/")[0]
     director.goto(f"{base}/club/{club_id}")
-    director.wait_for_function("document.body.dataset.ready === '1'")
+    director.wait_for_function("document.body?.dataset.ready === '1'")
     direct = director.locator(f"#upcoming li[data-event='{sid}'] a.direct, "
                               f"#past li[data-event='{sid}'] a.direct")
     assert direct.get_attribute("href") == f"/dup/{sid}/director"
     # someone who is not a member, sent the club's address, is told how to join it
     guest = device(browser, "en", PHONE)
     guest.goto(f"{base}/club/{club_id}")
-    guest.wait_for_function("document.body.dataset.ready === '1'")
+    guest.wait_for_function("document.body?.dataset.ready === '1'")
     assert guest.inner_text("#you") == words["club.not_member"]
     assert "ask one of its directors for an invite link" in words["club.not_member"]
     assert not director.errors and not guest.errors
@@ -207,7 +207,7 @@ def test_a_clubs_evening_is_set_and_shown_in_the_readers_own_time(server: str,
     halifax.add_cookies(director.context.cookies())
     page = halifax.new_page()
     page.goto(f"{base}/club/{club_id}")
-    page.wait_for_function("document.body.dataset.ready === '1'")
+    page.wait_for_function("document.body?.dataset.ready === '1'")
     assert page.inner_text("label:has(#evening-time) span") == words["club.evening.time"]
     assert "UTC" not in page.inner_text("#evening-box")
     page.fill("#evening-title", "Summer night")

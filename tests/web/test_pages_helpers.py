@@ -27,7 +27,7 @@ def test_act_leaves_a_table_waiting_for_its_players_alone(server: str,
         act(page)  # no turn yet: nothing tapped, nothing refused
         assert body(page, "version") == version and page.text_content("#refusal") == ""
         page.click("#start")
-        page.wait_for_function("document.body.dataset.mine === 'true'"
+        page.wait_for_function("document.body?.dataset.mine === 'true'"
                                " && document.querySelectorAll('#actions button.act').length")
         version = body(page, "version")
         act(page)  # the host's turn now: a pass or a bid, and the table moves on
