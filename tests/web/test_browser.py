@@ -624,7 +624,13 @@ def the_games_hands(server: str, table: str) -> list[dict[str, Any]]:
     return hands
 
 
-def test_the_45s_pad_fits_a_phone_with_every_number(server: str, browser: Any, shots: Path) -> None:
+@pytest.mark.parametrize(("preset", "options"), [
+    ("merrimack-valley", {}), ("auction-45", {"players": 6, "teams": "two-threes"}),
+    ("auction-45", {"players": 3}), ("call-your-partner", {})],
+    ids=["mv", "a45-6", "a45-3", "cyp"])
+def test_the_45s_pad_fits_a_phone_with_every_number(server: str, browser: Any, shots: Path,
+                                                    preset: str,
+                                                    options: dict[str, Any]) -> None:
     """The Forty-Fives score pad after two hands played out, at a table of four (Merrimack
     Valley, two teams), of six (Auction 45, two teams of three), of three and of five each
     for himself (Auction 45, Call Your Partner). On a 360 px phone in English, French and
@@ -642,92 +648,88 @@ def test_the_45s_pad_fits_a_phone_with_every_number(server: str, browser: Any, s
     for word."""
     long_fr = "Jean-Baptiste Arsenault-Thériault & Marie-Madeleine Chiasson-Doucet"
     words = {lang: get(server, f"/i18n/{lang}.json")["messages"] for lang in ("en", "fr", "ar")}
-    for preset, options in (("merrimack-valley", {}),
-                            ("auction-45", {"players": 6, "teams": "two-threes"}),
-                            ("auction-45", {"players": 3}),
-                            ("call-your-partner", {})):
-        made = post(server, "/api/play", {"preset": preset, "options": options,
-                                          "level": "random"})
-        table = made["table"]
-        player = new_page(browser, PHONE)
-        player.goto(server + made["url"])
-        wait_ready(player)
-        want_set = options == {"players": 3}  # (a bid of 30 for 60 played at random)
-        for k in range(6 if want_set else 2):
-            if k:
-                hand = body(player, "hand")
-                player.click("#ready")
-                player.wait_for_function("h => document.body?.dataset.hand !== h", arg=hand)
-            play_until([player], lambda p=player: over(p), bidder=want_set)
-            if body(player, "phase") == "game-over":
-                break
-            if k and (not want_set or any(x["made"] is False
-                                          for x in the_games_hands(server, table))):
-                break
-        hands = the_games_hands(server, table)
-        assert not want_set or any(x["made"] is False for x in hands), hands
-        rules = build_rules(preset, options)
-        sides, players = len(rules.sides), rules.players  # type: ignore[attr-defined]
-        for viewport, lang in ((PHONE, "en"), (PHONE, "fr"), (PHONE, "ar"),
-                               (LAPTOP, "en"), (LAPTOP, "fr"), (LAPTOP, "ar"), (DESKTOP, "ar")):
-            p = new_page(browser, viewport, lang)
-            p.goto(f"{server}/t/{table}#watch")
-            wait_ready(p)
-            if not p.locator("#pad").is_visible():  # (the desktop's side panel may show it)
-                p.click("#b-pad")
-            p.wait_for_selector("#pad-body table.pad tbody tr")  # (all hands come at once)
-            where = (preset, players, viewport["width"], lang)
-            got = p.evaluate(PAD_WORDS_JS)
-            fit = p.evaluate(PAD_FITS_JS)
-            assert got["rows"] >= 1 and not got["broken"] and not got["overflow"], (where, got)
-            assert got["page"] <= got["view"], (where, got)
-            assert fit["scroll"] <= fit["client"], (where, fit, got)
-            # every hand, every number the engine gives it
-            w = words[lang]
-            # read as a table: the four column headings, each side's name the heading of its row
-            heads = ["pad.hand", "pad.side" if sides < players else "pad.player41", "pad.points",
-                     "pad.total41"]
-            pad_body = p.locator("#pad-body")
-            assert pad_body.get_by_role("columnheader").all_text_contents() == [w[x] for x in heads]
-            names = p.locator("#pad-body tr[data-side] th").all_text_contents()
-            rowheads = pad_body.get_by_role("rowheader").all_text_contents()
-            assert names and set(names) <= set(rowheads), (where, names, rowheads)
-            pad = p.evaluate(PAD_HANDS_JS)
-            assert [x["hand"] for x in pad] == list(range(len(hands))), (where, pad)
-            before = [0] * sides
-            for line, game in zip(pad, hands, strict=True):
-                assert line["number"] == str(line["hand"] + 1)
-                if game["bidder"] is not None:
-                    note = w["pad.note.made" if game["made"] else "pad.note.set"]
-                    bid = w.get(f"bid.{game['bid']}", game["bid"])  # ("30 for 60" in words)
-                    assert bid in line["bid"] and note in line["bid"], (where, line)
-                    took = w["pad.bid_result_took"].split("{bid}")[1].format(
-                        note=note, took=game["took"])  # (": set, took 15")
-                    assert line["bid"].endswith(took), (where, line, game)
-                if game["trump"]:
-                    assert w[f"suit.{game['trump']}"] in line["bid"], (where, line)
-                assert [s["side"] for s in line["sides"]] == list(range(sides)), (where, line)
-                assert [s["total"] for s in line["sides"]] == [str(x) for x in game["scores"]], \
-                    (where, line, game)
-                totals = [int(s["total"]) for s in line["sides"]]
-                change = [t - b for t, b in zip(totals, before, strict=True)]
-                assert [s["points"] for s in line["sides"]] == [
-                    f"{c:+d}" if c else "0" for c in change], (where, line, game)
-                assert [int(s["points"]) for s in line["sides"]] == game["change"], (where, line)
-                before = totals
-                assert all(s["who"] and s["dirs"] == ["ltr", "ltr"] for s in line["sides"]), line
-            if viewport is PHONE and lang != "en":
-                screenshot(p, shots, f"45s-pad-{preset}-{players}-{lang}-phone", full=True)
-            # the longest names and words a table may give its sides still read whole
-            longest = {"en": "Computer 2 & Computer 4 & Computer 6",
-                       "fr": long_fr, "ar": "الحاسوب 2 و الحاسوب 4 و الحاسوب 6"}[lang]
-            p.eval_on_selector_all("#pad-body tr[data-side] th",
-                                   "(cs, n) => cs.forEach((c) => { c.textContent = n; })", longest)
-            again = p.evaluate(PAD_WORDS_JS)
-            fit = p.evaluate(PAD_FITS_JS)
-            assert not again["broken"] and not again["overflow"], (where, again)
-            assert again["page"] <= again["view"], (where, again)
-            assert fit["scroll"] <= fit["client"], (where, fit, again)
-            assert not p.errors
-            p.context.close()
-        player.context.close()
+    made = post(server, "/api/play", {"preset": preset, "options": options,
+                                      "level": "random"})
+    table = made["table"]
+    player = new_page(browser, PHONE)
+    player.goto(server + made["url"])
+    wait_ready(player)
+    want_set = options == {"players": 3}  # (a bid of 30 for 60 played at random)
+    for k in range(6 if want_set else 2):
+        if k:
+            hand = body(player, "hand")
+            player.click("#ready")
+            player.wait_for_function("h => document.body?.dataset.hand !== h", arg=hand)
+        play_until([player], lambda p=player: over(p), bidder=want_set)
+        if body(player, "phase") == "game-over":
+            break
+        if k and (not want_set or any(x["made"] is False
+                                      for x in the_games_hands(server, table))):
+            break
+    hands = the_games_hands(server, table)
+    assert not want_set or any(x["made"] is False for x in hands), hands
+    rules = build_rules(preset, options)
+    sides, players = len(rules.sides), rules.players  # type: ignore[attr-defined]
+    for viewport, lang in ((PHONE, "en"), (PHONE, "fr"), (PHONE, "ar"),
+                           (LAPTOP, "en"), (LAPTOP, "fr"), (LAPTOP, "ar"), (DESKTOP, "ar")):
+        p = new_page(browser, viewport, lang)
+        p.goto(f"{server}/t/{table}#watch")
+        wait_ready(p)
+        if not p.locator("#pad").is_visible():  # (the desktop's side panel may show it)
+            p.click("#b-pad")
+        p.wait_for_selector("#pad-body table.pad tbody tr")  # (all hands come at once)
+        where = (preset, players, viewport["width"], lang)
+        got = p.evaluate(PAD_WORDS_JS)
+        fit = p.evaluate(PAD_FITS_JS)
+        assert got["rows"] >= 1 and not got["broken"] and not got["overflow"], (where, got)
+        assert got["page"] <= got["view"], (where, got)
+        assert fit["scroll"] <= fit["client"], (where, fit, got)
+        # every hand, every number the engine gives it
+        w = words[lang]
+        # read as a table: the four column headings, each side's name the heading of its row
+        heads = ["pad.hand", "pad.side" if sides < players else "pad.player41", "pad.points",
+                 "pad.total41"]
+        pad_body = p.locator("#pad-body")
+        assert pad_body.get_by_role("columnheader").all_text_contents() == [w[x] for x in heads]
+        names = p.locator("#pad-body tr[data-side] th").all_text_contents()
+        rowheads = pad_body.get_by_role("rowheader").all_text_contents()
+        assert names and set(names) <= set(rowheads), (where, names, rowheads)
+        pad = p.evaluate(PAD_HANDS_JS)
+        assert [x["hand"] for x in pad] == list(range(len(hands))), (where, pad)
+        before = [0] * sides
+        for line, game in zip(pad, hands, strict=True):
+            assert line["number"] == str(line["hand"] + 1)
+            if game["bidder"] is not None:
+                note = w["pad.note.made" if game["made"] else "pad.note.set"]
+                bid = w.get(f"bid.{game['bid']}", game["bid"])  # ("30 for 60" in words)
+                assert bid in line["bid"] and note in line["bid"], (where, line)
+                took = w["pad.bid_result_took"].split("{bid}")[1].format(
+                    note=note, took=game["took"])  # (": set, took 15")
+                assert line["bid"].endswith(took), (where, line, game)
+            if game["trump"]:
+                assert w[f"suit.{game['trump']}"] in line["bid"], (where, line)
+            assert [s["side"] for s in line["sides"]] == list(range(sides)), (where, line)
+            assert [s["total"] for s in line["sides"]] == [str(x) for x in game["scores"]], \
+                (where, line, game)
+            totals = [int(s["total"]) for s in line["sides"]]
+            change = [t - b for t, b in zip(totals, before, strict=True)]
+            assert [s["points"] for s in line["sides"]] == [
+                f"{c:+d}" if c else "0" for c in change], (where, line, game)
+            assert [int(s["points"]) for s in line["sides"]] == game["change"], (where, line)
+            before = totals
+            assert all(s["who"] and s["dirs"] == ["ltr", "ltr"] for s in line["sides"]), line
+        if viewport is PHONE and lang != "en":
+            screenshot(p, shots, f"45s-pad-{preset}-{players}-{lang}-phone", full=True)
+        # the longest names and words a table may give its sides still read whole
+        longest = {"en": "Computer 2 & Computer 4 & Computer 6",
+                   "fr": long_fr, "ar": "الحاسوب 2 و الحاسوب 4 و الحاسوب 6"}[lang]
+        p.eval_on_selector_all("#pad-body tr[data-side] th",
+                               "(cs, n) => cs.forEach((c) => { c.textContent = n; })", longest)
+        again = p.evaluate(PAD_WORDS_JS)
+        fit = p.evaluate(PAD_FITS_JS)
+        assert not again["broken"] and not again["overflow"], (where, again)
+        assert again["page"] <= again["view"], (where, again)
+        assert fit["scroll"] <= fit["client"], (where, fit, again)
+        assert not p.errors
+        p.context.close()
+    player.context.close()
