@@ -15,6 +15,7 @@ from starlette.testclient import TestClient
 
 from forties.hall.season import CSV_COLUMNS, SEASON_NUMBER, couple_key
 from forties.web.seasons import seasons_of
+from tests.accounts_helpers import app_client
 from tests.clubs_helpers import Person, call, client, clubs
 from tests.seasons_helpers import CAMPBELL, DOYLE, GILLIS, ROSS, make_evening, make_season, play
 
@@ -191,3 +192,107 @@ def test_the_pages_say_how_the_seasons_number_is_made_as_the_export_does() -> No
     with open(LOCALE / "en.po", "rb") as f:
         en = {str(m.id): str(m.string) for m in read_po(f) if m.id}
     assert en["season.draws.how"] == SEASON_NUMBER
+
+
+def totals(client: TestClient, url: str) -> list[tuple[int, tuple[str, str], int]]:
+    """(place, couple, total) of the season's standings, best first."""
+    return [(s["place"], couple_key(s["names"]), s["total"])
+            for s in client.get(url).json()["standings"]]
+
+
+def test_a_director_edits_a_season_in_place_and_its_standings_follow(
+        client: TestClient) -> None:
+    """Its name, dates, rule and time zone changed: the same id and page, and the
+    standings, their version and the exports show the new season at once."""
+    ann = Person(client, "Ann")
+    club = ann.make_club()
+    # Doyle wins all 3 games of the first evening; Campbell all 2 of each of the next two
+    play(client, *make_evening(ann, club, "2026-01-09T19:30", games=3), [DOYLE, CAMPBELL])
+    play(client, *make_evening(ann, club, "2026-01-16T19:30"), [CAMPBELL, DOYLE])
+    play(client, *make_evening(ann, club, "2026-01-23T19:30"), [CAMPBELL, DOYLE])
+    # 22:00 on January 31 in Halifax: February 1 in UTC
+    play(client, *make_evening(ann, club, "2026-02-01T02:00"), [ROSS, GILLIS])
+    sid = make_season(ann, club, ends="2026-01-10", name="Wintr", best=1)
+    url = f"/api/clubs/{club}/seasons/{sid}"
+    first = client.get(url).json()
+    assert totals(client, url) == [(1, couple_key(DOYLE), 3), (2, couple_key(CAMPBELL), 0)]
+    # the typo, the last day, every evening counted, shared ties, the club's own days
+    got = ann.ok(url, {"name": "Winter", "ends": "2026-01-31",
+                       "rule": {"best": None, "ties": "split", "prizes": 2},
+                       "zone": "America/Halifax"})
+    season = {"id": sid, "name": "Winter", "starts": "2026-01-01", "ends": "2026-01-31",
+              "rule": {"best": None, "ties": "split", "prizes": 2},
+              "zone": "America/Halifax"}
+    assert got == {"ok": True, "season": season, "url": f"/club/{club}/season/{sid}"}
+    assert ann.get(f"/api/clubs/{club}/seasons").json()["seasons"] == [season]
+    after = client.get(f"{url}?since={first['version']}").json()
+    assert after["version"] != first["version"] and after["season"] == season
+    # every evening: Campbell 0 + 2 + 2 = 4 passes Doyle's 3 + 0 + 0; Ross's 2 counts
+    assert totals(client, url) == [(1, couple_key(CAMPBELL), 4), (2, couple_key(DOYLE), 3),
+                                   (3, couple_key(ROSS), 2), (4, couple_key(GILLIS), 0)]
+    assert [e["date"] for e in after["evenings"]] == [
+        "2026-01-09", "2026-01-16", "2026-01-23", "2026-01-31"]
+    rows = list(csv.reader(io.StringIO(client.get(f"{url}/export/csv").text)))
+    assert [(r[0], r[2], r[4]) for r in rows[1:]] == [
+        ("1", CAMPBELL[0], "4"), ("2", DOYLE[0], "3"), ("3", ROSS[0], "2"),
+        ("4", GILLIS[0], "0")]
+    assert client.get(f"{url}/export/json").json()["rule"] == season["rule"]
+    # only the rule sent: the rest stays; each couple's best evening puts Doyle first again
+    got = ann.ok(url, {"rule": {"best": 1}})
+    assert got["season"] == {**season, "rule": {"best": 1, "ties": "cut", "prizes": 3}}
+    assert totals(client, url)[:2] == [(1, couple_key(DOYLE), 3),
+                                       (2, couple_key(CAMPBELL), 2)]
+
+
+def test_a_season_edited_through_one_process_is_shown_edited_by_another(
+        client: TestClient, tmp_path: Path) -> None:
+    """Two processes over one store (as behind the proxy): the one that built the
+    standings before answers with the new rule at once, under a new version."""
+    ann = Person(client, "Ann")
+    club = ann.make_club()
+    play(client, *make_evening(ann, club, "2026-01-09T19:30", games=3), [DOYLE, CAMPBELL])
+    play(client, *make_evening(ann, club, "2026-01-16T19:30"), [CAMPBELL, DOYLE])
+    play(client, *make_evening(ann, club, "2026-01-23T19:30"), [CAMPBELL, DOYLE])
+    sid = make_season(ann, club, best=1)
+    url = f"/api/clubs/{club}/seasons/{sid}"
+    with app_client(tmp_path) as other:  # (the same database file)
+        before = other.get(url).json()
+        assert [s["total"] for s in before["standings"]] == [3, 2]
+        ann.ok(url, {"rule": None})  # every evening
+        after = other.get(f"{url}?since={before['version']}").json()
+        assert after["season"]["rule"]["best"] is None
+        assert [(couple_key(s["names"]), s["total"]) for s in after["standings"]] == [
+            (couple_key(CAMPBELL), 4), (couple_key(DOYLE), 3)]
+        csv_rows = list(csv.reader(io.StringIO(other.get(f"{url}/export/csv").text)))
+        assert [r[4] for r in csv_rows[1:]] == ["4", "3"]
+
+
+def test_a_bad_change_is_one_line_and_changes_nothing(client: TestClient) -> None:
+    ann = Person(client, "Ann")
+    club = ann.make_club()
+    sid = make_season(ann, club, starts="2026-01-01", ends="2026-03-31", best=4)
+    url = f"/api/clubs/{club}/seasons/{sid}"
+    before = ann.get(f"/api/clubs/{club}/seasons").json()["seasons"]
+    for bad, says in [
+            ({"name": ""}, "give the season a name"),
+            ({"name": None}, "at most 80"),
+            ({"name": "x" * 81}, "at most 80"),
+            ({"starts": "2026-13-01"}, "starts must be a date"),
+            ({"ends": "31/03/2026"}, "ends must be a date"),
+            ({"ends": "2026-W13-2"}, "ends must be a date"),
+            ({"ends": None}, "ends must be a date"),
+            ({"ends": "2025-12-31"}, "ends on or after"),  # (before the season's start)
+            ({"starts": "2026-04-01"}, "ends on or after"),  # (after its end)
+            ({"starts": "2025-02-01"}, "at most 400 days"),
+            ({"starts": "1999-12-31", "ends": "2000-01-31"}, "between the years"),
+            ({"rule": {"best": 0}}, "best must be"),
+            ({"rule": {"ties": "vote"}}, "ties must be"),
+            ({"rule": {"prizes": 99}}, "prizes must be"),
+            ({"rule": "best"}, "rule is an object"),
+            ({"zone": "Mars/Olympus"}, "there is no time zone"),
+            ({"zone": "../etc/passwd"}, "name of a time zone"),
+            ({"name": "Spring", "when": "now"}, "unknown field")]:
+        r = ann.post(url, bad)
+        assert r.status_code == 400, (bad, r.text)
+        assert says in r.json()["error"] and "\n" not in r.json()["error"], (bad, r.text)
+    assert ann.get(f"/api/clubs/{club}/seasons").json()["seasons"] == before

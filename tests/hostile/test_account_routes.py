@@ -169,6 +169,8 @@ BODIES: dict[str, Body] = {
     "/api/clubs/{id}/seasons": lambda w: (w.ann, {"name": "Spring", "starts": "2099-04-01",
                                                   "ends": "2099-06-30",
                                                   "rule": {"best": 2}}),
+    "/api/clubs/{id}/seasons/{sid}": lambda w: (w.ann, {"name": "Winter, again",
+                                                        "rule": {"best": 1}}),
     "/api/clubs/{id}/seasons/{sid}/remove": lambda w: (w.ann, {}),
 }
 

@@ -139,3 +139,86 @@ def seasons_after(client: TestClient, ann: Person, club: str) -> list[Any]:
     from tests.clubs_helpers import run
     return list(run(client, lambda conn: conn.execute(
         club_seasons_t.select().where(club_seasons_t.c.club == club)).fetchall()))
+
+
+def season_rows(client: TestClient) -> list[Any]:
+    """Every club's seasons as the store holds them."""
+    from forties.web.account_schema import club_seasons_t
+    from tests.clubs_helpers import run
+    return sorted(map(tuple, run(client, lambda conn: conn.execute(
+        club_seasons_t.select()).fetchall())))
+
+
+def test_strangers_change_no_season(client: TestClient) -> None:
+    """A guest, a member, another club's director (through this club, and through her own
+    with this club's season), a season that is not there: refused, nothing changed."""
+    ann, bob, eve = Person(client, "Ann"), Person(client, "Bob"), Person(client, "Eve")
+    club = ann.make_club()
+    bob.join(club, ann.invite(club))
+    other = eve.make_club("Eve's own")
+    sid, hers = make_season(ann, club), make_season(eve, other, name="Eve's")
+    before = season_rows(client)
+    change = {"name": "Taken", "rule": {"best": 1}}
+    r = client.post(f"/api/clubs/{club}/seasons/{sid}", json=change)
+    assert refused(r, 401).startswith("sign in first")
+    for who in (bob, eve):
+        assert refused(who.post(f"/api/clubs/{club}/seasons/{sid}", change), 403) == \
+            "only the club's directors may do that"
+    for who, path in ((eve, f"/api/clubs/{other}/seasons/{sid}"),  # Ann's, through Eve's
+                      (ann, f"/api/clubs/{club}/seasons/{hers}"),  # Eve's, through Ann's
+                      (ann, f"/api/clubs/{club}/seasons/{sid[:-1]}"),
+                      (ann, f"/api/clubs/{club}/seasons/{'x' * 25}"),
+                      (ann, f"/api/clubs/none/seasons/{sid}")):
+        r = who.post(path, change)
+        assert r.status_code == 404, (path, r.text)
+        refused(r, 404)
+    assert season_rows(client) == before
+
+
+NON_ASCII_DIGITS = ["٢٠٢٦-٠١-٠١", "２０２６-01-01", "2026-0١-01", "2026-01-0\u0661",
+                    "2026-W01-4", "2026-01-1 ", "+026-01-01"]
+
+
+@pytest.mark.parametrize("body", [
+    "", "[]", "null", "not json", '{"name": "Winter",', json.dumps({"name": ["x"]}),
+    json.dumps({"starts": 20260101}), json.dumps({"ends": None}),
+    json.dumps({"starts": "2026-01-01T00:00"}), json.dumps({"name": "\ud800"}),
+    json.dumps({"name": "   "}), json.dumps({"name": "\u200b\u202e\u2066"}),
+    json.dumps({"name": "\x00\x07"}), json.dumps({"zone": "Ame\u0433ica/Halifax"}),
+    json.dumps({"zone": "America/Halifax/"}), json.dumps({"zone": 3}),
+    json.dumps({"rule": {"best": 1e309}}), json.dumps({"rule": []}),
+    json.dumps({"rule": {"best": True}}), json.dumps({"rule": {"x": 1}}),
+    json.dumps({"rule": {"ties": None}}), json.dumps({"rule": {"prizes": "3"}}),
+    json.dumps({"rule": {"best": "٣"}}), json.dumps({"rule": {"best": "３"}}),
+    json.dumps({"rule": {"best": 1.0}}), json.dumps({"rule": {"best": 10 ** 40}}),
+    '{"rule": {"best": ' + "9" * 5000 + "}}",
+    '{"rule": ' + "[" * 3000 + "]" * 3000 + "}",  # deep, within the body's limit
+    '{"name": ' + "[" * 100_000 + "]" * 100_000 + "}",  # deeper than its limit
+    *(json.dumps({"starts": d}) for d in NON_ASCII_DIGITS),
+    *(json.dumps({"ends": d}) for d in NON_ASCII_DIGITS)])
+def test_odd_changes_are_one_line_and_change_nothing(client: TestClient, body: str) -> None:
+    ann = Person(client, "Ann")
+    club = ann.make_club()
+    sid = make_season(ann, club)
+    before = season_rows(client)
+    r = ann.client.post(f"/api/clubs/{club}/seasons/{sid}", content=body,
+                        headers={**ann._headers(), "Content-Type": "application/json"})
+    refused(r, 413 if len(body) > 8 * 1024 else 400)
+    assert season_rows(client) == before
+
+
+def test_a_flood_of_changes_is_cut_off(tmp_path: Path) -> None:
+    app = create_app(ServerSettings(db_url=f"sqlite:///{tmp_path / 'app.db'}",
+                                    limits=Limits(par=False, clubs_per_minute=4,
+                                                  signups_per_minute=10,
+                                                  signins_per_minute=10)))
+    with TestClient(app, raise_server_exceptions=False) as client:
+        ann = Person(client, "Ann")
+        club = ann.make_club()  # (one change)
+        sid = make_season(ann, club)  # (two)
+        url = f"/api/clubs/{club}/seasons/{sid}"
+        got = [ann.post(url, {"name": f"Winter {i}"}).status_code for i in range(4)]
+        assert got == [200, 200, 429, 429]
+        r = ann.post(url, {"name": "Flooded"})
+        assert refused(r, 429) and r.json()["code"] == "rate"
+        assert [s.name for s in seasons_after(client, ann, club)] == ["Winter 1"]

@@ -113,8 +113,8 @@ GET /club/ID/seasons, /club/ID/season/SID,     a static file
 /club/ID/season/SID/projector
 GET /api/clubs/ID/seasons                      ``lookups`` a minute; at most
                                                ``seasons.SEASONS_MAX`` seasons
-POST /api/clubs/ID/seasons, /SID/remove        ``clubs`` a minute (8 KiB body); a
-                                               session's lookup; one season's row (at most
+POST /api/clubs/ID/seasons, /SID,              ``clubs`` a minute (8 KiB body); a
+/SID/remove                                    session's lookup; one season's row (at most
                                                ``seasons.SEASONS_MAX`` in a club)
 GET /api/clubs/ID/seasons/SID                  ``lookups`` a minute; one season: its
                                                calendar's hall evenings (at most

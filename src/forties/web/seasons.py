@@ -1,6 +1,7 @@
 """A club's seasons on the web: a director sets a season up (its name, its first and last
-dates, its rule), and anyone with the club's address sees its standings (a page for
-phones, one for the projector) and exports them as CSV or JSON.
+dates, its rule) and may change it later (it keeps its id, so its pages' addresses), and
+anyone with the club's address sees its standings (a page for phones, one for the
+projector) and exports them as CSV or JSON.
 
 A season is a row of ``club_seasons`` (``web.clubs``' tables). Its evenings are the
 club's hall evenings in its calendar (``club_events``, kind "hall") from its first date
@@ -8,8 +9,10 @@ to its last (both included, as days of the season's time zone: the director's de
 when it was set up, UTC for one set up through the API without it), each read from the
 store as the hall reads it
 (``web.hall.Evenings.read``: replayed once per version), and added up by the pure
-``forties.hall.season``. The season is over once its last date is past (and every
-evening over): its ties are then settled.
+``forties.hall.season``, again whenever the season's row or one of its evenings changed
+(the standings' version is made from them as read for each answer, so a season changed
+through one process is shown changed by every other at once). The season is over once
+its last date is past (and every evening over): its ties are then settled.
 
 Bounds: a change reads at most ``club_api.BODY_MAX`` bytes and counts one ``clubs`` a
 minute from the address; the standings count one ``lookups`` a minute (an unchanged
@@ -24,7 +27,7 @@ import hashlib
 import json
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -103,8 +106,9 @@ def check_name(raw: Any) -> str:
 def check_day(raw: Any, what: str) -> date:
     """A date as a form sends it ("2026-09-01"), between the years 2000 and 2100."""
     shape = f'{what} must be a date like "2026-09-01"'
-    if not isinstance(raw, str) or len(raw) != 10:
-        raise Refused(shape, code="date")
+    if not isinstance(raw, str) or len(raw) != 10 or raw[4] + raw[7] != "--" or \
+            not all(c in "0123456789" for c in raw[:4] + raw[5:7] + raw[8:]):
+        raise Refused(shape, code="date")  # (not a week's date either: "2026-W36-2")
     try:
         day = date.fromisoformat(raw)
     except ValueError:
@@ -121,6 +125,32 @@ def check_rule(raw: Any) -> SeasonRule:
         return SeasonRule.from_json(raw)
     except SeasonError as e:
         raise Refused(str(e), code="rule") from None
+
+
+def check_span(starts: date, ends: date) -> None:
+    if ends < starts:
+        raise Refused("a season ends on or after the day it starts", code="date")
+    if (ends - starts).days >= SEASON_DAYS_MAX:
+        raise Refused(f"a season lasts at most {SEASON_DAYS_MAX} days", code="date")
+
+
+FIELDS = ("name", "starts", "ends", "rule", "zone")  # a season's, as a director sends them
+CHECKS: dict[str, Callable[[Any], Any]] = {
+    "name": check_name, "starts": lambda raw: check_day(raw, "starts"),
+    "ends": lambda raw: check_day(raw, "ends"), "rule": check_rule, "zone": check_zone}
+
+
+def checked(body: dict[str, Any], fields: Sequence[str]) -> dict[str, Any]:
+    """``fields`` of a season read from ``body`` (one missing: as ``None``), each checked;
+    a field that a season has not is refused."""
+    extra = sorted(set(body) - set(FIELDS))
+    if extra:
+        raise Refused(f"unknown field {str(extra[0])[:40]!r}", code="bad")
+    return {k: CHECKS[k](body.get(k)) for k in fields}
+
+
+def _rule_text(rule: SeasonRule) -> str:
+    return json.dumps(rule.to_json(), sort_keys=True)
 
 
 def _row_json(row: Any) -> dict[str, Any]:
@@ -146,22 +176,12 @@ class Seasons:
         return datetime.fromtimestamp(self.clock(), zone or UTC).date()
 
     async def create(self, club: Club, body: dict[str, Any]) -> dict[str, Any]:
-        extra = sorted(set(body) - {"name", "starts", "ends", "rule", "zone"})
-        if extra:
-            raise Refused(f"unknown field {str(extra[0])[:40]!r}", code="bad")
-        name = check_name(body.get("name"))
-        starts = check_day(body.get("starts"), "starts")
-        ends = check_day(body.get("ends"), "ends")
-        if ends < starts:
-            raise Refused("a season ends on or after the day it starts", code="date")
-        if (ends - starts).days >= SEASON_DAYS_MAX:
-            raise Refused(f"a season lasts at most {SEASON_DAYS_MAX} days", code="date")
-        rule = check_rule(body.get("rule"))
-        zone = check_zone(body.get("zone"))
+        got = checked(body, FIELDS)
+        name, starts, ends, rule, zone = (got[k] for k in FIELDS)
+        check_span(starts, ends)
         sid = secrets.token_urlsafe(9)
         row = {"id": sid, "club": club.id, "name": name, "starts": starts, "ends": ends,
-               "rule": json.dumps(rule.to_json(), sort_keys=True), "created": self.clock(),
-               "zone": zone}
+               "rule": _rule_text(rule), "created": self.clock(), "zone": zone}
 
         def work(conn: Connection) -> bool:
             held = conn.execute(sa.select(sa.func.count()).select_from(club_seasons_t)
@@ -175,6 +195,25 @@ class Seasons:
                           409, code="seasons_full")
         return {"id": sid, "name": name, "starts": starts.isoformat(),
                 "ends": ends.isoformat(), "rule": rule.to_json(), "zone": zone}
+
+    async def edit(self, club: Club, sid: str, body: dict[str, Any]) -> dict[str, Any]:
+        """A director changes the season's fields given in ``body`` (the others stay), in
+        its row: the same id, so the same pages and links. Its standings follow at once,
+        in every process: their version is made from the row as read for each answer."""
+        got = checked(body, [k for k in FIELDS if k in body])
+        changes = {k: _rule_text(v) if k == "rule" else v for k, v in got.items()}
+
+        def work(conn: Connection) -> Any:
+            where = (club_seasons_t.c.club == club.id, club_seasons_t.c.id == sid)
+            row = conn.execute(sa.select(club_seasons_t).where(*where)
+                               .with_for_update()).first()
+            if row is None:
+                raise Refused("there is no such season", 404, code="no_season")
+            check_span(got.get("starts", row.starts), got.get("ends", row.ends))
+            if changes:
+                conn.execute(club_seasons_t.update().where(*where).values(**changes))
+            return conn.execute(sa.select(club_seasons_t).where(*where)).first()
+        return _row_json(await self.clubs.store.run(work))
 
     async def remove(self, club: Club, sid: str) -> None:
         def work(conn: Connection) -> int:
@@ -318,6 +357,20 @@ async def create(request: Request) -> Response:
 
 
 @one_line()
+async def edit(request: Request) -> Response:
+    """A director changes a season: any of create's fields (those not sent stay as they
+    were); the season keeps its id, so its pages' addresses stay."""
+    body = await json_body(request, BODY_MAX)
+    await rates_of(request.app.state).take("clubs", _address(request))
+    me, _ = await require_account(request)
+    seasons = seasons_of(request.app.state)
+    club = await seasons.clubs.as_director(me, check_id(request.path_params["id"]))
+    changed = await seasons.edit(club, check_id(request.path_params["sid"], "season"), body)
+    return _no_store({"ok": True, "season": changed,
+                      "url": f"/club/{club.id}/season/{changed['id']}"})
+
+
+@one_line()
 async def remove(request: Request) -> Response:
     """A director removes a season (its evenings stay)."""
     await json_body(request, BODY_MAX, empty_is_nothing=True)
@@ -368,6 +421,7 @@ ROUTES: list[BaseRoute] = [
     Route("/api/clubs/{id}/seasons", listed, methods=["GET"]),
     Route("/api/clubs/{id}/seasons", create, methods=["POST"]),
     Route("/api/clubs/{id}/seasons/{sid}", standings, methods=["GET"]),
+    Route("/api/clubs/{id}/seasons/{sid}", edit, methods=["POST"]),
     Route("/api/clubs/{id}/seasons/{sid}/remove", remove, methods=["POST"]),
     Route("/api/clubs/{id}/seasons/{sid}/export/{fmt}", export, methods=["GET"]),
 ]
