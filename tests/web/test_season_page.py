@@ -2,8 +2,9 @@
 (each couple's names, total and evenings), an evening still being played marked so, and
 so a tie for first place still level until it is over, nothing pushed sideways, axe
 finding nothing; the projector's page in big type with no controls; a director setting a
-season up with the form on a phone. The club, its evenings and its season are made in
-process over the server's database file, then the real server serves it."""
+season up with the form on a phone, then changing it in French (by keyboard, the form
+filled in as the season is). The club, its evenings and its season are made in process
+over the server's database file, then the real server serves it."""
 
 from __future__ import annotations
 
@@ -103,6 +104,8 @@ def test_a_director_sets_a_season_up_on_a_phone(browser: Any,
     url, path, key = season_at
     club = path.split("/")[2]
     page = new_page(browser, PHONE, zone="America/Halifax")  # (the season's days: Halifax's)
+    said: list[str] = []
+    page.on("console", lambda m: said.append(m.text))
     page.context.add_cookies([{"name": COOKIE, "value": key, "url": url}])
     page.goto(f"{url}/club/{club}/seasons")
     page.wait_for_selector("#new-box:not([hidden])")
@@ -128,6 +131,39 @@ def test_a_director_sets_a_season_up_on_a_phone(browser: Any,
     listed = page.evaluate(f"fetch('/api/clubs/{club}/seasons').then((r) => r.json())")
     assert [s["zone"] for s in listed["seasons"] if s["name"] == "Spring"] == [
         "America/Halifax"]
+    # then changed, in French: the form filled in with the season as it is
+    season = page.url
+    page.goto(f"{url}/club/{club}/seasons?lang=fr")
+    words = catalog("fr")
+    page.wait_for_selector("#seasons li")
+    sid = season.split("/")[-1]
+    page.focus(f"[data-edit='{sid}']")
+    page.keyboard.press("Enter")  # (by keyboard: the name's field takes the focus)
+    page.wait_for_selector("#edit-box:not([hidden])")
+    assert page.evaluate("() => document.activeElement.name") == "name"
+    form = page.eval_on_selector("#edit", "(f) => Object.fromEntries(['name', 'starts', "
+                                 "'ends', 'counted', 'best', 'ties', 'prizes', 'zone']"
+                                 ".map((k) => [k, f.elements.namedItem(k).value]))")
+    assert form == {"name": "Spring", "starts": "2025-10-01", "ends": "2025-10-09",
+                    "counted": "best", "best": "1", "ties": "split", "prizes": "3",
+                    "zone": "America/Halifax"}
+    assert page.inner_text("#edit button[type=submit]") == words["seasons.save"]
+    assert no_sideways(page)
+    found = findings(page)
+    assert not found, "\n".join(found)
+    page.fill("#edit input[name=name]", "Printemps")
+    page.fill("#edit input[name=ends]", "2025-10-31")
+    page.select_option("#edit select[name=counted]", "all")
+    page.click("#edit button[type=submit]")
+    page.wait_for_url(season)  # (the same page: its address stays)
+    page.wait_for_function("() => document.getElementById('title').textContent === 'Printemps'")
+    # every evening, the second one in: 2 + 0 and 0 + 2, level first
+    rows = page.eval_on_selector_all(
+        "#season-standings tbody tr", "(rs) => rs.map((r) => [...r.cells].map((c) => c.innerText))")
+    assert sorted((r[0], r[1].split("\n")[0], r[2]) for r in rows) == [
+        ("1", " & ".join(CAMPBELL), "2"), ("1", " & ".join(DOYLE), "2")]
+    assert words["season.rule.all"] in page.inner_text("#rule")
+    assert not [m for m in said if "Content Security Policy" in m]
     assert not page.errors  # type: ignore[attr-defined]
     page.context.close()
 

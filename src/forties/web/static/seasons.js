@@ -1,5 +1,6 @@
 // A club's seasons: the list (each season's standings and projector page) and, for the
-// club's directors, a form to set a new one up.
+// club's directors, a form to set a new one up and one to change a season (in place: it
+// keeps its address).
 import { boot, el, lang, onSubmit, post, started, t } from "./hall.js";
 
 const $ = (id) => document.getElementById(id);
@@ -28,7 +29,8 @@ async function load() {
       el("a", { href: page }, s.name), " ",
       t("seasons.dates", "from {starts} to {ends}", { starts: day(s.starts), ends: day(s.ends) }), " ",
       el("a", { href: `${page}/projector` }, t("seasons.projector", "projector")),
-      data.director ? [" ", el("button", { class: "warn", type: "button", onclick: () => remove(s) }, t("seasons.remove", "Remove"))] : null);
+      data.director ? [" ", el("button", { type: "button", "data-edit": s.id, onclick: () => edit(s) }, t("seasons.edit", "Edit")),
+        " ", el("button", { class: "warn", type: "button", onclick: () => remove(s) }, t("seasons.remove", "Remove"))] : null);
   }));
   $("new-box").hidden = !data.director;
 }
@@ -48,17 +50,58 @@ function zone() {
   } catch { return null; }
 }
 
-onSubmit($("new"), async () => {
-  const f = $("new");
+// the season's fields as a form holds them (create's and the edit's)
+function fields(f) {
   const best = f.counted.value === "best" ? Number(f.best.value) : null;
+  return { name: f.elements.namedItem("name").value, starts: f.starts.value, ends: f.ends.value,
+    rule: { best, ties: f.ties.value, prizes: Number(f.prizes.value) } };
+}
+
+onSubmit($("new"), async () => {
   try {
-    const made = await post(base, { name: f.elements.namedItem("name").value, starts: f.starts.value, ends: f.ends.value,
-      rule: { best, ties: f.ties.value, prizes: Number(f.prizes.value) },
+    const made = await post(base, { ...fields($("new")),
       // (the season's days are this device's days: an evening at 19:30 in Halifax is
       // that day's, though the next day's in UTC)
       ...(zone() ? { zone: zone() } : {}) });
     location.assign(made.url);
   } catch (e) { $("error").textContent = e.message; }
+});
+
+// the edit form, filled in with the season as it is (its time zone among the device's)
+let editing = null;
+function edit(s) {
+  editing = s;
+  const f = $("edit");
+  f.elements.namedItem("name").value = s.name;
+  f.starts.value = s.starts;
+  f.ends.value = s.ends;
+  f.counted.value = s.rule.best === null ? "all" : "best";
+  if (s.rule.best !== null) f.best.value = s.rule.best;
+  f.ties.value = s.rule.ties;
+  f.prizes.value = s.rule.prizes;
+  let zones = [];
+  try { zones = Intl.supportedValuesOf("timeZone"); } catch { /* (an older browser: the season's own and UTC) */ }
+  const here = zone();
+  f.zone.replaceChildren(...[...new Set([s.zone, ...(here ? [here] : []), "UTC", ...zones])].sort()
+    .map((z) => el("option", { value: z, selected: z === s.zone ? "" : null }, z.replaceAll("_", " "))));
+  $("edit-h").textContent = t("seasons.edit.heading", "Edit the season {name}", { name: s.name });
+  $("edit-box").hidden = false;
+  f.elements.namedItem("name").focus();
+}
+
+onSubmit($("edit"), async () => {
+  if (!editing) return;
+  try {
+    const changed = await post(`${base}/${encodeURIComponent(editing.id)}`, { ...fields($("edit")), zone: $("edit").zone.value });
+    location.assign(changed.url);
+  } catch (e) { $("error").textContent = e.message; }
+});
+
+$("edit-cancel").addEventListener("click", () => {
+  const s = editing;
+  editing = null;
+  $("edit-box").hidden = true;
+  if (s) document.querySelector(`[data-edit="${CSS.escape(s.id)}"]`)?.focus();
 });
 
 await load();
