@@ -28,9 +28,12 @@ async def test_sigterm_drains_and_the_games_go_on_on_the_next_server(tmp_path: P
     # (the drain lasts 3 s at least: time to ask for a table and to see it refused)
     srv = ServerProcess(tmp_path, drain_seconds=3.0).start()
     async with httpx.AsyncClient(base_url=srv.http, timeout=10) as http:
-        # (games to 120: a game to 50 could end during the drain, and then nothing was
-        # left to go on after the restart: the test failed on a busy machine)
-        tables = [await private_table(http, "merrimack-valley", options={"target": 120})
+        # (games to 10,000, which no table reaches in this test: the seats play as fast as
+        # the server answers, and a game to 120 is over in about 250 events, 3.5 s on a
+        # quiet machine; the stop comes once the slower table has heard 20, so a table a
+        # few seconds ahead of the other could end its game before the drain, leaving
+        # nothing to go on after the restart)
+        tables = [await private_table(http, "merrimack-valley", options={"target": 10000})
                   for _ in range(TABLES)]
     clients = {t: [SeatClient(srv.ws, t, tok[s]).autoplay(basic_player).start()
                    for s in sorted(tok)] for t, tok in tables}
