@@ -6,7 +6,7 @@ leaderboard, the clubs; signed in: test_browser_passkeys and test_browser_histor
 the bid, at the end of a hand (its review, and the hand played again on it) and at the
 end of the game (its summary, with its link to make an account); each at a phone's size
 and a desktop's, in English, French and Arabic (right to left). One browser; one context
-a language, its pages measured at both sizes."""
+a test, its pages measured at both sizes."""
 
 from __future__ import annotations
 
@@ -77,8 +77,18 @@ def test_axe_finds_nothing_on_any_page(server: str, browser: Any, lang: str) -> 
         page.wait_for_selector(ready, state="attached")
         page.wait_for_load_state("networkidle")
         found += findings(page)
-    # the table (a game to 5): the player's bid, the end of the first hand with its review
-    # and the hand played again, and the end of the game with its summary
+    assert not found, "\n".join(found)
+    assert not page.errors  # type: ignore[attr-defined]
+    page.context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "ar"])
+def test_axe_finds_nothing_at_the_table(server: str, browser: Any, lang: str) -> None:
+    """The table (a game to 5): the player's bid, the end of the first hand with its review
+    and the hand played again, and the end of the game with its summary."""
+    page = new_page(browser, PHONE, lang)
+    found: list[str] = []
+    q = f"?lang={lang}"
     made = post(server, "/api/play", {"preset": "merrimack-valley", "level": "random",
                                       "options": {"target": 5}})
     page.goto(f"{server}{made['url'].replace('#', q + '#')}")
