@@ -101,7 +101,8 @@ def test_axe_finds_nothing_at_the_table(server: str, browser: Any, lang: str) ->
     page.wait_for_selector("#review:not([hidden])")
     found += findings(page)
     page.click("#replay-here")  # the hand played again on the table's page
-    page.wait_for_selector("#replayer[data-step]")
+    page.wait_for_selector("#replayer[data-step], #rp-error:not(:empty)")
+    assert page.text_content("#rp-error") == "", page.text_content("#rp-error")
     page.click("#rp-last")
     found += findings(page)
     for _ in range(6):
