@@ -84,13 +84,15 @@ def postgres() -> Iterator[Postgres]:
         os.chown(folder, user.pw_uid, user.pw_gid)
         run_as = ["runuser", "-u", "postgres", "--"]
     data = folder / "data"
-    port = free_port()
 
     def run(*args: str) -> None:
         subprocess.run([*run_as, *args], check=True, capture_output=True, timeout=120)
 
     run(pg_bin("initdb"), "-D", str(data), "-U", "forties", "--auth=trust", "-E", "UTF8",
         "--no-sync")
+    # (the port is found free just before the server takes it, not before initdb's seconds,
+    # during which any other process on the machine could take it)
+    port = free_port()
     run(pg_bin("pg_ctl"), "-D", str(data), "-l", str(folder / "log"), "-w", "-o",
         f"-c listen_addresses=127.0.0.1 -c port={port} -c unix_socket_directories={folder} "
         "-c fsync=off -c max_connections=200", "start")
