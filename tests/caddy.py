@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .services import free_port, stop
+from .services import reserved_port, stop
 
 ROOT = Path(__file__).resolve().parents[1]
 CADDYFILE = ROOT / "deploy" / "Caddyfile"
@@ -162,33 +162,35 @@ def caddy(upstreams: list[str], folder: Path | None = None, https_port: int = 0,
     own = folder is None
     where = Path(tempfile.mkdtemp(prefix="forties-caddy-")) if folder is None else folder
     where.mkdir(parents=True, exist_ok=True)
-    http_port, https_port = free_port(), https_port or free_port()
-    config = where / "test.caddy"
-    config.write_text(config_text(where, http_port, https_port, caddyfile, site))
-    env = {**os.environ, "HOME": str(where), "XDG_CONFIG_HOME": str(where / "config"),
-           "XDG_DATA_HOME": str(where / "data"), "FORTIES_SITE": site,
-           "FORTIES_UPSTREAMS": " ".join(upstreams)}
-    log = where / "caddy.log"
+    with contextlib.ExitStack() as ports:  # (held while Caddy runs: ``reserved_port``)
+        http_port = ports.enter_context(reserved_port())
+        https_port = https_port or ports.enter_context(reserved_port())
+        config = where / "test.caddy"
+        config.write_text(config_text(where, http_port, https_port, caddyfile, site))
+        env = {**os.environ, "HOME": str(where), "XDG_CONFIG_HOME": str(where / "config"),
+               "XDG_DATA_HOME": str(where / "data"), "FORTIES_SITE": site,
+               "FORTIES_UPSTREAMS": " ".join(upstreams)}
+        log = where / "caddy.log"
 
-    def started() -> Caddy:
-        with log.open("wb") as out:
-            proc = subprocess.Popen(
-                [exe, "run", "--adapter", "caddyfile", "--config", str(config)],
-                stdin=subprocess.DEVNULL, stdout=out, stderr=out, env=env, cwd=where)
-        return Caddy(f"https://{site}:{https_port}", site, https_port, proc, log,
-                     where / "storage" / "pki" / "authorities" / "local" / "root.crt")
+        def started() -> Caddy:
+            with log.open("wb") as out:
+                proc = subprocess.Popen(
+                    [exe, "run", "--adapter", "caddyfile", "--config", str(config)],
+                    stdin=subprocess.DEVNULL, stdout=out, stderr=out, env=env, cwd=where)
+            return Caddy(f"https://{site}:{https_port}", site, https_port, proc, log,
+                         where / "storage" / "pki" / "authorities" / "local" / "root.crt")
 
-    front = started()
-    try:
+        front = started()
         try:
-            wait_answering(front)
-        except StorageRace:  # (Caddy's own race: once more, on an empty storage)
+            try:
+                wait_answering(front)
+            except StorageRace:  # (Caddy's own race: once more, on an empty storage)
+                stop(front.proc)
+                shutil.rmtree(where / "storage", ignore_errors=True)
+                front = started()
+                wait_answering(front)
+            yield front
+        finally:
             stop(front.proc)
-            shutil.rmtree(where / "storage", ignore_errors=True)
-            front = started()
-            wait_answering(front)
-        yield front
-    finally:
-        stop(front.proc)
-        if own:
-            shutil.rmtree(where, ignore_errors=True)
+            if own:
+                shutil.rmtree(where, ignore_errors=True)

@@ -22,9 +22,25 @@ from pathlib import Path
 
 
 def free_port() -> int:
+    """A port free now (for the benchmarks' servers; the tests hold theirs with
+    ``reserved_port`` until their server takes it)."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+@contextlib.contextmanager
+def reserved_port() -> Iterator[int]:
+    """A free port on 127.0.0.1, held until the block ends: bound (with SO_REUSEADDR) but
+    not listening. No other process's bind to port 0 (a test's server) is given it
+    meanwhile, as it could be a port found free and let go before its server took it (the
+    seconds of a PostgreSQL's initdb, two servers started before Caddy); the server it is
+    for, which binds with SO_REUSEADDR itself (Redis, PostgreSQL, Caddy: Linux lets it
+    while nothing listens there), listens on it as it is held."""
+    with socket.socket() as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        s.bind(("127.0.0.1", 0))
+        yield int(s.getsockname()[1])
 
 
 def stop(proc: subprocess.Popen[bytes] | subprocess.Popen[str], seconds: float = 10) -> None:
@@ -90,12 +106,11 @@ def postgres() -> Iterator[Postgres]:
 
     run(pg_bin("initdb"), "-D", str(data), "-U", "forties", "--auth=trust", "-E", "UTF8",
         "--no-sync")
-    # (the port is found free just before the server takes it, not before initdb's seconds,
-    # during which any other process on the machine could take it)
-    port = free_port()
-    run(pg_bin("pg_ctl"), "-D", str(data), "-l", str(folder / "log"), "-w", "-o",
-        f"-c listen_addresses=127.0.0.1 -c port={port} -c unix_socket_directories={folder} "
-        "-c fsync=off -c max_connections=200", "start")
+    with reserved_port() as port:  # (held until the server listens on it: -w waits)
+        run(pg_bin("pg_ctl"), "-D", str(data), "-l", str(folder / "log"), "-w", "-o",
+            f"-c listen_addresses=127.0.0.1 -c port={port} "
+            f"-c unix_socket_directories={folder} -c fsync=off -c max_connections=200",
+            "start")
     try:
         run(pg_bin("createdb"), "-h", "127.0.0.1", "-p", str(port), "-U", "forties", "forties")
         yield Postgres(f"postgresql://forties@127.0.0.1:{port}/forties", port, folder)
@@ -131,8 +146,8 @@ def redis() -> Iterator[Redis]:
     if not Path(exe).exists():
         raise RuntimeError("redis-server is missing: run make services "
                            "(apt-get install redis-server)")
-    port = free_port()
-    with tempfile.TemporaryDirectory(prefix="forties-redis-") as folder:
+    with tempfile.TemporaryDirectory(prefix="forties-redis-") as folder, \
+            reserved_port() as port:
         proc = subprocess.Popen([exe, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
                                  "--appendonly", "no", "--dir", folder],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

@@ -48,7 +48,7 @@ from forties.cli import main as cli_main
 from ..caddy import ROOT, STORAGE_RACE, Caddy, StorageRace, caddy, unverified, wait_answering
 from ..helpers_engine import FORTIES
 from ..helpers_web import TEST_LIMITS, serving_port
-from ..services import Redis, free_port
+from ..services import Redis, reserved_port
 from .conftest import CHROMIUM, CHROMIUM_ARGS
 from .pages import PHONE, body, mine, over, play_until, wait_ready
 
@@ -459,8 +459,9 @@ def test_a_whole_game_in_chromium_over_https_through_caddy(
     ends at game-over for both. The site's name is no loopback one, so its pages are let
     in only as the unit tells the processes the site's address."""
     # the processes are told the public address, Caddy's, before it starts in front of them
-    port = free_port()
-    with two_processes(tmp_path, db, rd, f"{SITE}:{port}") as ups, \
+    # (its port held meanwhile: ``reserved_port``)
+    with reserved_port() as port, \
+            two_processes(tmp_path, db, rd, f"{SITE}:{port}") as ups, \
             caddy(ups, tmp_path / "caddy", port, site=SITE) as front, \
             chromium_for(browser, SITE) as chromium:
         made = made_table(front)
@@ -519,20 +520,20 @@ def test_caddys_storage_race_is_told_apart_from_a_caddy_that_does_not_answer(
     """The harness starts Caddy again only for Caddy's own race (its cleaning deleted the
     certificate it was obtaining, said in its log); a Caddy that does not answer for any
     other reason fails the test with what it said."""
-    port = free_port()  # (nothing answers there)
-    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
-    try:
-        log = tmp_path / "caddy.log"
-        front = Caddy(f"https://127.0.0.1:{port}", "127.0.0.1", port, sleeper, log,
-                      tmp_path / "root.crt")
-        log.write_text('{"msg":"[INFO] Deleting certificates/local/127.0.0.1 '
-                       f'{STORAGE_RACE}"}}\n')
-        with pytest.raises(StorageRace):
-            wait_answering(front, seconds=5.0)
-        log.write_text('{"msg":"serving initial configuration"}\n')
-        with pytest.raises(RuntimeError, match="did not answer") as failed:
-            wait_answering(front, seconds=0.5)
-        assert not isinstance(failed.value, StorageRace)
-    finally:
-        sleeper.kill()
-        sleeper.wait()
+    with reserved_port() as port:  # (held, and nothing listens there)
+        sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+        try:
+            log = tmp_path / "caddy.log"
+            front = Caddy(f"https://127.0.0.1:{port}", "127.0.0.1", port, sleeper, log,
+                          tmp_path / "root.crt")
+            log.write_text('{"msg":"[INFO] Deleting certificates/local/127.0.0.1 '
+                           f'{STORAGE_RACE}"}}\n')
+            with pytest.raises(StorageRace):
+                wait_answering(front, seconds=5.0)
+            log.write_text('{"msg":"serving initial configuration"}\n')
+            with pytest.raises(RuntimeError, match="did not answer") as failed:
+                wait_answering(front, seconds=0.5)
+            assert not isinstance(failed.value, StorageRace)
+        finally:
+            sleeper.kill()
+            sleeper.wait()
