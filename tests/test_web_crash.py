@@ -6,6 +6,7 @@ that record's game at that version."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import subprocess
 from pathlib import Path
@@ -38,14 +39,30 @@ async def test_sigkill_mid_hand_and_the_games_go_on(tmp_path: Path) -> None:
         for _ in range(TABLES):
             tables.append(await private_table(http, "merrimack-valley",
                                               options={"target": 50}))
-    clients = {t: [SeatClient(srv.ws, t, tok[s]).autoplay(basic_player).start()
-                   for s in sorted(tok)] for t, tok in tables}
+    clients = {t: [SeatClient(srv.ws, t, tok[s]).start() for s in sorted(tok)]
+               for t, tok in tables}
     watchers = {t: SeatClient(srv.ws, t).start() for t, _ in tables}
     everyone = [c for cs in clients.values() for c in cs] + list(watchers.values())
     try:
-        for cs in clients.values():
-            await expect(cs[0], lambda c: c.seq > 40, "forty events before the crash",
-                         timeout=60)
+        # every seat and watcher there before any table plays, then every table plays at
+        # once, and the crash comes when the first has heard forty events: no game to 50
+        # (two hands at least, some sixty events) is over by then. (The seats played as
+        # fast as the server answered from the start, and each table's fortieth event was
+        # waited for in turn: a table a second ahead of another could end its game before
+        # the crash, and then had nothing to go on with after it.)
+        for c in everyone:
+            await expect(c, lambda c: c.view is not None, "the table's snapshot")
+        seats = [c for cs in clients.values() for c in cs]
+        for c in seats:
+            c.autoplay(basic_player)
+        await asyncio.gather(*(c.play_now() for c in seats))
+        forty = [asyncio.ensure_future(cs[0].wait_for(lambda c: c.seq > 40, timeout=60))
+                 for cs in clients.values()]
+        first, waiting = await asyncio.wait(forty, return_when=asyncio.FIRST_COMPLETED)
+        for w in waiting:
+            w.cancel()
+        for w in first:
+            w.result()  # (forty events before the crash, or the wait's TimeoutError)
         mid_hand = [w.view is not None and w.view["phase"] != "hand-over"
                     for w in watchers.values()]
         srv.kill()
