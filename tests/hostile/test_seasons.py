@@ -6,6 +6,8 @@ limits a minute; each refused in one line, with nothing changed."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -110,16 +112,24 @@ def test_a_club_keeps_a_bounded_number_of_seasons(client: TestClient) -> None:
     assert len(seasons(ann, club)) == SEASONS_MAX
 
 
-def test_floods_of_lookups_exports_and_changes_are_cut_off(tmp_path: Path) -> None:
+@contextmanager
+def a_season_under(tmp_path: Path, **limits: Any) -> Iterator[tuple[TestClient, Person, str,
+                                                                     str]]:
+    """A server with ``limits`` a minute (and four changes to clubs), Ann's club and its
+    season: the client, Ann, the club and the season (two changes counted)."""
     app = create_app(ServerSettings(db_url=f"sqlite:///{tmp_path / 'app.db'}",
-                                    limits=Limits(par=False, lookups_per_minute=5,
-                                                  records_per_minute=2,
-                                                  clubs_per_minute=4, signups_per_minute=10,
-                                                  signins_per_minute=10)))
+                                    limits=Limits(par=False, clubs_per_minute=4,
+                                                  signups_per_minute=10,
+                                                  signins_per_minute=10, **limits)))
     with TestClient(app, raise_server_exceptions=False) as client:
         ann = Person(client, "Ann")
         club = ann.make_club()  # (one change)
-        sid = make_season(ann, club)  # (two)
+        yield client, ann, club, make_season(ann, club)  # (two)
+
+
+def test_floods_of_lookups_exports_and_changes_are_cut_off(tmp_path: Path) -> None:
+    with a_season_under(tmp_path, lookups_per_minute=5,
+                        records_per_minute=2) as (client, ann, club, sid):
         url = f"/api/clubs/{club}/seasons/{sid}"
         got = [client.get(url).status_code for _ in range(7)]
         assert got.count(200) <= 5 and got[-1] == 429
@@ -208,14 +218,7 @@ def test_odd_changes_are_one_line_and_change_nothing(client: TestClient, body: s
 
 
 def test_a_flood_of_changes_is_cut_off(tmp_path: Path) -> None:
-    app = create_app(ServerSettings(db_url=f"sqlite:///{tmp_path / 'app.db'}",
-                                    limits=Limits(par=False, clubs_per_minute=4,
-                                                  signups_per_minute=10,
-                                                  signins_per_minute=10)))
-    with TestClient(app, raise_server_exceptions=False) as client:
-        ann = Person(client, "Ann")
-        club = ann.make_club()  # (one change)
-        sid = make_season(ann, club)  # (two)
+    with a_season_under(tmp_path) as (client, ann, club, sid):
         url = f"/api/clubs/{club}/seasons/{sid}"
         got = [ann.post(url, {"name": f"Winter {i}"}).status_code for i in range(4)]
         assert got == [200, 200, 429, 429]

@@ -7,6 +7,11 @@ const $ = (id) => document.getElementById(id);
 const club = decodeURIComponent(location.pathname.split("/")[2] || "");
 const base = `/api/clubs/${encodeURIComponent(club)}/seasons`;
 
+// the edit form asks what the new season's form asks (a copy of its fields: labels that
+// wrap their inputs, no ids), then the time zone; made before the page is translated
+$("edit").prepend(...[...$("new").querySelectorAll("p:not(:last-child)")].map((p) => p.cloneNode(true)));
+$("edit").elements.namedItem("name").removeAttribute("placeholder");
+
 await boot();
 $("club-link").href = `/club/${encodeURIComponent(club)}`;
 
