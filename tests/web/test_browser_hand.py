@@ -302,19 +302,25 @@ def test_the_table_whole_on_a_phone_on_its_side_at_the_first_card(server: str,
 
 @pytest.fixture(scope="module")
 def slow_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A server whose computer players wait 2 seconds before they act."""
+    """A server whose computer players wait 30 seconds before they act: the undo must
+    reach it before the next seat acts, and a loaded machine may take seconds over the
+    click, the answer and the next click (the test never waits the 30 s out)."""
     from forties.web.limits import Rates
     from forties.web.service import Limits
 
-    limits = Limits(bot_delay=2.0, review_seconds=600.0, grace_seconds=600.0, par=False,
+    limits = Limits(bot_delay=30.0, review_seconds=600.0, grace_seconds=600.0, par=False,
                     messages_per_second=200.0, message_burst=400.0, **Rates.lifted())
     with serving(tmp_path_factory.mktemp("slow"), limits) as url:
         yield url
 
 
-def test_undo_until_the_next_player_acts(slow_server: str, browser: Any) -> None:
+def test_undo_until_the_next_player_acts(slow_server: str, server: str,
+                                        browser: Any) -> None:
     """In Arabic on a phone: the bid taken back (the seat bids again, the page says so),
-    then, once the next seat has acted, no undo offered and one sent refused in words."""
+    then, once the next seat has acted, no undo offered and one sent refused in words.
+    (The undo goes to a table whose computers wait 30 s, the refused one to a table whose
+    computers play at once: the page waits for its turn to come back, when the table
+    waits for it and nothing moves, then sends the undo on the table's version.)"""
     words = catalog("ar")
     made = post(slow_server, "/api/play", {"preset": "merrimack-valley", "level": "random"})
     page = new_page(browser, PHONE, "ar")
@@ -331,9 +337,18 @@ def test_undo_until_the_next_player_acts(slow_server: str, browser: Any) -> None
         words["say.you.undo"]) == 1
     again = page.evaluate(CARDS_JS)
     assert again == hand and not page.locator("#undo").count()
+    assert not page.errors, page.errors
+    page.context.close()
+
+    made = post(server, "/api/play", {"preset": "merrimack-valley", "level": "random"})
+    page = new_page(browser, PHONE, "ar")
+    page.goto(server + made["url"])
+    wait_ready(page)
+    until(page, "document.body.dataset.mine === 'true'", "the first bid")
     version = int(body(page, "version"))
     page.locator("#actions button.act").last.click()
-    until(page, "v => Number(document.body.dataset.version) >= v + 2", "the next seat's bid",
+    until(page, "v => Number(document.body.dataset.version) >= v + 2"
+          " && document.body.dataset.mine === 'true'", "the next seats' bids, then mine",
           version)
     assert not page.locator("#undo").count(), "an undo offered after the next seat acted"
     page.evaluate("() => window.fortiesConnection.act('0 undo',"
