@@ -216,19 +216,29 @@ def waiting_for_work(pid: int, within: float = 240.0) -> None:
     raise AssertionError(f"process {pid} still busy after {within:g} s")
 
 
-def stops_cleanly(proc: subprocess.Popen[str], began: float) -> None:
-    """``proc`` stops within 10 s of ``began``: "stopped serving", status 0, no traceback
-    and no need of the stop thread."""
+def stops_cleanly(proc: subprocess.Popen[str]) -> None:
+    """``proc`` stops by itself: "stopped serving", status 0, no traceback and no need of
+    the stop thread (which would have ended it after ``stop_seconds``, 20, saying "still
+    stopping"). What it says, not the seconds it took: those were checked under 10 until
+    a loaded machine took more over a right stop."""
     try:
         out, err = proc.communicate(timeout=60)
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
-    took = time.monotonic() - began
     assert proc.returncode == 0, err
     assert out.strip().endswith("forties: stopped serving"), out
     assert "Traceback" not in err and "still stopping" not in err, err
-    assert took < 10, took
+
+
+def ended(pid: int, what: str) -> None:
+    """Wait until process ``pid`` no longer runs (ended by what was checked before: a
+    killed process takes a moment to end, longer on a loaded machine); a process left
+    running fails the test after 30 s."""
+    deadline = time.monotonic() + 30
+    while alive(pid):
+        assert time.monotonic() < deadline, f"{what} ({pid}) still runs"
+        time.sleep(0.05)
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
@@ -241,11 +251,9 @@ def test_a_frozen_pars_process_does_not_hold_up_a_stop(tmp_path: Path) -> None:
     proc = serve_with_pars(tmp_path)
     kid = pars_process(proc)
     os.kill(kid, signal.SIGSTOP)
-    began = time.monotonic()
     proc.send_signal(signal.SIGTERM)
-    stops_cleanly(proc, began)
-    time.sleep(0.5)
-    assert not alive(kid)
+    stops_cleanly(proc)
+    ended(kid, "the frozen pars' process")
 
 
 def test_the_stop_watchdog_ends_a_process_whose_main_thread_is_stuck(tmp_path: Path) -> None:
@@ -274,9 +282,7 @@ def test_the_stop_watchdog_ends_a_process_whose_main_thread_is_stuck(tmp_path: P
     assert proc.returncode == 0, err
     assert err.strip() == "forties: still stopping after 1 s: stopped at once (every " \
                           "move was already saved)"
-    child = int(out.split()[0])
-    time.sleep(0.5)
-    assert not alive(child)
+    ended(int(out.split()[0]), "the stuck process's worker, asleep for two minutes")
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
@@ -290,12 +296,11 @@ def test_sigterm_stops_serve_at_once_and_says_so(tmp_path: Path, group: bool) ->
     thread ended the server, 20 s later."""
     proc = serve_with_pars(tmp_path)
     waiting_for_work(pars_process(proc))
-    began = time.monotonic()
     if group:
         os.killpg(proc.pid, signal.SIGTERM)
     else:
         proc.send_signal(signal.SIGTERM)
-    stops_cleanly(proc, began)
+    stops_cleanly(proc)
 
 
 @pytest.mark.asyncio
