@@ -7,6 +7,7 @@ keyboard, shows the last trick in place."""
 
 from __future__ import annotations
 
+import itertools
 import re
 import time
 from collections.abc import Iterator
@@ -24,7 +25,14 @@ from .pages import act, catalog, mine, new_page, post, until, wait_ready, where
 # moves is moving by then.)
 WATCH_JS = """(() => {
   const feel = window.__feel = { words: [], leads: [], cards: {}, running: 0, tones: 0,
-                                 buzz: [] };
+                                 buzz: [], delays: [] };
+  // the delays the page asks of its timers (its own figures: a loaded machine may run a
+  // timer late, never asks another delay)
+  const later = window.setTimeout;
+  window.setTimeout = function (fn, ms, ...rest) {
+    feel.delays.push(Number(ms) || 0);
+    return later.call(this, fn, ms, ...rest);
+  };
   // the tones made, and the vibrations asked for (a phone's, or none where there is none)
   const tone = BaseAudioContext.prototype.createOscillator;
   BaseAudioContext.prototype.createOscillator = function () {
@@ -59,6 +67,20 @@ WATCH_JS = """(() => {
 # and the hold before its cards go, which the next trick waits for
 WORDS = {"slow": 3.05, "normal": 1.82, "fast": 0.88}
 HOLD = {"slow": 2.6, "normal": 1.5, "fast": 0.7}
+
+
+def held_for(page: Any, *paces: str) -> bool:
+    """Whether the page set its timers for the words of finished tricks at ``paces``, in
+    that order: the hold, then the words' end (in milliseconds, one after the other)."""
+    delays = page.evaluate("window.__feel.delays")
+    pairs = list(itertools.pairwise(delays))
+    at = 0
+    for pace in paces:
+        want = (round(HOLD[pace] * 1000), round(WORDS[pace] * 1000))
+        if want not in pairs[at:]:
+            return False
+        at += pairs[at:].index(want) + 1
+    return True
 PHONE_TALL = {"width": 390, "height": 844}
 DESKTOP_WIDE = {"width": 1440, "height": 900}
 
@@ -162,12 +184,15 @@ def test_cards_move_and_the_winner_is_said_for_as_long_as_the_pace_holds_it(
     set_pace(page, "slow")
     play_tricks(page, 2)
     fast, slow = words_said(page)[:2]
-    # the winner in words, for as long as the pace holds them, not cut short by the next
-    # trick (the computers wait for it); the slow pace's words stay about 3.5 times longer
+    # the winner in words, for as long as the pace holds them (the page's timers set for
+    # the fast pace's hold, then the slow one's, 3.5 times longer), and not cut short by
+    # the next trick (the computers wait for it). (How long they stayed is checked from
+    # below only: a loaded machine runs the page's timers late, never early; upper bounds
+    # and the ratio of the two were missed by a right page under load.)
     assert said_as("en", fast["text"]) and said_as("en", slow["text"]), (fast, slow)
-    assert WORDS["fast"] * 0.95 <= seconds(fast) <= WORDS["fast"] * 1.5 + 1.0, fast
-    assert WORDS["slow"] * 0.95 <= seconds(slow) <= WORDS["slow"] * 1.5 + 1.0, slow
-    assert seconds(slow) / seconds(fast) > 2.2, (fast, slow)
+    assert held_for(page, "fast", "slow"), page.evaluate("window.__feel.delays")
+    assert WORDS["fast"] * 0.95 <= seconds(fast), fast
+    assert WORDS["slow"] * 0.95 <= seconds(slow), slow
     # the next trick began only once the words had been there the pace's hold
     assert next_trick_after(page, fast) >= HOLD["fast"] * 0.8, fast
     assert next_trick_after(page, slow) >= HOLD["slow"] * 0.8, slow
@@ -202,7 +227,8 @@ def test_with_reduced_motion_nothing_moves_and_the_words_stay(
     play_tricks(page, 1)
     [normal] = words_said(page)[:1]
     assert said_as("fr", normal["text"]), normal
-    assert WORDS["normal"] * 0.95 <= seconds(normal) <= WORDS["normal"] * 1.5 + 1.0, normal
+    assert held_for(page, "normal"), page.evaluate("window.__feel.delays")
+    assert WORDS["normal"] * 0.95 <= seconds(normal), normal
     assert next_trick_after(page, normal) >= HOLD["normal"] * 0.8, normal
     feel = page.evaluate("window.__feel")
     assert len(feel["cards"]) >= 4 and feel["running"] == 0, feel  # nothing moved
