@@ -25,8 +25,10 @@ TABLES = 2
 
 
 async def test_sigterm_drains_and_the_games_go_on_on_the_next_server(tmp_path: Path) -> None:
-    # (the drain lasts 3 s at least: time to ask for a table and to see it refused)
-    srv = ServerProcess(tmp_path, drain_seconds=3.0).start()
+    # (the drain lasts 12 s at least: time to see every seat told to reconnect, then to
+    # ask for a table and see it refused, before the server stops; 3 s were not always
+    # enough on a loaded machine. The stop thread's limit keeps its 20 s after the drain)
+    srv = ServerProcess(tmp_path, drain_seconds=12.0, stop_seconds=32.0).start()
     async with httpx.AsyncClient(base_url=srv.http, timeout=10) as http:
         # (games to 10,000, which no table reaches in this test: the seats play as fast as
         # the server answers, and a game to 120 is over in about 250 events, 3.5 s on a
