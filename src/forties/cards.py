@@ -81,8 +81,18 @@ def mask_of(cards: Iterable[int]) -> int:
     return m
 
 
+# _BYTE[k][v]: the cards of the bits set in ``v`` (0..255) placed at byte ``k`` of a mask.
+_BYTE = tuple(tuple(tuple(8 * k + i for i in range(8) if v >> i & 1) for v in range(256))
+              for k in range(7))
+_B0, _B1, _B2, _B3, _B4, _B5, _B6 = _BYTE
+
+
 def cards_of(mask: int) -> list[int]:
     """The card indices in ``mask``, lowest first."""
+    if mask.bit_count() > 3 and 0 <= mask < 1 << 56:  # a hand or more: a byte at a time
+        return [*_B0[mask & 255], *_B1[mask >> 8 & 255], *_B2[mask >> 16 & 255],
+                *_B3[mask >> 24 & 255], *_B4[mask >> 32 & 255], *_B5[mask >> 40 & 255],
+                *_B6[mask >> 48]]
     out = []
     while mask:
         low = mask & -mask
