@@ -221,7 +221,9 @@ def deal_world(k: Knowledge, rng: random.Random) -> list[int] | None:
 def _weighted_sample(items: list[int], weights: list[float], k: int,
                      rng: random.Random) -> list[int]:
     """``k`` distinct items drawn with probability proportional to weight."""
-    keyed = sorted(range(len(items)), key=lambda i: -rng.random() ** (1.0 / weights[i]))
+    rand = rng.random
+    keys = [-rand() ** (1.0 / w) for w in weights]  # drawn in order, as sorted's keys were
+    keyed = sorted(range(len(items)), key=keys.__getitem__)
     return [items[i] for i in keyed[:k]]
 
 
