@@ -26,7 +26,9 @@ from .lazy import SubsetActions
 from .rules import Rules, RulesError, rules_from_json
 from .scoring import game_won
 
-_CARD_VERBS = frozenset((Verb.PLAY, Verb.DISCARD, Verb.ROB, Verb.CALL))
+# A tuple, not a set: membership by identity, where a set would hash the verb (an Enum
+# hashes in Python) on every reason() asked.
+_CARD_VERBS = (Verb.PLAY, Verb.DISCARD, Verb.ROB, Verb.CALL)
 
 
 class Phase(Enum):
