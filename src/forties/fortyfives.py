@@ -43,6 +43,8 @@ from .scoring import (
 )
 from .state import Deal, DealError, GameState, Phase, Refusal, card_actions, new_trick, not_held
 
+_new_action = tuple.__new__
+
 # ----- rank tables ------------------------------------------------------------------------
 
 TRUMPS = tuple(SUIT_MASKS[t] | AH_BIT for t in range(4))
@@ -184,11 +186,14 @@ def _pack_robs(s: int, hand_mask: int, pile_mask: int) -> tuple[Action, ...]:
     acts = [PASS_ACTIONS[s]]
     hand, pile = _bits(hand_mask), _bits(pile_mask)
     rob = Verb.ROB
+    bit = BITS.__getitem__
     for k in range(1, min(len(hand), len(pile)) + 1):
-        takes = [sum(1 << c for c in take) for take in combinations(pile, k)]
+        takes = [sum(map(bit, take)) for take in combinations(pile, k)]
         for give in combinations(hand, k):
-            g = sum(1 << c for c in give)
-            acts += [Action(s, rob, g | t) for t in takes]
+            g = sum(map(bit, give))
+            # tens of thousands of Actions: made by tuple's own __new__, without the call
+            # to Action's Python-level one (the same Actions)
+            acts += [_new_action(Action, (s, rob, g | t)) for t in takes]
     return tuple(acts)
 
 
