@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from forties import Action, GameState, Phase, Record, Verb, build_rules, new_game
-from forties.cards import CARD_NAMES, cards_of, mask_of_names, parse_card
+from forties.cards import BITS, CARD_NAMES, cards_of, mask_of_names, parse_card
 from forties.rules import Rules
 
 # ----- configurations ---------------------------------------------------------------------
@@ -161,7 +161,7 @@ BID_VALUES = (*range(0, 36), 60, 120)
 def subsets(cards: Sequence[int], sizes: range) -> Iterator[int]:
     for k in sizes:
         for combo in combinations(cards, k):
-            yield sum(1 << c for c in combo)
+            yield sum(map(BITS.__getitem__, combo))
 
 
 def candidate_actions(st: GameState) -> tuple[list[Action], bool]:
