@@ -18,6 +18,7 @@ The fixed hand (tests/helpers_engine.py), trump spades, dealer Di (seat 3):
 from __future__ import annotations
 
 import json
+import random
 from typing import Any
 
 import pytest
@@ -33,6 +34,7 @@ from forties import (
     Verb,
     new_game,
 )
+from forties.cards import FULL_DECK, cards_of
 
 from .helpers_engine import MV_OPENING, MV_TRICKS, card_tokens, mask, mv_deal_json
 
@@ -451,3 +453,14 @@ def test_a_snapshot_missing_a_part_names_it(key: str) -> None:
     with pytest.raises(StateError) as e:
         GameState.from_json(snap)
     assert f"missing {key!r}" in str(e.value)
+
+
+def test_cards_of_lists_every_card_of_a_mask_lowest_first() -> None:
+    """cards_of, on masks of every size (it reads big ones a byte at a time), on each
+    byte's edges, and on ints past the 52 cards: the set bits, lowest first."""
+    rng = random.Random(0)
+    masks = [0, 1, 1 << 51, FULL_DECK, (1 << 56) - 1, 1 << 55, 1 << 56 | 5, 1 << 70 | 3]
+    masks += [(0xFF << (8 * k)) | 1 << (8 * k + 8) for k in range(7)]
+    masks += [sum(1 << c for c in rng.sample(range(52), k)) for k in range(53) for _ in range(30)]
+    for m in masks:
+        assert cards_of(m) == [c for c in range(m.bit_length()) if m >> c & 1], hex(m)
