@@ -125,7 +125,9 @@ def test_a_board_table_deals_the_board_and_ends_with_its_hand(client: TestClient
     state = replay_record(Record.from_json(record))
     assert state is not None and state.hand_over
     assert (got["ns"], got["ew"]) == scores_of_hand(state)
-    assert got["ns"] != 0 or got["ew"] != 0 or state.thrown_in
+    # the hand was scored: some side's score moved (a Forty One board may still end 0-0,
+    # a partner's made bid cancelling the other's set one, seen in a whole run)
+    assert list(state.scores) != list(state.start_scores) or state.thrown_in
     # the record a seat downloads is the same one
     r = client.get(f"/api/tables/{table}/record", params={"token": tokens[2]})
     assert r.status_code == 200 and r.json() == record
