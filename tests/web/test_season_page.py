@@ -151,6 +151,15 @@ def test_a_director_sets_a_season_up_on_a_phone(browser: Any,
     assert no_sideways(page)
     found = findings(page)
     assert not found, "\n".join(found)
+    # a refusal is shown by the button pressed, on the screen, not at the page's top
+    page.fill("#edit input[name=ends]", "2025-09-01")  # (before its first day)
+    page.click("#edit button[type=submit]")
+    page.wait_for_function("() => document.getElementById('edit-error').textContent !== ''")
+    assert page.inner_text("#edit-error") == "a season ends on or after the day it starts"
+    assert page.evaluate("() => { const r = document.getElementById('edit-error')"
+                         ".getBoundingClientRect(); return r.top >= 0 && r.bottom <= "
+                         "innerHeight; }")
+    assert page.inner_text("#error") == ""
     page.fill("#edit input[name=name]", "Printemps")
     page.fill("#edit input[name=ends]", "2025-10-31")
     page.select_option("#edit select[name=counted]", "all")

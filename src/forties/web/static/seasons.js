@@ -63,13 +63,14 @@ function fields(f) {
 }
 
 onSubmit($("new"), async () => {
+  $("new-error").textContent = "";
   try {
     const made = await post(base, { ...fields($("new")),
       // (the season's days are this device's days: an evening at 19:30 in Halifax is
       // that day's, though the next day's in UTC)
       ...(zone() ? { zone: zone() } : {}) });
     location.assign(made.url);
-  } catch (e) { $("error").textContent = e.message; }
+  } catch (e) { $("new-error").textContent = e.message; } // (by the button pressed)
 });
 
 // the edit form, filled in with the season as it is (its time zone among the device's)
@@ -96,10 +97,11 @@ function edit(s) {
 
 onSubmit($("edit"), async () => {
   if (!editing) return;
+  $("edit-error").textContent = "";
   try {
     const changed = await post(`${base}/${encodeURIComponent(editing.id)}`, { ...fields($("edit")), zone: $("edit").zone.value });
     location.assign(changed.url);
-  } catch (e) { $("error").textContent = e.message; }
+  } catch (e) { $("edit-error").textContent = e.message; }
 });
 
 $("edit-cancel").addEventListener("click", () => {
